@@ -1,0 +1,50 @@
+# Stormwise: `make run` for the embedded app, `make test` for the whole suite on real services.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: run test bench services browser lint clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.run-installed: requirements.txt | $(VENV)/bin/python
+	$(PY) -m pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(VENV)/bin/python
+	$(PY) -m pip install -q -r requirements-dev.txt
+	touch $@ $(VENV)/.run-installed
+
+## run: embedded default (SQLite, in-memory channel layer, in-process tasks); keeps its data.
+run: $(VENV)/.run-installed
+	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py migrate --noinput -v 0
+	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py collectstatic --noinput -v 0
+	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py seed_demo
+	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py serve --host $(HOST) --port $(PORT)
+
+## browser: Debian's Chromium for the Playwright tests (playwright cannot download browsers here).
+browser:
+	@command -v chromium >/dev/null || { apt-get update -q && apt-get install -y -q chromium fonts-dejavu-core; }
+
+## services: make sure PostgreSQL and Redis answer on their standard local ports.
+services:
+	@bash scripts/services.sh
+
+lint: $(VENV)/.dev-installed
+	$(VENV)/bin/lint-imports
+
+## test: everything, against real PostgreSQL, Redis, a Celery worker and headless Chromium.
+test: $(VENV)/.dev-installed browser services lint
+	CI=$${CI:-true} $(PY) -m pytest $(PYTEST_ARGS)
+
+## bench: one line per figure, `name: value unit`.
+bench: $(VENV)/.dev-installed services
+	@bash scripts/bench.sh
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .test-media

@@ -1,0 +1,2 @@
+"""WebSocket addresses, all under /ws/."""
+websocket_urlpatterns = []

@@ -1,0 +1,15 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from classroom import views as classroom_views
+from config.health import healthz
+
+urlpatterns = [
+    path("accounts/signup/", classroom_views.signup, name="signup"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("healthz", healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("classroom.urls")),
+]

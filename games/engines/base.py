@@ -1,0 +1,89 @@
+"""The engine contract every scenario satisfies, and the pieces engines share.
+
+Nothing here (or anywhere under ``games.engines``) imports Django: engines are pure rules that
+take a seed and actions and return events, so they can be replayed, simulated and tested alone.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Mapping, Protocol
+
+State = Any
+
+#: Seat number used for actions taken by the teacher or the system (skip, hand to bot, end now).
+SYSTEM = None
+
+
+class IllegalAction(Exception):
+    """A refused action: ``code`` and ``params`` let the web layer translate the message.
+
+    ``message`` is a default English sentence a student can read. The engine raises it before
+    touching the state, so a refused action never changes anything.
+    """
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.params = params
+
+    def as_dict(self) -> dict:
+        return {"code": self.code, "message": self.message, "params": self.params}
+
+
+class Engine(Protocol):
+    key: str
+    version: str
+
+    def setup(self, seed: int, seats: int, options: Mapping | None = None) -> State: ...
+    def to_act(self, state: State) -> list[int]: ...
+    def actions(self, state: State, seat: int) -> list[dict]: ...
+    def apply(self, state: State, seat: int | None, action: dict) -> list[dict]: ...
+    def board(self) -> dict: ...
+    def view(self, state: State, seat: int | None) -> dict: ...
+    def finished(self, state: State) -> bool: ...
+    def results(self, state: State) -> list[dict]: ...
+    def dump(self, state: State) -> dict: ...
+    def load(self, data: dict) -> State: ...
+
+
+# --- Counter-based random streams -------------------------------------------------------------
+# A value is a hash of (seed, purpose, seat, n). Each purpose and seat has its own counter in the
+# state, so changing one seat's decision never reshuffles anyone else's dice or cards, and the
+# numbers do not depend on Python's `random` module staying stable across versions.
+
+def draw(seed: int, purpose: str, seat: int | None, n: int) -> int:
+    """The ``n``-th 64-bit value of the stream ``(seed, purpose, seat)``."""
+    key = f"{seed}:{purpose}:{seat}:{n}".encode()
+    return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big")
+
+
+def roll(seed: int, purpose: str, seat: int | None, n: int, sides: int = 10) -> int:
+    """A die of ``sides`` faces from the stream, 1..sides (a d10's 0 counts as 10)."""
+    return draw(seed, purpose, seat, n) % sides + 1
+
+
+def shuffled(items: list, seed: int, purpose: str, seat: int | None, n: int) -> list:
+    """A deterministic permutation of ``items``: sort by each item's hashed key."""
+    return [item for _, item in sorted(
+        ((draw(seed, f"{purpose}/{n}", seat, i), item) for i, item in enumerate(items)),
+        key=lambda pair: pair[0],
+    )]
+
+
+# --- Content ----------------------------------------------------------------------------------
+
+def load_content(folder: Path, names: list[str]) -> tuple[dict[str, Any], str]:
+    """Read JSON content files and return them with a short hash of their exact bytes.
+
+    The hash is stored with every game, so a game can tell which content it was set up with.
+    """
+    digest = hashlib.sha256()
+    content = {}
+    for name in names:
+        raw = (folder / name).read_bytes()
+        digest.update(name.encode() + b"\0" + raw)
+        content[name.rsplit(".", 1)[0]] = json.loads(raw)
+    return content, digest.hexdigest()[:16]

@@ -1,0 +1,34 @@
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.factories import PASSWORD
+
+pytestmark = pytest.mark.browser
+
+
+def test_teacher_signs_up_sees_empty_home_and_signs_out(page):
+    """A new teacher signs up, signs out, signs back in, sees the empty home page, signs out."""
+    page.goto("/accounts/signup/")
+    page.get_by_label("E-mail address").fill("ms.okafor@school.test")
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password again").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    expect(page.get_by_role("heading", name="Your sessions")).to_be_visible()
+    expect(page.get_by_text("No sessions yet")).to_be_visible()
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("heading", name="You are signed out")).to_be_visible()
+
+    page.goto("/accounts/login/")
+    page.get_by_label("E-mail address").fill("ms.okafor@school.test")
+    page.get_by_label("Password").fill("not-the-password")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("alert")).to_contain_text("correct e-mail address and password")
+
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page).to_have_url(re.compile(r"/$"))
+    expect(page.get_by_text("No sessions yet")).to_be_visible()
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("heading", name="You are signed out")).to_be_visible()

@@ -1,0 +1,128 @@
+"""Shared fixtures: the real services, a real Celery worker, an ASGI server and Chromium."""
+import os
+import socket
+import threading
+import time
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; the ORM calls the tests make
+# around it are still plain synchronous code.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def _reachable(host, port):
+    try:
+        with socket.create_connection((host, port), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def pytest_sessionstart(session):
+    """The suite runs on real PostgreSQL and Redis: stop at once, clearly, if either is down."""
+    from urllib.parse import urlparse
+
+    from django.conf import settings
+
+    missing = []
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("postgresql") and not _reachable(db["HOST"] or "127.0.0.1", int(db["PORT"] or 5432)):
+        missing.append(f"PostgreSQL at {db['HOST']}:{db['PORT'] or 5432}")
+    redis = urlparse(settings.REDIS_URL)
+    if settings.REDIS_URL and not _reachable(redis.hostname, redis.port or 6379):
+        missing.append(f"Redis at {redis.hostname}:{redis.port or 6379}")
+    if missing:
+        pytest.exit("Real services are not answering: " + ", ".join(missing)
+                    + ". Run `make services` (or `make test`, which starts them).", returncode=3)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """In CI a skipped test is a failure: nothing may silently skip a real service."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = len(reporter.stats.get("skipped", [])) if reporter else 0
+    if os.environ.get("CI") == "true" and skipped and exitstatus == 0:
+        reporter.write_line(f"CI: {skipped} test(s) skipped; failing the run.", red=True)
+        session.exitstatus = 1
+
+
+@pytest.fixture
+def celery_worker(transactional_db):
+    """A real Celery worker (threads pool) consuming from the real Redis broker."""
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery import app
+
+    with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False,
+                      shutdown_timeout=10, loglevel="WARNING") as worker:
+        yield worker
+
+
+class _ServerThread(threading.Thread):
+    def __init__(self, port):
+        super().__init__(daemon=True)
+        import uvicorn
+
+        from config.asgi import application
+
+        config = uvicorn.Config(application, host="127.0.0.1", port=port, lifespan="on",
+                                ws_per_message_deflate=False, log_level="warning")
+        self.server = uvicorn.Server(config)
+
+    def run(self):
+        self.server.run()
+
+
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def asgi_server(transactional_db, settings):
+    """The real ASGI app (HTTP + WebSocket) served by uvicorn on a free loopback port."""
+    port = _free_port()
+    settings.PUBLIC_BASE_URL = f"http://127.0.0.1:{port}"
+    thread = _ServerThread(port)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not thread.server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("The ASGI test server did not start.")
+        time.sleep(0.05)
+    yield settings.PUBLIC_BASE_URL
+    thread.server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian Chromium driven by Playwright (it cannot download its own browsers here)."""
+    from playwright.sync_api import sync_playwright
+
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"Chromium not found at {CHROMIUM}: run `make browser`.")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
+        )
+        yield browser
+        browser.close()
+
+
+TABLET = {"width": 768, "height": 1024}
+
+
+@pytest.fixture
+def page(browser, asgi_server):
+    """A fresh browser context at tablet size, so cookies never leak between tests."""
+    context = browser.new_context(viewport=TABLET, base_url=asgi_server)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
