@@ -1,0 +1,172 @@
+"""Bots for empty seats, "finish with bots", simulations and debrief comparisons.
+
+A bot is ``bot(state, seat) -> action``: it reads the state, never changes it, and only returns an
+action ``rules.check`` accepts. Its only randomness is ``base.draw`` on a "bot/..." stream indexed
+by the seat's tap count, so the same state always gets the same answer.
+
+Policies are built from one plan with switches, so the balance report can take one activity away
+at a time: bank (and how much), home supplies, friends, fuel, store supplies, when to leave,
+where to go.
+"""
+from __future__ import annotations
+
+from ..base import draw
+from . import rules
+
+WAIT = {"type": "wait"}
+
+
+def random_bot(state, seat):
+    """Any legal action, uniformly."""
+    options = rules.actions(state, seat)
+    if not options:
+        return WAIT
+    s = state["seats"][seat]
+    return options[draw(state["seed"], "bot/random", seat, s["taps"]) % len(options)]
+
+
+def _drive(state, seat, target):
+    action = {"type": "drive", "to": target}
+    return action if rules.legal(state, seat, action) else None
+
+
+def _first_legal(state, seat, candidates):
+    for action in candidates:
+        if action is not None and rules.legal(state, seat, action):
+            return action
+    return None
+
+
+def make_policy(name, *, bank=0, home=True, friends=False, fuel=True, supplies=True,
+                leave_minute=0, destinations=("relative", "hotel", "shelter"),
+                leave_reason="unsafe", destination_reason="family"):
+    """A household that does its chosen errands in a fixed order, then drives to safety.
+
+    Errands, in order: ``bank`` dollars from the bank (one trip per $2,000), shutters from the
+    home supply store, friends, a full tank and 25 supplies at the gas station, home to put the
+    shutters up, then the first open destination in ``destinations``. Before ``leave_minute`` it
+    waits at home watching the news.
+    """
+
+    def policy(state, seat):
+        s = state["seats"][seat]
+        if s["status"] != "playing" or state["ended"]:
+            return WAIT
+        if s["prompt"] == "leave":
+            return {"type": "reason", "about": "leave",
+                    "choice": "warning" if s["clock"] >= 720 and leave_reason == "unsafe" else leave_reason}
+        if s["prompt"] == "destination":
+            return {"type": "reason", "about": "destination", "choice": destination_reason}
+        action = _plan(state, seat, s)
+        if action is None or not rules.legal(state, seat, action):
+            return WAIT
+        return action
+
+    def _plan(state, seat, s):
+        system = rules.system_at(state, s["clock"])
+        here = s["pos"]
+        if s["fuel"] <= 0:
+            return _refuel(state, seat, s, system)
+        if here == rules.HOME and not s["left_home"] and s["clock"] < leave_minute:
+            return WAIT
+        # Where to go at the end: the first open destination we can still reach.
+        open_dests = [d for d in destinations if system["destination." + d]] or ["shelter"]
+        if s["destination"] not in open_dests:
+            return {"type": "set_destination", "destination": open_dests[0]}
+        # Errands.
+        if bank and s["withdrawn"] < min(bank, rules.MONEY["bank_total"]):
+            if here == "BK":
+                if not s["visit"][0]:
+                    left = min(rules.MONEY["bank_trip"], bank - s["withdrawn"])
+                    return {"type": "withdraw", "amount": left - left % rules.MONEY["bank_step"] or rules.MONEY["bank_step"]}
+                hop = _first_legal(state, seat, [{"type": "drive", "to": n} for n, _, _ in rules.ADJ["BK"]])
+                if hop:
+                    return hop
+            else:
+                go = _drive(state, seat, "BK")
+                if go:
+                    return go
+        if home and not s["home_supplies"] and not s["secured"] and s["cash"] >= rules.MONEY["home_supplies"]:
+            if here == "HS":
+                return {"type": "buy_home_supplies"}
+            go = _drive(state, seat, "HS") if s["fuel"] > 4 else None
+            if go:
+                return go
+        if friends and not s["friends"]:
+            if here == "FR":
+                return {"type": "pick_up_friends"}
+            go = _drive(state, seat, "FR")
+            if go:
+                return go
+        want_fuel = fuel and s["fuel"] < 15
+        want_supplies = supplies and s["supplies"] < 60 and s["cash"] >= 25 * system["supply_price"]
+        if not fuel and s["fuel"] < 6:
+            want_fuel = True  # even a household that skips the tank will not run dry on purpose
+        if want_fuel or want_supplies:
+            if rules.NODES[here].get("activity") == "gas":
+                price = rules._fuel_price_here(s, system)
+                most = rules._max_gallons(s, system, price)
+                if want_fuel and most > 0 and not s["visit"][1]:
+                    return {"type": "buy_fuel", "gallons": most}
+                if want_supplies and not s["visit"][2]:
+                    return {"type": "buy_supplies", "units": 25}
+            else:
+                near = rules._nearest_gas(s, rules._config(system))
+                go = _drive(state, seat, near[0]) if near else None
+                if go:
+                    return go
+        if s["home_supplies"]:
+            go = _drive(state, seat, rules.HOME)
+            if go:
+                return go
+        target = rules.DEST_NODE[s["destination"]]
+        go = _drive(state, seat, target)
+        if go:
+            return go
+        for dest in open_dests:
+            if dest != s["destination"] and _drive_ok_after_choice(state, s, dest):
+                return {"type": "set_destination", "destination": dest}
+        return WAIT
+
+    policy.__name__ = name
+    policy.__doc__ = f"The {name} household (see make_policy)."
+    return policy
+
+
+def _drive_ok_after_choice(state, s, dest):
+    system = rules.system_at(state, s["clock"])
+    return s["pos"] in rules._routes(rules._config(system), rules.DEST_NODE[dest])
+
+
+def _refuel(state, seat, s, system):
+    price = rules._fuel_price_here(s, system)
+    if price is not None:
+        most = rules._max_gallons(s, system, price)
+        if most > 0:
+            return {"type": "buy_fuel", "gallons": most}
+    if rules.legal(state, seat, {"type": "tow"}):
+        return {"type": "tow"}
+    if s["pos"] == rules.HOME:
+        return {"type": "stay_home"}
+    return WAIT
+
+
+#: Leaves at the watch after doing every errand except friends: cash, shutters, a full tank,
+#: supplies; goes to the relative's home.
+cautious = make_policy("cautious", bank=2000, home=True, fuel=True, supplies=True,
+                       leave_reason="unsafe", destination_reason="family")
+#: Watches the news until hour 36, then drives straight to the hotel, buying fuel only if low.
+last_minute = make_policy("last_minute", bank=0, home=False, fuel=False, supplies=False,
+                          leave_minute=36 * 60, destinations=("hotel", "relative", "shelter"),
+                          leave_reason="warning", destination_reason="close")
+#: Two bank trips for the full $4,000, nothing else, then the relative's home.
+bank_farming = make_policy("bank_farming", bank=4000, home=False, fuel=False, supplies=False,
+                           leave_reason="ready", destination_reason="cost")
+
+BOTS = {
+    "random": random_bot,
+    "cautious": cautious,
+    "last_minute": last_minute,
+    "bank_farming": bank_farming,
+}
+POLICY_BOT = "cautious"

@@ -1,0 +1,1048 @@
+"""The rules of "Hurricane Approaching!" (Murray-Tuite, Virginia Tech, 2013) as pure functions.
+
+The state is a plain JSON-ready dict (see ``new_state``), changed in place by ``apply`` only
+after ``check`` has accepted the action, so a refused action never changes anything. Every
+interpretation of the rule book is written down in ``RULES.md`` beside this file.
+"""
+from __future__ import annotations
+
+import heapq
+import json
+from bisect import bisect_right
+from pathlib import Path
+
+from ..base import IllegalAction, load_content, roll, shuffled
+
+VERSION = "1.0.0"
+SCHEMA_VERSION = 1
+CONTENT, CONTENT_HASH = load_content(
+    Path(__file__).parent / "content", ["network.json", "cards.json", "rules.json"]
+)
+NETWORK = CONTENT["network"]
+CARDS = {card["id"]: card for card in CONTENT["cards"]["cards"]}
+CARD_IDS = [card["id"] for card in CONTENT["cards"]["cards"]]
+BOOK = CONTENT["rules"]
+
+END = BOOK["clock"]["end_minute"]
+LINK_MIN = BOOK["clock"]["link_minutes"]
+FAIL_MIN = BOOK["clock"]["failed_roll_minutes"]
+MINUTES = BOOK["minutes"]
+MONEY = BOOK["money"]
+START = BOOK["start"]
+TANK = START["tank"]
+MIN_SUPPLIES = START["min_supplies_on_arrival"]
+BASE_SYSTEM = BOOK["system"]
+DESTINATIONS = BOOK["destinations"]
+REASONS = BOOK["reasons"]
+HOME = "H"
+
+NODES = {node["id"]: node for node in NETWORK["nodes"]}
+NODE_IDS = [node["id"] for node in NETWORK["nodes"]]
+DEST_NODE = {n["destination"]: n["id"] for n in NETWORK["nodes"] if n["kind"] == "destination"}
+NODE_DEST = {v: k for k, v in DEST_NODE.items()}
+GAS = tuple(n["id"] for n in NETWORK["nodes"] if n.get("activity") == "gas")
+STOPS = frozenset(n["id"] for n in NETWORK["nodes"] if n["kind"] in ("activity", "destination"))
+CHANCE = frozenset(n["id"] for n in NETWORK["nodes"] if n["kind"] == "chance")
+LINKS = []
+for _i, _link in enumerate(NETWORK["links"]):
+    LINKS.append({
+        "id": f"L{_i + 1}", "a": _link["a"], "b": _link["b"],
+        "black": _link.get("black"), "red": _link.get("red"),
+        "bridge": _link.get("bridge"), "name": _link.get("name"),
+        "contraflow": bool(_link.get("contraflow")),
+    })
+# ADJ[node] = [(neighbour, link index, inbound)]: inbound means driving b -> a, toward home.
+ADJ = {node_id: [] for node_id in NODE_IDS}
+for _i, _link in enumerate(LINKS):
+    ADJ[_link["a"]].append((_link["b"], _i, False))
+    ADJ[_link["b"]].append((_link["a"], _i, True))
+
+OPTIONS = [
+    {"name": "destination_points", "default": "scoring", "choices": ["scoring", "table"],
+     "description": "Points for where you end up. 'scoring' (the rule book's Scoring section): "
+                    "relative 25, hotel 20, shelter 5. 'table' (the book's destination table): "
+                    "relative 50, hotel 25, shelter 5."},
+    {"name": "bank_scoring", "default": "net", "choices": ["net", "book"],
+     "description": "'net': cash taken from the bank is your own savings moved to your pocket, "
+                    "so it does not add points (it lets you pay on the road). 'book': every "
+                    "dollar in your pocket scores, as the book says (bank trips then add up to "
+                    "40 points)."},
+    {"name": "timeline", "default": "on", "choices": ["on", "off"],
+     "description": "'on': the warning timeline changes the roads on the clock (contraflow at "
+                    "hour 14, heavy traffic 16-30, fuel limits at 36, causeway closes at 40, all "
+                    "bridges at 44). 'off': only chance cards change the state of the system."},
+    {"name": "reasons", "default": "on", "choices": ["on", "off"],
+     "description": "Ask a one-tap reason when a player leaves home and chooses a destination."},
+]
+OPTION_DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
+
+
+def _needs_label(threshold):
+    if threshold is None:
+        return "bridge: open means no roll"
+    return f"needs {threshold}+ ({11 - threshold} in 10)"
+
+
+def _refuse(code, message, **params):
+    raise IllegalAction(code, message, **params)
+
+
+# --- State -------------------------------------------------------------------------------------
+
+def new_state(seed, seats, options=None):
+    """A new game: every seat at home at hour 0 with 50 supplies, 10 + d10 gallons, $100 x d10."""
+    if not isinstance(seats, int) or not 1 <= seats <= 8:
+        _refuse("bad_seats", "A table has 1 to 8 seats.", seats=seats)
+    opts = dict(OPTION_DEFAULTS)
+    for key, value in (options or {}).items():
+        spec = next((o for o in OPTIONS if o["name"] == key), None)
+        if spec is None or value not in spec["choices"]:
+            _refuse("bad_option", f"Unknown option {key}={value}.", name=key, value=value)
+        opts[key] = value
+    seed = int(seed)
+    state = {
+        "engine": "evacuation", "version": VERSION, "schema": SCHEMA_VERSION,
+        "content_hash": CONTENT_HASH, "seed": seed, "options": opts,
+        "changes": [], "change_seq": 0, "ended": False, "done": False, "seats": [],
+    }
+    if opts["timeline"] == "on":
+        for item in BOOK["timeline"]:
+            for field, value in (item.get("system") or {}).items():
+                _add_change(state, item["minute"], field, value, "timeline", None)
+    for i in range(seats):
+        fuel = START["fuel_base"] + roll(seed, "setup", i, 0)
+        cash = START["cash_per_pip"] * roll(seed, "setup", i, 1)
+        state["seats"].append({
+            "seat": i, "pos": HOME, "clock": 0, "status": "playing",
+            "fuel": fuel, "cash": cash, "supplies": START["supplies"],
+            "start_fuel": fuel, "start_cash": cash, "withdrawn": 0, "spent": 0, "gained": 0,
+            "friends": False, "home_supplies": False, "secured": False, "card_home": False,
+            "destination": None, "arrived_at": None, "left_home": False, "short": 0,
+            "visit": [False, False, False], "tow_price": False,
+            "dice": 0, "cards": 0, "turns": 0, "taps": 0, "prompt": None, "reasons": {},
+            "last_card": None, "feed": [], "damage_roll": None,
+        })
+    return state
+
+
+def _add_change(state, minute, field, value, source, seat):
+    changes = state["changes"]
+    seq = state["change_seq"]
+    state["change_seq"] = seq + 1
+    entry = [minute, seq, field, value, source, seat]
+    keys = [c[0] for c in changes]
+    changes.insert(bisect_right(keys, minute), entry)
+
+
+def system_at(state, minute):
+    """The state of the system a seat sees at ``minute`` of its own clock."""
+    system = dict(BASE_SYSTEM)
+    for change in state["changes"]:
+        if change[0] > minute:
+            break
+        system[change[2]] = change[3]
+    return system
+
+
+def final_system(state):
+    return system_at(state, END)
+
+
+# --- Routing -----------------------------------------------------------------------------------
+# One table of next hops per configuration of bridges and contraflow (16 at most), built lazily.
+
+_ROUTES: dict = {}
+
+
+def _config(system):
+    return (system["bridge.west"], system["bridge.bay"], system["bridge.east"], system["contraflow"])
+
+
+def _allowed(link, inbound, config):
+    bridge = link["bridge"]
+    if bridge and not config[("west", "bay", "east").index(bridge)]:
+        return False
+    return not (inbound and config[3] and link["contraflow"])
+
+
+def _routes(config, target):
+    """Next hop toward ``target`` from every node that can reach it: {node: (next, link)}."""
+    table = _ROUTES.get(config)
+    if table is None:
+        table = _ROUTES[config] = {}
+    hops = table.get(target)
+    if hops is not None:
+        return hops
+    dist = {target: 0.0}
+    hops = {}
+    heap = [(0.0, target)]
+    while heap:
+        d, v = heapq.heappop(heap)
+        if d > dist[v]:
+            continue
+        # Entering v from u: prefer easy roads, avoid stopping at activities on the way, and
+        # never pass through a destination or home that is not the target.
+        penalty = 0.0
+        if v != target:
+            if v in DEST_NODE.values() or v == HOME:
+                continue
+            if v in STOPS:
+                penalty = 100.0
+        for u, li, inbound_from_v in ADJ[v]:
+            link = LINKS[li]
+            # Edge u -> v is inbound exactly when v -> u is outbound.
+            if not _allowed(link, not inbound_from_v, config):
+                continue
+            cost = d + 1.0 + (link["black"] or 0) / 10.0 + penalty
+            if cost < dist.get(u, 1e18):
+                dist[u] = cost
+                hops[u] = (v, li)
+                heapq.heappush(heap, (cost, u))
+    hops.pop(target, None)
+    table[target] = hops
+    return hops
+
+
+def threshold(link, system):
+    """The roll a link needs now (None for an open bridge: no roll)."""
+    if link["bridge"]:
+        return None
+    t = link["red"] if system["numbers"] == "red" else link["black"]
+    if system["contraflow"] and link["contraflow"]:
+        t = max(1, t - 2)
+    return t
+
+
+# --- Dice and cards ----------------------------------------------------------------------------
+
+def force(state, seat, dice=(), cards=(), damage=None):
+    """Test helper: queue dice and card ids a seat will get next, and its damage roll.
+
+    Production never calls this; the queues live in the state so dumps and replays keep them.
+    """
+    forced = state.setdefault("forced", {})
+    forced.setdefault("dice", {}).setdefault(str(seat), []).extend(int(d) for d in dice)
+    forced.setdefault("cards", {}).setdefault(str(seat), []).extend(cards)
+    if damage is not None:
+        forced.setdefault("damage", {})[str(seat)] = int(damage)
+
+
+def _die(state, s):
+    forced = state.get("forced")
+    if forced:
+        queue = forced.get("dice", {}).get(str(s["seat"]))
+        if queue:
+            return queue.pop(0)
+    n = s["dice"]
+    s["dice"] = n + 1
+    return roll(state["seed"], "move", s["seat"], n)
+
+
+_DECKS: dict = {}
+
+
+def _draw_card(state, s):
+    forced = state.get("forced")
+    if forced:
+        queue = forced.get("cards", {}).get(str(s["seat"]))
+        if queue:
+            return queue.pop(0)
+    n = s["cards"]
+    s["cards"] = n + 1
+    key = (state["seed"], s["seat"], n // len(CARD_IDS))
+    deck = _DECKS.get(key)
+    if deck is None:
+        if len(_DECKS) > 4096:
+            _DECKS.clear()
+        deck = _DECKS[key] = shuffled(CARD_IDS, state["seed"], "deck", s["seat"], key[2])
+    return deck[n % len(CARD_IDS)]
+
+
+# --- Helpers -----------------------------------------------------------------------------------
+
+def _seat(state, seat):
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state["seats"]):
+        _refuse("no_such_seat", "That seat is not at this table.", seat=seat)
+    return state["seats"][seat]
+
+
+def _event(s, events, kind, **data):
+    event = {"type": kind, "seat": s["seat"], "minute": s["clock"], **data}
+    events.append(event)
+    feed = s["feed"]
+    feed.append(event)
+    if len(feed) > 8:
+        del feed[0]
+    return event
+
+
+def _advance(s, minutes, events):
+    """Spend game time; a seat still playing at hour 48 is out of time."""
+    clock = s["clock"] + minutes
+    if clock >= END:
+        clock = END
+    s["clock"] = clock
+    if clock >= END and s["status"] == "playing":
+        s["status"] = "out_of_time"
+        _event(s, events, "out_of_time", position=s["pos"])
+
+
+def _spend(s, amount):
+    s["cash"] -= amount
+    s["spent"] += amount
+
+
+def _fuel_price_here(s, system):
+    """Dollars per gallon at the seat's position, or None where fuel is not sold."""
+    node = NODES[s["pos"]]
+    if node["kind"] != "activity":
+        return None
+    price = system["fuel_price"]
+    if node["activity"] == "gas":
+        return price * MONEY["tow_fuel_factor"] if s["tow_price"] else price
+    return price * MONEY["elsewhere_fuel_factor"]
+
+
+def _fuel_cost(s, price, gallons):
+    cost = price * gallons
+    return (cost + 1) // 2 if s["friends"] else cost
+
+
+def _max_gallons(s, system, price):
+    room = min(TANK - s["fuel"], system["fuel_limit"])
+    while room > 0 and _fuel_cost(s, price, room) > s["cash"]:
+        room -= 1
+    return room
+
+
+def _nearest_gas(s, config):
+    best = None
+    for gas in GAS:
+        if gas == s["pos"]:
+            return gas, 0
+        steps, node = 0, s["pos"]
+        hops = _routes(config, gas)
+        while node != gas:
+            hop = hops.get(node)
+            if hop is None:
+                steps = None
+                break
+            node = hop[0]
+            steps += 1
+        if steps is not None and (best is None or steps < best[1]):
+            best = (gas, steps)
+    return best
+
+
+# --- Validation --------------------------------------------------------------------------------
+
+def check(state, seat, action):
+    """Raise IllegalAction unless ``seat`` may take ``action`` now. Changes nothing."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        _refuse("bad_action", "That is not an action.")
+    kind = action["type"]
+    if seat is None:
+        return _check_system(state, action)
+    s = _seat(state, seat)
+    if state["ended"] or s["status"] != "playing":
+        _refuse("not_playing", "Your game is over: wait for the results.", status=s["status"])
+    handler = _CHECKS.get(kind)
+    if handler is None:
+        _refuse("unknown_action", "That is not something you can do in this game.", type=kind)
+    if s["prompt"] is None and kind == "reason":
+        _refuse("no_question", "There is no question to answer right now.")
+    return handler(state, s, system_at(state, s["clock"]), action)
+
+
+def _check_system(state, action):
+    kind = action["type"]
+    if kind == "end_now":
+        if state["done"]:
+            _refuse("game_over", "This game has already ended.")
+        return None
+    if kind == "skip":
+        s = _seat(state, action.get("seat"))
+        if state["ended"] or s["status"] != "playing":
+            _refuse("not_playing", "That seat's game is over.", seat=s["seat"])
+        return None
+    _refuse("unknown_action", "The teacher can end the game now or skip a seat.", type=kind)
+
+
+def _check_drive(state, s, system, action):
+    to = action.get("to")
+    if not isinstance(to, str) or to not in NODES:
+        _refuse("no_such_place", "That place is not on the map.", to=to)
+    if to == s["pos"]:
+        _refuse("already_there", "You are already there.", to=to)
+    if s["fuel"] <= 0:
+        _refuse("not_enough_fuel", "You have 0 gallons left: buy fuel here if you can, or call a tow.",
+                need=1, have=0)
+    config = _config(system)
+    dest = NODE_DEST.get(to)
+    if dest is not None:
+        if not system["destination." + dest]:
+            _refuse("destination_closed", f"The {DESTINATIONS[dest]['label'].lower()} is not taking anyone now: choose another place.",
+                    destination=dest)
+        if s["destination"] != dest:
+            _refuse("choose_destination_first", f"Choose the {DESTINATIONS[dest]['label'].lower()} as your destination first.",
+                    destination=dest)
+        if s["home_supplies"] and s["pos"] != HOME and s["pos"] in _routes(config, HOME):
+            _refuse("secure_home_first", "You bought shutters and plywood: drive home to put them up before you leave for good.")
+    if s["pos"] not in _routes(config, to):
+        _refuse("no_route", "No open road goes there from here right now (a bridge may be closed, or contraflow runs the other way).",
+                to=to)
+    return None
+
+
+def _activity(s, wanted, message):
+    node = NODES[s["pos"]]
+    if node.get("activity") != wanted:
+        _refuse("wrong_place", message, here=s["pos"])
+
+
+def _check_withdraw(state, s, system, action):
+    _activity(s, "bank", "You can only take out cash at the bank.")
+    amount = action.get("amount")
+    left = min(MONEY["bank_trip"], MONEY["bank_total"] - s["withdrawn"])
+    if s["visit"][0]:
+        _refuse("bank_trip_used", "You already took cash on this trip: drive away and come back for more.")
+    if left <= 0:
+        _refuse("bank_limit", "You have taken out the most the bank allows ($4,000).", limit=MONEY["bank_total"])
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0 or amount > left or amount % MONEY["bank_step"]:
+        _refuse("bad_amount", f"Choose $500, $1,000, ... up to ${left:,}.", amount=amount, most=left)
+
+
+def _check_home_supplies(state, s, system, action):
+    _activity(s, "home_supply", "Shutters and plywood are sold at the home supply store.")
+    if s["home_supplies"] or s["secured"]:
+        _refuse("already_have", "You already have supplies for your home.")
+    if s["cash"] < MONEY["home_supplies"]:
+        _refuse("not_enough_cash", f"Home supplies cost ${MONEY['home_supplies']} and you have ${s['cash']}: visit the bank first.",
+                need=MONEY["home_supplies"], have=s["cash"])
+
+
+def _check_friends(state, s, system, action):
+    _activity(s, "friends", "Your friends are waiting at their house.")
+    if s["friends"]:
+        _refuse("already_have", "Your friends are already in the car.")
+
+
+def _check_fuel(state, s, system, action):
+    price = _fuel_price_here(s, system)
+    if price is None:
+        _refuse("wrong_place", "Fuel is sold at the gas stations (and for 3 times the price at the bank, the home supply store and your friends' house).")
+    gallons = action.get("gallons")
+    if not isinstance(gallons, int) or isinstance(gallons, bool) or gallons <= 0:
+        _refuse("bad_amount", "Choose how many gallons.", gallons=gallons)
+    if s["fuel"] + gallons > TANK:
+        _refuse("tank_full", f"Your tank holds {TANK} gallons and has {s['fuel']}.", room=TANK - s["fuel"])
+    if gallons > system["fuel_limit"]:
+        _refuse("fuel_limit", f"Stations sell at most {system['fuel_limit']} gallons per car right now.",
+                limit=system["fuel_limit"])
+    cost = _fuel_cost(s, price, gallons)
+    if cost > s["cash"]:
+        _refuse("not_enough_cash", f"{gallons} gallons cost ${cost} and you have ${s['cash']}.", need=cost, have=s["cash"])
+
+
+def _check_supplies(state, s, system, action):
+    _activity(s, "gas", "Food and water are sold at the store beside the gas station.")
+    units = action.get("units")
+    step = MONEY["supply_step"]
+    if not isinstance(units, int) or isinstance(units, bool) or units <= 0 or units % step:
+        _refuse("bad_amount", f"Supplies come in packs of {step}.", units=units)
+    cost = units * system["supply_price"]
+    if cost > s["cash"]:
+        _refuse("not_enough_cash", f"{units} supplies cost ${cost} and you have ${s['cash']}.", need=cost, have=s["cash"])
+
+
+def _check_destination(state, s, system, action):
+    dest = action.get("destination")
+    if not isinstance(dest, str) or dest not in DESTINATIONS:
+        _refuse("no_such_destination", "Choose the relative's home, the hotel or the public shelter.", destination=dest)
+    if not system["destination." + dest]:
+        _refuse("destination_closed", f"The {DESTINATIONS[dest]['label'].lower()} is not taking anyone now.", destination=dest)
+    if s["destination"] == dest:
+        _refuse("already_chosen", "That is already your destination.", destination=dest)
+
+
+def _check_tow(state, s, system, action):
+    if s["fuel"] > 0:
+        _refuse("not_empty", "You still have fuel: you only need a tow with an empty tank.", have=s["fuel"])
+    if NODES[s["pos"]].get("activity") == "gas":
+        _refuse("at_gas", "You are at a gas station already: buy fuel here.")
+    if _nearest_gas(s, _config(system)) is None:
+        _refuse("no_tow", "No tow truck can reach you now (the roads to the gas stations are closed): wait, or stay if you are home.")
+
+
+def _check_wait(state, s, system, action):
+    return None
+
+
+def _check_stay(state, s, system, action):
+    if s["pos"] != HOME:
+        _refuse("not_home", "You can only choose to stay when you are at home.")
+
+
+def _check_reason(state, s, system, action):
+    about, choice = action.get("about"), action.get("choice")
+    if about != s["prompt"]:
+        _refuse("wrong_question", "Answer the question on the screen.", about=about, asked=s["prompt"])
+    if choice != "skip" and (not isinstance(choice, str) or choice not in REASONS[about]["choices"]):
+        _refuse("bad_choice", "Pick one of the answers, or skip.", choice=choice)
+
+
+_CHECKS = {
+    "drive": _check_drive, "withdraw": _check_withdraw, "buy_home_supplies": _check_home_supplies,
+    "pick_up_friends": _check_friends, "buy_fuel": _check_fuel, "buy_supplies": _check_supplies,
+    "set_destination": _check_destination, "tow": _check_tow, "wait": _check_wait,
+    "stay_home": _check_stay, "reason": _check_reason,
+}
+
+
+def legal(state, seat, action):
+    """True if ``check`` accepts the action."""
+    try:
+        check(state, seat, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+# --- Applying ----------------------------------------------------------------------------------
+
+def apply(state, seat, action):
+    """Validate, then play ``action`` for ``seat`` (None: teacher/system). Returns the events."""
+    check(state, seat, action)
+    events = []
+    kind = action["type"]
+    if seat is None:
+        if kind == "end_now":
+            state["ended"] = True
+            for s in state["seats"]:
+                if s["status"] == "playing":
+                    s["status"] = "stopped"
+                    s["prompt"] = None
+            events.append({"type": "ended_now", "seat": None})
+        else:
+            s = state["seats"][action["seat"]]
+            s["prompt"] = None
+            _event(s, events, "skipped", minutes=MINUTES["skip"])
+            _advance(s, MINUTES["skip"], events)
+    else:
+        s = state["seats"][seat]
+        s["taps"] += 1
+        if kind == "reason":
+            s["reasons"][action["about"]] = action["choice"]
+            s["prompt"] = None
+            _event(s, events, "reason", about=action["about"], choice=action["choice"])
+        else:
+            s["turns"] += 1
+            s["prompt"] = None
+            _DO[kind](state, s, action, events)
+    if not state["done"] and finished(state):
+        _finish(state, events)
+    return events
+
+
+def _do_drive(state, s, action, events):
+    target = action["to"]
+    if s["pos"] == HOME and not s["left_home"]:
+        s["left_home"] = True
+        _event(s, events, "left_home")
+        if state["options"]["reasons"] == "on":
+            s["prompt"] = "leave"
+    s["visit"] = [False, False, False]
+    while True:
+        system = system_at(state, s["clock"])
+        config = _config(system)
+        hop = _routes(config, target).get(s["pos"])
+        if hop is None:
+            _event(s, events, "no_route", to=target)
+            return
+        if s["fuel"] <= 0:
+            _event(s, events, "out_of_fuel", position=s["pos"])
+            return
+        nxt, li = hop
+        link = LINKS[li]
+        need = threshold(link, system)
+        if need is not None:
+            die = _die(state, s)
+            if die < need:
+                _event(s, events, "stuck", link=link["id"], roll=die, needs=need)
+                _advance(s, FAIL_MIN, events)
+                return
+        else:
+            die = None
+        s["fuel"] -= 1
+        s["pos"] = nxt
+        _advance(s, LINK_MIN, events)
+        _event(s, events, "moved", to=nxt, link=link["id"], roll=die, needs=need)
+        dest = NODE_DEST.get(nxt)
+        if dest is not None:
+            _arrive(state, s, dest, events)
+            return
+        if s["status"] != "playing":
+            return
+        if nxt == HOME and (target == HOME or s["home_supplies"]):
+            _at_home(s, events)
+            return
+        if nxt in STOPS or nxt == target:
+            return
+        if nxt in CHANCE and _chance(state, s, events):
+            return
+
+
+def _at_home(s, events):
+    if s["home_supplies"]:
+        s["home_supplies"] = False
+        s["secured"] = True
+        _event(s, events, "home_secured", minutes=MINUTES["secure_home"])
+        _advance(s, MINUTES["secure_home"], events)
+
+
+def _arrive(state, s, dest, events):
+    s["status"] = "arrived"
+    s["arrived_at"] = s["clock"]
+    if s["supplies"] < MIN_SUPPLIES:
+        short = MIN_SUPPLIES - s["supplies"]
+        price = system_at(state, s["clock"])["supply_price"]
+        cost = short * price * MONEY["short_supply_factor"]
+        _spend(s, cost)
+        s["supplies"] = MIN_SUPPLIES
+        s["short"] = short
+        _event(s, events, "supplies_short", short=short, cost=cost)
+    _event(s, events, "arrived", destination=dest)
+
+
+def _chance(state, s, events):
+    """Draw and follow a chance card; True if the drive stops here."""
+    card_id = _draw_card(state, s)
+    card = CARDS[card_id]
+    s["last_card"] = [card_id, s["clock"]]
+    _event(s, events, "card", card=card_id)
+    for field, value in (card.get("system") or {}).items():
+        _add_change(state, s["clock"], field, value, card_id, s["seat"])
+    if "supplies" in card:
+        use = card["supplies"] * (2 if s["friends"] and not card.get("no_double") else 1)
+        s["supplies"] = max(0, s["supplies"] + use)
+    if "fuel" in card:
+        s["fuel"] = min(TANK, max(0, s["fuel"] + card["fuel"]))
+    if "cash" in card:
+        _spend(s, -card["cash"])
+    if "pay_or_delay" in card:
+        amount, minutes = card["pay_or_delay"]
+        if s["cash"] >= amount:
+            _spend(s, amount)
+        else:
+            _event(s, events, "no_cash", minutes=minutes)
+            _advance(s, minutes, events)
+    if "tired" in card:
+        if s["friends"]:
+            _event(s, events, "friends_drive")
+        else:
+            _advance(s, card["tired"], events)
+    if "delay" in card:
+        _advance(s, card["delay"], events)
+    if card.get("return_home") and s["status"] == "playing":
+        s["pos"] = HOME
+        s["card_home"] = True
+        _event(s, events, "sent_home")
+        _at_home(s, events)
+        return True
+    return bool(card.get("stop")) or s["status"] != "playing"
+
+
+def _do_withdraw(state, s, action, events):
+    amount = action["amount"]
+    s["cash"] += amount
+    s["withdrawn"] += amount
+    s["visit"][0] = True
+    _event(s, events, "withdrew", amount=amount)
+    _advance(s, MINUTES["bank"], events)
+
+
+def _do_home_supplies(state, s, action, events):
+    _spend(s, MONEY["home_supplies"])
+    s["home_supplies"] = True
+    _event(s, events, "bought_home_supplies", cost=MONEY["home_supplies"])
+    _advance(s, MINUTES["home_supplies"], events)
+
+
+def _do_friends(state, s, action, events):
+    s["friends"] = True
+    _event(s, events, "picked_up_friends")
+    _advance(s, MINUTES["friends"], events)
+
+
+def _both_bought(s, events):
+    if s["visit"][1] and s["visit"][2]:
+        _event(s, events, "lost_turn", minutes=MINUTES["lost_turn"])
+        _advance(s, MINUTES["lost_turn"], events)
+
+
+def _do_fuel(state, s, action, events):
+    system = system_at(state, s["clock"])
+    price = _fuel_price_here(s, system)
+    gallons = action["gallons"]
+    cost = _fuel_cost(s, price, gallons)
+    _spend(s, cost)
+    s["fuel"] += gallons
+    if NODES[s["pos"]]["activity"] == "gas":
+        s["tow_price"] = False
+    first = not s["visit"][1]
+    s["visit"][1] = True
+    _event(s, events, "bought_fuel", gallons=gallons, cost=cost)
+    _advance(s, MINUTES["buy_fuel"], events)
+    if first and NODES[s["pos"]]["activity"] == "gas" and s["status"] == "playing":
+        _both_bought(s, events)
+
+
+def _do_supplies(state, s, action, events):
+    system = system_at(state, s["clock"])
+    units = action["units"]
+    cost = units * system["supply_price"]
+    _spend(s, cost)
+    s["supplies"] += units
+    first = not s["visit"][2]
+    s["visit"][2] = True
+    _event(s, events, "bought_supplies", units=units, cost=cost)
+    _advance(s, MINUTES["buy_supplies"], events)
+    if first and s["status"] == "playing":
+        _both_bought(s, events)
+
+
+def _do_destination(state, s, action, events):
+    s["destination"] = action["destination"]
+    _event(s, events, "destination", destination=action["destination"])
+    if state["options"]["reasons"] == "on":
+        s["prompt"] = "destination"
+
+
+def _do_tow(state, s, action, events):
+    gas, _ = _nearest_gas(s, _config(system_at(state, s["clock"])))
+    _spend(s, MONEY["tow"])
+    s["pos"] = gas
+    s["tow_price"] = True
+    s["visit"] = [False, False, False]
+    _event(s, events, "towed", to=gas, cost=MONEY["tow"])
+    _advance(s, MINUTES["tow"], events)
+
+
+def _do_wait(state, s, action, events):
+    _event(s, events, "waited", minutes=MINUTES["wait"])
+    _advance(s, MINUTES["wait"], events)
+
+
+def _do_stay(state, s, action, events):
+    s["status"] = "stayed"
+    _event(s, events, "stayed_home")
+
+
+_DO = {
+    "drive": _do_drive, "withdraw": _do_withdraw, "buy_home_supplies": _do_home_supplies,
+    "pick_up_friends": _do_friends, "buy_fuel": _do_fuel, "buy_supplies": _do_supplies,
+    "set_destination": _do_destination, "tow": _do_tow, "wait": _do_wait, "stay_home": _do_stay,
+}
+
+
+def _finish(state, events):
+    """End of the game: each home's damage roll (none if a card sent that family home)."""
+    state["done"] = True
+    forced = (state.get("forced") or {}).get("damage", {})
+    for s in state["seats"]:
+        if s["card_home"]:
+            s["damage_roll"] = 0
+        else:
+            s["damage_roll"] = forced.get(str(s["seat"]), roll(state["seed"], "damage", s["seat"], 0))
+    events.append({"type": "game_over", "seat": None})
+
+
+# --- Reading the state -------------------------------------------------------------------------
+
+def finished(state):
+    return state["ended"] or all(s["status"] != "playing" for s in state["seats"])
+
+
+def to_act(state):
+    if state["ended"]:
+        return []
+    return [s["seat"] for s in state["seats"] if s["status"] == "playing"]
+
+
+def actions(state, seat):
+    """Every legal action for ``seat`` now (amounts offered as a few sensible choices)."""
+    s = state["seats"][seat]
+    if state["ended"] or s["status"] != "playing":
+        return []
+    out = []
+    if s["prompt"]:
+        about = s["prompt"]
+        out += [{"type": "reason", "about": about, "choice": c} for c in REASONS[about]["choices"]]
+        out.append({"type": "reason", "about": about, "choice": "skip"})
+    system = system_at(state, s["clock"])
+    for node_id in NODE_IDS:
+        action = {"type": "drive", "to": node_id}
+        if node_id != s["pos"] and _ok(_check_drive, state, s, system, action):
+            out.append(action)
+    activity = NODES[s["pos"]].get("activity")
+    if activity == "bank" and not s["visit"][0]:
+        left = min(MONEY["bank_trip"], MONEY["bank_total"] - s["withdrawn"])
+        out += [{"type": "withdraw", "amount": a} for a in range(MONEY["bank_step"], left + 1, MONEY["bank_step"])]
+    if activity == "home_supply" and _ok(_check_home_supplies, state, s, system, {}):
+        out.append({"type": "buy_home_supplies"})
+    if activity == "friends" and not s["friends"]:
+        out.append({"type": "pick_up_friends"})
+    price = _fuel_price_here(s, system)
+    if price is not None:
+        most = _max_gallons(s, system, price)
+        for g in sorted({g for g in (5, 10, 15) if g < most} | ({most} if most > 0 else set())):
+            out.append({"type": "buy_fuel", "gallons": g})
+    if activity == "gas":
+        step = MONEY["supply_step"]
+        for units in (step, 2 * step):
+            if units * system["supply_price"] <= s["cash"]:
+                out.append({"type": "buy_supplies", "units": units})
+    for dest in DESTINATIONS:
+        if dest != s["destination"] and system["destination." + dest]:
+            out.append({"type": "set_destination", "destination": dest})
+    if _ok(_check_tow, state, s, system, {}):
+        out.append({"type": "tow"})
+    out.append({"type": "wait"})
+    if s["pos"] == HOME:
+        out.append({"type": "stay_home"})
+    return out
+
+
+def _ok(fn, state, s, system, action):
+    try:
+        fn(state, s, system, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+# --- Scoring -----------------------------------------------------------------------------------
+
+def _arrival_points(state):
+    order = BOOK["time_points"]["order"]
+    arrived = sorted((s["arrived_at"], s["seat"]) for s in state["seats"] if s["status"] == "arrived")
+    points, i = {}, 0
+    while i < len(arrived):
+        j = i
+        while j < len(arrived) and arrived[j][0] == arrived[i][0]:
+            j += 1
+        share = sum(order[k] if k < len(order) else 0 for k in range(i, j)) / (j - i)
+        for k in range(i, j):
+            points[arrived[k][1]] = share
+        i = j
+    return points
+
+
+def results(state):
+    """Per seat: points and safety side by side. Valid once finished; provisional before."""
+    opts = state["options"]
+    system = final_system(state)
+    dest_points = BOOK["destination_points"][opts["destination_points"]]
+    order_points = _arrival_points(state)
+    rows = []
+    for s in state["seats"]:
+        arrived = s["status"] == "arrived"
+        dest = s["destination"] if arrived else None
+        accommodation = DESTINATIONS[dest]["cost"] if dest else 0
+        if s["friends"]:
+            accommodation //= 2
+        die = s["damage_roll"]
+        damage = 0
+        if die is not None:
+            reduce = MONEY["secured_reduction"] if s["secured"] else 0
+            damage = max(0, die - reduce) * MONEY["damage_per_pip"]
+        fuel_value = s["fuel"] * system["fuel_price"]
+        supply_value = s["supplies"] * system["supply_price"]
+        savings = s["withdrawn"] if opts["bank_scoring"] == "net" else 0
+        total_cash = s["cash"] - savings + fuel_value + supply_value - damage - accommodation
+        cash_points = total_cash / 100
+        destination_points = dest_points[dest] if dest else 0
+        in_time = BOOK["time_points"]["in_time"] if arrived else 0
+        order = order_points.get(s["seat"], 0)
+        score = round(cash_points + destination_points + in_time + order, 2)
+        rows.append({
+            "seat": s["seat"], "score": score, "rank": None,
+            "breakdown": {
+                "points": {"cash": round(cash_points, 2), "destination": destination_points,
+                           "in_time": in_time, "arrival_order": order, "total": score},
+                "cash": {"on_hand": s["cash"], "bank_savings_not_scored": savings,
+                         "fuel_value": fuel_value, "supply_value": supply_value,
+                         "home_damage": damage, "damage_roll": die, "accommodation": accommodation,
+                         "total": total_cash},
+                "safety": {"arrived_in_time": arrived, "home_secured": s["secured"],
+                           "supplies": s["supplies"], "supplies_short_on_arrival": s["short"],
+                           "fuel": s["fuel"], "destination": dest or "none",
+                           "outcome": _outcome(s), "arrived_hour": None if s["arrived_at"] is None else s["arrived_at"] / 60,
+                           "sent_home_by_card": s["card_home"], "friends": s["friends"]},
+            },
+        })
+    for row in rows:
+        row["rank"] = 1 + sum(1 for other in rows if other["score"] > row["score"])
+    return rows
+
+
+def _outcome(s):
+    status = s["status"]
+    if status == "arrived":
+        return "evacuated"
+    if status == "stayed" or (s["pos"] == HOME and not s["left_home"]):
+        return "stayed home"
+    if status == "stopped":
+        return "game ended early"
+    return "caught on the road"
+
+
+# --- Dump and load -----------------------------------------------------------------------------
+
+def dump(state):
+    return json.loads(json.dumps(state))
+
+
+def load(data):
+    state = json.loads(json.dumps(data))
+    if state.get("schema") != SCHEMA_VERSION:
+        raise ValueError(f"Unknown evacuation state schema {state.get('schema')!r}")
+    return state
+
+
+# --- What the screens show ---------------------------------------------------------------------
+
+def board():
+    """Everything that never changes during a game: sent once, cached by content hash."""
+    return {
+        "key": "evacuation", "version": VERSION, "content_hash": CONTENT_HASH,
+        "box": [1000, 1000], "water": NETWORK["water"],
+        "nodes": [dict(n) for n in NETWORK["nodes"]],
+        "links": [{
+            **link,
+            "black_label": _needs_label(link["black"]), "red_label": _needs_label(link["red"]),
+            "contraflow_black_label": _needs_label(None if link["bridge"] else max(1, link["black"] - 2)) if link["contraflow"] else None,
+            "contraflow_red_label": _needs_label(None if link["bridge"] else max(1, link["red"] - 2)) if link["contraflow"] else None,
+        } for link in LINKS],
+        "cards": [dict(CARDS[c]) for c in CARD_IDS],
+        "destinations": {k: {**v, "points": {name: table[k] for name, table in BOOK["destination_points"].items()}}
+                         for k, v in DESTINATIONS.items()},
+        "timeline": [dict(item) for item in BOOK["timeline"]],
+        "reasons": REASONS, "consequences": BOOK["consequences"], "options": options(),
+        "rules": {"minutes": MINUTES, "money": MONEY, "start": START, "clock": BOOK["clock"],
+                  "time_points": BOOK["time_points"]},
+        "die": "d10, 0 counts as 10; a road marked 3 needs 3 or more: 'needs 3+ (8 in 10)'",
+    }
+
+
+def options():
+    return [dict(o) for o in OPTIONS]
+
+
+def _system_view(system):
+    return {
+        "numbers": system["numbers"], "fuel_price": system["fuel_price"],
+        "fuel_limit": system["fuel_limit"], "supply_price": system["supply_price"],
+        "bridges": {b: system["bridge." + b] for b in ("west", "bay", "east")},
+        "contraflow": system["contraflow"],
+        "destinations": {d: system["destination." + d] for d in DESTINATIONS},
+    }
+
+
+def describe(event):
+    """A short English line for the feed (the web layer may translate from the event instead)."""
+    kind = event["type"]
+    label = lambda node: NODES[node]["label"] if node in NODES else node  # noqa: E731
+    texts = {
+        "moved": lambda e: f"Drove to {label(e['to'])}" + (f" (rolled {e['roll']}, needed {e['needs']}+)" if e.get("roll") else " over the bridge"),
+        "stuck": lambda e: f"Stuck in traffic: rolled {e['roll']}, needed {e['needs']}+",
+        "card": lambda e: f"Chance: {CARDS[e['card']]['title']}",
+        "left_home": lambda e: "Left home",
+        "arrived": lambda e: f"Arrived at the {DESTINATIONS[e['destination']]['label'].lower()}",
+        "home_secured": lambda e: "Put up shutters and plywood: home secured",
+        "withdrew": lambda e: f"Took ${e['amount']:,} from the bank",
+        "bought_home_supplies": lambda e: "Bought shutters and plywood",
+        "picked_up_friends": lambda e: "Picked up friends",
+        "bought_fuel": lambda e: f"Bought {e['gallons']} gallons for ${e['cost']}",
+        "bought_supplies": lambda e: f"Bought {e['units']} supplies for ${e['cost']}",
+        "lost_turn": lambda e: "Bought gas and supplies at one stop: lost a turn",
+        "destination": lambda e: f"Chose the {DESTINATIONS[e['destination']]['label'].lower()}",
+        "towed": lambda e: f"Towed to {label(e['to'])} for ${e['cost']}",
+        "waited": lambda e: "Waited and watched the news",
+        "stayed_home": lambda e: "Decided to stay home",
+        "out_of_time": lambda e: "Tropical-storm winds arrived",
+        "out_of_fuel": lambda e: "Out of gas",
+        "no_route": lambda e: "No open road that way",
+        "sent_home": lambda e: "Went back home",
+        "friends_drive": lambda e: "A friend took the wheel",
+        "no_cash": lambda e: f"No cash: lost {e['minutes']} minutes",
+        "supplies_short": lambda e: f"Arrived with too few supplies: bought {e['short']} for ${e['cost']}",
+        "skipped": lambda e: "Turn skipped by the teacher",
+        "reason": lambda e: "Gave a reason",
+    }
+    fn = texts.get(kind)
+    return fn(event) if fn else kind
+
+
+def _seat_view(state, s, with_actions):
+    clock = s["clock"]
+    system = system_at(state, clock)
+    card = None
+    if s["last_card"]:
+        c = CARDS[s["last_card"][0]]
+        card = {"id": c["id"], "title": c["title"], "text": c["text"], "basis": c["basis"],
+                "source": c["source"], "hour": s["last_card"][1] / 60}
+    roads = []
+    for nxt, li, inbound in ADJ[s["pos"]]:
+        link = LINKS[li]
+        ok = _allowed(link, inbound, _config(system))
+        need = threshold(link, system)
+        roads.append({"to": nxt, "label": NODES[nxt]["label"], "link": link["id"], "open": ok,
+                      "needs": need, "needs_label": _needs_label(need) if ok else "closed"})
+    prompt = None
+    if s["prompt"]:
+        about = s["prompt"]
+        prompt = {"about": about, "question": REASONS[about]["question"],
+                  "choices": [{"key": k, "text": v} for k, v in REASONS[about]["choices"].items()] + [{"key": "skip", "text": "Skip"}]}
+    view = {
+        "seat": s["seat"], "status": s["status"], "clock": clock, "hour": clock / 60,
+        "position": s["pos"], "position_label": NODES[s["pos"]]["label"],
+        "tally": {"fuel": s["fuel"], "cash": s["cash"], "supplies": s["supplies"],
+                  "withdrawn": s["withdrawn"], "friends": s["friends"],
+                  "home_supplies_in_car": s["home_supplies"], "home_secured": s["secured"],
+                  "destination": s["destination"], "start_fuel": s["start_fuel"],
+                  "start_cash": s["start_cash"], "tow_price": s["tow_price"]},
+        "system": _system_view(system),
+        "timeline": [{"minute": t["minute"], "hour": t["minute"] // 60, "mark": t.get("mark"),
+                      "text": t["text"], "passed": t["minute"] <= clock}
+                     for t in BOOK["timeline"] if t.get("mark") or state["options"]["timeline"] == "on"],
+        "changes": [{"hour": c[0] / 60, "field": c[2], "value": c[3], "source": c[4]}
+                    for c in state["changes"] if c[0] <= clock and c[4] != "timeline"][-6:],
+        "last_card": card,
+        "feed": [{"hour": e["minute"] / 60, "type": e["type"], "text": describe(e)} for e in s["feed"]],
+        "roads": roads, "reason_prompt": prompt, "reasons": dict(s["reasons"]),
+        "turns": s["turns"], "taps": s["taps"],
+    }
+    if with_actions:
+        view["actions"] = actions(state, s["seat"])
+    return view
+
+
+def view(state, seat):
+    """What ``seat`` sees (its own tally, clock, system, feed, actions); None: the teacher."""
+    common = {"finished": finished(state), "ended_early": state["ended"], "seats": len(state["seats"])}
+    if seat is None:
+        return {**common, "teacher": True,
+                "system": _system_view(final_system(state)),
+                "changes": [{"hour": c[0] / 60, "field": c[2], "value": c[3], "source": c[4], "seat": c[5]}
+                            for c in state["changes"]],
+                "tables": [_seat_view(state, s, False) for s in state["seats"]],
+                "to_act": to_act(state),
+                "results": results(state) if finished(state) else None}
+    s = _seat(state, seat)
+    out = {**common, **_seat_view(state, s, True)}
+    out["others"] = [{"seat": o["seat"], "status": o["status"], "hour": o["clock"] / 60}
+                     for o in state["seats"] if o is not s]
+    if out["finished"]:
+        out["results"] = results(state)
+    return out
