@@ -63,10 +63,27 @@ def _cheapest(hand: dict, n: int, keep: dict) -> list[str] | None:
     return sorted(out, key=KINDS.index)
 
 
+_RISKS: dict[tuple, tuple[dict, dict]] = {}
+
+
 def _risks(state: dict) -> tuple[dict, dict]:
-    """Chance each city and road is hit this turn, plus a small prior for next turns' targets."""
+    """Chance each city and road is hit this turn, plus a small prior for next turns' targets.
+
+    Cached by storm and forecast; the dicts returned are shared, so callers only read them.
+    """
     storm = state["storm"]
     at = tuple(storm["at"])
+    key = (at, storm["category"], tuple(state["forecast"]))
+    hit = _RISKS.get(key)
+    if hit is None:
+        if len(_RISKS) > 2048:
+            _RISKS.clear()
+        hit = _RISKS[key] = _compute_risks(state, at)
+    return hit
+
+
+def _compute_risks(state: dict, at: tuple) -> tuple[dict, dict]:
+    storm = state["storm"]
     city_risk, road_risk = {}, {}
     if state["forecast"]:
         out = forecast_outlook(at, storm["category"], tuple(state["forecast"]))

@@ -7,7 +7,7 @@ there are referred to as "RULES.md §n" in comments.
 from __future__ import annotations
 
 import json
-from itertools import combinations, combinations_with_replacement, permutations
+from itertools import combinations
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -98,6 +98,15 @@ def storm_path(start: tuple[int, int], cards: list[str]) -> list[tuple[int, int]
 
 
 _FORECAST_CACHE: dict[tuple, dict] = {}
+_DISK: dict[tuple[int, int, int], tuple] = {}
+
+
+def _map_disk(q: int, r: int, radius: int) -> tuple:
+    key = (q, r, radius)
+    hexes = _DISK.get(key)
+    if hexes is None:
+        hexes = _DISK[key] = tuple(h for h in disk((q, r), radius) if h in TERRAIN)
+    return hexes
 
 
 def forecast_outlook(start: tuple[int, int], category: int, cards: tuple[str, ...]) -> dict:
@@ -105,7 +114,8 @@ def forecast_outlook(start: tuple[int, int], category: int, cards: tuple[str, ..
 
     Returns ``reach`` (possible end centres), ``threat`` (hexes the storm may cover) and
     ``city_risk`` / ``road_risk``: the share of equally likely flips in which each city or road
-    is hit. Cached, since every table of a class shares the storm.
+    is hit. Cached, since every table of a class shares the storm. The orders are walked as a
+    tree, so flips that share their first cards share the work.
     """
     key = (start, category, cards)
     out = _FORECAST_CACHE.get(key)
@@ -114,33 +124,47 @@ def forecast_outlook(start: tuple[int, int], category: int, cards: tuple[str, ..
     k = min(SPEED[category], len(cards))
     radius = RADIUS[category]
     reach: set = set()
-    centres: set = set()
+    centres: set = {start}
     city_count: dict[str, int] = {}
     road_count: dict[str, int] = {}
-    n = 0
-    for order in permutations(cards, k):
-        path = storm_path(start, list(order))
-        n += 1
-        reach.add(path[-1])
-        centres.update(path)
-        hit_c: set = set()
-        hit_r: set = set()
-        for q, r in set(path):
-            cs, rs = cover(q, r, radius)
-            hit_c.update(cs)
-            hit_r.update(rs)
-        for c in hit_c:
-            city_count[c] = city_count.get(c, 0) + 1
-        for rd in hit_r:
-            road_count[rd] = road_count.get(rd, 0) + 1
+    leaves = 0
+    steps = [CARD_STEPS[c] for c in cards]
+
+    def walk(q, r, used, depth, cities, roads):
+        nonlocal leaves
+        if depth == k:
+            leaves += 1
+            reach.add((q, r))
+            for c in cities:
+                city_count[c] = city_count.get(c, 0) + 1
+            for rd in roads:
+                road_count[rd] = road_count.get(rd, 0) + 1
+            return
+        for i, card_steps in enumerate(steps):
+            if used >> i & 1:
+                continue
+            q2, r2, c2, rd2 = q, r, cities, roads
+            for dq, dr in card_steps:
+                if (q2 + dq, r2 + dr) in TERRAIN:
+                    q2, r2 = q2 + dq, r2 + dr
+                    centres.add((q2, r2))
+                    cs, rs = cover(q2, r2, radius)
+                    if cs:
+                        c2 = c2.union(cs)
+                    if rs:
+                        rd2 = rd2.union(rs)
+            walk(q2, r2, used | 1 << i, depth + 1, c2, rd2)
+
+    cs0, rs0 = cover(start[0], start[1], radius)
+    walk(start[0], start[1], 0, 0, frozenset(cs0), frozenset(rs0))
     threat: set = set()
     for q, r in centres:
-        threat.update(h for h in disk((q, r), radius) if h in TERRAIN)
+        threat.update(_map_disk(q, r, radius))
     out = {
         "reach": sorted(reach),
         "threat": sorted(threat),
-        "city_risk": {c: city_count[c] / n for c in CITY_IDS if c in city_count},
-        "road_risk": {rd: road_count[rd] / n for rd in ROAD_IDS if rd in road_count},
+        "city_risk": {c: city_count[c] / leaves for c in CITY_IDS if c in city_count},
+        "road_risk": {rd: road_count[rd] / leaves for rd in ROAD_IDS if rd in road_count},
     }
     if len(_FORECAST_CACHE) > 2048:
         _FORECAST_CACHE.clear()
