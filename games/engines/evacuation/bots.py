@@ -58,7 +58,8 @@ def make_policy(name, *, bank=0, home=True, friends=False, fuel=True, supplies=T
         if s["prompt"] == "destination":
             return {"type": "reason", "about": "destination", "choice": destination_reason}
         action = _plan(state, seat, s)
-        if action is None or not rules.legal(state, seat, action):
+        # Drives were checked when chosen and waiting is always legal: check only the rest.
+        if action is None or (action["type"] not in ("drive", "wait") and not rules.legal(state, seat, action)):
             return WAIT
         return action
 
@@ -111,7 +112,7 @@ def make_policy(name, *, bank=0, home=True, friends=False, fuel=True, supplies=T
                 if want_supplies and not s["visit"][2]:
                     return {"type": "buy_supplies", "units": 25}
             else:
-                near = rules._nearest_gas(s, rules._config(system))
+                near = rules._nearest_gas(s, system["config"])
                 go = _drive(state, seat, near[0]) if near else None
                 if go:
                     return go
@@ -135,7 +136,7 @@ def make_policy(name, *, bank=0, home=True, friends=False, fuel=True, supplies=T
 
 def _drive_ok_after_choice(state, s, dest):
     system = rules.system_at(state, s["clock"])
-    return s["pos"] in rules._routes(rules._config(system), rules.DEST_NODE[dest])
+    return s["pos"] in rules._routes(system["config"], rules.DEST_NODE[dest])
 
 
 def _refuel(state, seat, s, system):

@@ -6,12 +6,13 @@ interpretation of the rule book is written down in ``RULES.md`` beside this file
 """
 from __future__ import annotations
 
+import hashlib
 import heapq
 import json
 from bisect import bisect_right
 from pathlib import Path
 
-from ..base import IllegalAction, load_content, roll, shuffled
+from ..base import IllegalAction, load_content, roll
 
 VERSION = "1.0.0"
 SCHEMA_VERSION = 1
@@ -51,6 +52,8 @@ for _i, _link in enumerate(NETWORK["links"]):
         "bridge": _link.get("bridge"), "name": _link.get("name"),
         "contraflow": bool(_link.get("contraflow")),
     })
+# Per link, for the drive loop: (black, red, contraflow, id); black is None for a bridge.
+_LINK_FAST = [(lk["black"], lk["red"], lk["contraflow"], lk["id"]) for lk in LINKS]
 # ADJ[node] = [(neighbour, link index, inbound)]: inbound means driving b -> a, toward home.
 ADJ = {node_id: [] for node_id in NODE_IDS}
 for _i, _link in enumerate(LINKS):
@@ -130,18 +133,58 @@ def _add_change(state, minute, field, value, source, seat):
     seq = state["change_seq"]
     state["change_seq"] = seq + 1
     entry = [minute, seq, field, value, source, seat]
+    memo = _SYSTEM_MEMO.get(id(changes))
+    if memo is not None and memo[0] is changes and memo[1] == seq:
+        # Update the memoised snapshots from the insertion point on, instead of rebuilding.
+        _, _, stamps, snapshots = memo
+        k = bisect_right(stamps, minute)
+        changes.insert(k, entry)
+        stamps.insert(k, minute)
+        system = snapshots[k]
+        del snapshots[k + 1:]
+        for change in changes[k:]:
+            system = dict(system)
+            system[change[2]] = change[3]
+            system["config"] = _config(system)
+            snapshots.append(system)
+        _SYSTEM_MEMO[id(changes)] = (changes, seq + 1, stamps, snapshots)
+        return
     keys = [c[0] for c in changes]
     changes.insert(bisect_right(keys, minute), entry)
 
 
+# Snapshots of the system after each change, memoised per changes list. The memo holds the list
+# itself, so its id cannot be reused by another list while the entry lives; ``change_seq`` moves
+# on every change, so a stale entry is never read. Snapshots are shared: never mutate them.
+_SYSTEM_MEMO: dict = {}
+
+
 def system_at(state, minute):
-    """The state of the system a seat sees at ``minute`` of its own clock."""
-    system = dict(BASE_SYSTEM)
-    for change in state["changes"]:
-        if change[0] > minute:
-            break
-        system[change[2]] = change[3]
-    return system
+    """The state of the system a seat sees at ``minute`` of its own clock (do not mutate)."""
+    changes = state["changes"]
+    entry = _SYSTEM_MEMO.get(id(changes))
+    if entry is None or entry[0] is not changes or entry[1] != state["change_seq"]:
+        if len(_SYSTEM_MEMO) > 512:
+            _SYSTEM_MEMO.clear()
+        system = dict(BASE_SYSTEM)
+        system["config"] = _config(system)
+        stamps, snapshots = [], [system]
+        for change in changes:
+            system = dict(system)
+            system[change[2]] = change[3]
+            system["config"] = _config(system)
+            stamps.append(change[0])
+            snapshots.append(system)
+        entry = _SYSTEM_MEMO[id(changes)] = (changes, state["change_seq"], stamps, snapshots)
+    return entry[3][bisect_right(entry[2], minute)]
+
+
+def _system_span(state, minute):
+    """(system at ``minute``, first minute it may change, change_seq it was read at)."""
+    system = system_at(state, minute)
+    stamps = _SYSTEM_MEMO[id(state["changes"])][2]
+    i = bisect_right(stamps, minute)
+    return system, (stamps[i] if i < len(stamps) else END + 1), state["change_seq"]
 
 
 def final_system(state):
@@ -227,7 +270,11 @@ def force(state, seat, dice=(), cards=(), damage=None):
         forced.setdefault("damage", {})[str(seat)] = int(damage)
 
 
+_DICE_PREFIX: dict = {}
+
+
 def _die(state, s):
+    """The seat's next d10 (1..10): ``base.roll(seed, "move", seat, n)``, prefix hashed once."""
     forced = state.get("forced")
     if forced:
         queue = forced.get("dice", {}).get(str(s["seat"]))
@@ -235,10 +282,30 @@ def _die(state, s):
             return queue.pop(0)
     n = s["dice"]
     s["dice"] = n + 1
-    return roll(state["seed"], "move", s["seat"], n)
+    key = (state["seed"], s["seat"])
+    prefix = _DICE_PREFIX.get(key)
+    if prefix is None:
+        if len(_DICE_PREFIX) > 4096:
+            _DICE_PREFIX.clear()
+        prefix = _DICE_PREFIX[key] = hashlib.blake2b(f"{key[0]}:move:{key[1]}:".encode(), digest_size=8)
+    h = prefix.copy()
+    h.update(str(n).encode())
+    return int.from_bytes(h.digest(), "big") % 10 + 1
 
 
 _DECKS: dict = {}
+
+
+def _shuffled_deck(seed, seat, n):
+    """``base.shuffled(CARD_IDS, seed, "deck", seat, n)``, with the key prefix hashed once."""
+    prefix = hashlib.blake2b(f"{seed}:deck/{n}:{seat}:".encode(), digest_size=8)
+    keyed = []
+    for i, card_id in enumerate(CARD_IDS):
+        h = prefix.copy()
+        h.update(str(i).encode())
+        keyed.append((int.from_bytes(h.digest(), "big"), card_id))
+    keyed.sort(key=lambda pair: pair[0])
+    return [card_id for _, card_id in keyed]
 
 
 def _draw_card(state, s):
@@ -254,7 +321,7 @@ def _draw_card(state, s):
     if deck is None:
         if len(_DECKS) > 4096:
             _DECKS.clear()
-        deck = _DECKS[key] = shuffled(CARD_IDS, state["seed"], "deck", s["seat"], key[2])
+        deck = _DECKS[key] = _shuffled_deck(state["seed"], s["seat"], key[2])
     return deck[n % len(CARD_IDS)]
 
 
@@ -267,13 +334,15 @@ def _seat(state, seat):
 
 
 def _event(s, events, kind, **data):
-    event = {"type": kind, "seat": s["seat"], "minute": s["clock"], **data}
-    events.append(event)
+    data["type"] = kind
+    data["seat"] = s["seat"]
+    data["minute"] = s["clock"]
+    events.append(data)
     feed = s["feed"]
-    feed.append(event)
+    feed.append(data)
     if len(feed) > 8:
         del feed[0]
-    return event
+    return data
 
 
 def _advance(s, minutes, events):
@@ -315,12 +384,23 @@ def _max_gallons(s, system, price):
     return room
 
 
+_NEAREST_GAS: dict = {}
+
+
 def _nearest_gas(s, config):
+    """(gas station, links) nearest by road from the seat's position, or None if none is reachable."""
+    key = (s["pos"], config)
+    if key not in _NEAREST_GAS:
+        _NEAREST_GAS[key] = _find_nearest_gas(s["pos"], config)
+    return _NEAREST_GAS[key]
+
+
+def _find_nearest_gas(pos, config):
     best = None
     for gas in GAS:
-        if gas == s["pos"]:
+        if gas == pos:
             return gas, 0
-        steps, node = 0, s["pos"]
+        steps, node = 0, pos
         hops = _routes(config, gas)
         while node != gas:
             hop = hops.get(node)
@@ -351,7 +431,10 @@ def check(state, seat, action):
         _refuse("unknown_action", "That is not something you can do in this game.", type=kind)
     if s["prompt"] is None and kind == "reason":
         _refuse("no_question", "There is no question to answer right now.")
-    return handler(state, s, system_at(state, s["clock"]), action)
+    return handler(state, s, system_at(state, s["clock"]) if kind not in _NO_SYSTEM else None, action)
+
+
+_NO_SYSTEM = frozenset(("wait", "reason", "stay_home", "pick_up_friends", "withdraw", "buy_home_supplies"))
 
 
 def _check_system(state, action):
@@ -377,7 +460,7 @@ def _check_drive(state, s, system, action):
     if s["fuel"] <= 0:
         _refuse("not_enough_fuel", "You have 0 gallons left: buy fuel here if you can, or call a tow.",
                 need=1, have=0)
-    config = _config(system)
+    config = system["config"]
     dest = NODE_DEST.get(to)
     if dest is not None:
         if not system["destination." + dest]:
@@ -470,7 +553,7 @@ def _check_tow(state, s, system, action):
         _refuse("not_empty", "You still have fuel: you only need a tow with an empty tank.", have=s["fuel"])
     if NODES[s["pos"]].get("activity") == "gas":
         _refuse("at_gas", "You are at a gas station already: buy fuel here.")
-    if _nearest_gas(s, _config(system)) is None:
+    if _nearest_gas(s, system["config"]) is None:
         _refuse("no_tow", "No tow truck can reach you now (the roads to the gas stations are closed): wait, or stay if you are home.")
 
 
@@ -545,6 +628,7 @@ def apply(state, seat, action):
 
 
 def _do_drive(state, s, action, events):
+    """Roll link by link toward the target until something stops the move (the hot path)."""
     target = action["to"]
     if s["pos"] == HOME and not s["left_home"]:
         s["left_home"] = True
@@ -552,41 +636,52 @@ def _do_drive(state, s, action, events):
         if state["options"]["reasons"] == "on":
             s["prompt"] = "leave"
     s["visit"] = [False, False, False]
+    system, until, seq = _system_span(state, s["clock"])
     while True:
-        system = system_at(state, s["clock"])
-        config = _config(system)
-        hop = _routes(config, target).get(s["pos"])
+        clock = s["clock"]
+        if clock >= until or state["change_seq"] != seq:
+            system, until, seq = _system_span(state, clock)
+        pos = s["pos"]
+        table = _ROUTES.get(system["config"])
+        hops = table.get(target) if table is not None else None
+        hop = (hops if hops is not None else _routes(system["config"], target)).get(pos)
         if hop is None:
             _event(s, events, "no_route", to=target)
             return
         if s["fuel"] <= 0:
-            _event(s, events, "out_of_fuel", position=s["pos"])
+            _event(s, events, "out_of_fuel", position=pos)
             return
         nxt, li = hop
-        link = LINKS[li]
-        need = threshold(link, system)
-        if need is not None:
+        black, red, contraflow, link_id = _LINK_FAST[li]
+        if black is None:
+            need = die = None
+        else:
+            need = red if system["numbers"] == "red" else black
+            if contraflow and system["contraflow"]:
+                need = need - 2 if need > 3 else 1
             die = _die(state, s)
             if die < need:
-                _event(s, events, "stuck", link=link["id"], roll=die, needs=need)
+                _event(s, events, "stuck", link=link_id, roll=die, needs=need)
                 _advance(s, FAIL_MIN, events)
                 return
-        else:
-            die = None
         s["fuel"] -= 1
         s["pos"] = nxt
-        _advance(s, LINK_MIN, events)
-        _event(s, events, "moved", to=nxt, link=link["id"], roll=die, needs=need)
+        clock += LINK_MIN
+        s["clock"] = clock if clock < END else END
+        _event(s, events, "moved", to=nxt, link=link_id, roll=die, needs=need)
         dest = NODE_DEST.get(nxt)
         if dest is not None:
             _arrive(state, s, dest, events)
             return
-        if s["status"] != "playing":
+        if clock >= END:
+            _advance(s, 0, events)
             return
-        if nxt == HOME and (target == HOME or s["home_supplies"]):
+        if nxt == target or nxt in STOPS:
+            if nxt == HOME:
+                _at_home(s, events)
+            return
+        if nxt == HOME and s["home_supplies"]:
             _at_home(s, events)
-            return
-        if nxt in STOPS or nxt == target:
             return
         if nxt in CHANCE and _chance(state, s, events):
             return
@@ -719,7 +814,7 @@ def _do_destination(state, s, action, events):
 
 
 def _do_tow(state, s, action, events):
-    gas, _ = _nearest_gas(s, _config(system_at(state, s["clock"])))
+    gas, _ = _nearest_gas(s, system_at(state, s["clock"])["config"])
     _spend(s, MONEY["tow"])
     s["pos"] = gas
     s["tow_price"] = True
@@ -995,7 +1090,7 @@ def _seat_view(state, s, with_actions):
     roads = []
     for nxt, li, inbound in ADJ[s["pos"]]:
         link = LINKS[li]
-        ok = _allowed(link, inbound, _config(system))
+        ok = _allowed(link, inbound, system["config"])
         need = threshold(link, system)
         roads.append({"to": nxt, "label": NODES[nxt]["label"], "link": link["id"], "open": ok,
                       "needs": need, "needs_label": _needs_label(need) if ok else "closed"})

@@ -1,0 +1,115 @@
+"""Evacuation engine figures, one per line as ``name: value unit``.
+
+    python -m benchmarks.evacuation            # speed, taps and turns (a few seconds)
+    python -m benchmarks.evacuation --balance  # also the balance report (1,000 games per row)
+
+Speed is full 4-seat games between the policy bot on one core, best of three runs. Taps count
+every action a student sends (reason answers included); turns count the actions that play the
+game (every tap except reasons).
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+from games.engines.evacuation import ENGINE
+from games.engines.evacuation.bots import BOTS, POLICY_BOT, make_policy
+
+#: Seconds a student takes per tap at a tablet (read, decide, tap): an assumption for the lesson
+#: budget, not a measurement.
+SECONDS_PER_TAP = 15
+
+
+def play(seed, policies, options=None):
+    """Play one game to the end; ``policies`` is one bot per seat."""
+    state = ENGINE.setup(seed, len(policies), options)
+    while not ENGINE.finished(state):
+        for seat in ENGINE.to_act(state):
+            ENGINE.apply(state, seat, policies[seat](state, seat))
+    return state
+
+
+def speed(games=400, runs=3):
+    bot = BOTS[POLICY_BOT]
+    best = None
+    for run in range(runs):
+        start = time.perf_counter()
+        # Fresh seeds each run, so no run profits from the dice and deck memos of another.
+        for seed in range(1000 + run * games, 1000 + (run + 1) * games):
+            play(seed, [bot] * 4)
+        elapsed = time.perf_counter() - start
+        best = elapsed if best is None else min(best, elapsed)
+    return games / best
+
+
+def taps_and_turns(games=400):
+    bot = BOTS[POLICY_BOT]
+    taps, turns = [], []
+    for seed in range(games):
+        state = play(seed, [bot] * 4)
+        for s in state["seats"]:
+            taps.append(s["taps"])
+            turns.append(s["turns"])
+    return statistics.median(taps), statistics.median(turns), max(taps)
+
+
+VARIANTS = {
+    "cautious (all errands, relative)": BOTS["cautious"],
+    "  without the bank": make_policy("no_bank", bank=0),
+    "  without home supplies": make_policy("no_home", bank=2000, home=False),
+    "  without filling the tank": make_policy("no_fuel", bank=2000, fuel=False),
+    "  without store supplies": make_policy("no_supplies", bank=2000, supplies=False),
+    "  plus friends": make_policy("friends", bank=2000, friends=True),
+    "  to the hotel instead": make_policy("hotel", bank=2000, destinations=("hotel", "relative", "shelter")),
+    "  to the shelter instead": make_policy("shelter", bank=2000, destinations=("shelter",)),
+    "  leaving at hour 12 (warning)": make_policy("warning", bank=2000, leave_minute=720),
+    "  leaving at hour 24": make_policy("day_two", bank=2000, leave_minute=1440),
+    "bare (no errands, relative)": make_policy("bare", bank=0, home=False, fuel=False, supplies=False),
+    "last_minute": BOTS["last_minute"],
+    "bank_farming": BOTS["bank_farming"],
+    "random": BOTS["random"],
+}
+
+
+def balance(games=1000, options=None):
+    """Seat 0 plays each variant against three cautious bots on the same seeds (paired)."""
+    rows = []
+    baseline = None
+    for name, policy in VARIANTS.items():
+        scores, safe = [], {"in_time": 0, "secured": 0, "supplies": 0, "fuel": 0, "cash": 0.0}
+        for seed in range(games):
+            state = play(seed, [policy] + [BOTS["cautious"]] * 3, options)
+            row = ENGINE.results(state)[0]
+            scores.append(row["score"])
+            safety = row["breakdown"]["safety"]
+            safe["in_time"] += safety["arrived_in_time"]
+            safe["secured"] += safety["home_secured"]
+            safe["supplies"] += safety["supplies"]
+            safe["fuel"] += safety["fuel"]
+            safe["cash"] += row["breakdown"]["points"]["cash"]
+        mean = statistics.mean(scores)
+        if baseline is None:
+            baseline = mean
+        rows.append((name, mean, mean - baseline, {k: v / games for k, v in safe.items()}))
+    return rows
+
+
+def main(argv):
+    print(f"evacuation_games_per_s: {speed():.0f} games/s")
+    taps, turns, most = taps_and_turns()
+    print(f"evacuation_taps_per_seat: {taps:g} taps")
+    print(f"evacuation_turns_per_seat: {turns:g} turns")
+    print(f"evacuation_max_taps_per_seat: {most} taps")
+    print(f"evacuation_real_minutes_per_seat: {taps * SECONDS_PER_TAP / 60:.1f} min (at {SECONDS_PER_TAP} s a tap)")
+    if "--balance" in argv:
+        for options in ({"bank_scoring": "net"}, {"bank_scoring": "book"}):
+            print(f"# balance, seat 0 vs three cautious bots, 1000 games, options {options}")
+            print("#   variant                          mean score  vs cautious  in time  secured  supplies  fuel  cash pts")
+            for name, mean, delta, safe in balance(options=options):
+                print(f"#   {name:<34} {mean:9.1f}  {delta:+10.1f}  {safe['in_time']:7.0%}  {safe['secured']:7.0%}"
+                      f"  {safe['supplies']:8.1f}  {safe['fuel']:4.1f}  {safe['cash']:8.1f}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
