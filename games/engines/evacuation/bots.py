@@ -50,13 +50,13 @@ def make_policy(name, *, bank=0, home=True, friends=False, fuel=True, supplies=T
 
     def policy(state, seat):
         s = state["seats"][seat]
-        if s["status"] != "playing" or state["ended"]:
-            return WAIT
         if s["prompt"] == "leave":
             return {"type": "reason", "about": "leave",
                     "choice": "warning" if s["clock"] >= 720 and leave_reason == "unsafe" else leave_reason}
         if s["prompt"] == "destination":
             return {"type": "reason", "about": "destination", "choice": destination_reason}
+        if s["status"] != "playing" or state["ended"]:
+            return WAIT
         action = _plan(state, seat, s)
         # Drives were checked when chosen and waiting is always legal: check only the rest.
         if action is None or (action["type"] not in ("drive", "wait") and not rules.legal(state, seat, action)):

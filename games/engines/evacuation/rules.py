@@ -230,7 +230,7 @@ def _routes(config, target):
             if v in DEST_NODE.values() or v == HOME:
                 continue
             if v in STOPS:
-                penalty = 100.0
+                penalty = 2.5
         for u, li, inbound_from_v in ADJ[v]:
             link = LINKS[li]
             # Edge u -> v is inbound exactly when v -> u is outbound.
@@ -424,6 +424,9 @@ def check(state, seat, action):
     if seat is None:
         return _check_system(state, action)
     s = _seat(state, seat)
+    if kind == "reason" and s["prompt"] is not None:
+        # A reason may still be given after the move that asked it ended the seat's game.
+        return _check_reason(state, s, None, action)
     if state["ended"] or s["status"] != "playing":
         _refuse("not_playing", "Your game is over: wait for the results.", status=s["status"])
     handler = _CHECKS.get(kind)
@@ -676,14 +679,14 @@ def _do_drive(state, s, action, events):
         if clock >= END:
             _advance(s, 0, events)
             return
+        if nxt in CHANCE and _chance(state, s, events):
+            return
         if nxt == target or nxt in STOPS:
             if nxt == HOME:
                 _at_home(s, events)
             return
         if nxt == HOME and s["home_supplies"]:
             _at_home(s, events)
-            return
-        if nxt in CHANCE and _chance(state, s, events):
             return
 
 
@@ -867,13 +870,13 @@ def to_act(state):
 def actions(state, seat):
     """Every legal action for ``seat`` now (amounts offered as a few sensible choices)."""
     s = state["seats"][seat]
-    if state["ended"] or s["status"] != "playing":
-        return []
     out = []
     if s["prompt"]:
         about = s["prompt"]
         out += [{"type": "reason", "about": about, "choice": c} for c in REASONS[about]["choices"]]
         out.append({"type": "reason", "about": about, "choice": "skip"})
+    if state["ended"] or s["status"] != "playing":
+        return out
     system = system_at(state, s["clock"])
     for node_id in NODE_IDS:
         action = {"type": "drive", "to": node_id}

@@ -1,0 +1,36 @@
+"""Small helpers shared by the evacuation engine tests (no database, no Django)."""
+from games.engines.evacuation import ENGINE, rules
+
+
+def fresh(seats=1, seed=3, **options):
+    """A new game; the default seed gives seat 0 20 gallons and $900, seat 1 17 gallons and $300."""
+    return ENGINE.setup(seed, seats, options or None)
+
+
+def place(state, seat=0, **fields):
+    """Put a seat somewhere with given tally values (unit tests start mid-game this way)."""
+    s = state["seats"][seat]
+    s.update(fields)
+    if fields.get("pos", rules.HOME) != rules.HOME:
+        s["left_home"] = True
+    return s
+
+
+def play(state, seat, *actions):
+    """Apply actions for one seat; the events of them all."""
+    events = []
+    for action in actions:
+        events += ENGINE.apply(state, seat, action)
+    return events
+
+
+def play_out(state, policies, cap=20000):
+    """Play every seat with its bot until the game ends; returns the move log."""
+    log = []
+    while not ENGINE.finished(state):
+        for seat in ENGINE.to_act(state):
+            action = policies[seat](state, seat)
+            ENGINE.apply(state, seat, action)
+            log.append((seat, action))
+            assert len(log) < cap, "game did not end"
+    return log
