@@ -51,3 +51,79 @@ class SignUpForm(forms.ModelForm):
         if commit:
             teacher.save()
         return teacher
+
+
+class SessionForm(forms.Form):
+    """A new lesson: scenario, tables, bots, timers, names and the engine's own options."""
+
+    title = forms.CharField(label=_("Title (optional)"), max_length=80, required=False,
+                            widget=forms.TextInput(attrs={"placeholder": _("Period 3 · Science")}))
+    scenario = forms.ChoiceField(label=_("Scenario"), choices=())
+    seats_per_table = forms.IntegerField(label=_("Seats per table"), min_value=2, max_value=6, initial=4)
+    fill_with_bots = forms.BooleanField(label=_("Fill empty seats with bots"), initial=True, required=False)
+    turn_timer = forms.BooleanField(label=_("A bot plays for a student who stays idle"), initial=True, required=False)
+    turn_seconds = forms.IntegerField(label=_("Seconds before an idle seat is played"), min_value=15,
+                                      max_value=600, initial=60)
+    names = forms.ChoiceField(label=_("Nicknames"), choices=(), initial="approve",
+                              widget=forms.RadioSelect)
+    seed = forms.IntegerField(label=_("Seed (optional: the same seed replays the same dice)"),
+                              required=False, min_value=0, max_value=2**48)
+
+    def __init__(self, *args, scenario_options=None, **kwargs):
+        from classroom.models import SCENARIO_CHOICES, Session
+
+        super().__init__(*args, **kwargs)
+        self.fields["scenario"].choices = SCENARIO_CHOICES
+        self.fields["names"].choices = Session.Names.choices
+        self.engine_fields = []
+        for scenario, options in (scenario_options or {}).items():
+            for option in options:
+                name = f"{scenario}__{option['name']}"
+                choices = option.get("choices")
+                if isinstance(option.get("default"), bool):
+                    field = forms.BooleanField(required=False, initial=option["default"])
+                elif choices:
+                    field = forms.ChoiceField(choices=[(str(c), str(c)) for c in choices],
+                                              initial=str(option["default"]))
+                else:
+                    continue
+                field.label = option.get("label") or option["name"].replace("_", " ").capitalize()
+                field.help_text = option.get("description", "")
+                field.scenario = scenario
+                self.fields[name] = field
+                self.engine_fields.append((scenario, option, name))
+
+    def clean(self):
+        cleaned = super().clean()
+        scenario = cleaned.get("scenario")
+        if scenario == "stormfury" and (cleaned.get("seats_per_table") or 0) > 4:
+            self.add_error("seats_per_table", _("Project Stormfury tables seat 2 to 4 players."))
+        return cleaned
+
+    def engine_options(self):
+        """The chosen scenario's options, typed like the engine's defaults."""
+        scenario = self.cleaned_data["scenario"]
+        options = {}
+        for owner, option, name in self.engine_fields:
+            if owner != scenario:
+                continue
+            value = self.cleaned_data.get(name)
+            default = option.get("default")
+            if isinstance(default, bool):
+                value = bool(value)
+            elif isinstance(default, int):
+                value = int(value)
+            options[option["name"]] = value
+        return options
+
+
+class JoinForm(forms.Form):
+    code = forms.CharField(label=_("Lesson code"), max_length=20,
+                           widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters",
+                                                         "spellcheck": "false", "inputmode": "text",
+                                                         "placeholder": "ABC-DEF"}))
+    nickname = forms.CharField(label=_("Nickname"), max_length=40, required=False,
+                               help_text=_("A first name or a made-up name. Please don't use your full name."),
+                               widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}))
+    players = forms.TypedChoiceField(label=_("Players on this tablet"), coerce=int, initial=1,
+                                     choices=[(1, "1"), (2, "2"), (3, "3"), (4, "4")])

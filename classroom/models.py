@@ -37,3 +37,128 @@ class Teacher(AbstractUser):
 
     def __str__(self):
         return self.email
+
+
+class Session(models.Model):
+    """One lesson run: a teacher, a scenario, a join code, and the tables that play it."""
+
+    class Status(models.TextChoices):
+        LOBBY = "lobby", _("Students joining")
+        PLAYING = "playing", _("Playing")
+        PAUSED = "paused", _("Paused")
+        PARKED = "parked", _("Parked until next lesson")
+        ENDED = "ended", _("Ended")
+
+    class Names(models.TextChoices):
+        APPROVE = "approve", _("Students type a nickname; I approve it")
+        GENERATED = "generated", _("Generated nicknames (adjective + animal)")
+
+    teacher = models.ForeignKey(Teacher, on_delete=models.CASCADE, related_name="sessions")
+    title = models.CharField(_("title"), max_length=80, blank=True)
+    scenario = models.CharField(_("scenario"), max_length=40, default="evacuation")
+    join_code = models.CharField(max_length=6, unique=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
+    seats_per_table = models.PositiveSmallIntegerField(_("seats per table"), default=4)
+    fill_with_bots = models.BooleanField(_("fill empty seats with bots"), default=True)
+    turn_timer = models.BooleanField(_("bot plays for an idle student"), default=True)
+    turn_seconds = models.PositiveIntegerField(_("seconds before an idle seat is played"), default=60)
+    names = models.CharField(_("names"), max_length=10, choices=Names.choices, default=Names.APPROVE)
+    seed = models.BigIntegerField(_("seed"), null=True, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    #: once the teacher moves a student, new arrivals no longer reshuffle the tables
+    arranged_by_teacher = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("session")
+        verbose_name_plural = _("sessions")
+
+    def __str__(self):
+        return self.title or f"{self.get_scenario_display()} · {self.join_code}"
+
+    def get_absolute_url(self):
+        from django.urls import reverse
+
+        return reverse("classroom:session", args=[self.pk])
+
+    def get_scenario_display(self):
+        return dict(SCENARIO_CHOICES).get(self.scenario, self.scenario)
+
+    @property
+    def is_open(self):
+        return self.status not in (self.Status.ENDED,)
+
+    @property
+    def group_name(self):
+        """Sockets of this session's lobby and dashboard join this group."""
+        return f"session-{self.pk}"
+
+
+SCENARIO_CHOICES = [
+    ("evacuation", _("Hurricane Approaching! — evacuate the peninsula")),
+    ("stormfury", _("Project Stormfury — defend the Gulf coast together")),
+]
+
+
+class Participant(models.Model):
+    """A student in one session: a nickname and a device token, nothing else about them."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="participants")
+    nickname = models.CharField(max_length=24)
+    approved = models.BooleanField(default=False)
+    token_hash = models.CharField(max_length=64, unique=True)
+    #: how many seats this device plays (pass-and-play on one shared tablet)
+    players = models.PositiveSmallIntegerField(default=1)
+    asked_teacher_at = models.DateTimeField(null=True, blank=True)
+    #: refused taps in a row; three or more shows the seat as stuck on the dashboard
+    refusals = models.PositiveSmallIntegerField(default=0)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+    connected = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "nickname"], name="participant_unique_nickname"),
+        ]
+
+    def __str__(self):
+        return self.nickname
+
+
+class Table(models.Model):
+    """One table of a session; it plays one game once the session starts."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    game = models.OneToOneField("games.Game", null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="table")
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [models.UniqueConstraint(fields=["session", "number"], name="table_unique_number")]
+
+    def __str__(self):
+        return f"Table {self.number}"
+
+
+class Seat(models.Model):
+    """A player's place at a table: held by a participant, or by a bot when it has none."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    participant = models.ForeignKey(Participant, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="seats")
+    #: a participant on another device asking to take this seat, until the teacher approves
+    claimed_by = models.ForeignKey(Participant, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="claims")
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="seat_unique_number")]
+
+    def __str__(self):
+        return f"{self.table} seat {self.number + 1}"

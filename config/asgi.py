@@ -6,13 +6,15 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
+from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.lifespan import LifespanApp  # noqa: E402
+from games.loops import sweep_forever  # noqa: E402
 
 application = LifespanApp(ProtocolTypeRouter({
     "http": django_asgi_app,
-    "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
-}))
+    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+}), loops=[sweep_forever])

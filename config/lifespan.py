@@ -4,13 +4,13 @@ import logging
 
 logger = logging.getLogger(__name__)
 
-#: Coroutine functions started once per server process (the deadline sweeper registers here).
-BACKGROUND_LOOPS = []
-
 
 class LifespanApp:
-    def __init__(self, app):
+    """Runs ``loops`` (coroutine functions) for as long as the server process serves."""
+
+    def __init__(self, app, loops=()):
         self.app = app
+        self.loops = list(loops)
         self.tasks = []
 
     async def __call__(self, scope, receive, send):
@@ -19,7 +19,7 @@ class LifespanApp:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                self.tasks = [asyncio.create_task(loop()) for loop in BACKGROUND_LOOPS]
+                self.tasks = [asyncio.create_task(loop()) for loop in self.loops]
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 for task in self.tasks:

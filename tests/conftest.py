@@ -98,9 +98,13 @@ def asgi_server(transactional_db, settings):
     thread.join(timeout=10)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Headless Debian Chromium driven by Playwright (it cannot download its own browsers here)."""
+    """Headless Debian Chromium driven by Playwright (it cannot download its own browsers here).
+
+    Module-scoped: Playwright's sync API keeps an event loop in the test thread while it runs,
+    so the modules after it get a thread without one.
+    """
     from playwright.sync_api import sync_playwright
 
     if not os.path.exists(CHROMIUM):
@@ -126,3 +130,12 @@ def page(browser, asgi_server):
     page = context.new_page()
     yield page
     context.close()
+
+
+def in_thread(fn, *args, **kwargs):
+    """Call ``fn`` on a fresh thread: for service calls from browser tests, whose thread holds
+    Playwright's event loop (the services' after-commit broadcasts use ``async_to_sync``)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(fn, *args, **kwargs).result()

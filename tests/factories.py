@@ -9,3 +9,27 @@ PASSWORD = "correct-horse-battery-7"
 
 def make_teacher(email=None, password=PASSWORD):
     return Teacher.objects.create_user(email=email or f"teacher{next(_counter)}@school.test", password=password)
+
+
+def make_session(teacher=None, **options):
+    from classroom import services
+
+    return services.create_session(teacher=teacher or make_teacher(), scenario=options.pop("scenario", "evacuation"),
+                                   seed=options.pop("seed", 1234), **options)
+
+
+def join_students(session, count, prefix="Kid"):
+    """``count`` students join; returns [(participant, device token)]."""
+    from classroom import services
+
+    return [services.join(session=session, nickname=f"{prefix}{i}") for i in range(count)]
+
+
+def started_session(students=4, **options):
+    from classroom import services
+
+    session = make_session(**options)
+    devices = join_students(session, students)
+    services.start(session=session)
+    session.refresh_from_db()
+    return session, devices

@@ -1,0 +1,236 @@
+"""The table and dashboard sockets. They authenticate, then call services; no rules here.
+
+Student socket ``/ws/play/<session>/``: the device's cookie token names a participant, who may
+act only for the seats it holds. Teacher socket ``/ws/sessions/<session>/``: the signed-in
+owner of the session only; it gets coalesced, numbered snapshots at most about a second apart.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import timezone
+
+from classroom import selectors, services
+from classroom.live import session_group
+from classroom.models import Participant, Session
+from classroom.services import participant_for_token
+from games import broadcast
+from games.refusals import Refused
+
+MAX_FRAME_BYTES = 4096
+MAX_FRAMES_PER_SECOND = 10
+FLOOD_LIMIT = 50  # frames refused for speed before the socket is closed
+CLOSE_UNAUTHORISED = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_FLOODING = 4429
+
+
+def token_cookie(session_id) -> str:
+    return f"sw_{session_id}"
+
+
+class RateLimit:
+    """About ``rate`` frames a second per socket, with a small burst."""
+
+    def __init__(self, rate=MAX_FRAMES_PER_SECOND, burst=MAX_FRAMES_PER_SECOND):
+        self.rate, self.burst, self.tokens, self.at = rate, burst, float(burst), time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+@database_sync_to_async
+def _load_participant(session_id, token):
+    session = Session.objects.filter(pk=session_id).first()
+    if session is None:
+        return None, None
+    return session, participant_for_token(session, token)
+
+
+@database_sync_to_async
+def _presence(participant_id, delta):
+    from django.db.models import F
+    from django.db.models.functions import Greatest
+
+    Participant.objects.filter(pk=participant_id).update(
+        connected=Greatest(F("connected") + delta, 0), last_seen_at=timezone.now())
+
+
+class PlayConsumer(AsyncWebsocketConsumer):
+    """A student's device: lobby updates, its seats' views, and its actions."""
+
+    async def connect(self):
+        self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
+        token = self.scope["cookies"].get(token_cookie(self.session_id))
+        session, participant = await _load_participant(self.session_id, token)
+        if participant is None:
+            await self.close(code=CLOSE_UNAUTHORISED)
+            return
+        self.participant_id = participant.pk
+        self.limit = RateLimit()
+        self.refused_fast = 0
+        self.games = set()
+        await self.accept()
+        await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
+        await _presence(self.participant_id, +1)
+        await self.send_state()
+
+    async def disconnect(self, code):
+        if getattr(self, "participant_id", None) is None:
+            return
+        await self.channel_layer.group_discard(session_group(self.session_id), self.channel_name)
+        for game_id in self.games:
+            await self.channel_layer.group_discard(broadcast.group_name(game_id), self.channel_name)
+        await _presence(self.participant_id, -1)
+
+    async def send_json(self, message):
+        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+
+    async def send_state(self):
+        """The lobby state, then the full view of every seat this device holds."""
+        state, views = await database_sync_to_async(self._state)()
+        if state is None:
+            await self.close(code=CLOSE_UNAUTHORISED)
+            return
+        if state["game"] and state["game"] not in self.games:
+            self.games.add(state["game"])
+            await self.channel_layer.group_add(broadcast.group_name(state["game"]), self.channel_name)
+        self.seats = set(state["seats"])
+        await self.send_json(state)
+        for view in views:
+            await self.send_json(view)
+
+    def _state(self):
+        participant = Participant.objects.select_related("session").filter(pk=self.participant_id).first()
+        if participant is None:
+            return None, []
+        state = selectors.device_state(participant)
+        return state["lobby"], state["views"]
+
+    async def receive(self, text_data=None, bytes_data=None):
+        raw = text_data if text_data is not None else bytes_data
+        if raw is None or len(raw) > MAX_FRAME_BYTES:
+            await self.send_json(Refused("too_big").as_message())
+            return
+        if not self.limit.allow():
+            self.refused_fast += 1
+            if self.refused_fast > FLOOD_LIMIT:
+                await self.close(code=CLOSE_FLOODING)
+            else:
+                await self.send_json(Refused("too_fast").as_message())
+            return
+        try:
+            message = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            await self.send_json(Refused("bad_frame").as_message())
+            return
+        if not isinstance(message, dict):
+            await self.send_json(Refused("bad_frame").as_message())
+            return
+        kind = message.get("type")
+        if kind == "ping":
+            await self.send_json({"type": "pong", "t": message.get("t")})
+        elif kind == "act":
+            await self.send_json(await database_sync_to_async(services.act)(self.participant_id, message))
+        elif kind == "ask_teacher":
+            await database_sync_to_async(services.ask_teacher_by_id)(self.participant_id, bool(message.get("asking", True)))
+        elif kind == "sync":
+            await self.send_state()
+        else:
+            await self.send_json(Refused("unknown_type").as_message(message.get("id")))
+
+    # Group messages ---------------------------------------------------------------------------
+
+    async def session_changed(self, event):
+        await self.send_state()
+
+    async def game_views(self, event):
+        for seat in self.seats:
+            view = event["views"].get(str(seat))
+            if view is not None:
+                await self.send_json(view)
+
+
+@database_sync_to_async
+def _owned_session(session_id, user):
+    if not user or not user.is_authenticated:
+        return None
+    return Session.objects.filter(pk=session_id, teacher=user).first()
+
+
+@database_sync_to_async
+def _dashboard_payload(session_id):
+    session = Session.objects.get(pk=session_id)
+    return selectors.dashboard(session), [t.game_id for t in session.tables.all() if t.game_id]
+
+
+class DashboardConsumer(AsyncWebsocketConsumer):
+    """The teacher's live dashboard: coalesced, numbered snapshots, at most ~1 s stale."""
+
+    FLUSH_SECONDS = 1.0
+    REFRESH_SECONDS = 5.0
+
+    async def connect(self):
+        self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
+        session = await _owned_session(self.session_id, self.scope.get("user"))
+        if session is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.seq, self.dirty, self.games = 0, True, set()
+        await self.accept()
+        await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
+        self.loop = asyncio.create_task(self.flush_forever())
+
+    async def disconnect(self, code):
+        if not hasattr(self, "loop"):
+            return
+        self.loop.cancel()
+        await self.channel_layer.group_discard(session_group(self.session_id), self.channel_name)
+        for game_id in self.games:
+            await self.channel_layer.group_discard(broadcast.watch_group_name(game_id), self.channel_name)
+
+    async def flush_forever(self):
+        last = 0.0
+        while True:
+            now = time.monotonic()
+            if self.dirty or now - last >= self.REFRESH_SECONDS:
+                self.dirty, last = False, now
+                await self.flush()
+            await asyncio.sleep(self.FLUSH_SECONDS)
+
+    async def flush(self):
+        payload, game_ids = await _dashboard_payload(self.session_id)
+        for game_id in set(game_ids) - self.games:
+            self.games.add(game_id)
+            await self.channel_layer.group_add(broadcast.watch_group_name(game_id), self.channel_name)
+        self.seq += 1
+        payload["seq"] = self.seq
+        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if text_data and len(text_data) < 200 and '"ping"' in text_data:
+            await self.send(text_data='{"type":"pong"}')
+
+    async def session_changed(self, event):
+        self.dirty = True
+
+    async def game_summary(self, event):
+        self.dirty = True
+
+
+class CheckConsumer(AsyncWebsocketConsumer):
+    """``/ws/check/``: echoes small frames so /check can tell whether this network holds a socket."""
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if text_data and len(text_data) <= 256:
+            await self.send(text_data=text_data)

@@ -1,0 +1,138 @@
+"""Reads for pages and sockets: what a student's device and the teacher's dashboard show."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.utils import timezone
+
+from classroom.models import Participant, Seat, Session
+from classroom.services import format_code
+from games import services as games
+
+OFFLINE_AFTER_SECONDS = 30
+
+
+def join_url(session: Session) -> str:
+    return f"{settings.PUBLIC_BASE_URL}/join/{session.join_code}"
+
+
+def seats_of(participant: Participant) -> list[Seat]:
+    return list(participant.seats.select_related("table", "table__game").order_by("table__number", "number"))
+
+
+def student_state(participant: Participant) -> dict:
+    """The lobby part of a student's screen: their name, table, tablemates and the session state."""
+    session = participant.session
+    seats = seats_of(participant)
+    table = seats[0].table if seats else None
+    mates = []
+    if table is not None:
+        for seat in table.seats.select_related("participant").order_by("number"):
+            holder = seat.participant
+            mates.append({
+                "seat": seat.number,
+                "name": holder.nickname if holder and (holder.approved or holder.pk == participant.pk) else None,
+                "you": bool(holder and holder.pk == participant.pk),
+                "bot": holder is None,
+            })
+    return {
+        "type": "lobby", "status": session.status, "scenario": session.scenario,
+        "nickname": participant.nickname, "approved": participant.approved,
+        "table": table.number if table else None,
+        "game": table.game_id if table else None,
+        "seats": [seat.number for seat in seats], "mates": mates,
+        "asking": participant.asked_teacher_at is not None,
+    }
+
+
+def dashboard(session: Session) -> dict:
+    """Everything the teacher's live dashboard shows, alerts first."""
+    now = timezone.now()
+    participants = list(session.participants.all())
+    by_id = {p.pk: p for p in participants}
+    tables, alerts = [], []
+
+    def online(p):
+        return p.connected > 0 or (p.last_seen_at and (now - p.last_seen_at).total_seconds() < OFFLINE_AFTER_SECONDS)
+
+    for p in participants:
+        if p.asked_teacher_at:
+            alerts.append({"kind": "asking", "who": p.nickname, "participant": p.pk,
+                           "since": p.asked_teacher_at.isoformat()})
+    for table in session.tables.select_related("game").prefetch_related("seats"):
+        summary = games.current_view(table.game, None) if table.game_id else None
+        seats = []
+        for seat in sorted(table.seats.all(), key=lambda s: s.number):
+            holder = by_id.get(seat.participant_id)
+            bot = summary and summary["bots"].get(str(seat.number))
+            seats.append({"seat": seat.number, "id": seat.pk,
+                          "name": holder.nickname if holder else None,
+                          "participant": holder.pk if holder else None,
+                          "approved": holder.approved if holder else None,
+                          "online": online(holder) if holder else None,
+                          "bot": bot, "claim": seat.claimed_by.nickname if seat.claimed_by_id else None})
+            if holder and session.status == Session.Status.PLAYING:
+                label = f"{holder.nickname} (table {table.number})"
+                if not online(holder) and not bot:
+                    alerts.append({"kind": "offline", "who": label, "participant": holder.pk})
+                if holder.refusals >= 3:
+                    alerts.append({"kind": "stuck", "who": label, "participant": holder.pk})
+                timer = summary and summary["timers"].get(str(seat.number))
+                if timer and not bot and summary["status"] == "playing":
+                    left = (datetime.fromisoformat(timer) - now).total_seconds()
+                    if left < (session.turn_seconds or 60) / 2:
+                        alerts.append({"kind": "idle", "who": label, "participant": holder.pk})
+            if seat.claimed_by_id:
+                alerts.append({"kind": "claim", "who": f"{seat.claimed_by.nickname} → table {table.number} seat {seat.number + 1}",
+                               "seat": seat.pk})
+        if summary and summary["status"] == "finished":
+            alerts.append({"kind": "finished", "who": f"Table {table.number}", "table": table.number})
+        tables.append({"number": table.number, "game": table.game_id, "seats": seats,
+                       "summary": summary})
+    order = {"asking": 0, "stuck": 1, "claim": 2, "offline": 3, "idle": 4, "finished": 5}
+    alerts.sort(key=lambda a: order[a["kind"]])
+    return {
+        "type": "dashboard", "session": session.pk, "status": session.status,
+        "code": format_code(session.join_code), "join_url": join_url(session),
+        "participants": [{"id": p.pk, "name": p.nickname, "approved": p.approved, "players": p.players,
+                          "online": online(p)} for p in participants],
+        "alerts": alerts, "tables": tables, "standings": standings(session, tables),
+    }
+
+
+def standings(session: Session, tables: list[dict]) -> dict:
+    """Per-table results and class ranks once every table has finished; bots are not ranked."""
+    finished = [t for t in tables if t["summary"] and t["summary"]["status"] == "finished"]
+    if not tables or len(finished) != len(tables):
+        return {"final": False, "done": len(finished), "total": len(tables)}
+    rows = []
+    for table in finished:
+        names = {s["seat"]: s for s in table["seats"]}
+        for result in table["summary"]["results"]:
+            seat = names.get(result["seat"], {})
+            rows.append({"table": table["number"], "seat": result["seat"], "name": seat.get("name"),
+                         "bot": seat.get("name") is None or bool(seat.get("bot")),
+                         "score": result["score"], "table_rank": result["rank"],
+                         "breakdown": result.get("breakdown", {})})
+    humans = sorted((r for r in rows if not r["bot"]), key=lambda r: -r["score"])
+    rank = 0
+    for index, row in enumerate(humans):
+        if index == 0 or row["score"] != humans[index - 1]["score"]:
+            rank = index + 1
+        row["class_rank"] = rank
+    return {"final": True, "rows": rows, "class": humans}
+
+
+def device_state(participant: Participant) -> dict:
+    """The whole state of a device's screen: lobby part and the views of its seats, stamped."""
+    from games.models import Game
+
+    lobby = student_state(participant)
+    views = []
+    if lobby["game"]:
+        game = Game.objects.get(pk=lobby["game"])
+        views = [games.current_view(game, seat) for seat in lobby["seats"]]
+    stamp = f"{lobby['status']}:{lobby['table']}:{lobby['approved']}:{len(lobby['mates'])}:" + \
+        ",".join(str(v["version"]) for v in views)
+    return {"type": "state", "stamp": stamp, "lobby": lobby, "views": views}

@@ -1,0 +1,434 @@
+"""Lesson workflows: sessions, join codes, joining, tables, starting, and ending a lesson.
+
+Each function is one change a teacher or a student makes; views and consumers call these and
+nothing else writes sessions, participants, tables or seats. Game state itself changes only in
+``games.services``.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import secrets
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from classroom import nicknames
+from classroom.models import Participant, Seat, Session, Table
+from games import services as games
+from games.models import Game
+from games.refusals import Refused
+
+# 32 symbols, no I, L, O or U: about 30 bits in six characters, none easily misread.
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+CODE_LENGTH = 6
+_FOLD = str.maketrans({"O": "0", "I": "1", "L": "1", "U": "V"})
+
+
+class JoinError(Exception):
+    """A join attempt refused, with a sentence for the student; nothing was saved."""
+
+    def __init__(self, message, code="invalid"):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+# --- Join codes -----------------------------------------------------------------------------------
+
+def normalize_code(raw: str) -> str:
+    """What the student typed, as a code: case, spaces and dashes ignored; O/0 and I/1 folded."""
+    cleaned = "".join(ch for ch in (raw or "").upper() if ch.isalnum())
+    return cleaned.translate(_FOLD)
+
+
+def new_join_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def format_code(code: str) -> str:
+    """Shown as ABC-DEF: easier to read out loud and to copy from the back of the room."""
+    return f"{code[:3]}-{code[3:]}"
+
+
+def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_with_bots=True,
+                   turn_timer=True, turn_seconds=60, names=Session.Names.APPROVE, seed=None,
+                   options=None, title="") -> Session:
+    """A new session in the lobby, with a join code unique among all sessions."""
+    for _attempt in range(20):
+        try:
+            with transaction.atomic():
+                return Session.objects.create(
+                    teacher=teacher, scenario=scenario, join_code=new_join_code(),
+                    seats_per_table=seats_per_table, fill_with_bots=fill_with_bots,
+                    turn_timer=turn_timer, turn_seconds=turn_seconds, names=names,
+                    seed=seed if seed is not None else secrets.randbits(48),
+                    options=options or {}, title=title,
+                )
+        except IntegrityError:
+            continue
+    raise RuntimeError("Could not find a free join code.")
+
+
+def open_session_for_code(raw_code: str) -> Session:
+    """The session a typed code opens, or ``JoinError`` saying why not."""
+    code = normalize_code(raw_code)
+    if len(code) != CODE_LENGTH:
+        raise JoinError(_("A join code has 6 letters and numbers, like %(example)s.")
+                        % {"example": "K7M-Q2P"}, code="bad_code")
+    session = Session.objects.filter(join_code=code).first()
+    if session is None:
+        raise JoinError(_("No lesson has that code. Check it on the board and try again."), code="wrong_code")
+    if session.status == Session.Status.ENDED:
+        raise JoinError(_("This lesson has ended, so its code no longer works."), code="ended")
+    return session
+
+
+# --- Participants ---------------------------------------------------------------------------------
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def participant_for_token(session: Session, token: str | None) -> Participant | None:
+    if not token:
+        return None
+    return session.participants.filter(token_hash=hash_token(token)).first()
+
+
+def _nickname_taken(session: Session, name: str, exclude=None) -> bool:
+    key = nicknames.same_key(name)
+    others = session.participants.exclude(pk=getattr(exclude, "pk", None))
+    return any(nicknames.same_key(other) == key for other in others.values_list("nickname", flat=True))
+
+
+def check_nickname(session: Session, raw: str, exclude=None) -> str:
+    name = nicknames.clean(raw)
+    problem = nicknames.problem(name)
+    if problem:
+        raise JoinError(str(problem), code="bad_nickname")
+    if _nickname_taken(session, name, exclude):
+        raise JoinError(_("Someone in this lesson already uses “%(name)s”. Add a letter or pick another.")
+                        % {"name": name}, code="duplicate_nickname")
+    return name
+
+
+def join(*, session: Session, nickname: str = "", players: int = 1) -> tuple[Participant, str]:
+    """Add a student (or a shared device of ``players`` students) to a session.
+
+    Returns the participant and the device token to keep in a cookie. Before the start the
+    tables are rearranged; after it the student takes a bot's seat.
+    """
+    if session.status == Session.Status.ENDED:
+        raise JoinError(_("This lesson has ended, so its code no longer works."), code="ended")
+    players = max(1, min(int(players or 1), session.seats_per_table))
+    token = secrets.token_urlsafe(24)
+    with transaction.atomic():
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        if session.names == Session.Names.GENERATED:
+            index = session.participants.count()
+            name = nicknames.generated(index)
+            while _nickname_taken(session, name):
+                index += 1
+                name = nicknames.generated(index)
+            approved = True
+        else:
+            name, approved = check_nickname(session, nickname), False
+        participant = Participant.objects.create(
+            session=session, nickname=name, approved=approved, players=players,
+            token_hash=hash_token(token), last_seen_at=timezone.now())
+        if session.status == Session.Status.LOBBY:
+            if session.arranged_by_teacher:
+                _seat_in_smallest_table(session, participant)
+            else:
+                arrange_tables(session)
+        else:
+            _take_bot_seats(session, participant)
+    notify_session(session)
+    return participant, token
+
+
+def rename(*, participant: Participant, nickname: str) -> Participant:
+    participant.nickname = check_nickname(participant.session, nickname, exclude=participant)
+    participant.approved = True
+    participant.save(update_fields=["nickname", "approved"])
+    notify_session(participant.session)
+    return participant
+
+
+def approve(*, participant: Participant, approved=True) -> None:
+    participant.approved = approved
+    participant.save(update_fields=["approved"])
+    notify_session(participant.session)
+
+
+def remove(*, participant: Participant) -> None:
+    """Take a student out: their seats go to bots (during play) or the tables are rearranged."""
+    session = participant.session
+    with transaction.atomic():
+        seats = list(participant.seats.select_related("table"))
+        participant.delete()
+        if session.status == Session.Status.LOBBY:
+            Seat.objects.filter(participant__isnull=True, table__session=session).delete()
+            if not session.arranged_by_teacher:
+                arrange_tables(session)
+        else:
+            for seat in seats:
+                if seat.table.game_id:
+                    games.set_bot(game_id=seat.table.game_id, seat=seat.number,
+                                  policy=games.policy_bot(session.scenario))
+    notify_session(session)
+
+
+def ask_teacher(*, participant: Participant, asking=True) -> None:
+    participant.asked_teacher_at = timezone.now() if asking else None
+    participant.save(update_fields=["asked_teacher_at"])
+    notify_session(participant.session)
+
+
+# --- Tables -------------------------------------------------------------------------------------
+
+def table_sizes(humans: int, seats_per_table: int) -> list[int]:
+    """Balanced table sizes: as few tables as fit, sizes differing by at most one, and never a
+    table of one while two humans could sit together (29 students at 4 → 5 × 4 + 3 × 3)."""
+    if humans <= 0:
+        return []
+    tables = math.ceil(humans / seats_per_table)
+    if humans >= 2:
+        tables = min(tables, humans // 2)
+    base, extra = divmod(humans, tables)
+    return [base + 1] * extra + [base] * (tables - extra)
+
+
+def arrange_tables(session: Session) -> None:
+    """Seat every participant afresh in join order at balanced tables (lobby only).
+
+    A shared device's players sit together. Precondition: the session row is locked.
+    """
+    participants = list(session.participants.order_by("created_at"))
+    sizes = table_sizes(sum(p.players for p in participants), session.seats_per_table)
+    Seat.objects.filter(table__session=session).delete()
+    tables = []
+    for number in range(len(sizes)):
+        table, _created = Table.objects.get_or_create(session=session, number=number + 1)
+        tables.append(table)
+    session.tables.filter(number__gt=len(sizes)).delete()
+    fill = [0] * len(sizes)
+    seats = []
+    for participant in participants:
+        index = next((i for i, size in enumerate(sizes) if fill[i] + participant.players <= size),
+                     min(range(len(sizes)), key=lambda i: fill[i]))
+        for _ in range(participant.players):
+            seats.append(Seat(table=tables[index], number=fill[index], participant=participant))
+            fill[index] += 1
+    Seat.objects.bulk_create(seats)
+
+
+def _seat_in_smallest_table(session: Session, participant: Participant) -> None:
+    tables = list(session.tables.annotate(taken=Count("seats")).order_by("taken", "number"))
+    table = next((t for t in tables if t.taken + participant.players <= session.seats_per_table), None)
+    if table is None:
+        table = Table.objects.create(session=session, number=len(tables) + 1)
+    used = set(table.seats.values_list("number", flat=True))
+    free = [n for n in range(session.seats_per_table + participant.players) if n not in used]
+    Seat.objects.bulk_create(Seat(table=table, number=n, participant=participant)
+                             for n in free[:participant.players])
+
+
+def move_participant(*, participant: Participant, table_number: int) -> None:
+    """The teacher seats a student at another table (lobby only); later arrivals don't undo it."""
+    session = participant.session
+    if session.status != Session.Status.LOBBY:
+        raise JoinError(_("Students can be moved only before the game starts."), code="started")
+    with transaction.atomic():
+        Session.objects.filter(pk=session.pk).update(arranged_by_teacher=True)
+        table, _created = Table.objects.get_or_create(session=session, number=table_number)
+        if table.seats.exclude(participant=participant).count() + participant.players > 6:
+            raise JoinError(_("That table is full."), code="table_full")
+        participant.seats.all().delete()
+        used = set(table.seats.values_list("number", flat=True))
+        free = [n for n in range(8) if n not in used][:participant.players]
+        Seat.objects.bulk_create(Seat(table=table, number=n, participant=participant) for n in free)
+        for empty in session.tables.annotate(taken=Count("seats")).filter(taken=0):
+            empty.delete()
+    notify_session(session)
+
+
+def _take_bot_seats(session: Session, participant: Participant) -> None:
+    """A late arrival takes bot seats at the table with the fewest humans."""
+    tables = (session.tables.filter(game__isnull=False)
+              .annotate(humans=Count("seats", filter=Q(seats__participant__isnull=False)))
+              .order_by("humans", "number"))
+    for table in tables:
+        free = list(table.seats.filter(participant__isnull=True).order_by("number")[:participant.players])
+        if free and table.game.status != Game.Status.FINISHED:
+            for seat in free:
+                seat.participant = participant
+                seat.save(update_fields=["participant"])
+                games.set_bot(game_id=table.game_id, seat=seat.number, policy=None)
+            return
+    raise JoinError(_("Every seat is taken. Ask your teacher to seat you."), code="full")
+
+
+# --- Running the lesson ---------------------------------------------------------------------------
+
+def start(*, session: Session) -> Session:
+    """Start every table's game; empty seats get the scenario's policy bot."""
+    with transaction.atomic():
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        if session.status != Session.Status.LOBBY:
+            return session
+        if not Seat.objects.filter(table__session=session).exists():
+            raise JoinError(_("Wait until at least one student has joined."), code="empty")
+        policy = games.policy_bot(session.scenario)
+        for table in session.tables.prefetch_related("seats"):
+            humans = sorted(table.seats.all(), key=lambda s: s.number)
+            for index, seat in enumerate(humans):  # close gaps left by moves
+                if seat.number != index:
+                    Seat.objects.filter(pk=seat.pk).update(number=index)
+            count = len(humans)
+            if session.fill_with_bots or count < 2:
+                count = max(count, session.seats_per_table if session.fill_with_bots else 2)
+            Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(len(humans), count))
+            options = dict(session.options)
+            game = games.create_game(
+                scenario=session.scenario, seed=games.derive_seed(session.seed, str(table.number)),
+                seats=count, options=options,
+                bots={n: policy for n in range(len(humans), count)},
+                turn_seconds=session.turn_seconds if session.turn_timer else None,
+            )
+            table.game = game
+            table.save(update_fields=["game"])
+        session.status = Session.Status.PLAYING
+        session.started_at = timezone.now()
+        session.save(update_fields=["status", "started_at"])
+    notify_session(session)
+    return session
+
+
+def _games(session: Session):
+    return [t.game_id for t in session.tables.filter(game__isnull=False)]
+
+
+def set_paused(*, session: Session, paused: bool, parked=False) -> Session:
+    """Pause or park (timers frozen, code and seats kept) every table, or resume them all."""
+    if session.status in (Session.Status.ENDED, Session.Status.LOBBY):
+        return session
+    for game_id in _games(session):
+        games.set_paused(game_id=game_id, paused=paused)
+    if paused:
+        session.status = Session.Status.PARKED if parked else Session.Status.PAUSED
+    else:
+        session.status = Session.Status.PLAYING
+    session.save(update_fields=["status"])
+    notify_session(session)
+    return session
+
+
+def hand_to_bot(*, seat: Seat, to_bot: bool) -> None:
+    games.set_bot(game_id=seat.table.game_id, seat=seat.number,
+                  policy=games.policy_bot(seat.table.session.scenario) if to_bot else None)
+    notify_session(seat.table.session)
+
+
+def finish_with_bots(*, session: Session) -> Session:
+    """Play every unfinished table out with policy bots, then end the session."""
+    for game_id in _games(session):
+        games.finish_with_bots(game_id=game_id)
+    return end(session=session)
+
+
+def end_now(*, session: Session) -> Session:
+    """Stop every table where it stands, with the engines' partial scoring, and end."""
+    for game_id in _games(session):
+        games.end_now(game_id=game_id)
+    return end(session=session)
+
+
+def end(*, session: Session) -> Session:
+    """Close the session: its code stops working, and the debrief is queued."""
+    session.status = Session.Status.ENDED
+    session.ended_at = timezone.now()
+    session.save(update_fields=["status", "ended_at"])
+    notify_session(session)
+    return session
+
+
+# --- Seats and devices ------------------------------------------------------------------------------
+
+def claim_seat(*, participant: Participant, seat: Seat) -> None:
+    """A device asks to take over a seat (the old tablet broke); the teacher approves it."""
+    seat.claimed_by = participant
+    seat.save(update_fields=["claimed_by"])
+    notify_session(participant.session)
+
+
+def approve_claim(*, seat: Seat) -> None:
+    if seat.claimed_by_id is None:
+        return
+    seat.participant, seat.claimed_by = seat.claimed_by, None
+    seat.save(update_fields=["participant", "claimed_by"])
+    if seat.table.game_id:
+        games.set_bot(game_id=seat.table.game_id, seat=seat.number, policy=None)
+    notify_session(seat.table.session)
+
+
+def notify_session(session: Session) -> None:
+    """Tell the session's lobby and dashboard sockets to refresh, after commit."""
+    from classroom import live
+
+    transaction.on_commit(lambda: live.session_changed(session.pk))
+
+
+# --- A device's actions (the socket and the HTTP fallback share this) -----------------------------
+
+def act(participant_id: int, message: dict) -> dict:
+    """Apply one ``act`` frame from a device and return the answer for that device only.
+
+    The frame is ``{"type": "act", "id", "seat", "version", "action"}``. A device may act only
+    for seats it holds; a refused action changes nothing, and a stale one comes back with the
+    fresh view.
+    """
+    action_id = message.get("id")
+    participant = Participant.objects.select_related("session").filter(pk=participant_id).first()
+    try:
+        if participant is None:
+            raise Refused("session_closed")
+        if not isinstance(action_id, str) or not 8 <= len(action_id) <= 64:
+            raise Refused("bad_frame")
+        seat_number, version, action = message.get("seat"), message.get("version"), message.get("action")
+        if not isinstance(seat_number, int) or not isinstance(version, int) or not isinstance(action, dict):
+            raise Refused("bad_frame")
+        if participant.session.status == Session.Status.ENDED:
+            raise Refused("session_closed")
+        if participant.session.status == Session.Status.PARKED:
+            raise Refused("session_parked")
+        seat = participant.seats.select_related("table").filter(number=seat_number).first()
+        if seat is None or seat.table.game_id is None:
+            raise Refused("not_your_seat")
+        outcome = games.submit(game_id=seat.table.game_id, seat=seat_number, action=action,
+                               action_id=action_id, version=version)
+    except Refused as refusal:
+        answer = refusal.as_message(action_id)
+        if refusal.code == "stale_view":
+            answer["view"] = games.current_view(Game.objects.get(pk=seat.table.game_id), seat_number)
+        elif participant is not None and refusal.code not in ("bad_frame", "not_your_seat"):
+            Participant.objects.filter(pk=participant.pk).update(refusals=F("refusals") + 1)
+        return answer
+    if participant.refusals:
+        Participant.objects.filter(pk=participant.pk).update(refusals=0)
+    return {"type": "ok", "id": action_id, "seat": seat_number, "version": outcome.version,
+            "replayed": outcome.replayed, "events": outcome.move.events}
+
+
+def ask_teacher_by_id(participant_id: int, asking: bool) -> None:
+    participant = Participant.objects.select_related("session").filter(pk=participant_id).first()
+    if participant is not None:
+        ask_teacher(participant=participant, asking=asking)
+
+
+def touch(*, participant: Participant) -> None:
+    """The device was heard from (long-poll), so it is not shown as offline."""
+    Participant.objects.filter(pk=participant.pk).update(last_seen_at=timezone.now())

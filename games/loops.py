@@ -1,0 +1,24 @@
+"""The deadline loop: bots' paced steps and idle seats' turn timers, one loop per server process."""
+import asyncio
+import logging
+
+from channels.db import database_sync_to_async
+
+from games.services import sweep_due
+
+logger = logging.getLogger(__name__)
+SWEEP_SECONDS = 0.25
+
+
+async def sweep_forever():
+    """Play due deadlines forever; several processes share the work through SKIP LOCKED."""
+    while True:
+        try:
+            while await database_sync_to_async(sweep_due)():
+                pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a database hiccup must not stop every bot in the building
+            logger.exception("Deadline sweep failed; retrying.")
+            await asyncio.sleep(1)
+        await asyncio.sleep(SWEEP_SECONDS)

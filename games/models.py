@@ -1,0 +1,79 @@
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Game(models.Model):
+    """One table's game: the engine's state, its version, and who (human or bot) plays each seat.
+
+    ``state`` changes only through ``games.services.submit`` with the row locked; every change
+    appends a ``Move``, so the log replays to the state.
+    """
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("Playing")
+        PAUSED = "paused", _("Paused")
+        FINISHED = "finished", _("Finished")
+
+    scenario = models.CharField(max_length=40)
+    engine_version = models.CharField(max_length=20)
+    content_hash = models.CharField(max_length=32)
+    schema_version = models.PositiveIntegerField()
+    seed = models.BigIntegerField()
+    seats = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    #: seat number (as a string) -> bot policy name, for every seat a bot plays now.
+    bots = models.JSONField(default=dict, blank=True)
+    #: seat (as a string) -> [version when that seat's view last changed for it, fingerprint].
+    seat_marks = models.JSONField(default=dict, blank=True)
+    #: seat (as a string) -> ISO time at which the deadline loop acts for that seat.
+    timers = models.JSONField(default=dict, blank=True)
+    #: the earliest of ``timers``: what the deadline loop scans for.
+    next_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: seconds a human seat may stay idle before its bot plays one move for it; None = no timer.
+    turn_seconds = models.PositiveIntegerField(null=True, blank=True)
+    bot_step_seconds = models.FloatField(default=1.0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+
+    def __str__(self):
+        return f"{self.scenario} game {self.pk}"
+
+    def bot_for(self, seat):
+        return self.bots.get(str(seat))
+
+
+class Move(models.Model):
+    """One applied action, append-only. ``seq`` numbers moves in a game from 1."""
+
+    class Actor(models.TextChoices):
+        STUDENT = "student", _("Student")
+        BOT = "bot", _("Bot")
+        TIMER = "timer", _("Bot standing in for an idle seat")
+        TEACHER = "teacher", _("Teacher")
+        SYSTEM = "system", _("System")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    actor = models.CharField(max_length=10, choices=Actor.choices)
+    action_id = models.CharField(max_length=64)
+    action = models.JSONField()
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq"),
+            models.UniqueConstraint(fields=["game", "action_id"], name="move_unique_action_id"),
+        ]
+
+    def __str__(self):
+        return f"move {self.seq} of game {self.game_id}"

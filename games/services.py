@@ -1,0 +1,292 @@
+"""Every change to a game goes through here: students, bots, timers and teachers alike.
+
+``submit`` is the one way a state changes. It locks the game row, makes retries idempotent by
+action id, refuses stale views, validates through the engine, appends the move, saves the state
+and broadcasts after commit. Bots and idle-seat timers are deadlines on the game row, swept by
+``sweep_due`` (one loop per server process; ``SKIP LOCKED`` lets several processes share it).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import broadcast
+from games.engines import ENGINES, IllegalAction
+from games.engines.base import draw
+from games.models import Game, Move
+from games.refusals import Refused
+
+
+@dataclass
+class Outcome:
+    """What ``submit`` did: the move (new or, for a retried id, the stored one)."""
+
+    move: Move
+    version: int
+    replayed: bool = False
+
+
+def engine_for(game: Game):
+    return ENGINES[game.scenario]
+
+
+def policy_bot(scenario: str) -> str:
+    from importlib import import_module
+
+    return import_module(f"games.engines.{scenario}.bots").POLICY_BOT
+
+
+def _bot(scenario: str, policy: str):
+    from importlib import import_module
+
+    return import_module(f"games.engines.{scenario}.bots").BOTS[policy]
+
+
+def create_game(*, scenario: str, seed: int, seats: int, options: dict | None = None,
+                bots: dict[int, str] | None = None, turn_seconds: int | None = None,
+                bot_step_seconds: float = 1.0) -> Game:
+    """Set up a new game and schedule its first bot moves and turn timers."""
+    engine = ENGINES[scenario]
+    state = engine.setup(seed, seats, options or {})
+    game = Game(
+        scenario=scenario, engine_version=engine.version, content_hash=engine.content_hash,
+        schema_version=engine.schema_version, seed=seed, seats=seats, options=options or {},
+        state=engine.dump(state), bots={str(seat): policy for seat, policy in (bots or {}).items()},
+        turn_seconds=turn_seconds, bot_step_seconds=bot_step_seconds,
+    )
+    _refresh_marks(game, engine, state, acted=None)
+    _reschedule(game, engine, state, acted=None, now=timezone.now())
+    game.save()
+    return game
+
+
+def submit(*, game_id: int, seat: int | None, action: dict, action_id: str | None = None,
+           version: int | None = None, actor: str = Move.Actor.STUDENT) -> Outcome:
+    """Apply one action for ``seat`` (None: the teacher or the system) and record it.
+
+    ``version`` is the view version the action was chosen from; an action chosen before this
+    seat's view last changed is refused as stale. A repeated ``action_id`` returns the stored
+    outcome without applying anything again. Raises ``Refused``; then nothing has changed.
+    """
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise Refused("bad_frame")
+    action_id = action_id or uuid.uuid4().hex
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        previous = game.moves.filter(action_id=action_id).first()
+        if previous is not None:
+            return Outcome(move=previous, version=game.version, replayed=True)
+        if game.status == Game.Status.FINISHED:
+            raise Refused("game_finished")
+        if game.status == Game.Status.PAUSED and actor != Move.Actor.TEACHER:
+            raise Refused("game_paused")
+        if version is not None and seat is not None:
+            mark = game.seat_marks.get(str(seat), [0])[0]
+            if version < mark or version > game.version:
+                raise Refused("stale_view", version=game.version)
+        move = _apply(game, seat, action, action_id, actor)
+    return Outcome(move=move, version=game.version)
+
+
+def _apply(game: Game, seat, action, action_id, actor, *, publish=True) -> Move:
+    """Validate and apply one action on a locked game; precondition: inside ``atomic``."""
+    engine = engine_for(game)
+    state = engine.load(game.state)
+    try:
+        events = engine.apply(state, seat, action)
+    except IllegalAction as error:
+        raise Refused.from_illegal(error) from None
+    game.version += 1
+    game.state = engine.dump(state)
+    if engine.finished(state):
+        game.status = Game.Status.FINISHED
+    _refresh_marks(game, engine, state, acted=seat)
+    _reschedule(game, engine, state, acted=seat, now=timezone.now())
+    move = Move.objects.create(game=game, seq=game.version, seat=seat, actor=actor,
+                               action_id=action_id, action=action, events=events)
+    game.save()
+    if publish:
+        _publish_on_commit(game, engine, state)
+    return move
+
+
+def _publish_on_commit(game: Game, engine, state):
+    """Broadcast this version once the transaction commits (never from inside it)."""
+    frozen = broadcast.Snapshot.of(game)
+    transaction.on_commit(lambda: broadcast.publish(frozen, engine, state))
+
+
+def _fingerprint(actions) -> str:
+    raw = json.dumps(actions, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.blake2b(raw, digest_size=8).hexdigest()
+
+
+def _refresh_marks(game: Game, engine, state, *, acted):
+    """Move a seat's view version on when it acted or its choices changed.
+
+    Other seats' moves that leave this seat's choices as they were do not make its view stale,
+    so students playing at the same time do not refuse each other's taps.
+    """
+    marks = dict(game.seat_marks)
+    for seat in range(game.seats):
+        fingerprint = _fingerprint(engine.actions(state, seat))
+        old = marks.get(str(seat))
+        if old is None or seat == acted or old[1] != fingerprint:
+            marks[str(seat)] = [game.version, fingerprint]
+    game.seat_marks = marks
+
+
+def _reschedule(game: Game, engine, state, *, acted, now: datetime):
+    """Set the deadline of each seat that may act: a bot's next step or a human's turn timer."""
+    if game.status != Game.Status.PLAYING:
+        game.timers, game.next_deadline = {}, None
+        return
+    timers = {}
+    for seat in engine.to_act(state):
+        key = str(seat)
+        wait = game.bot_step_seconds if key in game.bots else game.turn_seconds
+        if wait is None:
+            continue
+        kept = game.timers.get(key)
+        if kept is not None and seat != acted:
+            timers[key] = kept
+        else:
+            timers[key] = (now + timedelta(seconds=wait)).isoformat()
+    game.timers = timers
+    game.next_deadline = min((datetime.fromisoformat(t) for t in timers.values()), default=None)
+
+
+def _bot_action(game: Game, engine, state, seat: int, policy: str) -> dict:
+    return _bot(game.scenario, policy)(state, seat)
+
+
+def _system_action_id(game: Game, purpose: str, seat) -> str:
+    """Deterministic ids for server-made moves, so a retried sweep never applies one twice."""
+    return f"{purpose}:{seat}:{game.version}"
+
+
+def play_due(game: Game, now: datetime) -> int:
+    """Play every seat whose deadline has passed: its bot, or a bot standing in for an idle seat.
+
+    Precondition: ``game`` is locked (``select_for_update``) inside ``atomic``. Returns moves made.
+    """
+    engine = engine_for(game)
+    made = 0
+    for key, when in sorted(game.timers.items()):
+        if datetime.fromisoformat(when) > now or game.status != Game.Status.PLAYING:
+            continue
+        seat = int(key)
+        state = engine.load(game.state)
+        if seat not in engine.to_act(state):
+            continue
+        policy = game.bots.get(key) or policy_bot(game.scenario)
+        actor = Move.Actor.BOT if key in game.bots else Move.Actor.TIMER
+        action = _bot_action(game, engine, state, seat, policy)
+        _apply(game, seat, action, _system_action_id(game, actor, seat), actor)
+        made += 1
+    return made
+
+
+def sweep_due(now: datetime | None = None, limit: int = 50) -> int:
+    """One pass of the deadline loop over every game with a passed deadline."""
+    now = now or timezone.now()
+    made = 0
+    with transaction.atomic():
+        due = (Game.objects.select_for_update(skip_locked=True)
+               .filter(status=Game.Status.PLAYING, next_deadline__lte=now)
+               .order_by("next_deadline")[:limit])
+        for game in due:
+            made += play_due(game, now)
+    return made
+
+
+def set_bot(*, game_id: int, seat: int, policy: str | None) -> Game:
+    """Hand ``seat`` to a bot (``policy``) or back to its student (``None``)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        bots = dict(game.bots)
+        if policy is None:
+            bots.pop(str(seat), None)
+        else:
+            bots[str(seat)] = policy
+        game.bots = bots
+        engine = engine_for(game)
+        state = engine.load(game.state)
+        game.timers = {k: v for k, v in game.timers.items() if k != str(seat)}
+        _reschedule(game, engine, state, acted=seat, now=timezone.now())
+        game.save()
+        _publish_on_commit(game, engine, state)
+    return game
+
+
+def set_paused(*, game_id: int, paused: bool) -> Game:
+    """Pause (timers frozen, students' actions refused) or resume a game."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status == Game.Status.FINISHED:
+            return game
+        game.status = Game.Status.PAUSED if paused else Game.Status.PLAYING
+        engine = engine_for(game)
+        state = engine.load(game.state)
+        game.timers = {}
+        _reschedule(game, engine, state, acted=None, now=timezone.now())
+        game.save()
+        _publish_on_commit(game, engine, state)
+    return game
+
+
+def finish_with_bots(*, game_id: int, max_moves: int = 20_000) -> Game:
+    """Play every remaining seat out at once with its policy bot; moves are marked as bot moves."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        engine = engine_for(game)
+        policy = policy_bot(game.scenario)
+        state = engine.load(game.state)
+        if game.status == Game.Status.PAUSED:
+            game.status = Game.Status.PLAYING
+        for _ in range(max_moves):
+            if engine.finished(state):
+                break
+            for seat in engine.to_act(state):
+                action = _bot(game.scenario, game.bots.get(str(seat), policy))(state, seat)
+                _apply(game, seat, action, _system_action_id(game, "finish", seat),
+                       Move.Actor.BOT, publish=False)
+                state = engine.load(game.state)
+                if engine.finished(state):
+                    break
+        _publish_on_commit(game, engine, state)
+    return game
+
+
+def end_now(*, game_id: int) -> Game:
+    """End the game at once with the engine's documented partial scoring."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status != Game.Status.FINISHED:
+            game.status = Game.Status.PLAYING
+            _apply(game, None, {"type": "end_now"}, _system_action_id(game, "end_now", None),
+                   Move.Actor.TEACHER)
+    return game
+
+
+def current_view(game: Game, seat: int | None) -> dict:
+    """The message a socket or a long-poll sends for ``seat`` (None: the teacher's summary)."""
+    engine = engine_for(game)
+    state = engine.load(game.state)
+    return broadcast.view_message(broadcast.Snapshot.of(game), engine, state, seat)
+
+
+def results(game: Game) -> list[dict]:
+    engine = engine_for(game)
+    return engine.results(engine.load(game.state))
+
+
+def derive_seed(seed: int, label: str) -> int:
+    """A table's own seed from the session's, so tables differ but replays stay reproducible."""
+    return draw(seed, f"table:{label}", None, 0) >> 1

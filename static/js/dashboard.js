@@ -1,0 +1,254 @@
+// The teacher's live dashboard and the projector screen. Both show numbered snapshots from the
+// server (at most about a second stale); every button posts to one command endpoint.
+
+const T = {
+  joinAt: "Go to", enter: "and enter",
+  students: (n) => `${n} student${n === 1 ? "" : "s"} joined`,
+  approve: "Approve", unapprove: "Hide name", rename: "Rename", remove: "Remove",
+  renamePrompt: "New nickname:", removeConfirm: (n) => `Remove ${n} from this lesson?`,
+  moveTo: "Move to table", table: (n) => `Table ${n}`, seat: (n) => `Seat ${n}`,
+  start: "Start the game", pause: "Pause", resume: "Resume", park: "Park until next lesson",
+  finish: "Finish with bots", endNow: "End now",
+  finishConfirm: "Every seat will be played to the end by a bot now. Continue?",
+  endConfirm: "Stop every table where it stands, with partial scores?",
+  parkConfirm: "Park the lesson? Timers stop; the code and seats are kept for next time.",
+  needs: "Needs you", nothing: "Nothing needs you right now.",
+  alert: {asking: "asks for help", stuck: "seems stuck", offline: "is offline", idle: "is idle",
+    finished: "has finished", claim: "wants to move to another device"},
+  clear: "Done", approveClaim: "Approve move",
+  toBot: "Hand to bot", toStudent: "Give back", bot: "bot", online: "online", offline: "offline",
+  waiting: "Waiting for the first student…",
+  ended: "Lesson ended", standings: "Final standings", classRanks: "Class ranking (bots not ranked)",
+  rank: "Rank", name: "Name", score: "Score", progress: "Class progress",
+  finishedTables: (d, t) => `${d} of ${t} tables finished`,
+  status: {lobby: "Students joining", playing: "Playing", paused: "Paused", parked: "Parked", ended: "Ended"},
+  pendingName: "(waiting for approval)", live: "Live", reconnecting: "Reconnecting…", polling: "Updating every few seconds",
+};
+
+const root = document.getElementById("dashboard");
+const cfg = root.dataset;
+const mode = cfg.mode;
+let data = JSON.parse(document.getElementById("dashboard-initial").textContent);
+let renderer = null, board = null, ws = null, failures = 0, pollTimer = null;
+
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === false || value == null) continue;
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child != null && child !== false) node.append(child);
+  return node;
+};
+
+async function command(name, params = {}, confirmText = null) {
+  if (confirmText && !window.confirm(confirmText)) return;
+  const body = new URLSearchParams(params);
+  const response = await fetch(cfg.commandUrl + name, {
+    method: "POST", credentials: "same-origin", body,
+    headers: {"X-CSRFToken": cfg.csrf, "Accept": "application/json"},
+  });
+  const answer = await response.json().catch(() => ({ok: false, message: response.statusText}));
+  if (!answer.ok) window.alert(answer.message);
+  refresh();
+}
+
+const button = (label, name, params, opts = {}) => el("button", {
+  type: "button", class: opts.class || "", "aria-label": opts.aria || null, disabled: opts.disabled || null,
+  onclick: () => command(name, params, opts.confirm || null),
+}, label);
+
+// --- Teacher ------------------------------------------------------------------------------------
+
+function joinPanel(big) {
+  return el("section", {class: `card join-panel${big ? " big" : ""}`},
+    el("p", {class: "join-line"}, `${T.joinAt} `, el("strong", {}, data.join_url.replace(/\/join\/.*$/, "/join")), ` ${T.enter}`),
+    el("p", {class: "join-code", "aria-label": `Code ${data.code.split("").join(" ")}`}, data.code),
+    el("img", {src: cfg.qrUrl, alt: `QR code for ${data.join_url}`, class: "qr", width: big ? 320 : 180, height: big ? 320 : 180}));
+}
+
+function roster() {
+  const list = el("ul", {class: "roster"});
+  const tables = data.tables.map((t) => t.number);
+  for (const p of data.participants) {
+    const where = data.tables.find((t) => t.seats.some((s) => s.participant === p.id));
+    const select = el("select", {"aria-label": `${T.moveTo}: ${p.name}`,
+      onchange: (e) => command("move", {participant: p.id, table: e.target.value})},
+      ...[...tables, tables.length + 1].map((n) => el("option", {value: n, selected: where && where.number === n ? true : null}, T.table(n))));
+    list.append(el("li", {class: "roster-row"},
+      el("span", {class: "name"}, p.name, p.players > 1 ? ` ×${p.players}` : "",
+        p.approved ? null : el("span", {class: "badge warn"}, T.pendingName)),
+      el("span", {class: "row-actions"},
+        p.approved ? button(T.unapprove, "unapprove", {participant: p.id}, {aria: `${T.unapprove}: ${p.name}`})
+                   : button(T.approve, "approve", {participant: p.id}, {class: "primary", aria: `${T.approve}: ${p.name}`}),
+        el("button", {type: "button", "aria-label": `${T.rename}: ${p.name}`, onclick: () => {
+          const name = window.prompt(T.renamePrompt, p.name);
+          if (name) command("rename", {participant: p.id, nickname: name});
+        }}, T.rename),
+        button(T.remove, "remove", {participant: p.id}, {class: "danger", aria: `${T.remove}: ${p.name}`, confirm: T.removeConfirm(p.name)}),
+        data.status === "lobby" ? select : null)));
+  }
+  return list;
+}
+
+function controls() {
+  const s = data.status;
+  const bar = el("div", {class: "controls", role: "group", "aria-label": "Lesson controls"});
+  if (s === "lobby") bar.append(button(T.start, "start", {}, {class: "primary big", disabled: !data.participants.length}));
+  if (s === "playing") bar.append(button(T.pause, "pause"));
+  if (s === "paused" || s === "parked") bar.append(button(T.resume, "resume", {}, {class: "primary"}));
+  if (s === "playing" || s === "paused") bar.append(button(T.park, "park", {}, {confirm: T.parkConfirm}));
+  if (s !== "lobby" && s !== "ended") {
+    bar.append(button(T.finish, "finish-bots", {}, {confirm: T.finishConfirm}),
+      button(T.endNow, "end-now", {}, {class: "danger", confirm: T.endConfirm}));
+  }
+  return bar;
+}
+
+function alerts() {
+  const box = el("section", {class: "card alerts", "aria-label": T.needs}, el("h2", {}, T.needs));
+  if (!data.alerts.length) { box.append(el("p", {class: "muted"}, T.nothing)); return box; }
+  const list = el("ul", {});
+  for (const a of data.alerts) {
+    list.append(el("li", {class: `alert ${a.kind}`}, el("strong", {}, a.who), ` ${T.alert[a.kind]} `,
+      a.kind === "asking" ? button(T.clear, "clear-ask", {participant: a.participant}, {aria: `${T.clear}: ${a.who}`}) : null,
+      a.kind === "claim" ? button(T.approveClaim, "approve-claim", {seat: a.seat}, {class: "primary"}) : null));
+  }
+  box.append(list);
+  return box;
+}
+
+function tableCard(table) {
+  const summary = table.summary;
+  const card = el("article", {class: "card table-card", "aria-label": T.table(table.number)},
+    el("h3", {}, T.table(table.number), summary ? el("span", {class: `badge ${summary.status === "finished" ? "ok" : ""}`}, summary.status) : null));
+  const seats = el("ul", {class: "seats"});
+  for (const s of table.seats) {
+    const who = s.name || T.bot;
+    seats.append(el("li", {},
+      el("span", {class: `dot ${s.name ? (s.online ? "on" : "off") : "bot"}`, "aria-hidden": "true"}),
+      `${T.seat(s.seat + 1)}: ${who}`,
+      s.name && !s.online ? el("span", {class: "visually-hidden"}, ` (${T.offline})`) : null,
+      s.bot && s.name ? el("span", {class: "badge"}, T.bot) : null,
+      s.name && data.status !== "ended" && summary && summary.status !== "finished"
+        ? (s.bot ? button(T.toStudent, "to-student", {seat: s.id}, {aria: `${T.toStudent}: ${who}`})
+                 : button(T.toBot, "to-bot", {seat: s.id}, {aria: `${T.toBot}: ${who}`}))
+        : null));
+  }
+  card.append(seats);
+  if (summary && renderer && renderer.summary) {
+    const body = renderer.summary(board, summary.view, table);
+    const holder = el("div", {class: "summary"});
+    if (typeof body === "string") holder.innerHTML = body; else holder.append(body);
+    card.append(holder);
+  }
+  return card;
+}
+
+function standings(big) {
+  const st = data.standings;
+  if (!st.final) return null;
+  const box = el("section", {class: `card standings${big ? " big" : ""}`}, el("h2", {}, T.classRanks));
+  const table = el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, T.rank), el("th", {}, T.name), el("th", {}, T.table("")), el("th", {}, T.score))));
+  const body = el("tbody");
+  for (const row of st.class) {
+    body.append(el("tr", {}, el("td", {}, String(row.class_rank)), el("td", {}, row.name || ""), el("td", {}, String(row.table)), el("td", {}, String(Math.round(row.score * 10) / 10))));
+  }
+  table.append(body);
+  box.append(table);
+  return box;
+}
+
+function teacherView() {
+  const parts = [el("p", {class: "status-line"}, el("span", {class: "badge"}, T.status[data.status]),
+    " ", T.students(data.participants.length)), controls()];
+  if (data.status === "lobby") {
+    parts.push(el("div", {class: "lobby-grid"}, joinPanel(false),
+      el("section", {class: "card"}, el("h2", {}, T.students(data.participants.length)),
+        data.participants.length ? roster() : el("p", {class: "muted"}, T.waiting))));
+    parts.push(el("section", {class: "grid tables"}, ...data.tables.map(tableCard)));
+    return parts;
+  }
+  if (data.status !== "ended") parts.push(alerts());
+  const st = standings(false);
+  if (st) parts.push(st);
+  parts.push(el("section", {class: "grid tables"}, ...data.tables.map(tableCard)));
+  parts.push(el("details", {class: "card"}, el("summary", {}, T.students(data.participants.length)), roster()));
+  return parts;
+}
+
+// --- Projector ----------------------------------------------------------------------------------
+
+function screenView() {
+  if (data.status === "lobby") {
+    const names = el("ul", {class: "screen-names"});
+    data.participants.filter((p) => p.approved).forEach((p) => names.append(el("li", {}, p.name)));
+    return [joinPanel(true), el("section", {class: "card"}, el("h2", {}, T.students(data.participants.length)), names)];
+  }
+  const st = standings(true);
+  if (st) return [el("h1", {}, T.ended), st];
+  const done = data.tables.filter((t) => t.summary && t.summary.status === "finished").length;
+  const progress = el("section", {class: "card progress"}, el("h2", {}, T.progress),
+    el("p", {class: "lead"}, T.finishedTables(done, data.tables.length)));
+  const list = el("ul", {class: "screen-tables"});
+  for (const t of data.tables) {
+    const p = renderer && renderer.progress ? renderer.progress(board, t.summary && t.summary.view) : null;
+    list.append(el("li", {}, el("strong", {}, T.table(t.number)), " ",
+      el("progress", {max: 100, value: p == null ? (t.summary && t.summary.status === "finished" ? 100 : 0) : p,
+        "aria-label": T.table(t.number)})));
+  }
+  progress.append(list);
+  return [data.status !== "playing" ? el("p", {class: "badge warn big"}, T.status[data.status]) : null,
+    el("div", {class: "screen-code"}, `${data.join_url.replace(/\/join\/.*$/, "/join")} · ${data.code}`), progress].filter(Boolean);
+}
+
+function render() {
+  document.getElementById("board-root").replaceChildren(...(mode === "screen" ? screenView() : teacherView()));
+}
+
+function setConnection(text) {
+  const bar = document.getElementById("connection");
+  bar.textContent = text || "";
+  bar.hidden = !text;
+}
+
+// --- Updates ------------------------------------------------------------------------------------
+
+async function refresh() {
+  try {
+    const response = await fetch(cfg.jsonUrl, {credentials: "same-origin"});
+    if (response.ok) { data = await response.json(); render(); }
+  } catch (err) { /* next tick */ }
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  ws = new WebSocket(`${scheme}//${location.host}/ws/sessions/${cfg.session}/`);
+  ws.onopen = () => { failures = 0; clearInterval(pollTimer); pollTimer = null; setConnection(""); };
+  ws.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "dashboard" && (!data.seq || message.seq > data.seq || message.seq === 1)) { data = message; render(); }
+  };
+  ws.onclose = () => {
+    failures += 1;
+    if (failures >= 3 && !pollTimer) { pollTimer = setInterval(refresh, 2000); setConnection(T.polling); }
+    else if (!pollTimer) setConnection(T.reconnecting);
+    setTimeout(connect, Math.min(10000, 500 * 2 ** failures));
+  };
+}
+
+setInterval(() => { if (ws && ws.readyState === 1) ws.send('{"type":"ping"}'); }, 20000);
+
+(async () => {
+  render();
+  try {
+    [renderer, board] = await Promise.all([
+      import(`./${cfg.scenario}.js`),
+      fetch(cfg.boardUrl, {credentials: "same-origin"}).then((r) => r.json()),
+    ]);
+  } catch (err) { renderer = null; }
+  render();
+  connect();
+})();

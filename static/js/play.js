@@ -1,0 +1,315 @@
+// The student's device: one connection for every seat it holds, the lobby, and the game views.
+// Live over a WebSocket; when the school network blocks or keeps dropping it, plain HTTP
+// (POST the same action with the same id, long-poll for newer views). The server's full view
+// always replaces what is shown: nothing is patched, so a lost message is healed by the next.
+
+const T = {
+  connecting: "Connecting…",
+  reconnecting: "Reconnecting…",
+  fallback: "Slow mode: this network blocks live updates, so the page checks every few seconds.",
+  offline: "No connection. Your seat is kept: the page will reconnect by itself.",
+  hello: (name) => `Hi ${name}!`,
+  table: (n) => `You are at table ${n}.`,
+  waitStart: "Wait for your teacher to start the game.",
+  waitApprove: "Your teacher will check your nickname before it appears on the board.",
+  noTable: "Your teacher is arranging the tables.",
+  mates: "At your table:",
+  bot: "a bot",
+  you: "you",
+  ended: "This lesson has ended. Thank you for playing!",
+  parked: "The lesson is parked until your teacher resumes it. Your seat is kept.",
+  paused: "Your teacher has paused the game.",
+  player: (n) => `Player ${n}`,
+  seatTabs: "Players on this tablet",
+  askTeacher: "Ask the teacher",
+  asked: "Teacher asked ✓ (tap to cancel)",
+  error: "That did not work",
+};
+
+const root = document.getElementById("play");
+const cfg = root.dataset;
+const sessionId = cfg.session;
+const state = {
+  lobby: null, views: {}, board: null, renderer: null, activeSeat: null,
+  pending: null, busy: false, mode: "connecting", notice: null, stamp: "",
+};
+let ws = null, wsFailures = 0, lastHeard = 0, pollController = null, resendTimer = null;
+
+function newId() {
+  // Plain http on a classroom LAN has no crypto.randomUUID; getRandomValues works everywhere.
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function wsUrl() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws/play/${sessionId}/`;
+}
+
+// --- Incoming ----------------------------------------------------------------------------------
+
+function applyView(message) {
+  const held = state.views[message.seat];
+  if (!held || message.version >= held.version) state.views[message.seat] = message;
+}
+
+function handle(message) {
+  lastHeard = Date.now();
+  switch (message.type) {
+    case "lobby":
+      state.lobby = message;
+      if (state.activeSeat === null && message.seats.length) state.activeSeat = message.seats[0];
+      break;
+    case "view":
+      applyView(message);
+      break;
+    case "state":
+      state.stamp = message.stamp;
+      handle(message.lobby);
+      message.views.forEach(applyView);
+      break;
+    case "ok":
+      if (state.pending && message.id === state.pending.id) settle();
+      break;
+    case "error":
+      if (message.view) applyView(message.view);
+      if (!state.pending || message.id === state.pending.id || !message.id) {
+        if (state.pending && message.id === state.pending.id) settle();
+        state.notice = message.message || T.error;
+      }
+      break;
+    case "pong":
+      break;
+    default:
+      return;
+  }
+  render();
+}
+
+function settle() {
+  state.pending = null;
+  state.busy = false;
+  clearTimeout(resendTimer);
+}
+
+// --- Outgoing ----------------------------------------------------------------------------------
+
+function sendFrame(frame) {
+  if (state.mode === "live" && ws && ws.readyState === WebSocket.OPEN) {
+    ws.send(JSON.stringify(frame));
+    return;
+  }
+  if (state.mode === "fallback") postFrame(frame);
+  // otherwise it waits: a reconnect resends the pending action with the same id
+}
+
+async function postFrame(frame) {
+  try {
+    const response = await fetch(cfg.actUrl, {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRFToken": cfg.csrf},
+      body: JSON.stringify(frame),
+    });
+    handle(await response.json());
+    kickPoll();
+  } catch (err) {
+    setTimeout(() => { if (state.pending && state.pending.id === frame.id) postFrame(frame); }, 2000);
+  }
+}
+
+function act(seat, action, options = {}) {
+  if (state.busy) return Promise.resolve(false);
+  if (options.confirm && !window.confirm(options.confirm)) return Promise.resolve(false);
+  const view = state.views[seat];
+  state.notice = null;
+  state.pending = {type: "act", id: newId(), seat, version: view ? view.version : 0, action};
+  state.busy = true;
+  render();
+  sendFrame(state.pending);
+  armResend();
+  return Promise.resolve(true);
+}
+
+function armResend() {
+  // An answer lost with a dropped socket: send the same id again; the server applies it once.
+  clearTimeout(resendTimer);
+  resendTimer = setTimeout(() => {
+    if (!state.pending) return;
+    sendFrame(state.pending);
+    armResend();
+  }, 6000);
+}
+
+function askTeacher() {
+  const asking = !(state.lobby && state.lobby.asking);
+  if (state.lobby) state.lobby.asking = asking;
+  render();
+  const frame = {type: "ask_teacher", asking};
+  if (state.mode === "fallback") postFrame(frame); else if (ws && ws.readyState === 1) ws.send(JSON.stringify(frame));
+  return Promise.resolve(asking);
+}
+
+// --- Connection ----------------------------------------------------------------------------------
+
+function connect() {
+  let opened = false;
+  try { ws = new WebSocket(wsUrl()); } catch (err) { return onClosed(false); }
+  ws.onopen = () => {
+    opened = true;
+    wsFailures = 0;
+    state.mode = "live";
+    stopPolling();
+    lastHeard = Date.now();
+    if (state.pending) sendFrame(state.pending);
+    render();
+  };
+  ws.onmessage = (event) => { try { handle(JSON.parse(event.data)); } catch (err) { /* not ours */ } };
+  ws.onclose = (event) => onClosed(opened, event.code);
+}
+
+function onClosed(opened, code) {
+  ws = null;
+  if (code === 4403) { location.href = "/join"; return; }
+  wsFailures = opened ? 1 : wsFailures + 1;
+  if (wsFailures >= 3) {
+    // The network will not hold a socket: play on over HTTP, and try the socket again later.
+    if (state.mode !== "fallback") { state.mode = "fallback"; startPolling(); render(); }
+    setTimeout(connect, 30000);
+    return;
+  }
+  if (state.mode !== "fallback") state.mode = "reconnecting";
+  render();
+  const delay = Math.min(8000, 500 * 2 ** wsFailures) * (0.75 + Math.random() / 2);
+  setTimeout(connect, delay);
+}
+
+setInterval(() => {
+  if (ws && ws.readyState === WebSocket.OPEN) {
+    ws.send(JSON.stringify({type: "ping", t: Date.now()}));
+    if (Date.now() - lastHeard > 45000) ws.close();  // a silent half-open socket
+  }
+}, 15000);
+
+async function pollLoop() {
+  while (state.mode === "fallback") {
+    pollController = new AbortController();
+    try {
+      const response = await fetch(`${cfg.pollUrl}?since=${encodeURIComponent(state.stamp)}`,
+        {credentials: "same-origin", signal: pollController.signal});
+      if (response.status === 403) { location.href = "/join"; return; }
+      handle(await response.json());
+    } catch (err) {
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}
+
+function startPolling() { state.stamp = ""; pollLoop(); }
+function stopPolling() { if (pollController) pollController.abort(); }
+function kickPoll() { if (pollController) pollController.abort(); }
+
+// --- Screen --------------------------------------------------------------------------------------
+
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) if (child != null) node.append(child);
+  return node;
+};
+
+function statusBar() {
+  const bar = document.getElementById("connection");
+  const text = {connecting: T.connecting, reconnecting: T.reconnecting, fallback: T.fallback}[state.mode];
+  bar.textContent = text || "";
+  bar.hidden = !text;
+  bar.className = `connection ${state.mode}`;
+  const notice = document.getElementById("notice");
+  notice.textContent = state.notice || "";
+  notice.hidden = !state.notice;
+}
+
+function lobbyScreen(lobby) {
+  const box = el("section", {class: "card lobby", "aria-live": "polite"},
+    el("h1", {}, T.hello(lobby.nickname)));
+  if (lobby.status === "ended") { box.append(el("p", {class: "lead"}, T.ended)); return box; }
+  if (lobby.status === "parked") box.append(el("p", {class: "lead"}, T.parked));
+  box.append(el("p", {class: "lead"}, lobby.table ? T.table(lobby.table) : T.noTable));
+  if (lobby.mates.length) {
+    const list = el("ul", {class: "mates", "aria-label": T.mates});
+    lobby.mates.forEach((m) => list.append(el("li", {}, m.you ? `${m.name} (${T.you})` : (m.bot ? T.bot : (m.name || "…")))));
+    box.append(el("p", {}, T.mates), list);
+  }
+  if (lobby.status === "lobby") box.append(el("p", {}, T.waitStart));
+  if (!lobby.approved) box.append(el("p", {class: "muted"}, T.waitApprove));
+  return box;
+}
+
+function askButton() {
+  const asking = state.lobby && state.lobby.asking;
+  return el("button", {type: "button", class: `ask${asking ? " asking" : ""}`, "aria-pressed": String(!!asking),
+    onclick: askTeacher}, asking ? T.asked : T.askTeacher);
+}
+
+function render() {
+  statusBar();
+  const main = document.getElementById("screen");
+  const lobby = state.lobby;
+  if (!lobby) return;
+  const seats = lobby.seats.filter((s) => state.views[s]);
+  if (!seats.length || !state.renderer || !state.board || lobby.status === "lobby") {
+    main.replaceChildren(lobbyScreen(lobby), askButton());
+    return;
+  }
+  if (!seats.includes(state.activeSeat)) state.activeSeat = seats[0];
+  let tabs = null;
+  if (seats.length > 1) {
+    tabs = el("div", {class: "seat-tabs", role: "tablist", "aria-label": T.seatTabs});
+    seats.forEach((seat) => {
+      const view = state.views[seat].view;
+      const mine = view.actions && view.actions.length && state.views[seat].status === "playing";
+      tabs.append(el("button", {type: "button", role: "tab", "aria-selected": String(seat === state.activeSeat),
+        onclick: () => { state.activeSeat = seat; render(); }}, T.player(seat + 1) + (mine ? " •" : "")));
+    });
+  }
+  let holder = document.getElementById(`seat-${state.activeSeat}`);
+  if (!holder) holder = el("div", {id: `seat-${state.activeSeat}`, class: "seat-view"});
+  const seat = state.activeSeat;
+  state.renderer.render(holder, state.board, state.views[seat], {
+    act: (action, options) => act(seat, action, options),
+    busy: state.busy || lobby.status !== "playing",
+    askTeacher, asking: !!lobby.asking,
+  });
+  const wanted = [tabs, holder].filter(Boolean);
+  if (main.children.length !== wanted.length || wanted.some((node, i) => main.children[i] !== node)) {
+    main.replaceChildren(...wanted);
+  }
+  if (lobby.status === "paused" || lobby.status === "parked") {
+    state.notice = lobby.status === "paused" ? T.paused : T.parked;
+    statusBar();
+  }
+}
+
+async function start() {
+  const [renderer, board] = await Promise.all([
+    import(`./${cfg.scenario}.js`),
+    fetch(cfg.boardUrl, {credentials: "same-origin"}).then((r) => r.json()),
+  ]);
+  state.renderer = renderer;
+  state.board = board;
+  render();
+}
+
+document.addEventListener("visibilitychange", () => {
+  // A tablet waking from sleep: check the socket at once instead of waiting for the heartbeat.
+  if (document.visibilityState === "visible" && ws && ws.readyState === WebSocket.OPEN) {
+    ws.send(JSON.stringify({type: "sync"}));
+  }
+});
+
+if (cfg.forceFallback === "1") { state.mode = "fallback"; startPolling(); } else { connect(); }
+start();

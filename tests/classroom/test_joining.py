@@ -1,0 +1,113 @@
+import pytest
+
+from classroom import services
+from classroom.models import Session
+from tests.factories import join_students, make_session
+
+pytestmark = pytest.mark.django_db
+
+
+def test_codes_fold_case_spaces_dashes_and_lookalikes():
+    """Students may type a code in any case, with spaces or a dash, O for 0 and I or L for 1."""
+    assert services.normalize_code(" k7m-q2p ") == "K7MQ2P"
+    assert services.normalize_code("o1i-L00") == "011100"
+    assert all(ch in services.CODE_ALPHABET for ch in services.new_join_code())
+    assert len(services.CODE_ALPHABET) ** services.CODE_LENGTH >= 2 ** 30
+
+
+def test_a_typed_code_opens_its_session():
+    """The code as printed (with its dash, in lower case) opens the session."""
+    session = make_session()
+    typed = services.format_code(session.join_code).lower().replace("0", "o").replace("1", "l")
+    assert services.open_session_for_code(typed) == session
+
+
+@pytest.mark.parametrize("typed, code", [("", "bad_code"), ("ABC", "bad_code"), ("ZZZZZZ", "wrong_code")])
+def test_wrong_codes_get_clear_messages(typed, code):
+    """A short or unknown code says what is wrong."""
+    make_session()
+    with pytest.raises(services.JoinError) as error:
+        services.open_session_for_code(typed)
+    assert error.value.code == code and error.value.message
+
+
+def test_an_ended_sessions_code_stops_working():
+    """After the lesson ends its code is refused with a message saying so, and nobody joins."""
+    session = make_session()
+    services.end(session=session)
+    with pytest.raises(services.JoinError, match="ended"):
+        services.open_session_for_code(session.join_code)
+    with pytest.raises(services.JoinError):
+        services.join(session=session, nickname="Late")
+    assert not session.participants.exists()
+
+
+@pytest.mark.parametrize("nickname, fragment", [
+    ("", "Type a nickname"), ("A" * 17, "too long"), ("xXshitXx", "different nickname"),
+    ("MiErDa", "different nickname"), ("!!!", "letters or numbers"),
+])
+def test_bad_nicknames_refused(nickname, fragment):
+    """Empty, overlong, blocked (in several languages) or symbol-only nicknames are refused."""
+    session = make_session()
+    with pytest.raises(services.JoinError, match=fragment):
+        services.join(session=session, nickname=nickname)
+    assert not session.participants.exists()
+
+
+def test_duplicate_nickname_refused_ignoring_case_and_accents():
+    """Names are unique per session: “José” blocks “jose”."""
+    session = make_session()
+    services.join(session=session, nickname="José")
+    with pytest.raises(services.JoinError, match="already uses"):
+        services.join(session=session, nickname="jose")
+    assert session.participants.count() == 1
+
+
+def test_generated_names_are_unique_and_approved():
+    """With generated names, students get adjective + animal names shown at once."""
+    session = make_session(names=Session.Names.GENERATED)
+    names = [p.nickname for p, _ in join_students(session, 30)]
+    assert len(set(names)) == 30
+    assert all(len(name.split()) == 2 for name in names[:20])
+    assert session.participants.filter(approved=True).count() == 30
+
+
+@pytest.mark.parametrize("students, seats, sizes", [
+    (29, 4, [4, 4, 4, 4, 4, 3, 3, 3]), (5, 4, [3, 2]), (1, 4, [1]), (3, 2, [3]), (8, 4, [4, 4]),
+    (30, 6, [6, 6, 6, 6, 6]), (7, 3, [3, 2, 2]),
+])
+def test_tables_are_balanced(students, seats, sizes):
+    """Tables differ by at most one and never seat a lone human when two could sit together."""
+    assert services.table_sizes(students, seats) == sizes
+
+
+def test_lobby_tables_rebalance_as_students_join():
+    """29 students at 4 a table sit as 5 tables of 4 and 3 of 3, everyone seated once."""
+    session = make_session()
+    join_students(session, 29)
+    sizes = sorted((t.seats.count() for t in session.tables.all()), reverse=True)
+    assert sizes == [4, 4, 4, 4, 4, 3, 3, 3]
+    assert session.participants.filter(seats__isnull=True).count() == 0
+
+
+def test_teacher_moves_a_student_and_later_arrivals_keep_it():
+    """After the teacher moves a student, a new arrival doesn't reshuffle the tables."""
+    session = make_session()
+    devices = join_students(session, 6)
+    mover = devices[0][0]
+    services.move_participant(participant=mover, table_number=2)
+    services.join(session=session, nickname="Late")
+    assert mover.seats.get().table.number == 2
+
+
+def test_late_student_takes_a_bot_seat():
+    """A student arriving after the start takes a bot's seat at the table with fewest humans."""
+    session = make_session()
+    join_students(session, 2)
+    services.start(session=session)
+    late, _token = services.join(session=session, nickname="Late")
+    seat = late.seats.get()
+    game = seat.table.game
+    game.refresh_from_db()
+    assert str(seat.number) not in game.bots
+    assert len(game.bots) == 1

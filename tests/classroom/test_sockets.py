@@ -1,0 +1,192 @@
+"""The table and dashboard sockets over the real Redis channel layer and PostgreSQL."""
+import json
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from classroom import services
+from classroom.consumers import CLOSE_NOT_FOUND, CLOSE_UNAUTHORISED, MAX_FRAME_BYTES, token_cookie
+from config.asgi import application
+from games.models import Game
+from tests.factories import make_teacher, started_session
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def communicator(path, cookie=""):
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+async def open_device(session, token):
+    socket = communicator(f"/ws/play/{session.pk}/", f"{token_cookie(session.pk)}={token}")
+    connected, _ = await socket.connect()
+    assert connected
+    lobby = await socket.receive_json_from(timeout=5)
+    assert lobby["type"] == "lobby"
+    views = [await socket.receive_json_from(timeout=5) for _ in lobby["seats"]]
+    return socket, lobby, views
+
+
+async def answer_to(socket, frame, kind=("ok", "error")):
+    await socket.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
+    while True:
+        message = await socket.receive_json_from(timeout=5)
+        if message["type"] in kind:
+            return message
+
+
+def snapshot(game_id):
+    game = Game.objects.get(pk=game_id)
+    return game.version, game.state, game.moves.count()
+
+
+def test_unknown_device_is_closed():
+    """A socket without this session's device token is refused."""
+    session, _ = started_session(students=2)
+
+    async def run():
+        socket = communicator(f"/ws/play/{session.pk}/", f"{token_cookie(session.pk)}=forged")
+        connected, code = await socket.connect()
+        assert not connected and code == CLOSE_UNAUTHORISED
+    async_to_sync(run)()
+
+
+def test_act_broadcasts_to_the_table_and_bad_input_changes_nothing():
+    """A legal tap is answered ok and reaches a tablemate; every bad frame gets an error only."""
+    session, devices = started_session(students=2)
+    (p0, t0), (p1, t1) = devices
+    game_id = p0.seats.get().table.game_id
+
+    async def run():
+        a, lobby_a, [view_a] = await open_device(session, t0)
+        b, lobby_b, [view_b] = await open_device(session, t1)
+        seat_a, seat_b = lobby_a["seats"][0], lobby_b["seats"][0]
+        before = await database(snapshot, game_id)
+
+        cases = [
+            ("{not json", "bad_frame"),
+            ("x" * (MAX_FRAME_BYTES + 1), "too_big"),
+            ({"type": "dance"}, "unknown_type"),
+            ({"type": "act", "id": "short", "seat": seat_a, "version": view_a["version"], "action": {"type": "wait"}}, "bad_frame"),
+            ({"type": "act", "id": "for-another-seat", "seat": seat_b, "version": view_a["version"], "action": {"type": "wait"}}, "not_your_seat"),
+            ({"type": "act", "id": "illegal-action-1", "seat": seat_a, "version": view_a["version"], "action": {"type": "withdraw", "amount": 9}}, None),
+            ({"type": "act", "id": "unknown-action-1", "seat": seat_a, "version": view_a["version"], "action": {"type": "teleport"}}, None),
+        ]
+        for frame, code in cases:
+            answer = await answer_to(a, frame)
+            assert answer["type"] == "error" and answer["message"], frame
+            if code:
+                assert answer["code"] == code
+        assert await database(snapshot, game_id) == before
+
+        ok = await answer_to(a, {"type": "act", "id": "good-move-0001", "seat": seat_a,
+                                 "version": view_a["version"], "action": {"type": "wait"}})
+        assert ok["type"] == "ok" and ok["version"] == before[0] + 1
+        update = await b.receive_json_from(timeout=5)
+        while update["type"] != "view":
+            update = await b.receive_json_from(timeout=5)
+        assert update["seat"] == seat_b and update["version"] == before[0] + 1
+
+        stale = await answer_to(a, {"type": "act", "id": "double-tap-0002", "seat": seat_a,
+                                    "version": view_a["version"], "action": {"type": "wait"}})
+        assert stale["code"] == "stale_view" and stale["view"]["version"] == before[0] + 1
+
+        again = await answer_to(a, {"type": "act", "id": "good-move-0001", "seat": seat_a,
+                                    "version": view_a["version"], "action": {"type": "wait"}})
+        assert again["type"] == "ok" and again["replayed"]
+        assert (await database(snapshot, game_id))[2] == before[2] + 1
+        await a.disconnect()
+        await b.disconnect()
+    async_to_sync(run)()
+
+
+def test_parked_and_ended_sessions_refuse_actions():
+    """A parked lesson and an ended one answer with a clear error and change nothing."""
+    session, devices = started_session(students=2)
+    participant, token = devices[0]
+    game_id = participant.seats.get().table.game_id
+
+    async def run(expected):
+        socket, lobby, [view] = await open_device(session, token)
+        answer = await answer_to(socket, {"type": "act", "id": f"{expected}-attempt", "seat": lobby["seats"][0],
+                                          "version": view["version"], "action": {"type": "wait"}})
+        assert answer["code"] == expected
+        await socket.disconnect()
+
+    before = snapshot(game_id)
+    services.set_paused(session=session, paused=True, parked=True)
+    async_to_sync(run)("session_parked")
+    services.set_paused(session=session, paused=False)
+    services.end(session=session)
+    async_to_sync(run)("session_closed")
+    assert snapshot(game_id) == before
+
+
+def test_flooding_socket_is_told_to_slow_down_then_closed():
+    session, devices = started_session(students=2)
+
+    async def run():
+        socket, _, _ = await open_device(session, devices[0][1])
+        for _ in range(80):
+            await socket.send_to(text_data='{"type":"ping"}')
+        codes = []
+        while True:
+            message = await socket.receive_output(timeout=5)
+            if message["type"] == "websocket.close":
+                assert message["code"] == 4429
+                break
+            codes.append(json.loads(message["text"]).get("code"))
+        assert "too_fast" in codes
+    async_to_sync(run)()
+
+
+def test_teacher_sees_only_their_own_sessions():
+    """Teacher B gets 404 for teacher A's pages and commands, and their dashboard socket is closed."""
+    session, _ = started_session(students=2)
+    other = make_teacher()
+    client = Client()
+    client.force_login(other)
+    for path in [f"/sessions/{session.pk}/", f"/sessions/{session.pk}/screen",
+                 f"/sessions/{session.pk}/dashboard.json", f"/sessions/{session.pk}/qr.svg"]:
+        assert client.get(path).status_code == 404, path
+    assert client.post(f"/sessions/{session.pk}/do/end-now").status_code == 404
+    session.refresh_from_db()
+    assert session.status == "playing"
+    sessionid = client.cookies["sessionid"].value
+
+    async def run():
+        socket = communicator(f"/ws/sessions/{session.pk}/", f"sessionid={sessionid}")
+        connected, code = await socket.connect()
+        assert not connected and code == CLOSE_NOT_FOUND
+    async_to_sync(run)()
+
+
+def test_owner_dashboard_gets_numbered_snapshots():
+    """The owner's dashboard socket receives a snapshot with every table, then newer ones."""
+    session, devices = started_session(students=2)
+    client = Client()
+    client.force_login(session.teacher)
+    sessionid = client.cookies["sessionid"].value
+
+    async def run():
+        socket = communicator(f"/ws/sessions/{session.pk}/", f"sessionid={sessionid}")
+        connected, _ = await socket.connect()
+        assert connected
+        first = await socket.receive_json_from(timeout=5)
+        assert first["type"] == "dashboard" and first["seq"] == 1 and len(first["tables"]) == 1
+        await database(services.ask_teacher, participant=devices[0][0])
+        second = await socket.receive_json_from(timeout=5)
+        assert second["seq"] == 2 and second["alerts"][0]["kind"] == "asking"
+        await socket.disconnect()
+    async_to_sync(run)()
+
+
+async def database(fn, *args, **kwargs):
+    from channels.db import database_sync_to_async
+
+    return await database_sync_to_async(fn)(*args, **kwargs)
