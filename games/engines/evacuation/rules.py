@@ -118,7 +118,7 @@ def new_state(seed, seats, options=None):
         state["seats"].append({
             "seat": i, "pos": HOME, "clock": 0, "status": "playing",
             "fuel": fuel, "cash": cash, "supplies": START["supplies"],
-            "start_fuel": fuel, "start_cash": cash, "withdrawn": 0, "spent": 0, "gained": 0,
+            "start_fuel": fuel, "start_cash": cash, "withdrawn": 0, "spent": 0,
             "friends": False, "home_supplies": False, "secured": False, "card_home": False,
             "destination": None, "arrived_at": None, "left_home": False, "short": 0,
             "visit": [False, False, False], "tow_price": False,
@@ -878,10 +878,17 @@ def actions(state, seat):
     if state["ended"] or s["status"] != "playing":
         return out
     system = system_at(state, s["clock"])
-    for node_id in NODE_IDS:
-        action = {"type": "drive", "to": node_id}
-        if node_id != s["pos"] and _ok(_check_drive, state, s, system, action):
-            out.append(action)
+    pos, config = s["pos"], system["config"]
+    if s["fuel"] > 0:
+        for node_id in NODE_IDS:
+            if node_id == pos:
+                continue
+            action = {"type": "drive", "to": node_id}
+            if node_id in NODE_DEST:
+                if _ok(_check_drive, state, s, system, action):
+                    out.append(action)
+            elif pos in _routes(config, node_id):
+                out.append(action)
     activity = NODES[s["pos"]].get("activity")
     if activity == "bank" and not s["visit"][0]:
         left = min(MONEY["bank_trip"], MONEY["bank_total"] - s["withdrawn"])
@@ -929,7 +936,7 @@ def _arrival_points(state):
         j = i
         while j < len(arrived) and arrived[j][0] == arrived[i][0]:
             j += 1
-        share = sum(order[k] if k < len(order) else 0 for k in range(i, j)) / (j - i)
+        share = round(sum(order[k] if k < len(order) else 0 for k in range(i, j)) / (j - i), 2)
         for k in range(i, j):
             points[arrived[k][1]] = share
         i = j

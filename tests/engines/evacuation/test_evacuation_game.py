@@ -1,0 +1,80 @@
+"""A whole scripted game, every figure worked out by hand from the rule book's formulas."""
+from evacuation_helpers import fresh, play
+
+from games.engines.evacuation import ENGINE, rules
+
+D = lambda to: {"type": "drive", "to": to}  # noqa: E731
+
+
+def test_scripted_two_seat_game():
+    """Seed 3: seat 0 (20 gal, $900) does every errand; seat 1 (17 gal, $300) goes straight to the shelter.
+
+    Every die is forced to 10 (every road passes) and every chance card to "Clear road" except
+    one "Hot car" for seat 1, so the clock, fuel and cash can be followed link by link.
+    """
+    state = fresh(seats=2, seed=3)
+    s0, s1 = state["seats"]
+    assert (s0["fuel"], s0["cash"], s1["fuel"], s1["cash"]) == (20, 900, 17, 300)
+    rules.force(state, 0, dice=[10] * 40, cards=["C35"] * 10, damage=7)
+    rules.force(state, 1, dice=[10] * 40, cards=["C22", "C35", "C35", "C35"], damage=4)
+
+    # Seat 0 -----------------------------------------------------------------------------------
+    play(state, 0, {"type": "set_destination", "destination": "relative"},
+         {"type": "reason", "about": "destination", "choice": "family"})
+    play(state, 0, D("BK"))                                   # H-N1-N3-BK: 3 links
+    assert (s0["clock"], s0["fuel"]) == (90, 17)
+    play(state, 0, {"type": "reason", "about": "leave", "choice": "unsafe"})
+    play(state, 0, {"type": "withdraw", "amount": 2000})      # 30 minutes
+    assert (s0["clock"], s0["cash"]) == (120, 2900)
+    play(state, 0, D("HS"))                                   # BK-N8-N4-HS, two clear-road cards
+    assert (s0["clock"], s0["fuel"]) == (210, 14)
+    play(state, 0, {"type": "buy_home_supplies"})             # $500, 1 hour
+    assert (s0["clock"], s0["cash"]) == (270, 2400)
+    play(state, 0, D("GS"))                                   # HS-N4-GS
+    assert (s0["clock"], s0["fuel"]) == (330, 12)
+    play(state, 0, {"type": "buy_fuel", "gallons": 8})        # 8 x $5 = $40, 30 minutes
+    play(state, 0, {"type": "buy_supplies", "units": 25})     # 25 x $10 = $250, 30 min + lost turn 60
+    assert (s0["clock"], s0["cash"], s0["fuel"], s0["supplies"]) == (450, 2110, 20, 75)
+    play(state, 0, D("H"))                                    # GS-N1-H, then 2 h securing
+    assert (s0["clock"], s0["fuel"], s0["secured"]) == (630, 18, True)
+    play(state, 0, D("RE"))                                   # 8 links, the east bridge needs no roll
+    assert (s0["status"], s0["arrived_at"], s0["fuel"]) == ("arrived", 870, 10)
+    assert [c for c in ENGINE.view(state, 0)["changes"]] == []  # no card changed the system
+
+    # Seat 1 -----------------------------------------------------------------------------------
+    play(state, 1, {"type": "set_destination", "destination": "shelter"},
+         {"type": "reason", "about": "destination", "choice": "skip"})
+    play(state, 1, D("SH"))                                   # H-N2-N7-N12-N13-N14-N15-N10-SH
+    assert (s1["status"], s1["arrived_at"], s1["fuel"], s1["supplies"]) == ("arrived", 240, 9, 40)
+    assert ENGINE.finished(state)
+    play(state, 1, {"type": "reason", "about": "leave", "choice": "traffic"})  # still answerable
+
+    # Scoring, by hand (final system: fuel $5, supplies $10) -----------------------------------
+    # Seat 0: cash 2110 - savings 2000 (net bank scoring) + fuel 10x5 + supplies 75x10
+    #         - damage (7-5)x500 - relative 100 = -190  -> -1.90 points
+    #         + relative 25 + in time 20 + second to arrive 20 = 63.10
+    # Seat 1: cash 300 + fuel 9x5 + supplies 40x10 - damage 4x500 - shelter 0 = -1255 -> -12.55
+    #         + shelter 5 + in time 20 + first to arrive 30 = 42.45
+    rows = {r["seat"]: r for r in ENGINE.results(state)}
+    assert rows[0]["breakdown"]["cash"]["total"] == -190
+    assert rows[0]["breakdown"]["points"] == {"cash": -1.9, "destination": 25, "in_time": 20,
+                                              "arrival_order": 20, "total": 63.1}
+    assert rows[1]["breakdown"]["cash"]["total"] == -1255
+    assert rows[1]["score"] == 42.45
+    assert (rows[0]["rank"], rows[1]["rank"]) == (1, 2)
+    safety = rows[0]["breakdown"]["safety"]
+    assert (safety["arrived_in_time"], safety["home_secured"], safety["supplies"], safety["fuel"],
+            safety["destination"]) == (True, True, 75, 10, "relative")
+    assert s0["reasons"] == {"destination": "family", "leave": "unsafe"}
+
+
+def test_same_game_with_book_bank_scoring_adds_the_withdrawal():
+    """With bank_scoring='book' the $2,000 withdrawn counts: seat 0 scores 20 points more."""
+    state = fresh(seats=1, seed=3, bank_scoring="book")
+    rules.force(state, 0, dice=[10] * 20, cards=["C35"] * 10, damage=7)
+    play(state, 0, {"type": "set_destination", "destination": "relative"}, D("BK"),
+         {"type": "withdraw", "amount": 2000}, D("HS"), {"type": "buy_home_supplies"}, D("GS"),
+         {"type": "buy_fuel", "gallons": 8}, {"type": "buy_supplies", "units": 25}, D("H"), D("RE"))
+    row = ENGINE.results(state)[0]
+    # Alone at the table: first to arrive (30) instead of second (20): 1810/100 + 25 + 20 + 30.
+    assert row["score"] == 18.1 + 25 + 20 + 30
