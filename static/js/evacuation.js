@@ -1,0 +1,916 @@
+// "Hurricane Approaching!" scenario renderer: draws one seat's view and turns its legal actions
+// into big buttons. The transport (play.js) owns the socket; this module only renders.
+// Every render replaces what is shown (never patches); per-root memory keeps pan/zoom, scroll,
+// open <details> and focus across renders. Safari 15 / Chrome 100: no build step, no new syntax.
+
+const T = {
+  yourMove: "Your move",
+  paused: "Paused by your teacher",
+  botPlaying: "A bot is playing for you…",
+  gameOver: "Game over",
+  endedEarly: "Your teacher ended the game early.",
+  waitingOthers: "Waiting for the other households to finish.",
+  seatDone: {
+    arrived: (place, hour) => `You arrived at ${place} at hour ${hour}.`,
+    stayed: () => "You stayed home.",
+    out_of_time: () => "Tropical-storm winds arrived while you were on the road.",
+    stopped: () => "Your game was stopped.",
+  },
+  sending: "Sending…",
+  botIn: (t) => `A bot plays for you in ${t}`,
+  botNow: "A bot is about to play for you",
+  askTeacher: "Ask the teacher",
+  teacherAsked: "Teacher asked ✓",
+  hour: (h) => `Hour ${h}`,
+  hourShort: (h) => `h ${h}`,
+  phaseWatch: "Hurricane watch",
+  phaseWarning: "Hurricane warning",
+  phaseWinds: "Tropical-storm winds",
+  windsIn: (t) => `Winds arrive in ${t}`,
+  timelineName: (h, phase, left) => `Game hour ${h} of 48. ${phase}. Tropical-storm winds in ${left}.`,
+  markWatch: "Watch",
+  markWarning: "Warning",
+  markWinds: "TS winds",
+  next: "Next:",
+  duration: (min) => (min % 60 === 0 ? `${min / 60} h` : min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`),
+  money: (n) => (n < 0 ? "−$" : "$") + Math.abs(n).toLocaleString("en-US"),
+  gallons: (n) => `${n} gal`,
+  // map
+  mapTitle: "Map of the peninsula",
+  mapDesc: (here) => `You are at ${here}. Highlighted places can be tapped to drive there. The roads from here are listed under "Roads from here".`,
+  zoomIn: "Zoom in",
+  zoomOut: "Zoom out",
+  zoomReset: "Show the whole map",
+  you: "You",
+  water: "Bay",
+  needs: (t) => `needs ${t}+ (${11 - t} in 10)`,
+  needsShort: (t) => `${t}+`,
+  needsOdds: (t) => `${t}+ (${11 - t} in 10)`,
+  noRoll: "bridge open: no roll",
+  closed: "closed",
+  closedShort: "✕ closed",
+  oneWay: "one-way (contraflow)",
+  full: "FULL",
+  destinationMark: "your destination",
+  legend: "How to read the map",
+  legendRoll: "3+ on a road: you need a roll of 3 or more on a 10-sided die (8 in 10) to drive it.",
+  legendClosed: "Dashed road marked ✕: closed.",
+  legendArrow: "Arrows: contraflow, one-way away from the coast.",
+  legendTap: "Thick outline: you can drive there now (tap it).",
+  legendChance: "? diamond: a chance card is drawn when you drive through.",
+  // panel
+  why: "Why?",
+  actionsTitle: "What will you do?",
+  noActions: "Nothing to do right now.",
+  groupHere: (place) => `Here: ${place}`,
+  groupFuel: (price) => `Fuel (${price} a gallon)`,
+  groupSupplies: (price) => `Food and water (${price} each)`,
+  groupDrive: "Drive to…",
+  groupDestination: "Choose where you will stay",
+  groupOther: "Other choices",
+  morePlaces: (n) => `More places on the map (${n})`,
+  driveTo: (place) => `Drive to ${place}`,
+  driveSubDest: "your destination: arriving ends your game",
+  driveSubRoad: (label) => label,
+  driveSubHome: "back home",
+  withdraw: (amount) => `Withdraw ${amount}`,
+  homeSupplies: (cost) => `Buy shutters and plywood (${cost})`,
+  friends: "Pick up your friends",
+  fuel: (g, cost) => `Buy ${g} gallons (${cost})`,
+  supplies: (u, cost) => `Buy ${u} supplies (${cost})`,
+  destinationCost: (cost) => (cost === 0 ? "free" : `${cost} when you arrive`),
+  destinationName: (label, cost) => `Choose ${label} as your destination (${cost === 0 ? "free" : cost})`,
+  tow: (cost) => `Call a tow truck (${cost})`,
+  wait: "Wait and watch the news",
+  stayHome: "Stay home",
+  stayHomeSub: "ride out the storm: your game ends",
+  takes: (d) => `takes ${d}`,
+  confirmLeave: (place) => `Leave home now and drive to ${place}? You cannot take back leaving: the roads, the traffic and the storm will not wait for you.`,
+  confirmDestination: (label, cost) => `Choose ${label} as your destination? It costs ${cost === 0 ? "nothing" : cost} when you arrive.`,
+  confirmStay: (text) => `${text}\n\nStay home for the storm?`,
+  // card, tally, system
+  cardTitle: "Chance card",
+  cardNew: "New",
+  cardAt: (h) => `drawn at hour ${h}`,
+  cardBasis: "Really happened:",
+  cardSource: "Source:",
+  tallyTitle: "Your tally sheet",
+  tTime: "Time",
+  tFuel: "Fuel",
+  tCash: "Cash",
+  tSupplies: "Supplies",
+  tFriends: "Friends",
+  tDestination: "Destination",
+  tHome: "Home",
+  fuelOf: (n, tank) => `${n} of ${tank} gal`,
+  friendsYes: "in your car",
+  friendsNo: "not with you",
+  destNone: "not chosen",
+  homeSecured: "secured ✓",
+  homeInCar: "shutters in the car",
+  homeNot: "not secured",
+  withdrawnNote: (n) => `${n} from the bank`,
+  towPriceNote: "next fill-up at double price",
+  systemTitle: "State of the system",
+  sNumbers: "Traffic",
+  numbersBlack: "BLACK numbers (normal)",
+  numbersRed: "RED numbers (heavy traffic)",
+  sFuelPrice: "Fuel price",
+  perGallon: (p) => `${p} a gallon`,
+  sLimit: "Fuel limit",
+  limitValue: (n) => `${n} gallons per car`,
+  sSupplyPrice: "Supplies",
+  each: (p) => `${p} each`,
+  sBridges: "Bridges",
+  bridgeNames: { west: "West causeway", bay: "Bay bridge", east: "East bridge" },
+  open: "open",
+  sContraflow: "Contraflow",
+  on: "on: one-way away from the coast",
+  off: "off",
+  sDestinations: "Places to stay",
+  taking: "taking people",
+  notTaking: "full",
+  changesTitle: "What changed",
+  changeBy: (title) => `chance card "${title}"`,
+  othersTitle: "Other households",
+  seatName: (n) => `Player ${n + 1}`,
+  seatStatus: {
+    playing: "playing", arrived: "arrived", stayed: "stayed home",
+    out_of_time: "caught on the road", stopped: "stopped",
+  },
+  atHour: (h) => `hour ${h}`,
+  feedTitle: "What happened",
+  feedEmpty: "Nothing yet. The hurricane watch has just been issued.",
+  roadsTitle: "Roads from here",
+  roadTo: (label) => `To ${label}`,
+  // results
+  resultsTitle: "Your result",
+  score: "Score",
+  pointsTitle: "Points",
+  safetyTitle: "Safety",
+  pCash: "Money left (÷100)",
+  pDestination: "Destination",
+  pInTime: "Arrived in time",
+  pOrder: "Arrival order",
+  pTotal: "Total",
+  sArrived: "Arrived before the winds",
+  sSecured: "Home secured",
+  sSupplies: "Supplies",
+  sFuel: "Fuel left",
+  sOutcome: "Outcome",
+  yes: "yes ✓",
+  no: "no ✗",
+  shortOnArrival: (n) => `(${n} short on arrival)`,
+  tableTitle: "Your table",
+  rank: "Rank",
+  player: "Player",
+  // teacher summary
+  summaryCaption: "Households at this table",
+  colSeat: "Player", colHour: "Hour", colFuel: "Fuel", colCash: "Cash", colPlace: "Where",
+  colStatus: "Status", colEvents: "Last events", colScore: "Score",
+};
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const END_HOUR = 48;
+const HOME = "H";
+const DEFAULT_BOX = [-20, -20, 1040, 1040];
+const memory = new WeakMap();
+
+// ---- small DOM helpers ------------------------------------------------------------------------
+
+function h(tag, attrs, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+function svg(tag, attrs, ...children) {
+  return build(document.createElementNS(SVGNS, tag), attrs, children);
+}
+
+function build(el, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "text") el.textContent = value;
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+function hourText(hour) {
+  const minutes = Math.round(hour * 60);
+  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, "0")}`;
+}
+
+function spanText(hours) {
+  const minutes = Math.max(0, Math.round(hours * 60));
+  return minutes % 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes / 60} h`;
+}
+
+function clockText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function remember(root) {
+  let mem = memory.get(root);
+  if (!mem) {
+    mem = { box: DEFAULT_BOX.slice(), scroll: {}, open: {}, focusKey: null, card: null, live: null, tick: null, pointers: new Map() };
+    memory.set(root, mem);
+  }
+  return mem;
+}
+
+// ---- rules the client needs to label things (mirrors rules.threshold) ------------------------
+
+function linkNeed(link, system) {
+  if (link.bridge) return null;
+  let t = system.numbers === "red" ? link.red : link.black;
+  if (system.contraflow && link.contraflow) t = Math.max(1, t - 2);
+  return t;
+}
+
+function linkClosed(link, system) {
+  return Boolean(link.bridge && system.bridges && system.bridges[link.bridge] === false);
+}
+
+function fuelPrice(board, view, nodesById) {
+  const node = nodesById[view.position];
+  if (!node || node.kind !== "activity") return null;
+  const money = board.rules.money;
+  const base = view.system.fuel_price;
+  if (node.activity === "gas") return view.tally.tow_price ? base * money.tow_fuel_factor : base;
+  return base * money.elsewhere_fuel_factor;
+}
+
+function fuelCost(price, gallons, friends) {
+  const cost = price * gallons;
+  return friends ? Math.floor((cost + 1) / 2) : cost;
+}
+
+function leftHome(view) {
+  if (view.tally && typeof view.tally.left_home === "boolean") return view.tally.left_home;
+  if (view.position !== HOME) return true;
+  const t = view.tally || {};
+  return Boolean(t.withdrawn || t.friends || t.home_secured || t.home_supplies_in_car ||
+    (view.feed || []).some((e) => ["left_home", "moved", "towed", "sent_home"].indexOf(e.type) >= 0));
+}
+
+// ---- render -----------------------------------------------------------------------------------
+
+export function render(root, board, message, controls) {
+  const mem = remember(root);
+  const view = message.view;
+  const nodesById = {};
+  for (const node of board.nodes) nodesById[node.id] = node;
+  const ctx = { root, board, message, controls, view, mem, nodesById };
+  ctx.seatPlaying = view.status === "playing" && !view.finished;
+  ctx.canAct = ctx.seatPlaying && message.status === "playing" && !message.bot;
+  ctx.disabled = !ctx.canAct || Boolean(controls.busy);
+  ctx.drives = (view.actions || []).filter((a) => a.type === "drive").map((a) => a.to);
+
+  saveUiState(root, mem);
+  const page = h("div", { class: "evac" + (ctx.canAct ? " evac--turn" : ""), "aria-busy": controls.busy ? "true" : "false" },
+    renderHeader(ctx),
+    h("div", { class: "evac-body" },
+      h("section", { class: "evac-mapcol", "aria-label": T.mapTitle }, renderMap(ctx)),
+      h("div", { class: "evac-panel", "data-scroll": "panel" }, renderPanel(ctx))));
+  if (!mem.live) mem.live = h("div", { class: "visually-hidden", role: "status", "aria-live": "polite" });
+  root.classList.add("evac-root");
+  root.replaceChildren(page, mem.live);
+  restoreUiState(root, mem);
+  announce(ctx);
+  startTicking(root, mem);
+}
+
+function saveUiState(root, mem) {
+  for (const el of root.querySelectorAll("[data-scroll]")) mem.scroll[el.dataset.scroll] = el.scrollTop;
+  for (const el of root.querySelectorAll("details[data-key]")) mem.open[el.dataset.key] = el.open;
+  const active = document.activeElement;
+  if (active && root.contains(active) && active.dataset && active.dataset.key) mem.focusKey = active.dataset.key;
+}
+
+function restoreUiState(root, mem) {
+  for (const el of root.querySelectorAll("[data-scroll]")) {
+    const top = mem.scroll[el.dataset.scroll];
+    if (top) el.scrollTop = top;
+  }
+  const active = document.activeElement;
+  if (mem.focusKey && (!active || active === document.body || root.contains(active))) {
+    const el = root.querySelector(`[data-key="${CSS.escape(mem.focusKey)}"]`);
+    if (el && !el.disabled) el.focus({ preventScroll: true });
+  }
+}
+
+function announce(ctx) {
+  const { view, message, mem } = ctx;
+  const last = (view.feed || [])[view.feed.length - 1];
+  const text = [bannerText(ctx), last ? last.text : ""].filter(Boolean).join(". ");
+  if (text !== mem.lastAnnounced) {
+    mem.lastAnnounced = text;
+    if (message.version !== mem.lastVersion) mem.live.textContent = text;
+  }
+  mem.lastVersion = message.version;
+}
+
+function startTicking(root, mem) {
+  if (mem.tick) return;
+  mem.tick = setInterval(() => {
+    if (!root.isConnected) {
+      clearInterval(mem.tick);
+      mem.tick = null;
+      return;
+    }
+    for (const el of root.querySelectorAll("[data-deadline]")) updateCountdown(el);
+  }, 1000);
+}
+
+function updateCountdown(el) {
+  const left = (Date.parse(el.dataset.deadline) - Date.now()) / 1000;
+  el.textContent = left > 0 ? T.botIn(clockText(left)) : T.botNow;
+  el.classList.toggle("evac-countdown--soon", left < 30);
+}
+
+// ---- header: banner, timeline, tally ----------------------------------------------------------
+
+function bannerText(ctx) {
+  const { view, message } = ctx;
+  if (message.status === "finished" || view.finished) return T.gameOver;
+  if (message.status === "paused") return T.paused;
+  if (message.bot && ctx.seatPlaying) return T.botPlaying;
+  if (ctx.seatPlaying) return T.yourMove;
+  const done = T.seatDone[view.status];
+  return done ? done(arrivalPlace(ctx), hourText(view.hour)) : view.status;
+}
+
+function arrivalPlace(ctx) {
+  const dest = ctx.view.tally.destination;
+  return dest ? `the ${ctx.board.destinations[dest].label.toLowerCase()}` : ctx.view.position_label;
+}
+
+function renderHeader(ctx) {
+  const { view, message, controls } = ctx;
+  let tone = "wait";
+  if (ctx.canAct) tone = "turn";
+  else if (message.status === "paused") tone = "paused";
+  else if (message.bot && ctx.seatPlaying) tone = "bot";
+  else if (message.status === "finished" || view.finished) tone = "over";
+  const extra = [];
+  if (controls.busy && ctx.canAct) extra.push(h("span", { class: "evac-busy", text: T.sending }));
+  if (!ctx.seatPlaying && !view.finished && message.status !== "finished") extra.push(h("span", { class: "evac-muted", text: T.waitingOthers }));
+  if (view.ended_early) extra.push(h("span", { class: "evac-muted", text: T.endedEarly }));
+  if (message.timer && ctx.seatPlaying && message.status === "playing" && !message.bot) {
+    const el = h("span", { class: "evac-countdown", "data-deadline": message.timer });
+    updateCountdown(el);
+    extra.push(el);
+  }
+  const asking = Boolean(controls.asking);
+  const ask = h("button", {
+    type: "button", class: "evac-ask" + (asking ? " is-asked" : ""), "data-key": "ask",
+    disabled: asking || message.status === "finished", text: asking ? T.teacherAsked : T.askTeacher,
+    onclick: () => { Promise.resolve(controls.askTeacher()).catch(() => {}); }, // the transport reports failures
+  });
+  return h("header", { class: "evac-head" },
+    h("div", { class: "evac-banner evac-banner--" + tone },
+      h("strong", { class: "evac-banner-title", text: bannerText(ctx) }),
+      ...extra,
+      ask),
+    renderTimeline(ctx), renderTally(ctx));
+}
+
+function renderTimeline(ctx) {
+  const { view } = ctx;
+  const pct = (hour) => `${Math.min(100, Math.max(0, (hour / END_HOUR) * 100))}%`;
+  const phase = view.hour >= END_HOUR ? T.phaseWinds : view.hour >= 12 ? T.phaseWarning : T.phaseWatch;
+  const left = spanText(END_HOUR - view.hour);
+  const marks = [[0, T.markWatch, "watch"], [12, T.markWarning, "warning"], [48, T.markWinds, "winds"]];
+  const ticks = (view.timeline || []).filter((t) => !t.mark).map((t) =>
+    h("span", { class: "evac-tl-tick" + (t.passed ? " is-passed" : ""), style: `left:${pct(t.minute / 60)}`, title: `${T.hour(hourText(t.minute / 60))}: ${t.text}` }));
+  const others = (view.others || []).map((o) =>
+    h("span", { class: "evac-tl-other", style: `left:${pct(o.hour)}`, title: `${T.seatName(o.seat)}: ${T.atHour(hourText(o.hour))}`, text: String(o.seat + 1) }));
+  const upcoming = (view.timeline || []).find((t) => !t.passed && !t.mark);
+  return h("div", { class: "evac-timeline" },
+    h("div", {
+      class: "evac-tl-bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": END_HOUR,
+      "aria-valuenow": view.hour, "aria-valuetext": T.timelineName(hourText(view.hour), phase, left),
+    },
+      h("span", { class: "evac-tl-warning", style: `left:${pct(12)}` }),
+      h("span", { class: "evac-tl-fill", style: `width:${pct(view.hour)}` }),
+      ...ticks, ...others,
+      h("span", { class: "evac-tl-now", style: `left:${pct(view.hour)}`, "aria-hidden": "true" })),
+    h("div", { class: "evac-tl-marks", "aria-hidden": "true" },
+      ...marks.map(([hour, label, key]) => h("span", { class: "evac-tl-mark evac-tl-mark--" + key, style: `left:${pct(hour)}` }, `${label} ${hour}`))),
+    h("p", { class: "evac-tl-text" },
+      h("strong", { text: phase }), ` · ${T.windsIn(left)}`,
+      upcoming ? h("span", { class: "evac-tl-next" }, ` · ${T.next} ${T.hour(hourText(upcoming.minute / 60))}: ${upcoming.text}`) : null));
+}
+
+function renderTally(ctx) {
+  const { view, board } = ctx;
+  const t = view.tally;
+  const tank = board.rules.start.tank;
+  const dest = t.destination ? board.destinations[t.destination].label : T.destNone;
+  const home = t.home_secured ? T.homeSecured : t.home_supplies_in_car ? T.homeInCar : T.homeNot;
+  const row = (label, value, note, cls) => h("div", { class: "evac-tally-item" + (cls ? " " + cls : "") },
+    h("dt", { text: label }), h("dd", {}, value, note ? h("small", { text: note }) : null));
+  return h("section", { class: "evac-tally", "aria-label": T.tallyTitle },
+    h("dl", {},
+      row(T.tTime, T.hour(hourText(view.hour))),
+      row(T.tFuel, T.fuelOf(t.fuel, tank), t.tow_price ? T.towPriceNote : null, t.fuel <= 2 ? "is-low" : ""),
+      row(T.tCash, T.money(t.cash), t.withdrawn ? T.withdrawnNote(T.money(t.withdrawn)) : null, t.cash < 0 ? "is-low" : ""),
+      row(T.tSupplies, String(t.supplies), null, t.supplies < board.rules.start.min_supplies_on_arrival ? "is-low" : ""),
+      row(T.tFriends, t.friends ? T.friendsYes : T.friendsNo),
+      row(T.tDestination, dest),
+      row(T.tHome, home, null, t.home_secured ? "is-good" : "")));
+}
+
+// ---- map --------------------------------------------------------------------------------------
+
+function renderMap(ctx) {
+  const { board, view, mem, nodesById } = ctx;
+  const system = view.system;
+  const here = view.position;
+  const drivable = new Set(ctx.drives);
+  const fromHere = new Set((view.roads || []).map((r) => r.link));
+  const descId = "evac-map-desc-" + view.seat;
+
+  const layers = { water: svg("g", { class: "m-water" }), links: svg("g", { class: "m-links" }),
+    labels: svg("g", { class: "m-linklabels" }), nodes: svg("g", { class: "m-nodes" }), tokens: svg("g", { class: "m-tokens" }) };
+  for (const poly of board.water || []) {
+    layers.water.append(svg("polygon", { points: poly.map((p) => p.join(",")).join(" ") }));
+    const ys = poly.map((p) => p[1]);
+    layers.water.append(svg("text", { class: "m-water-label", x: 650, y: (Math.min(...ys) + Math.max(...ys)) / 2 + 9, text: T.water }));
+  }
+
+  for (const link of board.links) {
+    const a = nodesById[link.a], b = nodesById[link.b];
+    const closed = linkClosed(link, system);
+    const need = linkNeed(link, system);
+    const mine = fromHere.has(link.id);
+    const cls = ["m-link", link.bridge ? "is-bridge" : "", closed ? "is-closed" : "", mine ? "is-here" : "",
+      system.numbers === "red" ? "is-red" : ""].filter(Boolean).join(" ");
+    if (link.bridge) layers.links.append(svg("line", { class: "m-bridge-casing", x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
+    layers.links.append(svg("line", { class: cls, x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
+    if (system.contraflow && link.contraflow && !closed) layers.links.append(arrow(a, b));
+    const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
+    let text;
+    if (closed) text = (link.name ? link.name + ": " : "") + T.closedShort;
+    else if (need === null) text = link.name || T.noRoll;
+    else text = mine ? T.needsOdds(need) : T.needsShort(need);
+    layers.labels.append(pill(mx, my, text, "m-pill" + (closed ? " is-closed" : "") + (mine ? " is-here" : "") + (need !== null && system.numbers === "red" ? " is-red" : "")));
+  }
+
+  for (const node of board.nodes) layers.nodes.append(renderNode(ctx, node, drivable.has(node.id), node.id === here));
+
+  const me = nodesById[here];
+  if (me) {
+    layers.tokens.append(svg("g", { class: "m-me", transform: `translate(${me.x},${me.y - 44})` },
+      svg("path", { d: "M0,30 L-12,10 A22,22 0 1 1 12,10 Z" }),
+      svg("text", { y: 2, text: T.you })));
+  }
+  for (const other of view.others || []) {
+    const node = other.position && nodesById[other.position];
+    if (!node) continue;
+    const dx = 26 + 18 * other.seat;
+    layers.tokens.append(svg("g", { class: "m-other", transform: `translate(${node.x + dx},${node.y + 22})` },
+      svg("circle", { r: 15 }), svg("text", { y: 6, text: String(other.seat + 1) })));
+  }
+
+  const box = mem.box;
+  const map = svg("svg", {
+    class: "evac-map", viewBox: box.join(" "), preserveAspectRatio: "xMidYMid meet",
+    role: "group", "aria-label": T.mapTitle, "aria-describedby": descId,
+  }, svg("rect", { class: "m-land", x: -500, y: -500, width: 2000, height: 2000 }),
+  layers.water, layers.links, layers.labels, layers.nodes, layers.tokens);
+  attachPanZoom(ctx, map);
+
+  const zoom = (factor) => () => { zoomAt(mem, map, factor, null); };
+  markZoom(map, mem.box);
+  return h("div", { class: "evac-mapwrap" },
+    h("div", { class: "evac-mapframe" }, map),
+    h("p", { id: descId, class: "visually-hidden", text: T.mapDesc(view.position_label) }),
+    h("div", { class: "evac-maptools" },
+      h("button", { type: "button", "aria-label": T.zoomIn, title: T.zoomIn, "data-key": "zoom-in", onclick: zoom(1 / 1.4) }, "+"),
+      h("button", { type: "button", "aria-label": T.zoomOut, title: T.zoomOut, "data-key": "zoom-out", onclick: zoom(1.4) }, "−"),
+      h("button", { type: "button", "aria-label": T.zoomReset, title: T.zoomReset, "data-key": "zoom-reset",
+        onclick: () => { mem.box = DEFAULT_BOX.slice(); map.setAttribute("viewBox", mem.box.join(" ")); markZoom(map, mem.box); } }, "⤢"),
+    h("details", { class: "evac-legend", "data-key": "legend", open: ctx.mem.open.legend || null },
+      h("summary", { "aria-label": T.legend },
+        h("span", { class: "evac-legend-icon", "aria-hidden": "true", text: "?" }), h("span", { class: "evac-legend-text", text: T.legend })),
+      h("ul", {}, [T.legendRoll, T.legendTap, T.legendChance, T.legendClosed, T.legendArrow].map((x) => h("li", { text: x }))))));
+}
+
+// Small street labels only once zoomed in, so the whole map stays readable.
+function markZoom(map, box) {
+  map.classList.toggle("is-zoomed", box[2] < 760);
+}
+
+function pill(x, y, text, cls) {
+  const width = 12 + text.length * 10.5;
+  return svg("g", { class: cls, transform: `translate(${x},${y})` },
+    svg("rect", { x: -width / 2, y: -14, width, height: 28, rx: 8 }),
+    svg("text", { y: 6, text }));
+}
+
+function arrow(a, b) {
+  const angle = (Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI;
+  const g = svg("g", { class: "m-arrows" });
+  for (const f of [0.28, 0.72]) {
+    g.append(svg("path", { d: "M-10,-9 L8,0 L-10,9 Z", transform: `translate(${a.x + (b.x - a.x) * f},${a.y + (b.y - a.y) * f}) rotate(${angle})` }));
+  }
+  return g;
+}
+
+function renderNode(ctx, node, drivable, isHere) {
+  const { view } = ctx;
+  const next = (view.roads || []).some((r) => r.open && r.to === node.id);
+  const kind = node.kind;
+  const destOpen = kind === "destination" ? view.system.destinations[node.destination] !== false : true;
+  const chosen = kind === "destination" && view.tally.destination === node.destination;
+  const cls = ["m-node", "m-" + kind, node.activity ? "m-" + node.activity : "", drivable ? "is-drivable" : "",
+    isHere ? "is-here" : "", next ? "is-next" : "", chosen ? "is-chosen" : "", destOpen ? "" : "is-full"].filter(Boolean).join(" ");
+  const g = svg("g", { class: cls, transform: `translate(${node.x},${node.y})`, "data-node": node.id });
+  if (drivable) g.append(svg("circle", { class: "m-ring", r: kind === "free" || kind === "chance" ? 21 : 36 }));
+  if (kind === "home") {
+    g.append(svg("path", { class: "m-shape", d: "M-24,-4 L0,-28 L24,-4 L24,22 L-24,22 Z" }), svg("text", { class: "m-glyph", y: 14, text: "⌂" }));
+  } else if (kind === "destination") {
+    g.append(svg("rect", { class: "m-shape", x: -28, y: -28, width: 56, height: 56, rx: 10 }),
+      svg("path", { class: "m-glyph-shape", d: "M0,-17 L5,-5 L18,-5 L8,3 L12,16 L0,8 L-12,16 L-8,3 L-18,-5 L-5,-5 Z" }));
+  } else if (kind === "activity") {
+    const glyph = { gas: "G", bank: "$", home_supply: "S", friends: "F" }[node.activity] || "•";
+    g.append(svg("rect", { class: "m-shape", x: -20, y: -20, width: 40, height: 40, rx: 6 }), svg("text", { class: "m-glyph", y: 9, text: glyph }));
+  } else if (kind === "chance") {
+    g.append(svg("path", { class: "m-shape", d: "M0,-16 L16,0 L0,16 L-16,0 Z" }), svg("text", { class: "m-glyph m-glyph--small", y: 6, text: "?" }));
+  } else {
+    g.append(svg("circle", { class: "m-shape", r: 9 }));
+  }
+  const big = kind !== "free" && kind !== "chance";
+  const below = node.y < 500 || kind === "home" ? 1 : -1;
+  const labelY = big ? 52 : (below > 0 ? 34 : -22);
+  let label = node.label;
+  if (kind === "destination" && !destOpen) label += ` (${T.full})`;
+  // Keep labels of places near the left and right edges inside the map.
+  const anchor = node.x < 150 ? "start" : node.x > 850 ? "end" : "middle";
+  const labelX = anchor === "start" ? -30 : anchor === "end" ? 30 : 0;
+  const labelCls = big ? "m-label" : next || isHere ? "m-label m-label--small is-shown" : "m-label m-label--small";
+  g.append(svg("text", { class: labelCls, x: labelX, y: labelY, "text-anchor": anchor, text: label }));
+  if (chosen) g.append(svg("text", { class: "m-label m-label--note", x: labelX, "text-anchor": anchor, y: labelY + (labelY > 0 ? 24 : -26), text: T.destinationMark }));
+  if (drivable) {
+    const action = { type: "drive", to: node.id };
+    g.append(svg("circle", { class: "m-hit", r: big ? 40 : 30 }));
+    g.setAttribute("role", "button");
+    g.setAttribute("tabindex", "-1"); // the same choice is a button in the panel; keep one tab stop
+    g.setAttribute("aria-label", T.driveTo(node.label));
+    if (ctx.disabled) g.setAttribute("aria-disabled", "true");
+    g.addEventListener("click", () => {
+      if (ctx.mem.dragged || ctx.disabled) return;
+      act(ctx, action);
+    });
+  }
+  return g;
+}
+
+// Pan and zoom change only the viewBox kept in per-root memory, so they survive re-renders.
+function toSvgPoint(map, box, clientX, clientY) {
+  const rect = map.getBoundingClientRect();
+  const scale = Math.min(rect.width / box[2], rect.height / box[3]);
+  const ox = (rect.width - box[2] * scale) / 2, oy = (rect.height - box[3] * scale) / 2;
+  return { x: box[0] + (clientX - rect.left - ox) / scale, y: box[1] + (clientY - rect.top - oy) / scale, scale };
+}
+
+function zoomAt(mem, map, factor, point) {
+  const box = mem.box;
+  const w = Math.min(1400, Math.max(220, box[2] * factor));
+  const f = w / box[2];
+  const cx = point ? point.x : box[0] + box[2] / 2, cy = point ? point.y : box[1] + box[3] / 2;
+  mem.box = [cx - (cx - box[0]) * f, cy - (cy - box[1]) * f, w, box[3] * f];
+  clampBox(mem);
+  map.setAttribute("viewBox", mem.box.join(" "));
+  markZoom(map, mem.box);
+}
+
+function clampBox(mem) {
+  const b = mem.box;
+  b[0] = Math.min(1000 - b[2] / 4, Math.max(-b[2] * 0.75, b[0]));
+  b[1] = Math.min(1000 - b[3] / 4, Math.max(-b[3] * 0.75, b[1]));
+}
+
+function attachPanZoom(ctx, map) {
+  const mem = ctx.mem;
+  const pointers = new Map();
+  let start = null;
+  map.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    zoomAt(mem, map, Math.exp(e.deltaY * (e.ctrlKey ? 0.01 : 0.0015)), toSvgPoint(map, mem.box, e.clientX, e.clientY));
+  }, { passive: false });
+  map.addEventListener("pointerdown", (e) => {
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    mem.dragged = false;
+    start = { travel: 0 };
+  });
+  map.addEventListener("pointermove", (e) => {
+    const prev = pointers.get(e.pointerId);
+    if (!prev) return;
+    const box = mem.box;
+    if (pointers.size === 1) {
+      const { scale } = toSvgPoint(map, box, e.clientX, e.clientY);
+      const dx = e.clientX - prev.x, dy = e.clientY - prev.y;
+      start.travel += Math.abs(dx) + Math.abs(dy);
+      if (start.travel > 8) {
+        mem.dragged = true;
+        box[0] -= dx / scale;
+        box[1] -= dy / scale;
+        clampBox(mem);
+        map.setAttribute("viewBox", box.join(" "));
+      }
+    } else if (pointers.size === 2) {
+      const [other] = [...pointers.entries()].filter(([id]) => id !== e.pointerId).map(([, p]) => p);
+      const before = Math.hypot(prev.x - other.x, prev.y - other.y);
+      const after = Math.hypot(e.clientX - other.x, e.clientY - other.y);
+      mem.dragged = true;
+      if (before > 0 && after > 0) {
+        const mid = toSvgPoint(map, box, (e.clientX + other.x) / 2, (e.clientY + other.y) / 2);
+        zoomAt(mem, map, before / after, mid);
+      }
+    }
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+  });
+  const end = (e) => { pointers.delete(e.pointerId); };
+  map.addEventListener("pointerup", end);
+  map.addEventListener("pointercancel", end);
+  map.addEventListener("pointerleave", end);
+}
+
+// ---- panel: prompt, card, actions, results, system, feed, roads -----------------------------
+
+function renderPanel(ctx) {
+  const { view, message } = ctx;
+  const finished = message.status === "finished" || view.finished;
+  const main = [];
+  const info = [];
+  const card = renderCard(ctx);
+  if (finished) main.push(renderResults(ctx));
+  if (view.reason_prompt && ctx.seatPlaying) main.push(renderPrompt(ctx));
+  if (!finished && ctx.seatPlaying) main.push(renderActions(ctx));
+  if (card) info.push(card.el);
+  info.push(renderSystem(ctx), renderFeed(ctx), renderRoads(ctx), renderOthers(ctx));
+  return [h("div", { class: "evac-col evac-col--main" }, main), h("div", { class: "evac-col evac-col--info" }, info)];
+}
+
+function act(ctx, action, confirm) {
+  if (ctx.disabled) return;
+  // The transport shows refusals and re-renders; nothing to do here when it rejects.
+  Promise.resolve(ctx.controls.act(action, { confirm: confirm || null })).catch(() => {});
+}
+
+function actionButton(ctx, action, opts) {
+  const key = opts.key || JSON.stringify(action);
+  return h("button", {
+    type: "button", class: "evac-act" + (opts.cls ? " " + opts.cls : ""), "data-key": key,
+    "aria-label": opts.name || null, disabled: ctx.disabled,
+    onclick: () => act(ctx, action, opts.confirm),
+  }, h("span", { class: "evac-act-main", text: opts.label }), opts.sub ? h("span", { class: "evac-act-sub", text: opts.sub }) : null);
+}
+
+function group(title, buttons, cls) {
+  if (!buttons.length) return null;
+  const id = "evac-g-" + title.replace(/[^a-z0-9]+/gi, "-").toLowerCase();
+  return h("section", { class: "evac-group" + (cls ? " " + cls : ""), "aria-labelledby": id },
+    h("h3", { id, text: title }), h("div", { class: "evac-buttons" }, buttons));
+}
+
+function renderPrompt(ctx) {
+  const p = ctx.view.reason_prompt;
+  const buttons = p.choices.map((c) => actionButton(ctx, { type: "reason", about: p.about, choice: c.key },
+    { label: c.text, cls: c.key === "skip" ? "evac-act--skip" : "evac-act--reason" }));
+  return h("section", { class: "evac-prompt", "aria-labelledby": "evac-prompt-q" },
+    h("p", { class: "evac-prompt-kicker", text: T.why }),
+    h("h2", { id: "evac-prompt-q", text: p.question }),
+    h("div", { class: "evac-buttons evac-buttons--reasons" }, buttons));
+}
+
+function renderCard(ctx) {
+  const { view, mem } = ctx;
+  const card = view.last_card;
+  if (!card) return null;
+  const key = `${card.id}@${card.hour}`;
+  if (!mem.card || mem.card.key !== key) mem.card = { key, turns: view.turns };
+  const fresh = ctx.seatPlaying && mem.card.turns === view.turns && card.hour >= view.hour - 3;
+  const el = h("section", { class: "evac-card" + (fresh ? " is-fresh" : ""), "aria-labelledby": "evac-card-title" },
+    h("p", { class: "evac-card-kicker" }, T.cardTitle, fresh ? h("span", { class: "evac-new", text: T.cardNew }) : null, ` · ${T.cardAt(hourText(card.hour))}`),
+    h("h2", { id: "evac-card-title", text: card.title }),
+    h("p", { class: "evac-card-text", text: card.text }),
+    h("p", { class: "evac-card-basis" }, h("strong", { text: T.cardBasis }), " ", card.basis),
+    h("p", { class: "evac-card-source" }, T.cardSource, " ", card.source));
+  return { el, fresh };
+}
+
+function renderActions(ctx) {
+  const { view, board, nodesById } = ctx;
+  const actions = view.actions || [];
+  const money = board.rules.money, minutes = board.rules.minutes;
+  const here = nodesById[view.position];
+  const roads = {};
+  for (const r of view.roads || []) if (r.open) roads[r.to] = r;
+  const leaving = !leftHome(view);
+  const groups = { here: [], fuel: [], supplies: [], drive: [], more: [], destination: [], other: [] };
+
+  for (const action of actions) {
+    switch (action.type) {
+      case "drive": {
+        const node = nodesById[action.to];
+        const label = node ? node.label : action.to;
+        const confirm = leaving ? T.confirmLeave(label) : null;
+        let sub = null;
+        let cls = "";
+        if (node && node.kind === "destination") { sub = T.driveSubDest; cls = "evac-act--goal"; }
+        else if (roads[action.to]) sub = T.driveSubRoad(roads[action.to].needs_label);
+        else if (action.to === HOME) sub = T.driveSubHome;
+        const important = !node || node.kind !== "free" && node.kind !== "chance" || roads[action.to];
+        const btn = actionButton(ctx, action, { label, sub, cls, confirm, name: T.driveTo(label) });
+        (important ? groups.drive : groups.more).push([node && node.kind === "destination" ? 0 : node && node.kind === "free" || node && node.kind === "chance" ? 2 : 1, btn]);
+        break;
+      }
+      case "withdraw":
+        groups.here.push([0, actionButton(ctx, action, { label: T.withdraw(T.money(action.amount)), sub: T.takes(T.duration(minutes.bank)) })]);
+        break;
+      case "buy_home_supplies":
+        groups.here.push([0, actionButton(ctx, action, { label: T.homeSupplies(T.money(money.home_supplies)), sub: T.takes(T.duration(minutes.home_supplies)) })]);
+        break;
+      case "pick_up_friends":
+        groups.here.push([0, actionButton(ctx, action, { label: T.friends, sub: T.takes(T.duration(minutes.friends)) })]);
+        break;
+      case "buy_fuel": {
+        const price = fuelPrice(board, view, nodesById) || view.system.fuel_price;
+        const cost = T.money(fuelCost(price, action.gallons, view.tally.friends));
+        groups.fuel.push([0, actionButton(ctx, action, { label: T.fuel(action.gallons, cost), sub: T.takes(T.duration(minutes.buy_fuel)) })]);
+        break;
+      }
+      case "buy_supplies": {
+        const cost = T.money(action.units * view.system.supply_price);
+        groups.supplies.push([0, actionButton(ctx, action, { label: T.supplies(action.units, cost), sub: T.takes(T.duration(minutes.buy_supplies)) })]);
+        break;
+      }
+      case "set_destination": {
+        const dest = board.destinations[action.destination] || { label: action.destination, cost: 0 };
+        const cost = dest.cost ? T.money(dest.cost) : 0;
+        groups.destination.push([0, actionButton(ctx, action, {
+          label: dest.label, sub: T.destinationCost(cost), name: T.destinationName(dest.label, cost),
+          confirm: T.confirmDestination(dest.label, cost),
+        })]);
+        break;
+      }
+      case "tow":
+        groups.other.push([0, actionButton(ctx, action, { label: T.tow(T.money(money.tow)), sub: T.takes(T.duration(minutes.tow)), confirm: board.consequences.tow })]);
+        break;
+      case "wait":
+        groups.other.push([1, actionButton(ctx, action, { label: T.wait, sub: T.takes(T.duration(minutes.wait)), name: `${T.wait} (${T.takes(T.duration(minutes.wait))})` })]);
+        break;
+      case "stay_home":
+        groups.other.push([2, actionButton(ctx, action, { label: T.stayHome, sub: T.stayHomeSub, cls: "evac-act--danger", confirm: T.confirmStay(board.consequences.stay_home) })]);
+        break;
+      case "reason":
+        break; // shown in the "why?" panel
+      default:
+        groups.other.push([3, actionButton(ctx, action, { label: action.type.replace(/_/g, " ") })]);
+    }
+  }
+  const sorted = (list) => list.sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+  const price = fuelPrice(board, view, nodesById);
+  const more = groups.more.length
+    ? h("details", { class: "evac-more", "data-key": "more-places", open: ctx.mem.open["more-places"] || null },
+      h("summary", { text: T.morePlaces(groups.more.length) }), h("div", { class: "evac-buttons" }, sorted(groups.more)))
+    : null;
+  const parts = [
+    group(T.groupHere(here ? here.label : view.position_label), sorted(groups.here)),
+    group(T.groupFuel(T.money(price || view.system.fuel_price)), sorted(groups.fuel)),
+    group(T.groupSupplies(T.money(view.system.supply_price)), sorted(groups.supplies)),
+    group(T.groupDrive, sorted(groups.drive), "evac-group--drive"),
+    group(T.groupDestination, sorted(groups.destination)),
+    group(T.groupOther, sorted(groups.other)),
+    more,
+  ].filter(Boolean);
+  return h("section", { class: "evac-actions", "aria-labelledby": "evac-actions-title" },
+    h("h2", { id: "evac-actions-title", class: "evac-actions-title visually-hidden", text: T.actionsTitle }),
+    parts.length ? parts : h("p", { text: T.noActions }));
+}
+
+function renderSystem(ctx) {
+  const { view, board } = ctx;
+  const s = view.system;
+  const row = (label, value, cls) => h("div", { class: "evac-sys-row" + (cls ? " " + cls : "") }, h("dt", { text: label }), h("dd", {}, value));
+  const bridges = h("ul", { class: "evac-inline" }, Object.keys(s.bridges).map((b) =>
+    h("li", { class: s.bridges[b] ? "is-open" : "is-closed" }, `${T.bridgeNames[b] || b}: `, h("strong", { text: s.bridges[b] ? T.open : T.closed.toUpperCase() }))));
+  const places = h("ul", { class: "evac-inline" }, Object.keys(s.destinations).map((d) =>
+    h("li", { class: s.destinations[d] ? "is-open" : "is-closed" }, `${board.destinations[d] ? board.destinations[d].label : d}: `, h("strong", { text: s.destinations[d] ? T.taking : T.notTaking.toUpperCase() }))));
+  const cards = {};
+  for (const c of board.cards) cards[c.id] = c;
+  const changes = (view.changes || []).slice().reverse().map((c) =>
+    h("li", {}, h("span", { class: "evac-hour", text: T.hourShort(hourText(c.hour)) }), " ", cards[c.source] ? T.changeBy(cards[c.source].title) : c.source));
+  return h("section", { class: "evac-box evac-system", "aria-labelledby": "evac-sys-title" },
+    h("h2", { id: "evac-sys-title", text: T.systemTitle }),
+    h("dl", {},
+      row(T.sNumbers, h("span", { class: "evac-numbers evac-numbers--" + s.numbers, text: s.numbers === "red" ? T.numbersRed : T.numbersBlack })),
+      row(T.sFuelPrice, T.perGallon(T.money(s.fuel_price))),
+      row(T.sLimit, T.limitValue(s.fuel_limit)),
+      row(T.sSupplyPrice, T.each(T.money(s.supply_price))),
+      row(T.sBridges, bridges),
+      row(T.sContraflow, s.contraflow ? T.on : T.off),
+      row(T.sDestinations, places)),
+    changes.length ? h("div", { class: "evac-changes" }, h("h3", { text: T.changesTitle }), h("ul", {}, changes)) : null);
+}
+
+function renderFeed(ctx) {
+  const feed = (ctx.view.feed || []).slice().reverse();
+  return h("section", { class: "evac-box evac-feed", "aria-labelledby": "evac-feed-title" },
+    h("h2", { id: "evac-feed-title", text: T.feedTitle }),
+    feed.length
+      ? h("ol", {}, feed.map((e) => h("li", { class: "evac-ev evac-ev--" + e.type },
+        h("span", { class: "evac-hour", text: T.hourShort(hourText(e.hour)) }), h("span", { text: e.text }))))
+      : h("p", { class: "evac-muted", text: T.feedEmpty }));
+}
+
+function renderRoads(ctx) {
+  const roads = ctx.view.roads || [];
+  return h("section", { class: "evac-box evac-roads", "aria-labelledby": "evac-roads-title" },
+    h("h2", { id: "evac-roads-title" }, `${T.roadsTitle} (${ctx.view.position_label})`),
+    h("ul", {}, roads.map((r) => h("li", { class: r.open ? "is-open" : "is-closed" },
+      h("span", { text: T.roadTo(r.label) }), h("strong", { text: r.open ? r.needs_label : T.closedShort })))));
+}
+
+function renderOthers(ctx) {
+  const others = ctx.view.others || [];
+  if (!others.length) return null;
+  return h("section", { class: "evac-box evac-others", "aria-labelledby": "evac-others-title" },
+    h("h2", { id: "evac-others-title", text: T.othersTitle }),
+    h("ul", {}, others.map((o) => h("li", {},
+      h("strong", { text: T.seatName(o.seat) }), ` · ${T.atHour(hourText(o.hour))} · ${T.seatStatus[o.status] || o.status}`))));
+}
+
+function renderResults(ctx) {
+  const { view, message, board } = ctx;
+  const rows = message.results || view.results || [];
+  const mine = rows.find((r) => r.seat === view.seat);
+  if (!mine) return h("section", { class: "evac-results" }, h("h2", { text: T.gameOver }));
+  const p = mine.breakdown.points, s = mine.breakdown.safety;
+  const num = (n) => (Math.round(n * 10) / 10).toLocaleString("en-US");
+  const yn = (b) => h("span", { class: b ? "is-yes" : "is-no", text: b ? T.yes : T.no });
+  const dest = s.destination && board.destinations[s.destination] ? board.destinations[s.destination].label : "—";
+  const table = h("table", { class: "evac-standings" },
+    h("caption", { text: T.tableTitle }),
+    h("thead", {}, h("tr", {}, [T.rank, T.player, T.score, T.sOutcome].map((x) => h("th", { scope: "col", text: x })))),
+    h("tbody", {}, rows.slice().sort((a, b) => a.rank - b.rank).map((r) => h("tr", { class: r.seat === view.seat ? "is-me" : "" },
+      h("td", { text: String(r.rank) }), h("th", { scope: "row", text: r.seat === view.seat ? `${T.seatName(r.seat)} (${T.you})` : T.seatName(r.seat) }),
+      h("td", { text: num(r.score) }), h("td", { text: r.breakdown.safety.outcome })))));
+  return h("section", { class: "evac-results", "aria-labelledby": "evac-results-title" },
+    h("h2", { id: "evac-results-title", text: T.resultsTitle }),
+    h("p", { class: "evac-score" }, h("span", { text: T.score }), h("strong", { text: num(mine.score) })),
+    h("div", { class: "evac-sides" },
+      h("section", { class: "evac-side" }, h("h3", { text: T.pointsTitle }), h("dl", {},
+        [[T.pCash, num(p.cash)], [T.pDestination, num(p.destination)], [T.pInTime, num(p.in_time)], [T.pOrder, num(p.arrival_order)], [T.pTotal, num(p.total)]]
+          .map(([k, v]) => h("div", {}, h("dt", { text: k }), h("dd", { text: v }))))),
+      h("section", { class: "evac-side" }, h("h3", { text: T.safetyTitle }), h("dl", {},
+        h("div", {}, h("dt", { text: T.sArrived }), h("dd", {}, yn(s.arrived_in_time))),
+        h("div", {}, h("dt", { text: T.sSecured }), h("dd", {}, yn(s.home_secured))),
+        h("div", {}, h("dt", { text: T.sSupplies }), h("dd", {}, String(s.supplies), s.supplies_short_on_arrival ? " " + T.shortOnArrival(s.supplies_short_on_arrival) : "")),
+        h("div", {}, h("dt", { text: T.sFuel }), h("dd", { text: T.gallons(s.fuel) })),
+        h("div", {}, h("dt", { text: T.tDestination }), h("dd", { text: dest })),
+        h("div", {}, h("dt", { text: T.sOutcome }), h("dd", { text: s.outcome }))))),
+    table);
+}
+
+// ---- teacher dashboard card ------------------------------------------------------------------
+
+export function summary(board, teacherView) {
+  const nodes = {};
+  for (const node of board.nodes) nodes[node.id] = node;
+  const results = {};
+  for (const r of teacherView.results || []) results[r.seat] = r;
+  const hasResults = Boolean(teacherView.results);
+  const toAct = new Set(teacherView.to_act || []);
+  const head = [T.colSeat, T.colHour, T.colFuel, T.colCash, T.colPlace, T.colStatus, T.colEvents].concat(hasResults ? [T.colScore] : []);
+  const rows = (teacherView.tables || []).map((v) => {
+    const last = (v.feed || []).slice(-2).reverse();
+    return h("tr", { class: "evac-sum-" + v.status },
+      h("th", { scope: "row", text: T.seatName(v.seat) }),
+      h("td", { text: hourText(v.hour) }),
+      h("td", { class: v.tally.fuel <= 2 ? "is-low" : "", text: T.gallons(v.tally.fuel) }),
+      h("td", { class: v.tally.cash < 0 ? "is-low" : "", text: T.money(v.tally.cash) }),
+      h("td", { text: v.position_label }),
+      h("td", {}, h("span", { class: "evac-sum-status", text: T.seatStatus[v.status] || v.status }), toAct.has(v.seat) && v.reason_prompt ? " " + T.why : ""),
+      h("td", { class: "evac-sum-events" }, last.map((e) => h("div", {}, h("span", { class: "evac-hour", text: T.hourShort(hourText(e.hour)) }), " ", e.text))),
+      hasResults ? h("td", { text: results[v.seat] ? String(Math.round(results[v.seat].score * 10) / 10) : "—" }) : null);
+  });
+  const s = teacherView.system || {};
+  const closed = Object.keys(s.bridges || {}).filter((b) => !s.bridges[b]).map((b) => T.bridgeNames[b] || b);
+  const sys = [s.numbers === "red" ? T.numbersRed : T.numbersBlack, T.perGallon(T.money(s.fuel_price || 0)),
+    s.contraflow ? `${T.sContraflow} ${T.on}` : null, closed.length ? `${T.closed}: ${closed.join(", ")}` : null].filter(Boolean).join(" · ");
+  return h("div", { class: "evac-summary" },
+    h("table", {},
+      h("caption", {}, T.summaryCaption, h("small", { text: sys })),
+      h("thead", {}, h("tr", {}, head.map((x) => h("th", { scope: "col", text: x })))),
+      h("tbody", {}, rows)));
+}

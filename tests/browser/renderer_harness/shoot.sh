@@ -1,0 +1,19 @@
+#!/bin/sh
+# Screenshots of every scenario at the four target sizes into ${OUT:-/tmp/evac}.
+# Serve the repo first:  python3 -m http.server 8765 --bind 127.0.0.1 --directory <repo>
+set -eu
+BASE=${BASE:-http://127.0.0.1:8765/tests/browser/renderer_harness/index.html}
+OUT=${OUT:-/tmp/evac}
+mkdir -p "$OUT"
+SIZES=${SIZES:-"768,1024 1024,768 1366,650 390,844"}
+SCENARIOS=${SCENARIOS:-"start mid gas late finished"}
+for s in $SCENARIOS; do
+  for size in $SIZES; do
+    png="$OUT/${s}_$(echo "$size" | tr , x).png"
+    /usr/bin/chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+      --disable-component-update --disable-sync --hide-scrollbars --virtual-time-budget=3000 \
+      --enable-logging=stderr --v=0 --window-size="$size" --screenshot="$png" \
+      "$BASE?s=$s&nav=0${EXTRA:-}" 2>&1 | grep -iE "CONSOLE|Uncaught" || true
+    echo "$png"
+  done
+done
