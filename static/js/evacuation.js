@@ -95,7 +95,7 @@ const T = {
   cardBasis: "Really happened:",
   cardSource: "Source:",
   tallyTitle: "Your tally sheet",
-  tTime: "Time",
+  tTime: "Game hour",
   tFuel: "Fuel",
   tCash: "Cash",
   tSupplies: "Supplies",
@@ -373,11 +373,12 @@ function renderHeader(ctx) {
     disabled: asking || message.status === "finished", text: asking ? T.teacherAsked : T.askTeacher,
     onclick: () => { Promise.resolve(controls.askTeacher()).catch(() => {}); }, // the transport reports failures
   });
+  const over = message.status === "finished" || view.finished;
   return h("header", { class: "evac-head" },
     h("div", { class: "evac-banner evac-banner--" + tone },
       h("strong", { class: "evac-banner-title", text: bannerText(ctx) }),
       ...extra,
-      ask),
+      over ? null : ask),
     renderTimeline(ctx), renderTally(ctx));
 }
 
@@ -418,7 +419,7 @@ function renderTally(ctx) {
     h("dt", { text: label }), h("dd", {}, value, note ? h("small", { text: note }) : null));
   return h("section", { class: "evac-tally", "aria-label": T.tallyTitle },
     h("dl", {},
-      row(T.tTime, T.hour(hourText(view.hour))),
+      row(T.tTime, hourText(view.hour)),
       row(T.tFuel, T.fuelOf(t.fuel, tank), t.tow_price ? T.towPriceNote : null, t.fuel <= 2 ? "is-low" : ""),
       row(T.tCash, T.money(t.cash), t.withdrawn ? T.withdrawnNote(T.money(t.withdrawn)) : null, t.cash < 0 ? "is-low" : ""),
       row(T.tSupplies, String(t.supplies), null, t.supplies < board.rules.start.min_supplies_on_arrival ? "is-low" : ""),
@@ -455,7 +456,9 @@ function renderMap(ctx) {
     if (link.bridge) layers.links.append(svg("line", { class: "m-bridge-casing", x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
     layers.links.append(svg("line", { class: cls, x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
     if (system.contraflow && link.contraflow && !closed) layers.links.append(arrow(a, b));
-    const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
+    // Labels of the roads from here sit nearer the far end, so they do not pile up on this node.
+    const far = mine && link.a === here ? 0.6 : mine ? 0.4 : 0.5;
+    const mx = a.x + (b.x - a.x) * far, my = a.y + (b.y - a.y) * far;
     let text;
     if (closed) text = (link.name ? link.name + ": " : "") + T.closedShort;
     else if (need === null) text = link.name || T.noRoll;

@@ -1,7 +1,7 @@
 """Build board + seat views from the real evacuation engine for the renderer harness.
 
 Run from anywhere: ``python3 tests/browser/renderer_harness/build_fixtures.py``; writes
-``fixtures.json`` beside this file (git-ignored output is fine to commit: it is small).
+``fixtures.json`` beside this file (git-ignored; shoot.sh rebuilds it).
 """
 import json
 import sys

@@ -2,6 +2,7 @@
 # Screenshots of every scenario at the four target sizes into ${OUT:-/tmp/evac}.
 # Serve the repo first:  python3 -m http.server 8765 --bind 127.0.0.1 --directory <repo>
 set -eu
+python3 "$(dirname "$0")/build_fixtures.py" >/dev/null
 BASE=${BASE:-http://127.0.0.1:8765/tests/browser/renderer_harness/index.html}
 OUT=${OUT:-/tmp/evac}
 mkdir -p "$OUT"
@@ -17,3 +18,7 @@ for s in $SCENARIOS; do
     echo "$png"
   done
 done
+# Behaviour checks (accessible names, confirms, busy, pan/zoom and scroll kept across renders).
+/usr/bin/chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+  --disable-component-update --disable-sync --virtual-time-budget=5000 --window-size=1024,768 \
+  --dump-dom "$BASE?check=1" 2>/dev/null | grep -oE "(PASS|FAIL) [^<]*|DONE"
