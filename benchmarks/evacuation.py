@@ -54,17 +54,19 @@ def taps_and_turns(games=400):
     return statistics.median(taps), statistics.median(turns), max(taps)
 
 
+CAUTIOUS = {"bank": 2000, "bank_below": 1000}
 VARIANTS = {
     "cautious (all errands, relative)": BOTS["cautious"],
     "  without the bank": make_policy("no_bank", bank=0),
-    "  without home supplies": make_policy("no_home", bank=2000, home=False),
-    "  without filling the tank": make_policy("no_fuel", bank=2000, fuel=False),
-    "  without store supplies": make_policy("no_supplies", bank=2000, supplies=False),
-    "  plus friends": make_policy("friends", bank=2000, friends=True),
-    "  to the hotel instead": make_policy("hotel", bank=2000, destinations=("hotel", "relative", "shelter")),
-    "  to the shelter instead": make_policy("shelter", bank=2000, destinations=("shelter",)),
-    "  leaving at hour 12 (warning)": make_policy("warning", bank=2000, leave_minute=720),
-    "  leaving at hour 24": make_policy("day_two", bank=2000, leave_minute=1440),
+    "  always to the bank": make_policy("always_bank", bank=2000),
+    "  without home supplies": make_policy("no_home", **CAUTIOUS, home=False),
+    "  without filling the tank": make_policy("no_fuel", **CAUTIOUS, fuel=False),
+    "  without store supplies": make_policy("no_supplies", **CAUTIOUS, supplies=False),
+    "  plus friends": make_policy("friends", **CAUTIOUS, friends=True),
+    "  to the hotel instead": make_policy("hotel", **CAUTIOUS, destinations=("hotel", "relative", "shelter")),
+    "  to the shelter instead": make_policy("shelter", **CAUTIOUS, destinations=("shelter",)),
+    "  leaving at hour 12 (warning)": make_policy("warning", **CAUTIOUS, leave_minute=720),
+    "  leaving at hour 24": make_policy("day_two", **CAUTIOUS, leave_minute=1440),
     "bare (no errands, relative)": make_policy("bare", bank=0, home=False, fuel=False, supplies=False),
     "last_minute": BOTS["last_minute"],
     "bank_farming": BOTS["bank_farming"],

@@ -37,7 +37,7 @@ def _first_legal(state, seat, candidates):
     return None
 
 
-def make_policy(name, *, bank=0, home=True, friends=False, fuel=True, supplies=True,
+def make_policy(name, *, bank=0, bank_below=None, home=True, friends=False, fuel=True, supplies=True,
                 leave_minute=0, destinations=("relative", "hotel", "shelter"),
                 leave_reason="unsafe", destination_reason="family"):
     """A household that does its chosen errands in a fixed order, then drives to safety.
@@ -75,7 +75,8 @@ def make_policy(name, *, bank=0, home=True, friends=False, fuel=True, supplies=T
         if s["destination"] not in open_dests:
             return {"type": "set_destination", "destination": open_dests[0]}
         # Errands.
-        if bank and s["withdrawn"] < min(bank, rules.MONEY["bank_total"]):
+        if bank and s["withdrawn"] < min(bank, rules.MONEY["bank_total"]) and (
+                bank_below is None or s["cash"] < bank_below or s["pos"] == "BK"):
             if here == "BK":
                 if not s["visit"][0]:
                     left = min(rules.MONEY["bank_trip"], bank - s["withdrawn"])
@@ -99,10 +100,18 @@ def make_policy(name, *, bank=0, home=True, friends=False, fuel=True, supplies=T
             go = _drive(state, seat, "FR")
             if go:
                 return go
-        want_fuel = fuel and s["fuel"] < 15
+        # Fuel: a full tank if that is the plan; otherwise enough for the drive out and a margin.
+        # Either way only if it can be paid for (or the tow's fill-up is due).
+        target = rules.DEST_NODE[s["destination"]]
+        to_go = rules.hops(system["config"], here, target)
+        enough = (to_go or 8) + 3
+        near = rules._nearest_gas(s, system["config"])
+        price = rules._fuel_price_here(s, system) or system["fuel_price"]
+        can_pay = s["cash"] >= 5 * price or s["tow_price"]
+        want_fuel = can_pay and s["fuel"] < (15 if fuel else enough)
+        if want_fuel and near and rules.NODES[here].get("activity") != "gas" and s["fuel"] <= near[1]:
+            want_fuel = False  # cannot reach a station anyway: keep going and call a tow if needed
         want_supplies = supplies and s["supplies"] < 60 and s["cash"] >= 25 * system["supply_price"]
-        if not fuel and s["fuel"] < 6:
-            want_fuel = True  # even a household that skips the tank will not run dry on purpose
         if want_fuel or want_supplies:
             if rules.NODES[here].get("activity") == "gas":
                 price = rules._fuel_price_here(s, system)
@@ -111,16 +120,14 @@ def make_policy(name, *, bank=0, home=True, friends=False, fuel=True, supplies=T
                     return {"type": "buy_fuel", "gallons": most}
                 if want_supplies and not s["visit"][2]:
                     return {"type": "buy_supplies", "units": 25}
-            else:
-                near = rules._nearest_gas(s, system["config"])
-                go = _drive(state, seat, near[0]) if near else None
+            elif near:
+                go = _drive(state, seat, near[0])
                 if go:
                     return go
         if s["home_supplies"]:
             go = _drive(state, seat, rules.HOME)
             if go:
                 return go
-        target = rules.DEST_NODE[s["destination"]]
         go = _drive(state, seat, target)
         if go:
             return go
@@ -152,9 +159,10 @@ def _refuel(state, seat, s, system):
     return WAIT
 
 
-#: Leaves at the watch after doing every errand except friends: cash, shutters, a full tank,
-#: supplies; goes to the relative's home.
-cautious = make_policy("cautious", bank=2000, home=True, fuel=True, supplies=True,
+#: Leaves at the watch and does every errand except friends: $2,000 from the bank if it has
+#: under $1,000, shutters (then home to put them up), a full tank, 25 supplies; then the
+#: relative's home.
+cautious = make_policy("cautious", bank=2000, bank_below=1000, home=True, fuel=True, supplies=True,
                        leave_reason="unsafe", destination_reason="family")
 #: Watches the news until hour 36, then drives straight to the hotel, buying fuel only if low.
 last_minute = make_policy("last_minute", bank=0, home=False, fuel=False, supplies=False,

@@ -246,6 +246,21 @@ def _routes(config, target):
     return hops
 
 
+_HOPS: dict = {}
+
+
+def hops(config, start, target):
+    """Links on the drive route from ``start`` to ``target`` (None if there is no route)."""
+    key = (config, start, target)
+    if key not in _HOPS:
+        table, node, count = _routes(config, target), start, 0
+        while node != target and node in table:
+            node = table[node][0]
+            count += 1
+        _HOPS[key] = count if node == target else None
+    return _HOPS[key]
+
+
 def threshold(link, system):
     """The roll a link needs now (None for an open bridge: no roll)."""
     if link["bridge"]:
@@ -379,6 +394,8 @@ def _fuel_cost(s, price, gallons):
 
 def _max_gallons(s, system, price):
     room = min(TANK - s["fuel"], system["fuel_limit"])
+    if s["tow_price"] and NODES[s["pos"]]["activity"] == "gas":
+        return room  # the fill-up after a tow is part of the tow: it may leave cash negative
     while room > 0 and _fuel_cost(s, price, room) > s["cash"]:
         room -= 1
     return room
@@ -526,7 +543,7 @@ def _check_fuel(state, s, system, action):
         _refuse("fuel_limit", f"Stations sell at most {system['fuel_limit']} gallons per car right now.",
                 limit=system["fuel_limit"])
     cost = _fuel_cost(s, price, gallons)
-    if cost > s["cash"]:
+    if cost > s["cash"] and not (s["tow_price"] and NODES[s["pos"]]["activity"] == "gas"):
         _refuse("not_enough_cash", f"{gallons} gallons cost ${cost} and you have ${s['cash']}.", need=cost, have=s["cash"])
 
 
