@@ -113,8 +113,8 @@ const T = {
   towPriceNote: "next fill-up at double price",
   systemTitle: "State of the system",
   sNumbers: "Traffic",
-  numbersBlack: "BLACK numbers (normal)",
-  numbersRed: "RED numbers (heavy traffic)",
+  numbersBlack: "BLACK (normal)",
+  numbersRed: "RED (heavy traffic)",
   sFuelPrice: "Fuel price",
   perGallon: (p) => `${p} a gallon`,
   sLimit: "Fuel limit",
@@ -148,7 +148,7 @@ const T = {
   score: "Score",
   pointsTitle: "Points",
   safetyTitle: "Safety",
-  pCash: "Money left (÷100)",
+  pCash: "Money after the storm (÷100)",
   pDestination: "Destination",
   pInTime: "Arrived in time",
   pOrder: "Arrival order",
@@ -166,8 +166,9 @@ const T = {
   player: "Player",
   // teacher summary
   summaryCaption: "Households at this table",
-  colSeat: "Player", colHour: "Hour", colFuel: "Fuel", colCash: "Cash", colPlace: "Where",
-  colStatus: "Status", colEvents: "Last events", colScore: "Score",
+  sumWhy: "answering “why?”",
+  colHour: "Game hour", colFuel: "Fuel", colCash: "Cash", colPlace: "Where",
+  colEvents: "Last events", colScore: "Score",
 };
 
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -443,7 +444,7 @@ function renderMap(ctx) {
   for (const poly of board.water || []) {
     layers.water.append(svg("polygon", { points: poly.map((p) => p.join(",")).join(" ") }));
     const ys = poly.map((p) => p[1]);
-    layers.water.append(svg("text", { class: "m-water-label", x: 650, y: (Math.min(...ys) + Math.max(...ys)) / 2 + 9, text: T.water }));
+    layers.water.append(svg("text", { class: "m-water-label", x: 615, y: (Math.min(...ys) + Math.max(...ys)) / 2 + 9, text: T.water }));
   }
 
   for (const link of board.links) {
@@ -888,32 +889,28 @@ function renderResults(ctx) {
 // ---- teacher dashboard card ------------------------------------------------------------------
 
 export function summary(board, teacherView) {
-  const nodes = {};
-  for (const node of board.nodes) nodes[node.id] = node;
   const results = {};
   for (const r of teacherView.results || []) results[r.seat] = r;
-  const hasResults = Boolean(teacherView.results);
-  const toAct = new Set(teacherView.to_act || []);
-  const head = [T.colSeat, T.colHour, T.colFuel, T.colCash, T.colPlace, T.colStatus, T.colEvents].concat(hasResults ? [T.colScore] : []);
   const rows = (teacherView.tables || []).map((v) => {
     const last = (v.feed || []).slice(-2).reverse();
-    return h("tr", { class: "evac-sum-" + v.status },
-      h("th", { scope: "row", text: T.seatName(v.seat) }),
-      h("td", { text: hourText(v.hour) }),
-      h("td", { class: v.tally.fuel <= 2 ? "is-low" : "", text: T.gallons(v.tally.fuel) }),
-      h("td", { class: v.tally.cash < 0 ? "is-low" : "", text: T.money(v.tally.cash) }),
-      h("td", { text: v.position_label }),
-      h("td", {}, h("span", { class: "evac-sum-status", text: T.seatStatus[v.status] || v.status }), toAct.has(v.seat) && v.reason_prompt ? " " + T.why : ""),
-      h("td", { class: "evac-sum-events" }, last.map((e) => h("div", {}, h("span", { class: "evac-hour", text: T.hourShort(hourText(e.hour)) }), " ", e.text))),
-      hasResults ? h("td", { text: results[v.seat] ? String(Math.round(results[v.seat].score * 10) / 10) : "—" }) : null);
+    const result = results[v.seat];
+    const stat = (label, value, low) => h("span", { class: "evac-sum-stat" + (low ? " is-low" : "") },
+      h("span", { class: "visually-hidden", text: label + ": " }), value);
+    return h("li", { class: "evac-sum-row evac-sum-" + v.status },
+      h("div", { class: "evac-sum-line" },
+        h("strong", { text: T.seatName(v.seat) }),
+        h("span", { class: "evac-sum-status", text: T.seatStatus[v.status] || v.status }),
+        v.reason_prompt ? h("span", { class: "evac-sum-why", text: T.sumWhy }) : null,
+        result ? h("span", { class: "evac-sum-score" }, `${T.colScore} `, h("strong", { text: String(Math.round(result.score * 10) / 10) })) : null),
+      h("div", { class: "evac-sum-line" },
+        stat(T.colHour, T.hour(hourText(v.hour))),
+        stat(T.colFuel, T.gallons(v.tally.fuel), v.tally.fuel <= 2),
+        stat(T.colCash, T.money(v.tally.cash), v.tally.cash < 0),
+        stat(T.colPlace, v.position_label)),
+      last.length ? h("ol", { class: "evac-sum-events", "aria-label": T.colEvents },
+        last.map((e) => h("li", {}, h("span", { class: "evac-hour", text: T.hourShort(hourText(e.hour)) }), " ", e.text))) : null);
   });
-  const s = teacherView.system || {};
-  const closed = Object.keys(s.bridges || {}).filter((b) => !s.bridges[b]).map((b) => T.bridgeNames[b] || b);
-  const sys = [s.numbers === "red" ? T.numbersRed : T.numbersBlack, T.perGallon(T.money(s.fuel_price || 0)),
-    s.contraflow ? `${T.sContraflow} ${T.on}` : null, closed.length ? `${T.closed}: ${closed.join(", ")}` : null].filter(Boolean).join(" · ");
   return h("div", { class: "evac-summary" },
-    h("table", {},
-      h("caption", {}, T.summaryCaption, h("small", { text: sys })),
-      h("thead", {}, h("tr", {}, head.map((x) => h("th", { scope: "col", text: x })))),
-      h("tbody", {}, rows)));
+    h("p", { class: "evac-sum-title", text: T.summaryCaption }),
+    h("ul", { class: "evac-sum-list" }, rows));
 }

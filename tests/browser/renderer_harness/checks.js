@@ -74,6 +74,6 @@ export async function runChecks(data, log) {
 
   const card = summary(board, data.teacher.mid);
   const el = typeof card === "string" ? Object.assign(document.createElement("div"), { innerHTML: card }) : card;
-  ok(el.querySelectorAll("tbody tr").length === data.teacher.mid.tables.length, "summary: one row per seat");
+  ok(el.querySelectorAll(".evac-sum-row").length === data.teacher.mid.tables.length, "summary: one row per seat");
   root.remove();
 }
