@@ -108,12 +108,16 @@ def make_policy(name, *, bank=0, bank_below=None, home=True, friends=False, fuel
         near = rules._nearest_gas(s, system["config"])
         price = rules._fuel_price_here(s, system) or system["fuel_price"]
         can_pay = s["cash"] >= 5 * price or s["tow_price"]
-        want_fuel = can_pay and s["fuel"] < (15 if fuel else enough)
-        if want_fuel and near and rules.NODES[here].get("activity") != "gas" and s["fuel"] <= near[1]:
+        at_gas = rules.NODES[here].get("activity") == "gas"
+        # A full tank is an errand near home (far from safety) or when already at a station;
+        # on the road only "enough to get there" sends the car back to a station.
+        want_fuel = can_pay and (s["fuel"] < enough or (
+            fuel and s["fuel"] < 15 and (at_gas or (to_go or 0) >= 7)))
+        if want_fuel and near and not at_gas and s["fuel"] <= near[1]:
             want_fuel = False  # cannot reach a station anyway: keep going and call a tow if needed
         want_supplies = supplies and s["supplies"] < 60 and s["cash"] >= 25 * system["supply_price"]
         if want_fuel or want_supplies:
-            if rules.NODES[here].get("activity") == "gas":
+            if at_gas:
                 price = rules._fuel_price_here(s, system)
                 most = rules._max_gallons(s, system, price)
                 if want_fuel and most > 0 and not s["visit"][1]:
