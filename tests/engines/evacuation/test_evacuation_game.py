@@ -78,3 +78,20 @@ def test_same_game_with_book_bank_scoring_adds_the_withdrawal():
     row = ENGINE.results(state)[0]
     # Alone at the table: first to arrive (30) instead of second (20): 1810/100 + 25 + 20 + 30.
     assert row["score"] == 18.1 + 25 + 20 + 30
+
+
+def test_frozen_schema_1_state_loads_and_plays_on():
+    """A state stored by engine 1.0.0 (schema 1) loads unchanged and plays to the end."""
+    import json
+    from pathlib import Path
+
+    from evacuation_helpers import play_out
+
+    from games.engines.evacuation.bots import BOTS
+
+    data = json.loads((Path(__file__).parent / "frozen_state_v1.json").read_text())
+    assert data["schema"] == 1 and data["version"] == "1.0.0"
+    state = ENGINE.load(data)
+    assert ENGINE.dump(state) == data
+    play_out(state, [BOTS["cautious"]] * 3)
+    assert ENGINE.finished(state) and len(ENGINE.results(state)) == 3

@@ -159,3 +159,24 @@ def test_bots_are_deterministic_and_finish_every_game():
         log_a = play_out(first, [BOTS[name]] * 4)
         log_b = play_out(second, [BOTS[name]] * 4)
         assert log_a == log_b and ENGINE.dump(first) == ENGINE.dump(second)
+
+
+@given(seed=st.integers(0, 2**40), seats=st.integers(2, 6), handover=st.integers(0, 120),
+       policy=st.sampled_from(["cautious", "last_minute", "bank_farming"]))
+def test_policy_bots_take_over_any_reachable_state(seed, seats, handover, policy):
+    """'Hand to bot' after random play: the policy bot only ever plays legal actions, to the end."""
+    state = ENGINE.setup(seed, seats)
+    for step in range(handover):
+        if ENGINE.finished(state):
+            return
+        seat = ENGINE.to_act(state)[step % len(ENGINE.to_act(state))]
+        ENGINE.apply(state, seat, BOTS["random"](state, seat))
+    bot = BOTS[policy]
+    steps = 0
+    while not ENGINE.finished(state):
+        for seat in ENGINE.to_act(state):
+            action = bot(state, seat)
+            assert rules.legal(state, seat, action), (action, state["seats"][seat])
+            ENGINE.apply(state, seat, action)
+            steps += 1
+            assert steps < 5000
