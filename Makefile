@@ -29,7 +29,7 @@ run: $(VENV)/.run-installed
 
 ## browser: Debian's Chromium for the Playwright tests (playwright cannot download browsers here).
 browser:
-	@command -v chromium >/dev/null || { apt-get update -q && apt-get install -y -q chromium fonts-dejavu-core; }
+	@command -v chromium >/dev/null || { apt-get update -q && apt-get install -y -q chromium fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0; }
 
 ## services: make sure PostgreSQL and Redis answer on their standard local ports.
 services:

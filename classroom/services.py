@@ -10,6 +10,7 @@ import hashlib
 import math
 import secrets
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
@@ -298,6 +299,7 @@ def start(*, session: Session) -> Session:
                 seats=count, options=options,
                 bots={n: policy for n in range(len(humans), count)},
                 turn_seconds=session.turn_seconds if session.turn_timer else None,
+                bot_step_seconds=settings.BOT_STEP_SECONDS,
             )
             table.game = game
             table.save(update_fields=["game"])
@@ -353,6 +355,9 @@ def end(*, session: Session) -> Session:
     session.ended_at = timezone.now()
     session.save(update_fields=["status", "ended_at"])
     notify_session(session)
+    from scoring import services as scoring  # the one place classroom touches scoring
+
+    scoring.queue_debrief(session_id=session.pk)
     return session
 
 

@@ -11,5 +11,6 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("scoring.urls")),
     path("", include("classroom.urls")),
 ]

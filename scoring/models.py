@@ -1,0 +1,130 @@
+"""After the lesson: the real-outcomes knowledge base, each session's debrief settings, and the
+reports the Celery jobs write (one row per report, replaced in place by a rerun)."""
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from scoring.outcomes import AGE_BANDS
+
+
+class FactQuerySet(models.QuerySet):
+    def shown(self, *, scenario: str, audience: str, intensity: str, age_band: str):
+        """The facts a page may show: students never see unverified facts; a gentle session never
+        sees death tolls; a fact is shown only to its age band and older."""
+        facts = self
+        if audience == "student":
+            facts = facts.filter(verified=True)
+        if intensity == DebriefSettings.Intensity.GENTLE:
+            facts = facts.filter(deaths=False)
+        bands = AGE_BANDS[:AGE_BANDS.index(age_band) + 1] if age_band in AGE_BANDS else AGE_BANDS[:1]
+        return [f for f in facts.filter(age_band__in=bands) if scenario in f.scenarios]
+
+
+class Fact(models.Model):
+    """One real-world outcome with its number and source, and the game decisions it speaks to."""
+
+    class Confidence(models.TextChoices):
+        OFFICIAL = "O", _("Checked against an official or peer-reviewed source")
+        SECONDARY = "S", _("Secondary report of official data")
+        UNCERTAIN = "U", _("Not re-verified")
+
+    key = models.SlugField(max_length=60, unique=True)
+    statement = models.TextField()
+    number = models.CharField(max_length=200)
+    #: figures the debrief compares with the class (e.g. destination shares), keyed by name
+    values = models.JSONField(default=dict, blank=True)
+    source = models.CharField(_("organisation or authors"), max_length=200)
+    title = models.CharField(max_length=300)
+    year = models.PositiveSmallIntegerField()
+    url = models.URLField(max_length=300, blank=True)
+    decisions = models.JSONField(default=list)
+    scenarios = models.JSONField(default=list)
+    confidence = models.CharField(max_length=1, choices=Confidence.choices)
+    verified = models.BooleanField(default=False)
+    age_band = models.CharField(max_length=4, choices=[(b, b) for b in AGE_BANDS], default="10+")
+    deaths = models.BooleanField(_("mentions deaths"), default=False)
+
+    objects = FactQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["key"]
+
+    def __str__(self):
+        return self.key
+
+    @property
+    def citation(self) -> str:
+        return f"{self.source} ({self.year}). {self.title}."
+
+
+class DebriefSettings(models.Model):
+    """The teacher's choices for one session's debrief (kept here so classroom stays unaware)."""
+
+    class Intensity(models.TextChoices):
+        GENTLE = "gentle", _("Gentle: no death tolls")
+        FRANK = "frank", _("Frank: death tolls shown where a fact has them")
+
+    session = models.OneToOneField("classroom.Session", on_delete=models.CASCADE,
+                                   related_name="debrief_settings")
+    intensity = models.CharField(max_length=10, choices=Intensity.choices, default=Intensity.GENTLE)
+    age_band = models.CharField(_("youngest students"), max_length=4,
+                                choices=[(b, b) for b in AGE_BANDS], default="10+")
+    #: the teacher shares this session for research: exports then include nicknames
+    research_opt_in = models.BooleanField(_("share nicknames in research exports"), default=False)
+
+    def __str__(self):
+        return f"debrief settings of session {self.session_id}"
+
+    @classmethod
+    def of(cls, session) -> "DebriefSettings":
+        settings, _created = cls.objects.get_or_create(session=session)
+        return settings
+
+
+class Report(models.Model):
+    """One debrief report (a student's seat, or the class packet) and the state of its job.
+
+    A rerun updates this row in place: the finished page and PDF are written in one UPDATE at the
+    end, so a worker killed mid-job leaves the previous report (or none), never a half one.
+    """
+
+    class Kind(models.TextChoices):
+        STUDENT = "student", _("Student report")
+        TEAM = "team", _("Team report")
+        CLASS = "class", _("Class packet")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    session = models.ForeignKey("classroom.Session", on_delete=models.CASCADE, related_name="reports")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    seat = models.ForeignKey("classroom.Seat", null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="reports")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    step = models.CharField(max_length=120, blank=True)
+    error = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    html = models.TextField(blank=True)
+    pdf = models.BinaryField(blank=True, default=b"")
+    data = models.JSONField(default=dict, blank=True)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "kind", "seat__table__number", "seat__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "kind", "seat"], name="report_unique_seat"),
+            models.UniqueConstraint(fields=["session", "kind"], condition=models.Q(seat__isnull=True),
+                                    name="report_unique_class"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} {self.pk} of session {self.session_id}"
+
+    @property
+    def ready(self) -> bool:
+        return bool(self.html)

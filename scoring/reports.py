@@ -1,0 +1,116 @@
+"""Writing the reports: a student's (or the class packet) page, charts and PDF from the move log.
+
+Each function returns ``(html, pdf_bytes, data)``; ``services.build_report`` stores all three at
+once. The HTML is a complete document with its stylesheet inline and charts as SVG data URIs,
+so the web page and the PDF are the same document.
+"""
+from __future__ import annotations
+
+import base64
+from functools import lru_cache
+from pathlib import Path
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from scoring import analysis, charts, counterfactuals
+from scoring.services import DebriefSettings, matching_facts, shown_facts, table_records
+
+
+@lru_cache(maxsize=1)
+def _stylesheet() -> str:
+    return (Path(settings.BASE_DIR) / "static" / "css" / "debrief.css").read_text(encoding="utf-8")
+
+
+def _data_uri(svg: str) -> str:
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+
+
+def pdf_of(html: str) -> bytes:
+    """The PDF of a report page (WeasyPrint; fonts from the system, nothing fetched)."""
+    from weasyprint import HTML
+
+    return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf()
+
+
+class Citations:
+    """Numbers each fact the first time a report cites it, for a reference list at the end."""
+
+    def __init__(self):
+        self.facts = []
+
+    def cite(self, fact) -> dict:
+        if fact not in self.facts:
+            self.facts.append(fact)
+        return {"fact": fact, "n": self.facts.index(fact) + 1}
+
+
+def student_report(session, seat, *, progress=lambda percent, step: None):
+    """One household's report: decisions beside facts, points and safety, counterfactuals."""
+    tables = table_records(session)
+    table = next(t for t in tables if t["table"] == seat.table.number)
+    story = analysis.seat_story(table, seat.number)
+    story["flags"] = analysis.table_flags(table)
+    summary = analysis.class_summary(tables)
+    facts = shown_facts(session, "student")
+    cites = Citations()
+    for step in story["timeline"]:
+        step["facts"] = [cites.cite(f) for f in matching_facts(step["tags"], facts)]
+    outcome_tags = {"evacuated": ["destination", story["destination"] or ""], "stayed home": ["stay"],
+                    "caught on the road": ["traffic"], "game ended early": ["leave_time"]}[story["outcome"]]
+    outcome_facts = [cites.cite(f) for f in matching_facts(outcome_tags, facts)]
+    progress(30, "Re-running futures from the decision point")
+    items = counterfactuals.for_household(table, story, counterfactuals.FUTURES)
+    progress(70, "Drawing charts")
+    chart_urls = {"timeline": _data_uri(charts.decision_timeline(story)),
+                  "departures": _data_uri(charts.departures(summary["departures"], story["left_hour"]))}
+    if items:
+        chart_urls["counterfactual"] = _data_uri(charts.counterfactual(items))
+    holder = seat.participant
+    context = {
+        "session": session, "story": story, "name": holder.nickname if holder else "", "table": seat.table.number,
+        "seat": seat.number + 1, "counterfactuals": items, "charts": chart_urls,
+        "outcome_facts": outcome_facts, "citations": cites.facts, "summary": summary,
+        "css": _stylesheet(), "generated": timezone.now(), "futures": counterfactuals.FUTURES,
+        "settings": DebriefSettings.of(session),
+    }
+    html = render_to_string("scoring/student_report.html", context)
+    progress(85, "Printing the PDF")
+    pdf = pdf_of(html)
+    data = {"seat": seat.number, "table": seat.table.number, "left_hour": story["left_hour"],
+            "outcome": story["outcome"], "score": story["score"],
+            "counterfactuals": [{k: v for k, v in item.items() if k != "sentence"} | {"sentence": item["sentence"]}
+                                for item in items],
+            "facts": [f.key for f in cites.facts]}
+    return html, pdf, data
+
+
+def class_packet(session, *, progress=lambda percent, step: None):
+    """The printable class packet: distributions, spread between tables, questions, households."""
+    tables = table_records(session)
+    summary = analysis.class_summary(tables)
+    facts = {f.key: f for f in shown_facts(session, "student")}
+    real = facts.get("destinations-florida-2004")
+    if real:
+        for row in summary["destinations"]:
+            row["real"] = real.values.get(row["key"])
+        summary["questions"] = analysis.discussion_questions(summary, real.values["relative"])
+    cites = Citations()
+    names = {"destinations": "destinations-florida-2004", "timing": "when-households-leave-ike",
+             "shelter": "shelter-last-resort"}
+    cited = {name: cites.cite(facts[key]) for name, key in names.items() if key in facts}
+    progress(40, "Drawing charts")
+    chart_urls = {"departures": _data_uri(charts.departures(summary["departures"], None)),
+                  "destinations": _data_uri(charts.destinations(summary["destinations"],
+                                                                "Florida 2004 [%d]" % cited["destinations"]["n"]
+                                                                if real else None))}
+    teacher_only = [f for f in shown_facts(session, "teacher") if not f.verified]
+    homes = analysis.households(tables)
+    context = {"session": session, "summary": summary, "charts": chart_urls, "cited": cited,
+               "citations": cites.facts, "homes": homes, "teacher_only": teacher_only,
+               "css": _stylesheet(), "generated": timezone.now(), "settings": DebriefSettings.of(session)}
+    html = render_to_string("scoring/class_packet.html", context)
+    progress(80, "Printing the PDF")
+    pdf = pdf_of(html)
+    return html, pdf, {"households": summary["households"], "questions": summary["questions"]}

@@ -1,0 +1,328 @@
+"""Debrief workflows: reading a session's move logs, queueing and writing reports, signed student
+links and research exports. Views and tasks call these; nothing else writes ``Report`` rows.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import traceback
+
+from django.conf import settings
+from django.core import signing
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from classroom.models import Participant, Seat, Session
+from games.models import Game, Move
+from scoring import analysis
+from scoring.models import DebriefSettings, Fact, Report
+
+LINK_SALT = "scoring.student-report"
+
+
+def link_max_age() -> int:
+    """Seconds a student's report link stays valid (``STUDENT_REPORT_LINK_DAYS``, default 14)."""
+    return int(getattr(settings, "STUDENT_REPORT_LINK_DAYS", 14)) * 24 * 3600
+
+
+# --- Reading the lesson -----------------------------------------------------------------------------
+
+def table_records(session: Session) -> list[dict]:
+    """Each table's final state, move log and seat holders, as ``scoring.analysis`` reads them."""
+    tables = list(session.tables.select_related("game").prefetch_related("seats__participant")
+                  .filter(game__isnull=False).order_by("number"))
+    moves_by_game: dict[int, list] = {t.game_id: [] for t in tables}
+    for move in (Move.objects.filter(game_id__in=moves_by_game).order_by("game_id", "seq")
+                 .values("game_id", "seq", "seat", "actor", "action_id", "action", "events")):
+        moves_by_game[move.pop("game_id")].append(move)
+    records = []
+    for table in tables:
+        holders = {seat.number: ({"participant": seat.participant_id, "name": seat.participant.nickname,
+                                  "seat_id": seat.pk} if seat.participant_id else None)
+                   for seat in table.seats.all()}
+        for number in range(table.game.seats):
+            holders.setdefault(number, None)
+        records.append({"table": table.number, "game": table.game_id, "state": table.game.state,
+                        "seed": table.game.seed, "options": table.game.options,
+                        "status": table.game.status, "moves": moves_by_game[table.game_id],
+                        "holders": holders})
+    return records
+
+
+def shown_facts(session: Session, audience: str) -> list[Fact]:
+    """The facts this session's pages may show to ``audience`` ("student" or "teacher")."""
+    prefs = DebriefSettings.of(session)
+    return Fact.objects.shown(scenario=session.scenario, audience=audience,
+                              intensity=prefs.intensity, age_band=prefs.age_band)
+
+
+FACT_PRIORITY = ["destinations-florida-2004", "when-households-leave-ike", "watch-warning-lead-times",
+                 "mitigation-pays", "fortified-roofs-sally", "shelter-last-resort", "water-per-day",
+                 "katrina-contraflow", "rita-evacuation-deaths", "what-kills-1963-2012"]
+
+
+def matching_facts(tags, facts, limit=2) -> list[Fact]:
+    """The facts that speak to a decision's tags, best first (tag order, then a fixed priority)."""
+    picked = []
+    for tag in tags:
+        for fact in sorted(facts, key=lambda f: (FACT_PRIORITY.index(f.key) if f.key in FACT_PRIORITY else 99, f.key)):
+            if tag in fact.decisions and fact not in picked:
+                picked.append(fact)
+                break
+    for fact in facts:
+        if len(picked) >= limit:
+            break
+        if fact not in picked and set(tags) & set(fact.decisions):
+            picked.append(fact)
+    return picked[:limit]
+
+
+def class_debrief(session: Session, *, audience: str = "student") -> dict:
+    """The projector page: this class beside the real figures, built from the move log now."""
+    summary = analysis.class_summary(table_records(session))
+    facts = {f.key: f for f in shown_facts(session, audience)}
+    real_dest = facts.get("destinations-florida-2004")
+    comparisons = {
+        "destinations": real_dest,
+        "timing": facts.get("when-households-leave-ike"),
+        "lead_times": facts.get("watch-warning-lead-times"),
+        "secured": facts.get("fortified-roofs-sally") or facts.get("mitigation-pays"),
+        "unsafe": facts.get("rita-evacuation-deaths") or facts.get("what-kills-1963-2012")
+                  or facts.get("cat4-damage"),
+        "shelter": facts.get("shelter-last-resort"),
+    }
+    if real_dest:
+        for row in summary["destinations"]:
+            row["real"] = real_dest.values.get(row["key"])
+        summary["questions"] = analysis.discussion_questions(summary, real_dest.values["relative"])
+    citations = list(dict.fromkeys(f for f in comparisons.values() if f))
+    cite = {name: citations.index(f) + 1 for name, f in comparisons.items() if f}
+    return {"session": session, "summary": summary, "facts": comparisons, "cite": cite,
+            "citations": citations, "settings": DebriefSettings.of(session)}
+
+
+# --- Jobs --------------------------------------------------------------------------------------------
+
+def queue_debrief(*, session_id: int) -> None:
+    """Queue the session's report jobs after commit (``classroom.services.end`` calls this)."""
+    from config.tasks import enqueue
+    from scoring import tasks
+
+    enqueue(tasks.build_debrief, session_id)
+
+
+def plan_reports(session: Session) -> list[Report]:
+    """One report row per human seat plus the class packet, each reset to queued (idempotent)."""
+    now = timezone.now()
+    kind = Report.Kind.TEAM if session.scenario == "stormfury" else Report.Kind.STUDENT
+    reports = []
+    with transaction.atomic():
+        seats = Seat.objects.filter(table__session=session, participant__isnull=False,
+                                    table__game__isnull=False).order_by("table__number", "number")
+        wanted = [(kind, seat) for seat in seats] + [(Report.Kind.CLASS, None)]
+        for report_kind, seat in wanted:
+            report, _created = Report.objects.get_or_create(session=session, kind=report_kind, seat=seat)
+            Report.objects.filter(pk=report.pk).update(status=Report.Status.QUEUED, progress=0, step="",
+                                                       error="", queued_at=now)
+            reports.append(report)
+        Report.objects.filter(session=session).exclude(pk__in=[r.pk for r in reports]).delete()
+    return reports
+
+
+def _mark(report_id: int, **fields) -> None:
+    Report.objects.filter(pk=report_id).update(**fields)
+
+
+def build_report(report_id: int) -> Report | None:
+    """Write one report (page, charts, PDF) and store it in one UPDATE; failures are recorded.
+
+    Safe to run again at any time: it recomputes from the move log and replaces the stored report.
+    """
+    from scoring import reports
+
+    report = Report.objects.select_related("session", "seat__table", "seat__participant").filter(pk=report_id).first()
+    if report is None:
+        return None
+    from django.db.models import F
+
+    _mark(report.pk, status=Report.Status.RUNNING, started_at=timezone.now(), progress=5,
+          step="Reading the move log", attempts=F("attempts") + 1, error="")
+    try:
+        def progress(percent, step):
+            _mark(report.pk, progress=percent, step=step[:120])
+
+        if report.kind == Report.Kind.CLASS:
+            html, pdf, data = reports.class_packet(report.session, progress=progress)
+        else:
+            html, pdf, data = reports.student_report(report.session, report.seat, progress=progress)
+    except Exception as error:  # noqa: BLE001 - recorded for the teacher, who can retry
+        _mark(report.pk, status=Report.Status.FAILED, step="Failed",
+              error=f"{type(error).__name__}: {error}"[:2000] + "\n" + traceback.format_exc(limit=3)[-1500:],
+              finished_at=timezone.now())
+        raise
+    _mark(report.pk, status=Report.Status.DONE, progress=100, step="Done", html=html, pdf=pdf,
+          data=data, finished_at=timezone.now())
+    return Report.objects.get(pk=report.pk)
+
+
+def retry_report(*, report: Report) -> None:
+    """The teacher's retry button: queue the one report again."""
+    from config.tasks import enqueue
+    from scoring import tasks
+
+    _mark(report.pk, status=Report.Status.QUEUED, progress=0, step="", error="", queued_at=timezone.now())
+    enqueue(tasks.build_report_task, report.pk)
+
+
+def job_status(session: Session) -> dict:
+    """What the teacher's reports page polls: each job's status, progress and failure reason."""
+    rows = []
+    for report in (Report.objects.filter(session=session).select_related("seat__table", "seat__participant")
+                   .defer("html", "pdf", "data")):
+        rows.append({
+            "id": report.pk, "kind": report.kind, "status": report.status, "progress": report.progress,
+            "step": report.step, "error": report.error.splitlines()[0] if report.error else "",
+            "label": report_label(report), "attempts": report.attempts,
+            "page": reverse("scoring:report", args=[report.pk]),
+            "pdf": reverse("scoring:report_pdf", args=[report.pk]),
+            "retry": reverse("scoring:report_retry", args=[report.pk]),
+        })
+    done = sum(1 for r in rows if r["status"] == Report.Status.DONE)
+    return {"session": session.pk, "reports": rows, "done": done, "total": len(rows),
+            "failed": sum(1 for r in rows if r["status"] == Report.Status.FAILED)}
+
+
+def report_label(report: Report) -> str:
+    if report.seat_id is None:
+        return "Class packet"
+    name = report.seat.participant.nickname if report.seat.participant_id else "empty seat"
+    return f"{name} (table {report.seat.table.number}, seat {report.seat.number + 1})"
+
+
+# --- Student links ---------------------------------------------------------------------------------
+
+def student_report_token(participant: Participant) -> str:
+    return signing.TimestampSigner(salt=LINK_SALT).sign(f"{participant.session_id}:{participant.pk}")
+
+
+def student_report_url(participant: Participant) -> str:
+    """The expiring link a student's device shows when their game ends (absolute, for printing)."""
+    path = reverse("scoring:student_report", args=[student_report_token(participant)])
+    return f"{settings.PUBLIC_BASE_URL}{path}"
+
+
+def participant_for_link(token: str) -> Participant | None:
+    """The participant a student link names, or None if it is forged or has expired."""
+    try:
+        value = signing.TimestampSigner(salt=LINK_SALT).unsign(token, max_age=link_max_age())
+    except signing.BadSignature:  # SignatureExpired is a BadSignature
+        return None
+    session_id, participant_id = (int(part) for part in value.split(":"))
+    return Participant.objects.filter(pk=participant_id, session_id=session_id).first()
+
+
+# --- Exports ---------------------------------------------------------------------------------------
+
+DATA_DICTIONARY = {
+    "session_id": "Stormwise's id of the lesson run.",
+    "scenario": "Scenario key (evacuation, stormfury).",
+    "table": "Table number inside the session (1, 2, ...).",
+    "game_id": "Id of the table's game.",
+    "seat_id": "Stable id of the seat (a player's place at a table); use it to join moves and decisions.",
+    "seat": "Seat number at its table, from 0; empty for teacher or system moves.",
+    "held_by": "'student' if a student held the seat at the end of the lesson, 'bot' otherwise.",
+    "nickname": "The student's nickname; present only when the teacher opted the session in to research sharing.",
+    "seq": "Move number inside the game, from 1, in the order moves were applied.",
+    "actor": "Who made the move: student, bot (a bot's seat or 'finish with bots'), timer (a bot standing in for an idle seat), teacher, system.",
+    "seconds": "Seconds from the session's start to the move (wall clock).",
+    "action_type": "The action's type (drive, wait, withdraw, set_destination, reason, ...).",
+    "action": "The whole action as JSON, exactly as the engine received it.",
+    "events": "The events it caused, as JSON (each with the game minute of the seat's own clock).",
+    "game_minute": "The acting seat's game clock after the move, in minutes from the hurricane watch (0) to tropical-storm winds (2880).",
+    "decisions.left_hour": "Game hour the household left home (empty if it never left).",
+    "decisions.destination": "Where it arrived (relative, hotel, shelter) or empty.",
+    "decisions.outcome": "evacuated, stayed home, caught on the road, or game ended early.",
+    "decisions.reason_leave / reason_destination": "The one-tap reason key the student gave, 'skip', or empty.",
+    "decisions.score": "Points under the session's scoring options; safety fields are reported beside them.",
+}
+
+
+def export_data(session: Session) -> dict:
+    """Every move and decision of the session; nicknames only if the session opted in."""
+    named = DebriefSettings.of(session).research_opt_in
+    tables = table_records(session)
+    seat_ids = {(seat.table.number, seat.number): seat.pk
+                for seat in Seat.objects.filter(table__session=session).select_related("table")}
+    started = session.started_at or session.created_at
+    stamps = {(m["game_id"], m["seq"]): m["created_at"]
+              for m in Move.objects.filter(game__table__session=session).values("game_id", "seq", "created_at")}
+    moves, decisions = [], []
+    for table in tables:
+        for move in table["moves"]:
+            seat = move["seat"]
+            holder = table["holders"].get(seat) if seat is not None else None
+            minute = next((e.get("minute") for e in reversed(move["events"]) if e.get("seat") == seat), None)
+            row = {"session_id": session.pk, "scenario": session.scenario, "table": table["table"],
+                   "game_id": table["game"], "seat_id": seat_ids.get((table["table"], seat)),
+                   "seat": seat, "held_by": ("student" if holder else "bot") if seat is not None else "",
+                   "seq": move["seq"], "actor": move["actor"],
+                   "seconds": round((stamps[(table["game"], move["seq"])] - started).total_seconds(), 1),
+                   "action_type": move["action"].get("type"), "action": move["action"],
+                   "events": move["events"], "game_minute": minute}
+            if named:
+                row["nickname"] = holder["name"] if holder else ""
+            moves.append(row)
+    for story in analysis.households(tables):
+        row = {"seat_id": seat_ids.get((story["table"], story["seat"])), "table": story["table"],
+               "seat": story["seat"], "left_hour": story["left_hour"], "destination": story["destination"],
+               "outcome": story["outcome"], "secured": story["secured"], "friends": story["friends"],
+               "fuel": story["fuel"], "supplies": story["supplies"], "score": story["score"],
+               "reason_leave": story["reason_keys"].get("leave"),
+               "reason_destination": story["reason_keys"].get("destination"),
+               "unfinished": story["flags"]["unfinished"], "bot_finished": story["flags"]["bot_finished"]}
+        if named:
+            row["nickname"] = story["holder"]["name"]
+        decisions.append(row)
+    return {"session": {"id": session.pk, "scenario": session.scenario, "research_opt_in": named,
+                        "started_at": started.isoformat(), "options": session.options},
+            "data_dictionary": DATA_DICTIONARY, "moves": moves, "decisions": decisions}
+
+
+def export_csv(session: Session) -> str:
+    """The moves as CSV (one row per move; JSON columns for action and events)."""
+    data = export_data(session)
+    columns = ["session_id", "scenario", "table", "game_id", "seat_id", "seat", "held_by"]
+    if data["session"]["research_opt_in"]:
+        columns.append("nickname")
+    columns += ["seq", "actor", "seconds", "action_type", "game_minute", "action", "events"]
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore")
+    writer.writeheader()
+    for row in data["moves"]:
+        writer.writerow({**row, "action": json.dumps(row["action"], separators=(",", ":")),
+                         "events": json.dumps(row["events"], separators=(",", ":"))})
+    return out.getvalue()
+
+
+def update_settings(*, session: Session, intensity=None, age_band=None, research_opt_in=None) -> DebriefSettings:
+    """The teacher changes how frank the debrief is, the age band, or research sharing."""
+    prefs = DebriefSettings.of(session)
+    if intensity in DebriefSettings.Intensity.values:
+        prefs.intensity = intensity
+    if age_band in dict(DebriefSettings._meta.get_field("age_band").choices):
+        prefs.age_band = age_band
+    if research_opt_in is not None:
+        prefs.research_opt_in = bool(research_opt_in)
+    prefs.save()
+    return prefs
+
+
+def render_report_page(template: str, context: dict) -> str:
+    return render_to_string(template, context)
+
+
+def game_of(report: Report) -> Game | None:
+    return report.seat.table.game if report.seat_id else None

@@ -1,0 +1,151 @@
+"""Debrief pages. Teachers reach only their own sessions (404 otherwise); a student reaches only
+their own reports, through a signed link that expires."""
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from classroom.models import Session
+from scoring import services
+from scoring.models import DebriefSettings, Report
+
+
+def _own_session(request, pk) -> Session:
+    return get_object_or_404(Session, pk=pk, teacher=request.user)
+
+
+def _own_report(request, pk) -> Report:
+    return get_object_or_404(Report.objects.select_related("session", "seat__table", "seat__participant"),
+                             pk=pk, session__teacher=request.user)
+
+
+@login_required
+def session_debrief(request, pk):
+    """The projector page: this class beside real figures, from the move log, at once."""
+    session = _own_session(request, pk)
+    return render(request, "scoring/debrief.html", services.class_debrief(session, audience="student"))
+
+
+@login_required
+def session_reports(request, pk):
+    session = _own_session(request, pk)
+    return render(request, "scoring/reports.html", {
+        "session": session, "status": services.job_status(session), "settings": DebriefSettings.of(session),
+        "intensities": DebriefSettings.Intensity.choices,
+        "age_bands": DebriefSettings._meta.get_field("age_band").choices,
+    })
+
+
+@login_required
+@never_cache
+def session_status(request, pk):
+    return JsonResponse(services.job_status(_own_session(request, pk)))
+
+
+@login_required
+@require_POST
+def session_settings(request, pk):
+    session = _own_session(request, pk)
+    services.update_settings(session=session, intensity=request.POST.get("intensity"),
+                             age_band=request.POST.get("age_band"),
+                             research_opt_in=request.POST.get("research_opt_in") == "on")
+    return redirect("scoring:session_reports", pk=session.pk)
+
+
+@login_required
+@require_POST
+def session_rebuild(request, pk):
+    """Write every report again (after changing the settings, for example)."""
+    session = _own_session(request, pk)
+    if session.status != Session.Status.ENDED:
+        raise Http404
+    services.queue_debrief(session_id=session.pk)
+    return redirect("scoring:session_reports", pk=session.pk)
+
+
+@login_required
+def export_csv(request, pk):
+    session = _own_session(request, pk)
+    response = HttpResponse(services.export_csv(session), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="stormwise-session-{session.pk}-moves.csv"'
+    return response
+
+
+@login_required
+def export_json(request, pk):
+    session = _own_session(request, pk)
+    response = HttpResponse(json.dumps(services.export_data(session), indent=1, default=str),
+                            content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="stormwise-session-{session.pk}.json"'
+    return response
+
+
+@login_required
+def report_page(request, report):
+    report = _own_report(request, report)
+    if not report.html:
+        raise Http404("This report has not been written yet.")
+    return HttpResponse(report.html)
+
+
+def _pdf_response(report: Report, name: str) -> HttpResponse:
+    if not report.pdf:
+        raise Http404("This report has not been written yet.")
+    response = HttpResponse(bytes(report.pdf), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
+    return response
+
+
+@login_required
+def report_pdf(request, report):
+    report = _own_report(request, report)
+    return _pdf_response(report, f"stormwise-report-{report.pk}")
+
+
+@login_required
+@require_POST
+def report_retry(request, report):
+    report = _own_report(request, report)
+    services.retry_report(report=report)
+    if "application/json" in request.headers.get("Accept", ""):
+        return JsonResponse({"ok": True})
+    return redirect("scoring:session_reports", pk=report.session_id)
+
+
+def _student_reports(token):
+    participant = services.participant_for_link(token)
+    if participant is None:
+        return None, []
+    reports = list(Report.objects.filter(seat__participant=participant, kind__in=[Report.Kind.STUDENT, Report.Kind.TEAM])
+                   .select_related("seat__table").order_by("seat__table__number", "seat__number"))
+    return participant, reports
+
+
+@never_cache
+def student_report(request, token):
+    """A student's own report(s); a forged or expired link is refused (410 Gone, said plainly)."""
+    participant, reports = _student_reports(token)
+    if participant is None:
+        return render(request, "scoring/link_expired.html", status=410)
+    wanted = request.GET.get("r")
+    chosen = next((r for r in reports if str(r.pk) == wanted), None) if wanted else (
+        reports[0] if len(reports) == 1 else None)
+    if chosen is not None and chosen.html:
+        return HttpResponse(chosen.html.replace(
+            "<!--pdf-link-->", f'<a class="pdf-link" href="{chosen.pk}.pdf">Download this report as a PDF</a>'))
+    return render(request, "scoring/student_waiting.html", {
+        "participant": participant, "reports": reports, "all_ready": reports and all(r.html for r in reports)})
+
+
+@never_cache
+def student_report_pdf(request, token, report):
+    participant, reports = _student_reports(token)
+    if participant is None:
+        return render(request, "scoring/link_expired.html", status=410)
+    mine = next((r for r in reports if r.pk == report), None)
+    if mine is None:
+        raise Http404
+    return _pdf_response(mine, "my-stormwise-report")
