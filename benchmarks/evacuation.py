@@ -54,14 +54,15 @@ def taps_and_turns(games=400):
     return statistics.median(taps), statistics.median(turns), max(taps)
 
 
-CAUTIOUS = {"bank": 2000, "bank_below": 1000}
+CAUTIOUS = {"bank": 2000, "bank_below": 1000, "supplies_below": 30}
 VARIANTS = {
-    "cautious (all errands, relative)": BOTS["cautious"],
-    "  without the bank": make_policy("no_bank", bank=0),
-    "  always to the bank": make_policy("always_bank", bank=2000),
+    "cautious (prepares, relative)": BOTS["cautious"],
+    "  without the bank": make_policy("no_bank", bank=0, supplies_below=30),
+    "  always to the bank": make_policy("always_bank", bank=2000, supplies_below=30),
     "  without home supplies": make_policy("no_home", **CAUTIOUS, home=False),
     "  without filling the tank": make_policy("no_fuel", **CAUTIOUS, fuel=False),
     "  without store supplies": make_policy("no_supplies", **CAUTIOUS, supplies=False),
+    "  always buying 25 supplies": make_policy("more_supplies", bank=2000, bank_below=1000),
     "  plus friends": make_policy("friends", **CAUTIOUS, friends=True),
     "  to the hotel instead": make_policy("hotel", **CAUTIOUS, destinations=("hotel", "relative", "shelter")),
     "  to the shelter instead": make_policy("shelter", **CAUTIOUS, destinations=("shelter",)),
@@ -105,7 +106,8 @@ def main(argv):
     print(f"evacuation_max_taps_per_seat: {most} taps")
     print(f"evacuation_real_minutes_per_seat: {taps * SECONDS_PER_TAP / 60:.1f} min (at {SECONDS_PER_TAP} s a tap)")
     if "--balance" in argv:
-        for options in ({"bank_scoring": "net"}, {"bank_scoring": "book"}):
+        for options in ({"bank_scoring": "net"}, {"bank_scoring": "book"},
+                        {"bank_scoring": "net", "race_points": "off"}):
             print(f"# balance, seat 0 vs three cautious bots, 1000 games, options {options}")
             print("#   variant                          mean score  vs cautious  in time  secured  supplies  fuel  cash pts")
             for name, mean, delta, safe in balance(options=options):

@@ -38,12 +38,14 @@ def _first_legal(state, seat, candidates):
 
 
 def make_policy(name, *, bank=0, bank_below=None, home=True, friends=False, fuel=True, supplies=True,
+                supplies_below=60,
                 leave_minute=0, destinations=("relative", "hotel", "shelter"),
                 leave_reason="unsafe", destination_reason="family"):
     """A household that does its chosen errands in a fixed order, then drives to safety.
 
-    Errands, in order: ``bank`` dollars from the bank (one trip per $2,000), shutters from the
-    home supply store, friends, a full tank and 25 supplies at the gas station, home to put the
+    Errands, in order: ``bank`` dollars from the bank (one trip per $2,000; only if cash is
+    under ``bank_below`` when given), shutters from the home supply store, friends, a full tank
+    and 25 supplies (if under ``supplies_below``) at the gas station, home to put the
     shutters up, then the first open destination in ``destinations``. Before ``leave_minute`` it
     waits at home watching the news.
     """
@@ -115,7 +117,7 @@ def make_policy(name, *, bank=0, bank_below=None, home=True, friends=False, fuel
             fuel and s["fuel"] < 15 and (at_gas or (to_go or 0) >= 7)))
         if want_fuel and near and not at_gas and s["fuel"] <= near[1]:
             want_fuel = False  # cannot reach a station anyway: keep going and call a tow if needed
-        want_supplies = supplies and s["supplies"] < 60 and s["cash"] >= 25 * system["supply_price"]
+        want_supplies = supplies and s["supplies"] < supplies_below and s["cash"] >= 25 * system["supply_price"]
         if want_fuel or want_supplies:
             if at_gas:
                 price = rules._fuel_price_here(s, system)
@@ -163,10 +165,10 @@ def _refuel(state, seat, s, system):
     return WAIT
 
 
-#: Leaves at the watch and does every errand except friends: $2,000 from the bank if it has
-#: under $1,000, shutters (then home to put them up), a full tank, 25 supplies; then the
-#: relative's home.
+#: Leaves at the watch and prepares: $2,000 from the bank if it has under $1,000, shutters
+#: (then home to put them up), a full tank, 25 more supplies if under 30; then the relative's.
 cautious = make_policy("cautious", bank=2000, bank_below=1000, home=True, fuel=True, supplies=True,
+                       supplies_below=30,
                        leave_reason="unsafe", destination_reason="family")
 #: Watches the news until hour 36, then drives straight to the hotel, buying fuel only if low.
 last_minute = make_policy("last_minute", bank=0, home=False, fuel=False, supplies=False,

@@ -72,7 +72,7 @@ def test_no_django_under_engines():
 def test_options_listed_and_validated():
     """Options carry name, default, choices and description; unknown values are refused."""
     names = {o["name"] for o in ENGINE.options()}
-    assert {"destination_points", "bank_scoring", "timeline", "reasons"} <= names
+    assert {"destination_points", "bank_scoring", "race_points", "timeline", "reasons"} <= names
     for option in ENGINE.options():
         assert option["default"] in option["choices"] and option["description"]
     with pytest.raises(IllegalAction):
@@ -535,3 +535,14 @@ def test_actions_listed_are_all_legal():
     place(state, 0, pos="GS", fuel=3)
     for action in ENGINE.actions(state, 0):
         assert rules.legal(state, 0, action), action
+
+
+def test_race_points_option():
+    """With race_points off, arrival order gives no points; arriving in time still gives 20."""
+    for option, order in (("on", 30), ("off", 0)):
+        state = fresh(race_points=option)
+        place(state, 0, status="arrived", arrived_at=600, destination="shelter", pos="SH")
+        rules.force(state, 0, damage=1)
+        ENGINE.apply(state, None, {"type": "end_now"})
+        points = ENGINE.results(state)[0]["breakdown"]["points"]
+        assert (points["arrival_order"], points["in_time"]) == (order, 20)
