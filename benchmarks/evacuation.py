@@ -106,8 +106,9 @@ def main(argv):
     print(f"evacuation_max_taps_per_seat: {most} taps")
     print(f"evacuation_real_minutes_per_seat: {taps * SECONDS_PER_TAP / 60:.1f} min (at {SECONDS_PER_TAP} s a tap)")
     if "--balance" in argv:
-        for options in ({"bank_scoring": "net"}, {"bank_scoring": "book"},
-                        {"bank_scoring": "net", "race_points": "off"}):
+        for options in ({"bank_scoring": "net", "race_points": "half"},
+                        {"bank_scoring": "net", "race_points": "on"},
+                        {"bank_scoring": "book", "race_points": "on"}):
             print(f"# balance, seat 0 vs three cautious bots, 1000 games, options {options}")
             print("#   variant                          mean score  vs cautious  in time  secured  supplies  fuel  cash pts")
             for name, mean, delta, safe in balance(options=options):

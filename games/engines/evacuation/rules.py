@@ -70,10 +70,11 @@ OPTIONS = [
                     "so it does not add points (it lets you pay on the road). 'book': every "
                     "dollar in your pocket scores, as the book says (bank trips then add up to "
                     "40 points)."},
-    {"name": "race_points", "default": "on", "choices": ["on", "off"],
-     "description": "'on' (the book): 30/20/10 points to the first, second and third to arrive "
-                    "at the table. 'off': no points for arrival order (the 20 points for "
-                    "arriving in time stay), so preparing is not traded against racing the table."},
+    {"name": "race_points", "default": "half", "choices": ["on", "half", "off"],
+     "description": "Points for the order of arrival at the table. 'on' (the book): 30/20/10 to "
+                    "the first, second and third. 'half' (default): 15/10/5, so preparing the "
+                    "home and leaving early both pay, and racing the table does not beat "
+                    "preparing. 'off': none. The 20 points for arriving in time always stay."},
     {"name": "timeline", "default": "on", "choices": ["on", "off"],
      "description": "'on': the warning timeline changes the roads on the clock (contraflow at "
                     "hour 14, heavy traffic 16-30, fuel limits at 36, causeway closes at 40, all "
@@ -81,6 +82,7 @@ OPTIONS = [
     {"name": "reasons", "default": "on", "choices": ["on", "off"],
      "description": "Ask a one-tap reason when a player leaves home and chooses a destination."},
 ]
+RACE_FACTOR = {"on": 1, "half": 0.5, "off": 0}
 OPTION_DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
 
 
@@ -989,7 +991,7 @@ def results(state):
         cash_points = total_cash / 100
         destination_points = dest_points[dest] if dest else 0
         in_time = BOOK["time_points"]["in_time"] if arrived else 0
-        order = order_points.get(s["seat"], 0) if opts.get("race_points", "on") == "on" else 0
+        order = round(order_points.get(s["seat"], 0) * RACE_FACTOR[opts.get("race_points", "on")], 2)
         score = round(cash_points + destination_points + in_time + order, 2)
         rows.append({
             "seat": s["seat"], "score": score, "rank": None,

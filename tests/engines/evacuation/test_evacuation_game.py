@@ -12,7 +12,7 @@ def test_scripted_two_seat_game():
     Every die is forced to 10 (every road passes) and every chance card to "Clear road" except
     one "Hot car" for seat 1, so the clock, fuel and cash can be followed link by link.
     """
-    state = fresh(seats=2, seed=3)
+    state = fresh(seats=2, seed=3, race_points="on")  # the book's 30/20/10
     s0, s1 = state["seats"]
     assert (s0["fuel"], s0["cash"], s1["fuel"], s1["cash"]) == (20, 900, 17, 300)
     rules.force(state, 0, dice=[10] * 40, cards=["C35"] * 10, damage=7)
@@ -67,10 +67,15 @@ def test_scripted_two_seat_game():
             safety["destination"]) == (True, True, 75, 10, "relative")
     assert s0["reasons"] == {"destination": "family", "leave": "unsafe"}
 
+    # With the default race_points='half' the order points are 10 and 15 instead.
+    state["options"]["race_points"] = "half"
+    rows = {r["seat"]: r for r in ENGINE.results(state)}
+    assert (rows[0]["score"], rows[1]["score"]) == (53.1, 27.45)
+
 
 def test_same_game_with_book_bank_scoring_adds_the_withdrawal():
     """With bank_scoring='book' the $2,000 withdrawn counts: seat 0 scores 20 points more."""
-    state = fresh(seats=1, seed=3, bank_scoring="book")
+    state = fresh(seats=1, seed=3, bank_scoring="book", race_points="on")
     rules.force(state, 0, dice=[10] * 20, cards=["C35"] * 10, damage=7)
     play(state, 0, {"type": "set_destination", "destination": "relative"}, D("BK"),
          {"type": "withdraw", "amount": 2000}, D("HS"), {"type": "buy_home_supplies"}, D("GS"),

@@ -538,8 +538,8 @@ def test_actions_listed_are_all_legal():
 
 
 def test_race_points_option():
-    """With race_points off, arrival order gives no points; arriving in time still gives 20."""
-    for option, order in (("on", 30), ("off", 0)):
+    """Arrival order gives 30 (book), 15 (half, default) or 0 (off); in time always gives 20."""
+    for option, order in (("on", 30), ("half", 15), ("off", 0)):
         state = fresh(race_points=option)
         place(state, 0, status="arrived", arrived_at=600, destination="shelter", pos="SH")
         rules.force(state, 0, damage=1)
