@@ -546,3 +546,15 @@ def test_race_points_option():
         ENGINE.apply(state, None, {"type": "end_now"})
         points = ENGINE.results(state)[0]["breakdown"]["points"]
         assert (points["arrival_order"], points["in_time"]) == (order, 20)
+
+
+def test_deck_is_the_base_shuffle():
+    """Each seat's deck is base.shuffled(cards, seed, 'deck', seat, pass), reshuffled after 36."""
+    from games.engines.base import shuffled
+
+    state = fresh(seats=2, seed=21)
+    s = state["seats"][1]
+    drawn = [rules._draw_card(state, s) for _ in range(2 * len(rules.CARD_IDS))]
+    n = len(rules.CARD_IDS)
+    assert drawn[:n] == shuffled(rules.CARD_IDS, 21, "deck", 1, 0)
+    assert drawn[n:] == shuffled(rules.CARD_IDS, 21, "deck", 1, 1)
