@@ -1,7 +1,8 @@
 """Bots for empty seats, "finish with bots", simulations and debrief comparisons.
 
 A bot is ``bot(state, seat) -> action``: it reads the state, never changes it, and only returns an
-action ``rules.check`` accepts. Its only randomness is ``base.draw`` on a "bot/..." stream indexed
+action ``rules.check`` accepts, for any seat in ``to_act`` or with a pending reason prompt (it
+answers the prompt first). Its only randomness is ``base.draw`` on a "bot/..." stream indexed
 by the seat's tap count, so the same state always gets the same answer.
 
 Policies are built from one plan with switches, so the balance report can take one activity away

@@ -194,6 +194,7 @@ def _system_span(state, minute):
 
 
 def final_system(state):
+    """The state of the system at hour 48: every stamped change applied (used for scoring)."""
     return system_at(state, END)
 
 
@@ -881,10 +882,12 @@ def _finish(state, events):
 # --- Reading the state -------------------------------------------------------------------------
 
 def finished(state):
+    """True when every seat has arrived, stayed or run out of time, or the teacher ended it."""
     return state["ended"] or all(s["status"] != "playing" for s in state["seats"])
 
 
 def to_act(state):
+    """Every seat still playing (all at once: nobody waits for another seat's turn)."""
     if state["ended"]:
         return []
     return [s["seat"] for s in state["seats"] if s["status"] == "playing"]
@@ -1028,10 +1031,12 @@ def _outcome(s):
 # --- Dump and load -----------------------------------------------------------------------------
 
 def dump(state):
+    """A JSON-ready deep copy (the state is plain JSON already)."""
     return json.loads(json.dumps(state))
 
 
 def load(data):
+    """The state from ``dump``; schema 1 is current (upgrades of later schemas go here, in order)."""
     state = json.loads(json.dumps(data))
     if state.get("schema") != SCHEMA_VERSION:
         raise ValueError(f"Unknown evacuation state schema {state.get('schema')!r}")
@@ -1064,6 +1069,7 @@ def board():
 
 
 def options():
+    """The teacher's session options: name, default, choices, description."""
     return [dict(o) for o in OPTIONS]
 
 
