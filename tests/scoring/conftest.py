@@ -29,6 +29,19 @@ def play_as_students(session, max_rounds=5000):
                              actor=Move.Actor.STUDENT if seat in humans else Move.Actor.BOT)
 
 
+@pytest.fixture(autouse=True)
+def knowledge_base(request):
+    """The facts the migration loads; transactional tests flush every table after each test."""
+    if "db" not in request.fixturenames and "transactional_db" not in request.fixturenames:
+        return
+    request.getfixturevalue("db")
+    from scoring.models import Fact
+    from scoring.outcomes import load_facts
+
+    if not Fact.objects.exists():
+        load_facts(Fact)
+
+
 @pytest.fixture
 def finished_session(db):
     """Six students at two tables (bots fill the empty seats), played to the end and ended."""

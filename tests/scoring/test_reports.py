@@ -1,0 +1,166 @@
+"""Reports written by a real Celery worker on Redis, and who may open them."""
+import io
+import time
+
+import pytest
+from django.core import signing
+from django.urls import reverse
+from pypdf import PdfReader
+
+from classroom.models import Seat
+from scoring import services
+from scoring.models import DebriefSettings, Fact, Report
+from tests.factories import PASSWORD, make_teacher
+
+
+def wait_for_reports(session, timeout=180):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status = services.job_status(session)
+        if status["total"] and status["done"] + status["failed"] == status["total"]:
+            return status
+        time.sleep(0.3)
+    raise AssertionError(f"reports not written in {timeout} s: {services.job_status(session)}")
+
+
+def pdf_text(report) -> str:
+    reader = PdfReader(io.BytesIO(bytes(report.pdf)))
+    return "\n".join(page.extract_text() for page in reader.pages)
+
+
+@pytest.fixture
+def written(celery_worker, finished_session):
+    """The finished session's reports, written by the worker after ``end`` queued them."""
+    session, devices = finished_session
+    status = wait_for_reports(session)
+    assert status["failed"] == 0, status
+    return session, devices
+
+
+def test_a_finished_session_produces_every_report(written):
+    """One report per student seat plus the class packet, each with a page and a PDF."""
+    session, _devices = written
+    student_seats = Seat.objects.filter(table__session=session, participant__isnull=False).count()
+    assert student_seats == 6
+    assert Report.objects.filter(session=session, kind=Report.Kind.STUDENT).count() == 6
+    assert Report.objects.filter(session=session, kind=Report.Kind.CLASS).count() == 1
+    for report in Report.objects.filter(session=session):
+        assert report.status == Report.Status.DONE and report.progress == 100
+        assert report.html.startswith("<!doctype html>") and bytes(report.pdf).startswith(b"%PDF")
+
+
+def test_the_pdf_holds_the_students_decisions_and_citations(written):
+    """The PDF opens, and its text has the student's leaving hour, a counterfactual and the sources."""
+    session, _devices = written
+    report = Report.objects.filter(session=session, kind=Report.Kind.STUDENT).select_related("seat__participant").first()
+    text = " ".join(pdf_text(report).split())
+    assert report.seat.participant.nickname in text
+    story = report.data
+    if story["left_hour"] is not None:
+        assert f"Left home at hour {story['left_hour']:.1f}" in text
+    assert "Sources" in text and report.data["facts"]
+    for fact in Fact.objects.filter(key__in=report.data["facts"]):
+        assert f"{fact.source} ({fact.year})" in text, fact.key
+    assert "futures" in text
+    assert report.data["counterfactuals"], "a counterfactual was computed"
+    packet = " ".join(pdf_text(Report.objects.get(session=session, kind=Report.Kind.CLASS)).split())
+    assert "Questions for the discussion" in packet and "Spread between tables" in packet
+
+
+def test_running_the_job_again_replaces_rather_than_duplicates(written):
+    """A second debrief run, and a second run of one report, leave one row per report."""
+    session, _devices = written
+    before = sorted(Report.objects.filter(session=session).values_list("pk", flat=True))
+    services.queue_debrief(session_id=session.pk)  # outside a transaction: queued at once
+    time.sleep(0.5)
+    wait_for_reports(session)
+    report = Report.objects.filter(session=session, kind=Report.Kind.STUDENT).first()
+    services.build_report(report.pk)
+    services.build_report(report.pk)
+    assert sorted(Report.objects.filter(session=session).values_list("pk", flat=True)) == before
+    report.refresh_from_db()
+    assert report.status == Report.Status.DONE and report.attempts >= 3
+
+
+def test_a_student_opens_only_their_own_report(client, written):
+    """The signed link shows the student's own report and PDF; another report id is a 404."""
+    session, devices = written
+    mine, theirs = devices[0][0], devices[1][0]
+    url = services.student_report_url(mine)
+    path = url.removeprefix(services.settings.PUBLIC_BASE_URL)
+    answer = client.get(path)
+    assert answer.status_code == 200
+    assert mine.nickname in answer.content.decode() and theirs.nickname not in answer.content.decode()
+    own = Report.objects.get(seat__participant=mine)
+    other = Report.objects.get(seat__participant=theirs)
+    assert client.get(f"{path}{own.pk}.pdf").status_code == 200
+    assert client.get(f"{path}{other.pk}.pdf").status_code == 404
+    tampered = path.replace(f":{mine.pk}:", f":{theirs.pk}:")
+    assert client.get(tampered).status_code == 410
+
+
+def test_an_expired_link_is_refused(client, written, monkeypatch, settings):
+    """A link older than STUDENT_REPORT_LINK_DAYS no longer opens anything."""
+    session, devices = written
+    settings.STUDENT_REPORT_LINK_DAYS = 7
+    real_time = signing.time.time
+    monkeypatch.setattr(signing.time, "time", lambda: real_time() - 8 * 24 * 3600)
+    token = services.student_report_token(devices[0][0])
+    monkeypatch.setattr(signing.time, "time", real_time)
+    answer = client.get(reverse("scoring:student_report", args=[token]))
+    assert answer.status_code == 410
+    assert devices[0][0].nickname not in answer.content.decode()
+
+
+def test_a_teacher_opens_only_their_own_reports(client, written):
+    """Report pages, PDFs and retries of another teacher's session are 404s; the owner's open."""
+    session, _devices = written
+    report = Report.objects.filter(session=session).first()
+    client.login(email=make_teacher().email, password=PASSWORD)
+    assert client.get(reverse("scoring:report", args=[report.pk])).status_code == 404
+    assert client.get(reverse("scoring:report_pdf", args=[report.pk])).status_code == 404
+    assert client.post(reverse("scoring:report_retry", args=[report.pk])).status_code == 404
+    client.login(email=session.teacher.email, password=PASSWORD)
+    assert client.get(reverse("scoring:report", args=[report.pk])).status_code == 200
+    assert client.get(reverse("scoring:report_pdf", args=[report.pk]))["Content-Type"] == "application/pdf"
+
+
+def test_a_failed_job_says_why_and_a_retry_writes_it(client, written, monkeypatch):
+    """A failure is recorded with its reason; the retry button queues it again and it completes."""
+    session, _devices = written
+    report = Report.objects.filter(session=session, kind=Report.Kind.STUDENT).first()
+    from scoring import reports
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the chart library is missing")
+
+    monkeypatch.setattr(reports, "student_report", broken)
+    with pytest.raises(RuntimeError):
+        services.build_report(report.pk)
+    client.login(email=session.teacher.email, password=PASSWORD)
+    status = client.get(reverse("scoring:session_status", args=[session.pk])).json()
+    row = next(r for r in status["reports"] if r["id"] == report.pk)
+    assert row["status"] == "failed" and "the chart library is missing" in row["error"]
+    monkeypatch.undo()
+    assert client.post(reverse("scoring:report_retry", args=[report.pk])).status_code == 302
+    wait_for_reports(session)
+    report.refresh_from_db()
+    assert report.status == Report.Status.DONE
+
+
+def test_a_research_export_has_nicknames_only_with_the_opt_in(client, finished_session):
+    """Without the opt-in no nickname appears in the CSV or JSON; with it, the JSON names seats."""
+    session, devices = finished_session
+    client.login(email=session.teacher.email, password=PASSWORD)
+    names = [participant.nickname for participant, _token in devices]
+    csv_text = client.get(reverse("scoring:export_csv", args=[session.pk])).content.decode()
+    json_text = client.get(reverse("scoring:export_json", args=[session.pk])).content.decode()
+    assert "seat_id" in csv_text.splitlines()[0] and "nickname" not in csv_text.splitlines()[0]
+    for name in names:
+        assert name not in csv_text and name not in json_text
+    data = client.get(reverse("scoring:export_json", args=[session.pk])).json()
+    assert data["data_dictionary"]["seat_id"] and data["moves"] and data["decisions"]
+    services.update_settings(session=session, research_opt_in=True)
+    assert DebriefSettings.of(session).research_opt_in
+    json_text = client.get(reverse("scoring:export_json", args=[session.pk])).content.decode()
+    assert all(name in json_text for name in names)
