@@ -211,6 +211,8 @@ def class_summary(tables: list[dict]) -> dict:
 
 
 def _households(n, one="was", many="were"):
+    if n == 0:
+        return f"no household {one}"
     return f"{n} household {one}" if n == 1 else f"{n} households {many}"
 
 
@@ -253,7 +255,7 @@ def discussion_questions(summary: dict, real_relative_share: float = 65.2) -> li
     unsafe = summary["caught"] + summary["stayed"]
     if unsafe:
         candidates.append((share(unsafe, n) * 2, "unsafe",
-            f"{_households(summary['caught'])} still on the road when the winds arrived, and "
+            f"{_households(summary['caught']).capitalize()} still on the road when the winds arrived, and "
             f"{_households(summary['stayed'], 'stayed', 'stayed')} home. "
             "What would you tell a family that is still deciding at hour 30?"))
     candidates.append((100 - share(summary["secured"], n), "secure_home",

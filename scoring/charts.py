@@ -52,10 +52,10 @@ def decision_timeline(story: dict) -> str:
         if step["cost_minutes"]:
             ax.plot([step["hour"], step["hour"] + step["cost_minutes"] / 60], [y, y], color=colour, lw=3)
     if story["left_hour"] is not None:
-        ax.annotate(f"left home, hour {story['left_hour']:.0f}", (story["left_hour"], 2), xytext=(0, 8),
+        ax.annotate(f"left home, hour {story['left_hour']:.1f}", (story["left_hour"], 2), xytext=(0, 8),
                     textcoords="offset points", ha="left", fontsize=8, color=BRAND)
     if story["arrived_hour"] is not None:
-        ax.annotate(f"arrived, hour {story['arrived_hour']:.0f}", (story["arrived_hour"], 2), xytext=(0, -14),
+        ax.annotate(f"arrived, hour {story['arrived_hour']:.1f}", (story["arrived_hour"], 2), xytext=(0, -14),
                     textcoords="offset points", ha="right", fontsize=8, color=OK)
     ax.set_yticks([0, 1, 2], ["chance", "errands", "leaving"])
     ax.set_ylim(-.6, 2.8)

@@ -20,7 +20,9 @@ from scoring.services import DebriefSettings, matching_facts, shown_facts, table
 
 @lru_cache(maxsize=1)
 def _stylesheet() -> str:
-    return (Path(settings.BASE_DIR) / "static" / "css" / "debrief.css").read_text(encoding="utf-8")
+    """The report half of debrief.css (the projector half has screen media queries WeasyPrint ignores)."""
+    text = (Path(settings.BASE_DIR) / "static" / "css" / "debrief.css").read_text(encoding="utf-8")
+    return text[text.index("/* Report documents"):]
 
 
 def _data_uri(svg: str) -> str:
@@ -41,9 +43,11 @@ class Citations:
         self.facts = []
 
     def cite(self, fact) -> dict:
-        if fact not in self.facts:
+        """The fact and its number; ``repeat`` once it has been stated in full earlier."""
+        repeat = fact in self.facts
+        if not repeat:
             self.facts.append(fact)
-        return {"fact": fact, "n": self.facts.index(fact) + 1}
+        return {"fact": fact, "n": self.facts.index(fact) + 1, "repeat": repeat}
 
 
 def student_report(session, seat, *, progress=lambda percent, step: None):

@@ -1,0 +1,96 @@
+"""Debrief figures for a finished 32-student evacuation session (8 tables of 4).
+
+Runs on the embedded settings (SQLite in a temporary directory, no Redis), so it needs no
+services: ``.venv/bin/python -m benchmarks.debrief`` (``--keep DIR`` keeps the database there).
+
+- ``debrief_page_class_of_32_s``: GET of the class debrief page by its teacher (move log read,
+  analysis, facts, template), median of 5 after one warm-up.
+- ``report_class_of_32_s``: every report of the session - 32 student pages with charts,
+  counterfactuals (100 paired futures per decision) and PDFs, plus the class packet - built one
+  after another, as one worker would.
+"""
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def main():
+    keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
+    folder = Path(keep or tempfile.mkdtemp(prefix="stormwise-bench-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    os.environ.pop("REDIS_URL", None)
+    os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'db.sqlite3'}"
+    os.environ["MEDIA_ROOT"] = str(folder / "media")
+    os.environ.setdefault("DEBUG", "1")  # a sqlite URL in a temp dir is still the embedded set-up
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    session = finished_session()
+
+    from django.test import Client
+    from django.urls import reverse
+
+    client = Client()
+    client.force_login(session.teacher)
+    url = reverse("scoring:session_debrief", args=[session.pk])
+    assert client.get(url).status_code == 200
+    times = []
+    for _ in range(5):
+        started = time.perf_counter()
+        client.get(url)
+        times.append(time.perf_counter() - started)
+    print(f"debrief_page_class_of_32_s: {statistics.median(times):.3f} s")
+
+    from scoring import services
+
+    started = time.perf_counter()
+    reports = services.plan_reports(session)
+    for report in reports:
+        services.build_report(report.pk)
+    print(f"report_class_of_32_s: {time.perf_counter() - started:.1f} s")
+    if keep:
+        print(f"# kept {folder} (teacher {session.teacher.email}, session {session.pk})", file=sys.stderr)
+
+
+def finished_session():
+    """32 students at 8 tables, each seat played to the end by a household policy, then ended."""
+    from unittest import mock
+
+    from classroom import services
+    from classroom.models import Teacher
+    from games import services as games
+    from games.engines.evacuation import bots
+    from games.models import Game
+
+    teacher = Teacher.objects.create_user(email=f"bench{time.time_ns()}@school.test", password="bench-password-1")
+    session = services.create_session(teacher=teacher, scenario="evacuation", seed=2024, title="Bench class")
+    for i in range(32):
+        services.join(session=session, nickname=f"Student{i:02d}")
+    services.start(session=session)
+    policies = ["cautious", "last_minute", "bank_farming", "random"]
+    for table in session.tables.select_related("game"):
+        engine = games.engine_for(table.game)
+        for _ in range(5000):
+            state = engine.load(Game.objects.get(pk=table.game_id).state)
+            if engine.finished(state):
+                break
+            for seat in engine.to_act(state):
+                state = engine.load(Game.objects.get(pk=table.game_id).state)
+                if engine.finished(state) or seat not in engine.to_act(state):
+                    continue
+                policy = bots.BOTS[policies[(seat + table.number) % 4]]
+                games.submit(game_id=table.game_id, seat=seat, action=policy(state, seat))
+    with mock.patch("scoring.services.queue_debrief"):
+        services.end(session=session)
+    return session
+
+
+if __name__ == "__main__":
+    main()
