@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 
 from channels.db import database_sync_to_async
@@ -20,6 +21,8 @@ from classroom.models import Participant, Session
 from classroom.services import participant_for_token
 from games import broadcast
 from games.refusals import Refused
+
+logger = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4096
 MAX_FRAMES_PER_SECOND = 10
@@ -205,7 +208,13 @@ class DashboardConsumer(AsyncWebsocketConsumer):
             now = time.monotonic()
             if self.dirty or now - last >= self.REFRESH_SECONDS:
                 self.dirty, last = False, now
-                await self.flush()
+                try:
+                    await self.flush()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # keep the dashboard alive; the next tick retries
+                    logger.exception("Dashboard snapshot failed for session %s", self.session_id)
+                    self.dirty = True
             await asyncio.sleep(self.FLUSH_SECONDS)
 
     async def flush(self):

@@ -1,6 +1,7 @@
 """Pages and endpoints for teachers and students. Thin: each calls a service or a selector."""
 import asyncio
 import json
+import secrets
 
 import qrcode
 import qrcode.image.svg
@@ -14,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from classroom import selectors, services
+from classroom import guesses, selectors, services
 from classroom.consumers import MAX_FRAME_BYTES, token_cookie
 from classroom.forms import JoinForm, SessionForm, SignUpForm
 from classroom.models import Participant, Seat, Session
@@ -152,27 +153,45 @@ def session_command(request, pk, command):
 
 # --- Student ----------------------------------------------------------------------------------------
 
+DEVICE_COOKIE = "sw_device"
+
+
+def _guarded_lookup(request, device, code):
+    """The session for a typed code, counting wrong guesses against this device and address."""
+    address = request.META.get("REMOTE_ADDR", "")
+    guesses.check(device=device, address=address)
+    try:
+        return services.open_session_for_code(code)
+    except services.JoinError as error:
+        if error.code == "wrong_code":
+            guesses.record_wrong(device=device, address=address)
+        raise
+
+
 @never_cache
 def join(request, code=""):
     """The code and nickname form; on success the device keeps a token cookie for the session."""
     form = JoinForm(request.POST or None, initial={"code": code})
+    device = request.COOKIES.get(DEVICE_COOKIE) or secrets.token_urlsafe(12)
     session = None
     if code and request.method == "GET":
         try:
-            session = services.open_session_for_code(code)
-        except services.JoinError as error:
+            session = _guarded_lookup(request, device, code)
+        except (services.JoinError, guesses.TooManyGuesses) as error:
             form.add_error("code", error.message)
         else:
             if services.participant_for_token(session, request.COOKIES.get(token_cookie(session.pk))):
                 return redirect("classroom:play", session.pk)
     if request.method == "POST" and form.is_valid():
         try:
-            session = services.open_session_for_code(form.cleaned_data["code"])
+            session = _guarded_lookup(request, device, form.cleaned_data["code"])
             existing = services.participant_for_token(session, request.COOKIES.get(token_cookie(session.pk)))
             if existing:
                 return redirect("classroom:play", session.pk)
             participant, token = services.join(session=session, nickname=form.cleaned_data["nickname"],
                                                players=form.cleaned_data["players"])
+        except guesses.TooManyGuesses as error:
+            form.add_error("code", error.message)
         except services.JoinError as error:
             field = "code" if error.code in ("bad_code", "wrong_code", "ended") else "nickname"
             form.add_error(field, error.message)
@@ -182,7 +201,10 @@ def join(request, code=""):
                                 samesite="Lax", secure=request.is_secure())
             return response
     generated = session is not None and session.names == Session.Names.GENERATED
-    return render(request, "classroom/join.html", {"form": form, "generated_names": generated})
+    response = render(request, "classroom/join.html", {"form": form, "generated_names": generated})
+    response.set_cookie(DEVICE_COOKIE, device, max_age=TOKEN_MAX_AGE, httponly=True, samesite="Lax",
+                        secure=request.is_secure())
+    return response
 
 
 def _device_participant(request, pk):

@@ -175,3 +175,20 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# --- Live play ------------------------------------------------------------------------------------
+# Bots act on a clock a person can follow; tests shorten it.
+BOT_STEP_SECONDS = float(os.environ.get("BOT_STEP_SECONDS", "1.0"))
+
+# --- Cache: wrong join-code guesses are counted here (shared by every process with Redis) ----------
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": "stormwise"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Wrong join codes allowed per ten minutes: per device, per address (a whole class shares one
+# school address, so it is generous), and for the whole server.
+JOIN_GUESSES = {"device": int(os.environ.get("JOIN_GUESSES_DEVICE", "8")),
+                "address": int(os.environ.get("JOIN_GUESSES_ADDRESS", "120")),
+                "global": int(os.environ.get("JOIN_GUESSES_GLOBAL", "2000"))}
+JOIN_GUESS_WINDOW_SECONDS = 600

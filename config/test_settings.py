@@ -15,3 +15,4 @@ SECURE_HSTS_SECONDS = 0
 ALLOWED_HOSTS = ["*"]
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MEDIA_ROOT = BASE_DIR / ".test-media"  # noqa: F405
+BOT_STEP_SECONDS = 0.05

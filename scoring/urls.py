@@ -15,6 +15,7 @@ urlpatterns = [
     path("debrief/reports/<int:report>/", views.report_page, name="report"),
     path("debrief/reports/<int:report>/report.pdf", views.report_pdf, name="report_pdf"),
     path("debrief/reports/<int:report>/retry", views.report_retry, name="report_retry"),
+    path("play/<int:pk>/my-report", views.my_report, name="my_report"),
     path("report/<str:token>/", views.student_report, name="student_report"),
     path("report/<str:token>/<int:report>.pdf", views.student_report_pdf, name="student_report_pdf"),
 ]

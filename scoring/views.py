@@ -149,3 +149,20 @@ def student_report_pdf(request, token, report):
     if mine is None:
         raise Http404
     return _pdf_response(mine, "my-stormwise-report")
+
+
+@never_cache
+def my_report(request, pk):
+    """From a student's device at the end of the game: on to their own signed report link.
+
+    The device's cookie names the participant (as on the play page); a device that never joined
+    this lesson gets a 404.
+    """
+    from classroom.consumers import token_cookie
+    from classroom.services import participant_for_token
+
+    session = get_object_or_404(Session, pk=pk)
+    participant = participant_for_token(session, request.COOKIES.get(token_cookie(session.pk)))
+    if participant is None:
+        raise Http404
+    return redirect(services.student_report_url(participant))

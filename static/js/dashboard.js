@@ -64,9 +64,10 @@ const button = (label, name, params, opts = {}) => el("button", {
 
 function joinPanel(big) {
   return el("section", {class: `card join-panel${big ? " big" : ""}`},
-    el("p", {class: "join-line"}, `${T.joinAt} `, el("strong", {}, data.join_url.replace(/\/join\/.*$/, "/join")), ` ${T.enter}`),
-    el("p", {class: "join-code", "aria-label": `Code ${data.code.split("").join(" ")}`}, data.code),
-    el("img", {src: cfg.qrUrl, alt: `QR code for ${data.join_url}`, class: "qr", width: big ? 320 : 180, height: big ? 320 : 180}));
+    el("div", {},
+      el("p", {class: "join-line"}, `${T.joinAt} `, el("strong", {}, data.join_url.replace(/\/join\/.*$/, "/join")), ` ${T.enter}`),
+      el("p", {class: "join-code", "aria-label": `Code ${data.code.split("").join(" ")}`}, data.code)),
+    el("img", {src: cfg.qrUrl, alt: `QR code for ${data.join_url}`, class: "qr", width: big ? 300 : 180, height: big ? 300 : 180}));
 }
 
 function roster() {

@@ -24,6 +24,8 @@ const T = {
   askTeacher: "Ask the teacher",
   asked: "Teacher asked ✓ (tap to cancel)",
   error: "That did not work",
+  report: "Open my report (what really happens in hurricanes)",
+  reportNote: "Your report is ready a minute after your teacher ends the lesson. Keep this link.",
 };
 
 const root = document.getElementById("play");
@@ -31,7 +33,7 @@ const cfg = root.dataset;
 const sessionId = cfg.session;
 const state = {
   lobby: null, views: {}, board: null, renderer: null, activeSeat: null,
-  pending: null, busy: false, mode: "connecting", notice: null, stamp: "",
+  pending: null, awaiting: null, busy: false, mode: "connecting", notice: null, stamp: "",
 };
 let ws = null, wsFailures = 0, lastHeard = 0, pollController = null, resendTimer = null;
 
@@ -52,6 +54,12 @@ function wsUrl() {
 function applyView(message) {
   const held = state.views[message.seat];
   if (!held || message.version >= held.version) state.views[message.seat] = message;
+  const waiting = state.awaiting;
+  if (waiting && message.seat === waiting.seat && message.version >= waiting.version) {
+    state.awaiting = null;
+    state.busy = false;
+    clearTimeout(resendTimer);
+  }
 }
 
 function handle(message) {
@@ -70,7 +78,18 @@ function handle(message) {
       message.views.forEach(applyView);
       break;
     case "ok":
-      if (state.pending && message.id === state.pending.id) settle();
+      if (state.pending && message.id === state.pending.id) {
+        // Keep the buttons disabled until the view this move produced has arrived, so the next
+        // tap is never chosen from the old one.
+        const seat = state.pending.seat;
+        settle();
+        const held = state.views[seat];
+        if (!held || held.version < message.version) {
+          state.busy = true;
+          state.awaiting = {seat, version: message.version};
+          resendTimer = setTimeout(resync, 3000);
+        }
+      }
       break;
     case "error":
       if (message.view) applyView(message.view);
@@ -91,6 +110,15 @@ function settle() {
   state.pending = null;
   state.busy = false;
   clearTimeout(resendTimer);
+}
+
+function resync() {
+  // The view for an acknowledged move went missing (channel layers deliver at most once).
+  if (state.mode === "live" && ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({type: "sync"}));
+  else kickPoll();
+  state.awaiting = null;
+  state.busy = false;
+  render();
 }
 
 // --- Outgoing ----------------------------------------------------------------------------------
@@ -284,7 +312,11 @@ function render() {
     busy: state.busy || lobby.status !== "playing",
     askTeacher, asking: !!lobby.asking,
   });
-  const wanted = [tabs, holder].filter(Boolean);
+  const over = seats.some((s) => state.views[s].status === "finished") || lobby.status === "ended";
+  const report = over ? el("p", {class: "card report-link"},
+    el("a", {class: "button primary big", href: `/play/${sessionId}/my-report`, target: "_blank", rel: "noopener"}, T.report),
+    el("span", {class: "muted"}, " ", T.reportNote)) : null;
+  const wanted = [tabs, holder, report].filter(Boolean);
   if (main.children.length !== wanted.length || wanted.some((node, i) => main.children[i] !== node)) {
     main.replaceChildren(...wanted);
   }

@@ -111,3 +111,30 @@ def test_late_student_takes_a_bot_seat():
     game.refresh_from_db()
     assert str(seat.number) not in game.bots
     assert len(game.bots) == 1
+
+
+def test_a_class_on_one_address_gets_in_while_a_guesser_is_stopped(client, settings):
+    """35 tablets share the school's address, some mistype once; all join. A device that keeps
+    guessing is stopped with a clear message, even with the right code."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    cache.clear()
+    session = make_session()
+    code = services.format_code(session.join_code)
+    for number in range(35):
+        tablet = Client(REMOTE_ADDR="10.1.2.3")
+        if number % 4 == 0:
+            typo = tablet.post("/join", {"code": "ZZZ-ZZZ", "nickname": f"Kid{number}", "players": 1})
+            assert "No lesson has that code" in typo.content.decode()
+        joined = tablet.post("/join", {"code": code.lower(), "nickname": f"Kid{number}", "players": 1})
+        assert joined.status_code == 302, joined.content.decode()[:500]
+    assert session.participants.count() == 35
+
+    guesser = Client(REMOTE_ADDR="10.1.2.3")
+    for attempt in range(settings.JOIN_GUESSES["device"]):
+        guesser.post("/join", {"code": f"ZZZ-ZZ{attempt % 9 + 2}", "nickname": "Guess", "players": 1})
+    stopped = guesser.post("/join", {"code": code, "nickname": "Guess", "players": 1})
+    assert stopped.status_code == 200
+    assert "Too many wrong codes from this tablet" in stopped.content.decode()
+    assert not session.participants.filter(nickname="Guess").exists()

@@ -1,0 +1,69 @@
+"""School Wi-Fi: a tablet that drops off mid-turn, and a network that blocks WebSockets."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Move
+from tests.browser.lesson import create_session, student_page, tap_once, teacher_page
+from tests.conftest import in_thread
+
+pytestmark = pytest.mark.browser
+
+
+def student_moves(session_id):
+    return in_thread(lambda: list(Move.objects.filter(game__table__session_id=session_id, seat=0)
+                                  .order_by("seq").values_list("action_id", flat=True)))
+
+
+def test_tablet_offline_mid_turn_loses_and_doubles_nothing(browser, asgi_server):
+    """The socket drops and the tablet goes offline; the tap made meanwhile is applied once."""
+    teacher = teacher_page(browser, asgi_server)
+    code, session_id = create_session(teacher, bots=True)
+    sockets = []
+    student = student_page(browser, asgi_server, code, "Ana")
+    student.route_web_socket(re.compile(r".*/ws/play/.*"), lambda ws: sockets.append((ws, ws.connect_to_server())))
+    student.reload()
+    teacher.get_by_role("button", name="Start the game").click()
+    expect(student.locator("button.evac-act:not([disabled])").first).to_be_visible()
+    tap_once(student, "Ana", session_id)
+    before = student_moves(session_id)
+
+    student.context.set_offline(True)
+    for ws, _server in sockets:
+        ws.close()
+    expect(student.locator("#connection")).to_contain_text("Reconnecting")
+    button = student.locator("button.evac-act[data-key*='\"type\":\"wait\"']").first
+    button.click()
+    student.wait_for_timeout(1500)
+    assert student_moves(session_id) == before  # nothing can arrive while offline
+
+    student.context.set_offline(False)
+    expect(student.locator("#connection")).to_be_hidden(timeout=20_000)
+    expect(student.locator("button.evac-act:not([disabled])").first).to_be_visible(timeout=20_000)
+    after = student_moves(session_id)
+    assert len(after) == len(before) + 1 and len(set(after)) == len(after)
+    tap_once(student, "Ana", session_id)
+    assert len(student_moves(session_id)) == len(before) + 2
+
+
+def test_blocked_websockets_fall_back_to_http(browser, asgi_server):
+    """Where the network refuses WebSockets the page switches to HTTP by itself and plays on."""
+    teacher = teacher_page(browser, asgi_server)
+    code, session_id = create_session(teacher, bots=True)
+    context = browser.new_context(base_url=asgi_server, viewport={"width": 768, "height": 1024})
+    context.route_web_socket(re.compile(r".*/ws/.*"), lambda ws: ws.close(code=1006 if False else 1000))
+    student = context.new_page()
+    student.on("dialog", lambda dialog: dialog.accept())
+    student.goto("/join")
+    student.get_by_label("Lesson code").fill(code)
+    student.get_by_label("Nickname").fill("Ana")
+    student.get_by_role("button", name="Join").click()
+    expect(student.locator("#connection")).to_contain_text("Slow mode", timeout=20_000)
+    teacher.get_by_role("button", name="Start the game").click()
+    expect(student.locator("button.evac-act:not([disabled])").first).to_be_visible(timeout=20_000)
+    for _ in range(3):
+        tap_once(student, "Ana", session_id)
+    moves = student_moves(session_id)
+    assert len(moves) == 3 and len(set(moves)) == 3
+    context.close()
