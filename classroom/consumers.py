@@ -134,7 +134,7 @@ class PlayConsumer(AsyncWebsocketConsumer):
             return
         try:
             message = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # deep nesting fits in 4 KB
             await self.send_json(Refused("bad_frame").as_message())
             return
         if not isinstance(message, dict):

@@ -68,6 +68,12 @@ class SessionForm(forms.Form):
                               widget=forms.RadioSelect)
     seed = forms.IntegerField(label=_("Seed (optional: the same seed replays the same dice)"),
                               required=False, min_value=0, max_value=2**48)
+    shared_storm = forms.BooleanField(
+        label=_("Project Stormfury: every table faces the same storm"), initial=True, required=False,
+        help_text=_("The storm moves for the whole class at once, so teams can be compared."))
+
+    #: engine options the session sets itself rather than the teacher's form
+    MANAGED = {"storm_seed", "hold_storm"}
 
     def __init__(self, *args, scenario_options=None, **kwargs):
         from classroom.models import SCENARIO_CHOICES, Session
@@ -78,6 +84,8 @@ class SessionForm(forms.Form):
         self.engine_fields = []
         for scenario, options in (scenario_options or {}).items():
             for option in options:
+                if option["name"] in self.MANAGED:
+                    continue
                 name = f"{scenario}__{option['name']}"
                 choices = option.get("choices")
                 if isinstance(option.get("default"), bool):

@@ -65,6 +65,8 @@ class Session(models.Model):
     names = models.CharField(_("names"), max_length=10, choices=Names.choices, default=Names.APPROVE)
     seed = models.BigIntegerField(_("seed"), null=True, blank=True)
     options = models.JSONField(default=dict, blank=True)
+    #: when the teacher's "storm moves" countdown ends (Stormfury with one storm for the class)
+    storm_deadline = models.DateTimeField(null=True, blank=True)
     #: once the teacher moves a student, new arrivals no longer reshuffle the tables
     arranged_by_teacher = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -92,9 +94,9 @@ class Session(models.Model):
         return self.status not in (self.Status.ENDED,)
 
     @property
-    def group_name(self):
-        """Sockets of this session's lobby and dashboard join this group."""
-        return f"session-{self.pk}"
+    def shared_storm(self):
+        """Stormfury: every table faces the same storm, moving for the whole class at once."""
+        return self.scenario == "stormfury" and self.options.get("shared_storm", True)
 
 
 SCENARIO_CHOICES = [

@@ -92,12 +92,25 @@ def dashboard(session: Session) -> dict:
                        "summary": summary})
     order = {"asking": 0, "stuck": 1, "claim": 2, "offline": 3, "idle": 4, "finished": 5}
     alerts.sort(key=lambda a: order[a["kind"]])
+    storm = None
+    if session.scenario == "stormfury":
+        views = [t["summary"]["view"] for t in tables if t["summary"]]
+        behind = min(views, key=lambda v: (v.get("round", 0), v.get("phase") != "storm"), default=None)
+        storm = {
+            "shared": session.shared_storm,
+            "deadline": session.storm_deadline.isoformat() if session.storm_deadline else None,
+            "round": behind.get("round") if behind else None,
+            "category": behind["storm"]["category"] if behind and behind.get("storm") else None,
+            "waiting_tables": sum(1 for v in views if v.get("phase") == "storm"),
+        }
     return {
-        "type": "dashboard", "session": session.pk, "status": session.status,
+        "type": "dashboard", "session": session.pk, "status": session.status, "scenario": session.scenario,
+        "storm": storm,
         "code": format_code(session.join_code), "join_url": join_url(session),
         "participants": [{"id": p.pk, "name": p.nickname, "approved": p.approved, "players": p.players,
                           "online": online(p)} for p in participants],
-        "alerts": alerts, "tables": tables, "standings": standings(session, tables),
+        "alerts": alerts, "tables": tables,
+        "standings": team_standings(session, tables) if session.scenario == "stormfury" else standings(session, tables),
     }
 
 
@@ -136,3 +149,23 @@ def device_state(participant: Participant) -> dict:
     stamp = f"{lobby['status']}:{lobby['table']}:{lobby['approved']}:{len(lobby['mates'])}:" + \
         ",".join(str(v["version"]) for v in views)
     return {"type": "state", "stamp": stamp, "lobby": lobby, "views": views}
+
+
+def team_standings(session: Session, tables: list[dict]) -> dict:
+    """Stormfury: teams ranked by damage (lower is better) beside the policy bot on the same storm."""
+    from games.models import Game
+
+    finished = [t for t in tables if t["summary"] and t["summary"]["status"] == "finished"]
+    if not tables or len(finished) != len(tables):
+        return {"final": False, "done": len(finished), "total": len(tables)}
+    rows = []
+    for table in finished:
+        damage = table["summary"]["results"][0]["score"]
+        yardstick = games.policy_results(Game.objects.get(pk=table["game"]))[0]["score"]
+        names = [s["name"] for s in table["seats"] if s["name"]]
+        rows.append({"table": table["number"], "name": ", ".join(names) or None, "score": damage,
+                     "bot_score": yardstick, "humans": bool(names)})
+    ranked = sorted((r for r in rows if r["humans"]), key=lambda r: r["score"])
+    for index, row in enumerate(ranked):
+        row["class_rank"] = 1 + sum(1 for other in ranked if other["score"] < row["score"])
+    return {"final": True, "rows": rows, "class": ranked, "lower_is_better": True}

@@ -7,8 +7,10 @@ nothing else writes sessions, participants, tables or seats. Game state itself c
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -19,7 +21,7 @@ from django.utils.translation import gettext as _
 from classroom import nicknames
 from classroom.models import Participant, Seat, Session, Table
 from games import services as games
-from games.models import Game
+from games.models import Game, Move
 from games.refusals import Refused
 
 # 32 symbols, no I, L, O or U: about 30 bits in six characters, none easily misread.
@@ -293,7 +295,7 @@ def start(*, session: Session) -> Session:
             if session.fill_with_bots or count < 2:
                 count = max(count, session.seats_per_table if session.fill_with_bots else 2)
             Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(len(humans), count))
-            options = dict(session.options)
+            options = table_options(session, table.number)
             game = games.create_game(
                 scenario=session.scenario, seed=games.derive_seed(session.seed, str(table.number)),
                 seats=count, options=options,
@@ -308,6 +310,53 @@ def start(*, session: Session) -> Session:
         session.save(update_fields=["status", "started_at"])
     notify_session(session)
     return session
+
+
+def table_options(session: Session, table_number: int) -> dict:
+    """The engine options of one table: the teacher's choices, plus the shared storm if any."""
+    options = {k: v for k, v in session.options.items() if k != "shared_storm"}
+    if session.scenario == "stormfury":
+        shared = session.shared_storm
+        options["hold_storm"] = shared
+        options["storm_seed"] = session.seed if shared else games.derive_seed(session.seed, f"storm{table_number}")
+    return options
+
+
+STORM_COUNTDOWN_SECONDS = 10
+
+
+def call_storm(*, session: Session) -> Session:
+    """The teacher's "storm moves": after a visible countdown the storm moves at every table."""
+    if session.status == Session.Status.PLAYING and session.scenario == "stormfury":
+        session.storm_deadline = timezone.now() + timedelta(seconds=STORM_COUNTDOWN_SECONDS)
+        session.save(update_fields=["storm_deadline"])
+        notify_session(session)
+    return session
+
+
+def sweep_storms(now=None) -> int:
+    """Move shared storms: when every table of a session waits for it, or the countdown ended.
+
+    One pass of the classroom loop; returns how many tables' storms moved.
+    """
+    now = now or timezone.now()
+    moved = 0
+    for session in Session.objects.filter(status=Session.Status.PLAYING, scenario="stormfury"):
+        game_ids = _games(session)
+        tables = list(Game.objects.filter(pk__in=game_ids, status=Game.Status.PLAYING))
+        forced = session.storm_deadline is not None and session.storm_deadline <= now
+        if not tables or not (forced or (session.shared_storm and
+                                         all(games.waiting_for_system(g, "storm_moves") for g in tables))):
+            continue
+        key = f"r{now.timestamp():.0f}" if forced else ""
+        for game in tables:
+            if games.system_action(game_id=game.pk, action={"type": "storm_moves"},
+                                   actor=Move.Actor.TEACHER if forced else Move.Actor.SYSTEM, key=key):
+                moved += 1
+        if forced:
+            Session.objects.filter(pk=session.pk).update(storm_deadline=None)
+        notify_session(session)
+    return moved
 
 
 def _games(session: Session):
@@ -401,10 +450,12 @@ def act(participant_id: int, message: dict) -> dict:
     try:
         if participant is None:
             raise Refused("session_closed")
-        if not isinstance(action_id, str) or not 8 <= len(action_id) <= 64:
+        if not isinstance(action_id, str) or not 8 <= len(action_id) <= 64 or not action_id.isprintable():
             raise Refused("bad_frame")
         seat_number, version, action = message.get("seat"), message.get("version"), message.get("action")
         if not isinstance(seat_number, int) or not isinstance(version, int) or not isinstance(action, dict):
+            raise Refused("bad_frame")
+        if "\\u0000" in json.dumps(action):  # PostgreSQL text and jsonb cannot hold NUL
             raise Refused("bad_frame")
         if participant.session.status == Session.Status.ENDED:
             raise Refused("session_closed")

@@ -63,7 +63,7 @@ def session_new(request):
             teacher=request.user, scenario=data["scenario"], title=data["title"],
             seats_per_table=data["seats_per_table"], fill_with_bots=data["fill_with_bots"],
             turn_timer=data["turn_timer"], turn_seconds=data["turn_seconds"], names=data["names"],
-            seed=data["seed"], options=form.engine_options(),
+            seed=data["seed"], options={**form.engine_options(), "shared_storm": data["shared_storm"]},
         )
         return redirect(session)
     return render(request, "classroom/session_new.html", {"form": form})
@@ -116,6 +116,7 @@ COMMANDS = {
     "resume": lambda s, p: services.set_paused(session=s, paused=False),
     "finish-bots": lambda s, p: services.finish_with_bots(session=s),
     "end-now": lambda s, p: services.end_now(session=s),
+    "storm-moves": lambda s, p: services.call_storm(session=s),
     "approve": lambda s, p: services.approve(participant=_participant(s, p.get("participant"))),
     "unapprove": lambda s, p: services.approve(participant=_participant(s, p.get("participant")), approved=False),
     "rename": lambda s, p: services.rename(participant=_participant(s, p.get("participant")), nickname=p.get("nickname", "")),
@@ -237,7 +238,7 @@ def play_act(request, pk):
         return JsonResponse({"type": "error", "code": "too_big", "message": _("That message is too big.")}, status=413)
     try:
         message = json.loads(request.body)
-    except ValueError:
+    except (ValueError, RecursionError):  # deep nesting fits in 4 KB
         return JsonResponse({"type": "error", "code": "bad_frame", "message": _("That message could not be read.")}, status=400)
     if not isinstance(message, dict):
         return HttpResponseBadRequest()

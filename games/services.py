@@ -11,6 +11,7 @@ import hashlib
 import json
 import uuid
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -162,6 +163,12 @@ def _reschedule(game: Game, engine, state, *, acted, now: datetime):
     game.next_deadline = min((datetime.fromisoformat(t) for t in timers.values()), default=None)
 
 
+def _unblocking_action(engine, state) -> dict:
+    """What the system does when no seat may act yet the game goes on (a held storm moves)."""
+    waiting = [a for a in engine.actions(state, None) if a.get("type") == "storm_moves"]
+    return waiting[0] if waiting else {"type": "end_now"}
+
+
 def _bot_action(game: Game, engine, state, seat: int, policy: str) -> dict:
     return _bot(game.scenario, policy)(state, seat)
 
@@ -253,7 +260,12 @@ def finish_with_bots(*, game_id: int, max_moves: int = 20_000) -> Game:
         for _ in range(max_moves):
             if engine.finished(state):
                 break
-            for seat in engine.to_act(state):
+            seats = engine.to_act(state)
+            if not seats:  # the game waits for the system (a held storm): move it on
+                _apply(game, None, _unblocking_action(engine, state),
+                       _system_action_id(game, "finish", None), Move.Actor.BOT, publish=False)
+                state = engine.load(game.state)
+            for seat in seats:
                 action = _bot(game.scenario, game.bots.get(str(seat), policy))(state, seat)
                 _apply(game, seat, action, _system_action_id(game, "finish", seat),
                        Move.Actor.BOT, publish=False)
@@ -273,6 +285,55 @@ def end_now(*, game_id: int) -> Game:
             _apply(game, None, {"type": "end_now"}, _system_action_id(game, "end_now", None),
                    Move.Actor.TEACHER)
     return game
+
+
+def waiting_for_system(game: Game, action_type: str) -> bool:
+    """True when no seat may act and the engine waits for the system's ``action_type``
+    (a held Stormfury storm waits for "storm_moves")."""
+    if game.status != Game.Status.PLAYING:
+        return False
+    engine = engine_for(game)
+    state = engine.load(game.state)
+    return not engine.to_act(state) and any(a.get("type") == action_type for a in engine.actions(state, None))
+
+
+def system_action(*, game_id: int, action: dict, actor: str = Move.Actor.SYSTEM, key: str = "") -> Move | None:
+    """Apply a teacher or system action (seat None) once; ``key`` makes a retry a no-op."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status != Game.Status.PLAYING:
+            return None
+        action_id = f"{action['type']}:{key or game.version}"
+        previous = game.moves.filter(action_id=action_id).first()
+        if previous is not None:
+            return previous
+        return _apply(game, None, action, action_id, actor)
+
+
+@lru_cache(maxsize=256)
+def _policy_results(scenario: str, seed: int, seats: int, options_json: str) -> tuple:
+    engine = ENGINES[scenario]
+    options = {k: v for k, v in json.loads(options_json).items() if k != "hold_storm"}
+    state = engine.setup(seed, seats, options)
+    policy = _bot(scenario, policy_bot(scenario))
+    for _ in range(20_000):
+        if engine.finished(state):
+            break
+        seats = engine.to_act(state)
+        if not seats:
+            engine.apply(state, None, _unblocking_action(engine, state))
+        for seat in seats:
+            engine.apply(state, seat, policy(state, seat))
+            if engine.finished(state):
+                break
+    return tuple(json.dumps(r, sort_keys=True) for r in engine.results(state))
+
+
+def policy_results(game: Game) -> list[dict]:
+    """The scenario's policy bot playing every seat of this game's setup: the yardstick a team is
+    compared with (in Stormfury: the same storm)."""
+    return [json.loads(r) for r in _policy_results(game.scenario, game.seed, game.seats,
+                                                   json.dumps(game.options, sort_keys=True))]
 
 
 def current_view(game: Game, seat: int | None) -> dict:

@@ -22,6 +22,10 @@ const T = {
   rank: "Rank", name: "Name", score: "Score", progress: "Class progress",
   finishedTables: (d, t) => `${d} of ${t} tables finished`,
   status: {lobby: "Students joining", playing: "Playing", paused: "Paused", parked: "Parked", ended: "Ended"},
+  stormMoves: "Storm moves", stormConfirm: "The storm will move at every table after a 10-second countdown. Continue?",
+  stormIn: (n) => `The storm moves in ${n} s`, stormLine: (s) => `Storm: category ${s.category ?? "–"} · round ${s.round ?? "–"} played by every table`,
+  waitingTables: (n, t) => `${n} of ${t} tables have ended their turn`,
+  damage: "Damage (lower is better)", botDamage: "Policy bot, same storm", team: "Team",
   pendingName: "(waiting for approval)", live: "Live", reconnecting: "Reconnecting…", polling: "Updating every few seconds",
 };
 
@@ -101,6 +105,9 @@ function controls() {
   if (s === "playing") bar.append(button(T.pause, "pause"));
   if (s === "paused" || s === "parked") bar.append(button(T.resume, "resume", {}, {class: "primary"}));
   if (s === "playing" || s === "paused") bar.append(button(T.park, "park", {}, {confirm: T.parkConfirm}));
+  if (s === "playing" && data.storm) {
+    bar.append(button(T.stormMoves, "storm-moves", {}, {class: "primary", confirm: T.stormConfirm, disabled: !!data.storm.deadline}));
+  }
   if (s !== "lobby" && s !== "ended") {
     bar.append(button(T.finish, "finish-bots", {}, {confirm: T.finishConfirm}),
       button(T.endNow, "end-now", {}, {class: "danger", confirm: T.endConfirm}));
@@ -152,19 +159,39 @@ function standings(big) {
   const st = data.standings;
   if (!st.final) return null;
   const box = el("section", {class: `card standings${big ? " big" : ""}`}, el("h2", {}, T.classRanks));
-  const table = el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, T.rank), el("th", {}, T.name), el("th", {}, T.table("")), el("th", {}, T.score))));
+  const teams = !!st.lower_is_better;
+  const round = (x) => String(Math.round(x * 10) / 10);
+  const table = el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, T.rank), el("th", {}, teams ? T.team : T.name),
+    el("th", {}, T.table("")), el("th", {}, teams ? T.damage : T.score), teams ? el("th", {}, T.botDamage) : null)));
   const body = el("tbody");
   for (const row of st.class) {
-    body.append(el("tr", {}, el("td", {}, String(row.class_rank)), el("td", {}, row.name || ""), el("td", {}, String(row.table)), el("td", {}, String(Math.round(row.score * 10) / 10))));
+    body.append(el("tr", {}, el("td", {}, String(row.class_rank)), el("td", {}, row.name || ""), el("td", {}, String(row.table)),
+      el("td", {}, round(row.score)), teams ? el("td", {}, round(row.bot_score)) : null));
   }
   table.append(body);
   box.append(table);
   return box;
 }
 
+function stormLine() {
+  const storm = data.storm;
+  if (!storm || data.status === "lobby") return null;
+  const left = storm.deadline ? Math.max(0, Math.ceil((Date.parse(storm.deadline) - Date.now()) / 1000)) : null;
+  return el("p", {class: "storm-line", "aria-live": "polite"}, T.stormLine(storm), " · ",
+    T.waitingTables(storm.waiting_tables, data.tables.length),
+    left !== null ? el("strong", {class: "countdown", "data-deadline": storm.deadline}, ` · ${T.stormIn(left)}`) : null);
+}
+
+setInterval(() => {
+  for (const node of document.querySelectorAll("[data-deadline]")) {
+    const left = Math.max(0, Math.ceil((Date.parse(node.dataset.deadline) - Date.now()) / 1000));
+    node.textContent = ` · ${T.stormIn(left)}`;
+  }
+}, 500);
+
 function teacherView() {
   const parts = [el("p", {class: "status-line"}, el("span", {class: "badge"}, T.status[data.status]),
-    " ", T.students(data.participants.length)), controls()];
+    " ", T.students(data.participants.length)), controls(), stormLine()];
   if (data.status === "lobby") {
     parts.push(el("div", {class: "lobby-grid"}, joinPanel(false),
       el("section", {class: "card"}, el("h2", {}, T.students(data.participants.length)),
@@ -202,6 +229,7 @@ function screenView() {
   }
   progress.append(list);
   return [data.status !== "playing" ? el("p", {class: "badge warn big"}, T.status[data.status]) : null,
+    stormLine(),
     el("div", {class: "screen-code"}, `${data.join_url.replace(/\/join\/.*$/, "/join")} · ${data.code}`), progress].filter(Boolean);
 }
 
