@@ -206,7 +206,8 @@ const T = {
   sumPhase: { roles: "picking roles", player: "player phase", storm: "waiting for the class storm", over: "finished" },
   sumRound: (n, cap) => `round ${n}/${cap}`,
   sumStorm: (cat, where) => `Cat ${cat} · ${where}`,
-  sumDamage: (t, i, p, r) => `Damage ${t}: ${i} infrastructure, ${p} people not yet evacuated, ${r} roads`,
+  sumDamage: (t) => `Damage ${t}`,
+  sumDamageBy: (i, p, r) => `· ${i} infrastructure · ${p} people not yet evacuated · ${r} roads`,
   sumNotEnded: "Not ended:",
   sumAllEnded: "Everyone has ended their turn",
   sumNoRole: "Still choosing a role:",
@@ -374,7 +375,7 @@ export function render(root, board, message, controls) {
   ctx.canAct = message.status === "playing" && !message.bot && !ctx.over && ctx.actions.length > 0;
   ctx.disabled = !ctx.canAct || Boolean(controls.busy);
   ctx.moves = {};
-  for (const a of ctx.actions) if (a.type === "move") ctx.moves[a.to] = a;
+  if (ctx.canAct) for (const a of ctx.actions) if (a.type === "move") ctx.moves[a.to] = a;
   if (!mem.box) mem.box = ix.box.slice();
   trackStorm(ctx);
 
@@ -593,11 +594,12 @@ function renderMap(ctx) {
   const full = pathXY.map((p) => p.join(",")).join(" ");
   if (sp) gTrail.append(svg("polyline", { class: "m-trail-last", points: full, "data-storm-trail": "", "data-full": full }));
   const gStorm = svg("g", { class: "m-storm m-cat" + cat, "data-storm-token": "", "data-path": JSON.stringify(pathXY), transform: "translate(0,0)" });
-  for (const [q, r] of storm.footprint || []) {
+  const gone = ctx.over && view.ended === "dissipated";
+  for (const [q, r] of gone ? [] : storm.footprint || []) {
     const [x, y] = hexXY(q, r);
     gStorm.append(svg("polygon", { class: "m-foot", points: hexPoints(x, y, S - 2), style: `fill:${CAT_COLOURS[cat]}` }));
   }
-  if (!(ctx.over && view.ended === "dissipated")) {
+  if (!gone) {
     gStorm.append(svg("g", { transform: `translate(${sx},${sy})`, class: "m-eye" },
       svg("path", { class: "m-arms", d: "M0,-24 C18,-24 26,-8 20,4 M0,24 C-18,24 -26,8 -20,-4", style: `stroke:${CAT_COLOURS[cat]}` }),
       svg("circle", { r: 17, style: `fill:${CAT_COLOURS[cat]}` }),
@@ -635,8 +637,7 @@ function renderMap(ctx) {
     const g = svg("g", { class: "m-city" + (target ? " is-target" : "") + (here ? " is-here" : ""), transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`, "data-city": c.id });
     if (target) g.append(svg("circle", { class: "m-ring", r: 27 }));
     g.append(svg("circle", { class: "m-city-dot", r: 11 }));
-    const label = c.name + (atRisk ? ` · ${T.chanceShort(risk[c.id])}` : "");
-    g.append(svg("text", { class: "m-city-name" + (atRisk ? " is-risk" : ""), y: -17, text: label }));
+    g.append(svg("text", { class: "m-city-name" + (atRisk && risk[c.id] >= 0.5 ? " is-risk" : ""), y: -17, text: c.name }));
     const badges = svg("g", { class: "m-badges", transform: "translate(0,24)" });
     const spaces = c.spaces;
     const w = 24;
@@ -684,8 +685,9 @@ function renderMap(ctx) {
     const c = ix.cities[p.city];
     const k = perCity[p.city] = (perCity[p.city] || 0) + 1;
     const [x, y] = hexXY(c.q, c.r);
-    const ang = (-30 + 55 * (k - 1)) * Math.PI / 180;
-    const tx = x + 30 * Math.cos(ang) + 6, ty = y + 30 * Math.sin(ang) - 6;
+    // Beside the city dot (the name is above it, the badges below).
+    const spot = [[24, 0], [-24, 0], [44, 0], [-44, 0]][(k - 1) % 4];
+    const tx = x + spot[0], ty = y + spot[1];
     const mine = p.seat === seat;
     gTokens.append(svg("g", { class: "m-token" + (mine ? " is-me" : ""), transform: `translate(${tx.toFixed(1)},${ty.toFixed(1)})` },
       svg("circle", { r: mine ? 15 : 11, style: `fill:${SEAT_COLOURS[p.seat % 4]}` }),
@@ -694,7 +696,7 @@ function renderMap(ctx) {
 
   const descId = "sf-map-desc-" + seat;
   const map = svg("svg", {
-    class: "sf-map", viewBox: mem.box.join(" "), preserveAspectRatio: "xMidYMid meet",
+    class: "sf-map", viewBox: mem.box.join(" "), preserveAspectRatio: "xMidYMin meet",
     role: "group", "aria-label": T.mapTitle, "aria-describedby": descId,
   }, gHex, gFc, gTrail, gRoads, gDams, gStorm, gCities, gTokens);
   attachPanZoom(ctx, map);
@@ -733,7 +735,7 @@ function rerender(ctx) {
 function toSvgPoint(map, box, clientX, clientY) {
   const rect = map.getBoundingClientRect();
   const scale = Math.min(rect.width / box[2], rect.height / box[3]);
-  const ox = (rect.width - box[2] * scale) / 2, oy = (rect.height - box[3] * scale) / 2;
+  const ox = (rect.width - box[2] * scale) / 2, oy = 0; // xMidYMin: spare height is below the map
   return { x: box[0] + (clientX - rect.left - ox) / scale, y: box[1] + (clientY - rect.top - oy) / scale, scale };
 }
 
@@ -972,7 +974,7 @@ function renderActions(ctx) {
       onclick: () => { mem.kind = on ? null : k; mem.pick = []; mem.trade = {}; rerender(ctx); },
     }, h("span", { class: "sf-act-main", text: T.kinds[k] }), h("span", { class: "sf-act-sub", text: sub }));
   });
-  parts.push(h("div", { class: "sf-buttons sf-kinds", role: "group", "aria-label": T.chooseKind }, chooser));
+  parts.push(h("div", { class: "sf-buttons sf-kinds" + (mem.kind ? " is-compact" : ""), role: "group", "aria-label": T.chooseKind }, chooser));
   if (mem.kind) {
     const body = kindOptions(ctx, mem.kind, g[mem.kind]);
     parts.push(h("div", { class: "sf-options", role: "region", "aria-label": T.kinds[mem.kind] },
@@ -1295,16 +1297,17 @@ export function summary(board, teacherView, table) {
   if (!v || !v.storm) return h("p", { class: "sf-muted", text: T.sumNoView });
   const names = {};
   for (const s of (table && table.seats) || []) names[s.seat] = s.name || null;
-  const who = (p) => `${T.seatName(p.seat)}${names[p.seat] ? " " + names[p.seat] : ""}${p.role ? " (" + roleName(ix, p.role) + ")" : ""}`;
+  const name = (p) => `${T.seatName(p.seat)}${names[p.seat] ? " " + names[p.seat] : ""}`;
+  const who = (p) => `${name(p)}${p.role ? " (" + roleName(ix, p.role) + ")" : ""}`;
   const d = v.damage || { total: 0, infrastructure: 0, population: 0, roads: 0 };
   const players = v.players || [];
   let waiting = null;
   if (v.phase === "roles") {
     const left = players.filter((p) => !p.role);
-    waiting = h("p", { class: "sf-sum-wait" }, h("strong", { text: T.sumNoRole }), " ", left.map(who).join(", "));
+    waiting = h("p", { class: "sf-sum-wait" }, h("strong", { text: T.sumNoRole }), " ", left.map(name).join(", "));
   } else if (v.phase === "player") {
     const left = players.filter((p) => p.status !== "ended");
-    waiting = left.length ? h("p", { class: "sf-sum-wait" }, h("strong", { text: T.sumNotEnded }), " ", left.map(who).join(", "))
+    waiting = left.length ? h("p", { class: "sf-sum-wait" }, h("strong", { text: T.sumNotEnded }), " ", left.map(name).join(", "))
       : h("p", { class: "sf-sum-ok", text: T.sumAllEnded });
   }
   const cat = v.storm.category;
@@ -1313,8 +1316,8 @@ export function summary(board, teacherView, table) {
       h("span", { class: "sf-sum-phase", text: T.sumPhase[v.phase] || v.phase }),
       v.round ? h("span", { text: T.sumRound(v.round, v.turn_cap) }) : null,
       h("span", { class: "sf-sum-cat" }, h("span", { class: "sf-cat sf-cat--small", style: `background:${CAT_COLOURS[cat]}`, "aria-hidden": "true", text: String(cat) }),
-        " ", T.sumStorm(cat, stormWhere(board, ix, v.storm)))),
-    h("p", { class: "sf-sum-damage" }, h("strong", { text: T.sumDamage(d.total, d.infrastructure, d.population, d.roads) })),
+        " ", v.ended === "dissipated" ? T.evDied : T.sumStorm(cat, stormWhere(board, ix, v.storm)))),
+    h("p", { class: "sf-sum-damage" }, h("strong", { text: T.sumDamage(d.total) }), " ", T.sumDamageBy(d.infrastructure, d.population, d.roads)),
     waiting,
     h("ul", { class: "sf-sum-roles", "aria-label": T.sumRoles }, players.map((p) => h("li", {},
       h("span", { class: "sf-dot", style: `background:${SEAT_COLOURS[p.seat % 4]}`, "aria-hidden": "true" }),
