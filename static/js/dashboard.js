@@ -234,7 +234,7 @@ function screenView() {
 }
 
 function render() {
-  document.getElementById("board-root").replaceChildren(...(mode === "screen" ? screenView() : teacherView()));
+  document.getElementById("board-root").replaceChildren(...(mode === "screen" ? screenView() : teacherView()).filter(Boolean));
 }
 
 function setConnection(text) {

@@ -134,6 +134,7 @@ const T = {
   changeBy: (title) => `chance card "${title}"`,
   othersTitle: "Other households",
   seatName: (n) => `Player ${n + 1}`,
+  botName: "bot",
   seatStatus: {
     playing: "playing", arrived: "arrived", stayed: "stayed home",
     out_of_time: "caught on the road", stopped: "stopped",
@@ -888,7 +889,9 @@ function renderResults(ctx) {
 
 // ---- teacher dashboard card ------------------------------------------------------------------
 
-export function summary(board, teacherView) {
+export function summary(board, teacherView, table) {
+  const names = {};
+  for (const seat of (table && table.seats) || []) names[seat.seat] = seat.name || T.botName;
   const results = {};
   for (const r of teacherView.results || []) results[r.seat] = r;
   const rows = (teacherView.tables || []).map((v) => {
@@ -898,7 +901,7 @@ export function summary(board, teacherView) {
       h("span", { class: "visually-hidden", text: label + ": " }), value);
     return h("li", { class: "evac-sum-row evac-sum-" + v.status },
       h("div", { class: "evac-sum-line" },
-        h("strong", { text: T.seatName(v.seat) }),
+        h("strong", { text: names[v.seat] ? `${T.seatName(v.seat)} · ${names[v.seat]}` : T.seatName(v.seat) }),
         h("span", { class: "evac-sum-status", text: T.seatStatus[v.status] || v.status }),
         v.reason_prompt ? h("span", { class: "evac-sum-why", text: T.sumWhy }) : null,
         result ? h("span", { class: "evac-sum-score" }, `${T.colScore} `, h("strong", { text: String(Math.round(result.score * 10) / 10) })) : null),
@@ -913,4 +916,13 @@ export function summary(board, teacherView) {
   return h("div", { class: "evac-summary" },
     h("p", { class: "evac-sum-title", text: T.summaryCaption }),
     h("ul", { class: "evac-sum-list" }, rows));
+}
+
+/** The projector's progress bar for one table: how far through their 48 hours the households
+ * are, a household that arrived or stayed counting as done. */
+export function progress(board, teacherView) {
+  const seats = (teacherView && teacherView.tables) || [];
+  if (!seats.length) return 0;
+  const done = seats.map((v) => (v.status === "playing" ? Math.min(1, v.hour / 48) : 1));
+  return Math.round((100 * done.reduce((a, b) => a + b, 0)) / seats.length);
 }
