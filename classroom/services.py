@@ -455,6 +455,8 @@ def act(participant_id: int, message: dict) -> dict:
         seat_number, version, action = message.get("seat"), message.get("version"), message.get("action")
         if not isinstance(seat_number, int) or not isinstance(version, int) or not isinstance(action, dict):
             raise Refused("bad_frame")
+        if type(seat_number) is not int or type(version) is not int:  # not True/False either
+            raise Refused("bad_frame")
         if "\\u0000" in json.dumps(action):  # PostgreSQL text and jsonb cannot hold NUL
             raise Refused("bad_frame")
         if participant.session.status == Session.Status.ENDED:
