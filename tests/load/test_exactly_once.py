@@ -68,6 +68,12 @@ def test_messy_frames_apply_each_accepted_id_exactly_once():
                 tally["refused"] += 1
         return answer
 
+    def send_on_pool(student, frame):
+        try:
+            return send(student, frame)
+        finally:
+            connection.close()  # the pool's threads would otherwise keep theirs open
+
     def after(student, answer, pool):
         if answer.get("view"):
             student.old_view, student.view = student.view, answer["view"]
@@ -101,10 +107,10 @@ def test_messy_frames_apply_each_accepted_id_exactly_once():
                 elif roll < 0.37:
                     tally["double"] += 1
                     twin = dict(frame, id=f"{frame['id']}-twin", action=choose(view, student.rng))
-                    answers = list(pool.map(lambda f: send(student, f), [frame, twin]))
+                    answers = list(pool.map(lambda f: send_on_pool(student, f), [frame, twin]))
                 elif roll < 0.42:
                     tally["same_id_twice"] += 1
-                    answers = list(pool.map(lambda f: send(student, f), [frame, dict(frame)]))
+                    answers = list(pool.map(lambda f: send_on_pool(student, f), [frame, dict(frame)]))
                 else:
                     tally["fresh"] += 1
                     answers = [send(student, frame)]

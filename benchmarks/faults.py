@@ -1,0 +1,231 @@
+"""Scripted fault runs during live play, each ending in a ``PASS``/``FAIL`` line and figures.
+
+Students are the harness's real WebSocket clients (``benchmarks.live``), tapping every 2 s and
+reconnecting by themselves with back-off, re-sending an unanswered tap with the same id.
+
+- ``worker_kill``: ``kill -9`` one of the two ASGI workers mid-play. Pass: every client that
+  lost its socket had a fresh view within 5 s of the kill, and no acknowledged action is lost.
+- ``postgres_refuses``: the server reaches PostgreSQL through a TCP proxy this script owns; the
+  proxy drops every connection and refuses new ones for 3 s. Pass: every tap sent during the
+  outage got an error frame or a closed socket within 5 s, nothing acknowledged is lost, and
+  every game's move log replays to its stored state (no corrupted game).
+- ``redis_restart`` (only with ``--redis-restart``: it restarts the machine's shared Redis):
+  ``redis-cli shutdown nosave`` then ``redis-server`` again. Pass: 95 % of the students have a
+  tap answered ok, with its view, within 10 s of Redis being back.
+
+    .venv/bin/python -m benchmarks.faults [--redis-restart] [--only worker_kill,...]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+from benchmarks import live
+
+REDIS_START = ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", "6379",
+               "--save", "", "--appendonly", "no", "--dir", "/var/lib/redis", "--logfile", "/var/log/redis/ci.log"]
+
+
+class RefusingProxy:
+    """A loopback TCP proxy to PostgreSQL that can drop and refuse every connection for a while."""
+
+    def __init__(self, target=("127.0.0.1", 5432)):
+        self.target, self.port = target, live.free_port()
+        self.refusing, self.links = False, set()
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        asyncio.run_coroutine_threadsafe(self._listen(), self.loop).result(5)
+
+    async def _listen(self):
+        self.server = await asyncio.start_server(self._link, "127.0.0.1", self.port, reuse_address=True)
+
+    async def _link(self, reader, writer):
+        if self.refusing:
+            writer.transport.abort()
+            return
+        try:
+            up_reader, up_writer = await asyncio.open_connection(*self.target)
+        except OSError:
+            writer.transport.abort()
+            return
+        pair = (writer, up_writer)
+        self.links.add(pair)
+
+        async def pipe(src, dst):
+            try:
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            except (OSError, asyncio.CancelledError):
+                pass
+            finally:
+                dst.transport.abort()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+        self.links.discard(pair)
+
+    def refuse_for(self, seconds):
+        async def outage():
+            self.refusing = True
+            self.server.close()
+            for down, up in list(self.links):
+                down.transport.abort()
+                up.transport.abort()
+            await asyncio.sleep(seconds)
+            self.server = await asyncio.start_server(self._link, "127.0.0.1", self.port, reuse_address=True)
+            self.refusing = False
+        asyncio.run_coroutine_threadsafe(outage(), self.loop).result(seconds + 10)
+
+    def close(self):
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+def play_with_fault(args, server, plan, fault, at=8.0, seconds=25.0):
+    """Run the students, call ``fault()`` ``at`` seconds into play; returns (record, t0, t1, start, stop)."""
+    base = f"ws://127.0.0.1:{server.port}"
+    start_at = time.time() + 6 + len(plan["devices"]) / 100
+    stop_at = start_at + seconds
+    times = {}
+
+    def fire():
+        times["t0"] = time.time()
+        fault()
+        times["t1"] = time.time()
+
+    timer = threading.Timer(start_at + at - time.time(), fire)
+    timer.start()
+    record = live.run_clients(base, plan, start_at, stop_at, 2.0, 1, seed=7)
+    timer.join()
+    return record, times["t0"], times["t1"], start_at, stop_at
+
+
+def verdict(name, ok, **figures):
+    for key, value in figures.items():
+        text = f"{value:.1f}" if isinstance(value, float) else str(value)
+        print(f"{name}_{key}: {text}", flush=True)
+    print(f"{name}: {'PASS' if ok else 'FAIL'}", flush=True)
+    return ok
+
+
+def games_intact(plan):
+    """Every game's move log has seq 1..n, version n, and replays through the engine to its state."""
+    from games.engines import ENGINES
+    from games.models import Game
+
+    bad = 0
+    for game in Game.objects.filter(pk__in={d["game"] for d in plan["devices"]}):
+        engine = ENGINES[game.scenario]
+        state = engine.setup(game.seed, game.seats, game.options)
+        moves = list(game.moves.order_by("seq"))
+        for move in moves:
+            engine.apply(state, move.seat, move.action)
+        if [m.seq for m in moves] != list(range(1, len(moves) + 1)) or game.version != len(moves) \
+                or engine.dump(state) != game.state:
+            bad += 1
+    return bad
+
+
+def worker_kill(args):
+    plan = live.build_classes(args.students, label="faults")
+    server = live.Server(live.server_env(args.db, args.redis, 2, CONN_MAX_AGE=60)).start()
+    try:
+        victim = server.workers()[0]
+        record, t0, _t1, *_ = play_with_fault(args, server, plan, lambda: os.kill(victim, signal.SIGKILL))
+    finally:
+        server.stop()
+    dropped = [d for d in record["drops"] if d[0] >= t0 - 0.5]
+    resynced = [r for r in record["resyncs"] if r[0] >= t0 - 0.5]
+    worst = max((r[1] - t0 for r in resynced), default=0.0)
+    lost, doubled = live.check_log(record["acked"])
+    return verdict("worker_kill", len(resynced) == len(dropped) and worst <= 5 and lost == 0 and doubled == 0,
+                   sockets_dropped=len(dropped), resynced=len(resynced),
+                   resync_p50_s=live.percentile([r[1] - t0 for r in resynced], 50), resync_max_s=worst,
+                   lost_actions=lost, doubled_actions=doubled, acknowledged=len(record["acked"]))
+
+
+def postgres_refuses(args, outage=3.0):
+    proxy = RefusingProxy()
+    plan = live.build_classes(args.students, label="faults")
+    via_proxy = args.db.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}")
+    server = live.Server(live.server_env(via_proxy, args.redis, 2, CONN_MAX_AGE=60)).start()
+    try:
+        record, t0, t1, *_ = play_with_fault(args, server, plan, lambda: proxy.refuse_for(outage))
+    finally:
+        server.stop()
+        proxy.close()
+    # Taps sent while the database was away: answered (error frame) or their socket closed, how fast?
+    during = [a for a in record["acts"] if t0 <= a[0] <= t1]
+    drops = sorted(d[0] for d in record["drops"] if t0 <= d[0] <= t1 + 5)
+    told = record["refused"].get("unavailable", 0)
+    lost, doubled = live.check_log(record["acked"])
+    bad = games_intact(plan)
+    stuck = record["timeouts"]
+    first_told = (drops[0] - t0) if drops else float("nan")
+    return verdict("postgres_refuses", stuck == 0 and lost == 0 and doubled == 0 and bad == 0,
+                   outage_s=t1 - t0, taps_ok_during=len(during), error_frames=told, sockets_closed=len(drops),
+                   first_close_after_s=first_told, unanswered_taps=stuck, lost_actions=lost,
+                   doubled_actions=doubled, corrupted_games=bad)
+
+
+def redis_restart(args):
+    plan = live.build_classes(args.students, label="faults")
+    server = live.Server(live.server_env(args.db, args.redis, 2, CONN_MAX_AGE=60)).start()
+
+    def restart():
+        subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", "6379", "shutdown", "nosave"], timeout=10,
+                       capture_output=True)
+        subprocess.run(REDIS_START, timeout=10, check=True, capture_output=True)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", 6379), timeout=1) as probe:
+                    probe.sendall(b"PING\r\n")
+                    if probe.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                time.sleep(0.1)
+
+    try:
+        record, _t0, t1, *_ = play_with_fault(args, server, plan, restart, seconds=30)
+    finally:
+        server.stop()
+    first_ok = {}
+    for sent_at, ok_at, view_at, game, version, replayed, first in record["acts"]:
+        if sent_at >= t1:
+            first_ok.setdefault(game, []).append(view_at - t1)
+    back = sorted(min(v) for v in first_ok.values())
+    tables = len({d["game"] for d in plan["devices"]})
+    within = sum(1 for v in back if v <= 10)
+    lost, doubled = live.check_log(record["acked"])
+    return verdict("redis_restart", within >= 0.95 * tables and lost == 0 and doubled == 0,
+                   tables_resumed_within_10s=within, tables=tables,
+                   resume_p95_s=live.percentile(back, 95) if back else float("nan"),
+                   sockets_dropped=len(record["drops"]), lost_actions=lost, doubled_actions=doubled)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--students", type=int, default=64)
+    parser.add_argument("--redis-restart", action="store_true", help="also restart the shared Redis")
+    parser.add_argument("--only", help="comma-separated fault names")
+    parser.add_argument("--db", default="postgres://postgres@127.0.0.1:5432/stormwise_bench")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/5")
+    args = parser.parse_args(argv)
+    live.setup_django(args.db, args.redis)
+    runs = [worker_kill, postgres_refuses] + ([redis_restart] if args.redis_restart else [])
+    if args.only:
+        runs = [run for run in runs + [redis_restart] if run.__name__ in args.only.split(",")]
+    results = [run(args) for run in runs]
+    sys.exit(0 if all(results) else 1)
+
+
+if __name__ == "__main__":
+    main()
