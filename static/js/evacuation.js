@@ -3,6 +3,8 @@
 // Every render replaces what is shown (never patches); per-root memory keeps pan/zoom, scroll,
 // open <details> and focus across renders. Safari 15 / Chrome 100: no build step, no new syntax.
 
+import { h, svg, rootMemory, saveUiState, restoreUiState, startTicking, setCountdown, zoomAt, attachPanZoom } from "./kit.js";
+
 const T = {
   yourMove: "Your move",
   paused: "Paused by your teacher",
@@ -172,35 +174,15 @@ const T = {
   colEvents: "Last events", colScore: "Score",
 };
 
-const SVGNS = "http://www.w3.org/2000/svg";
 const END_HOUR = 48;
 const HOME = "H";
 const DEFAULT_BOX = [-20, -20, 1040, 1040];
-const memory = new WeakMap();
+// Pan/zoom bounds for the 1000 × 1000 board (see kit.js attachPanZoom).
+const MAP_LIMITS = { world: [0, 0, 1000, 1000], minWidth: 220, maxWidth: 1400, alignY: 0.5, onZoom: markZoom };
+const remember = rootMemory(() => (
+  { box: DEFAULT_BOX.slice(), scroll: {}, open: {}, focusKey: null, card: null, live: null, tick: null }));
 
-// ---- small DOM helpers ------------------------------------------------------------------------
-
-function h(tag, attrs, ...children) {
-  return build(document.createElement(tag), attrs, children);
-}
-
-function svg(tag, attrs, ...children) {
-  return build(document.createElementNS(SVGNS, tag), attrs, children);
-}
-
-function build(el, attrs, children) {
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else if (key === "text") el.textContent = value;
-    else el.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
-}
+// ---- time text --------------------------------------------------------------------------------
 
 function hourText(hour) {
   const minutes = Math.round(hour * 60);
@@ -210,20 +192,6 @@ function hourText(hour) {
 function spanText(hours) {
   const minutes = Math.max(0, Math.round(hours * 60));
   return minutes % 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes / 60} h`;
-}
-
-function clockText(seconds) {
-  const s = Math.max(0, Math.ceil(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
-function remember(root) {
-  let mem = memory.get(root);
-  if (!mem) {
-    mem = { box: DEFAULT_BOX.slice(), scroll: {}, open: {}, focusKey: null, card: null, live: null, tick: null, pointers: new Map() };
-    memory.set(root, mem);
-  }
-  return mem;
 }
 
 // ---- rules the client needs to label things (mirrors rules.threshold) ------------------------
@@ -285,26 +253,7 @@ export function render(root, board, message, controls) {
   root.replaceChildren(page, mem.live);
   restoreUiState(root, mem);
   announce(ctx);
-  startTicking(root, mem);
-}
-
-function saveUiState(root, mem) {
-  for (const el of root.querySelectorAll("[data-scroll]")) mem.scroll[el.dataset.scroll] = el.scrollTop;
-  for (const el of root.querySelectorAll("details[data-key]")) mem.open[el.dataset.key] = el.open;
-  const active = document.activeElement;
-  if (active && root.contains(active) && active.dataset && active.dataset.key) mem.focusKey = active.dataset.key;
-}
-
-function restoreUiState(root, mem) {
-  for (const el of root.querySelectorAll("[data-scroll]")) {
-    const top = mem.scroll[el.dataset.scroll];
-    if (top) el.scrollTop = top;
-  }
-  const active = document.activeElement;
-  if (mem.focusKey && (!active || active === document.body || root.contains(active))) {
-    const el = root.querySelector(`[data-key="${CSS.escape(mem.focusKey)}"]`);
-    if (el && !el.disabled) el.focus({ preventScroll: true });
-  }
+  startTicking(root, mem, updateCountdown);
 }
 
 function announce(ctx) {
@@ -318,22 +267,8 @@ function announce(ctx) {
   mem.lastVersion = message.version;
 }
 
-function startTicking(root, mem) {
-  if (mem.tick) return;
-  mem.tick = setInterval(() => {
-    if (!root.isConnected) {
-      clearInterval(mem.tick);
-      mem.tick = null;
-      return;
-    }
-    for (const el of root.querySelectorAll("[data-deadline]")) updateCountdown(el);
-  }, 1000);
-}
-
 function updateCountdown(el) {
-  const left = (Date.parse(el.dataset.deadline) - Date.now()) / 1000;
-  el.textContent = left > 0 ? T.botIn(clockText(left)) : T.botNow;
-  el.classList.toggle("evac-countdown--soon", left < 30);
+  setCountdown(el, T.botIn, T.botNow, "evac-countdown--soon");
 }
 
 // ---- header: banner, timeline, tally ----------------------------------------------------------
@@ -490,9 +425,9 @@ function renderMap(ctx) {
     role: "group", "aria-label": T.mapTitle, "aria-describedby": descId,
   }, svg("rect", { class: "m-land", x: -500, y: -500, width: 2000, height: 2000 }),
   layers.water, layers.links, layers.labels, layers.nodes, layers.tokens);
-  attachPanZoom(ctx, map);
+  attachPanZoom(mem, map, MAP_LIMITS);
 
-  const zoom = (factor) => () => { zoomAt(mem, map, factor, null); };
+  const zoom = (factor) => () => { zoomAt(mem, map, MAP_LIMITS, factor, null); };
   markZoom(map, mem.box);
   return h("div", { class: "evac-mapwrap" },
     h("div", { class: "evac-mapframe" }, map),
@@ -576,77 +511,6 @@ function renderNode(ctx, node, drivable, isHere) {
     });
   }
   return g;
-}
-
-// Pan and zoom change only the viewBox kept in per-root memory, so they survive re-renders.
-function toSvgPoint(map, box, clientX, clientY) {
-  const rect = map.getBoundingClientRect();
-  const scale = Math.min(rect.width / box[2], rect.height / box[3]);
-  const ox = (rect.width - box[2] * scale) / 2, oy = (rect.height - box[3] * scale) / 2;
-  return { x: box[0] + (clientX - rect.left - ox) / scale, y: box[1] + (clientY - rect.top - oy) / scale, scale };
-}
-
-function zoomAt(mem, map, factor, point) {
-  const box = mem.box;
-  const w = Math.min(1400, Math.max(220, box[2] * factor));
-  const f = w / box[2];
-  const cx = point ? point.x : box[0] + box[2] / 2, cy = point ? point.y : box[1] + box[3] / 2;
-  mem.box = [cx - (cx - box[0]) * f, cy - (cy - box[1]) * f, w, box[3] * f];
-  clampBox(mem);
-  map.setAttribute("viewBox", mem.box.join(" "));
-  markZoom(map, mem.box);
-}
-
-function clampBox(mem) {
-  const b = mem.box;
-  b[0] = Math.min(1000 - b[2] / 4, Math.max(-b[2] * 0.75, b[0]));
-  b[1] = Math.min(1000 - b[3] / 4, Math.max(-b[3] * 0.75, b[1]));
-}
-
-function attachPanZoom(ctx, map) {
-  const mem = ctx.mem;
-  const pointers = new Map();
-  let start = null;
-  map.addEventListener("wheel", (e) => {
-    e.preventDefault();
-    zoomAt(mem, map, Math.exp(e.deltaY * (e.ctrlKey ? 0.01 : 0.0015)), toSvgPoint(map, mem.box, e.clientX, e.clientY));
-  }, { passive: false });
-  map.addEventListener("pointerdown", (e) => {
-    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    mem.dragged = false;
-    start = { travel: 0 };
-  });
-  map.addEventListener("pointermove", (e) => {
-    const prev = pointers.get(e.pointerId);
-    if (!prev) return;
-    const box = mem.box;
-    if (pointers.size === 1) {
-      const { scale } = toSvgPoint(map, box, e.clientX, e.clientY);
-      const dx = e.clientX - prev.x, dy = e.clientY - prev.y;
-      start.travel += Math.abs(dx) + Math.abs(dy);
-      if (start.travel > 8) {
-        mem.dragged = true;
-        box[0] -= dx / scale;
-        box[1] -= dy / scale;
-        clampBox(mem);
-        map.setAttribute("viewBox", box.join(" "));
-      }
-    } else if (pointers.size === 2) {
-      const [other] = [...pointers.entries()].filter(([id]) => id !== e.pointerId).map(([, p]) => p);
-      const before = Math.hypot(prev.x - other.x, prev.y - other.y);
-      const after = Math.hypot(e.clientX - other.x, e.clientY - other.y);
-      mem.dragged = true;
-      if (before > 0 && after > 0) {
-        const mid = toSvgPoint(map, box, (e.clientX + other.x) / 2, (e.clientY + other.y) / 2);
-        zoomAt(mem, map, before / after, mid);
-      }
-    }
-    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-  });
-  const end = (e) => { pointers.delete(e.pointerId); };
-  map.addEventListener("pointerup", end);
-  map.addEventListener("pointercancel", end);
-  map.addEventListener("pointerleave", end);
 }
 
 // ---- panel: prompt, card, actions, results, system, feed, roads -----------------------------

@@ -4,6 +4,8 @@
 // pan/zoom, scroll, open <details>, focus, the chosen kind of action and the storm animation.
 // Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
+import { h, svg, rootMemory, saveUiState, restoreUiState, startTicking, setCountdown, zoomAt, attachPanZoom } from "./kit.js";
+
 const T = {
   // banner
   yourTurn: "Your turn",
@@ -215,7 +217,6 @@ const T = {
   sumNoView: "No game yet.",
 };
 
-const SVGNS = "http://www.w3.org/2000/svg";
 const S = 30; // hex radius in SVG units
 const SQ3 = Math.sqrt(3);
 const HAND_LIMIT = 5;
@@ -223,46 +224,8 @@ const STEP_MS = 650;
 const SEAT_COLOURS = ["#0b6fa4", "#b3261e", "#1f7a3a", "#7b3fa0"];
 const CAT_COLOURS = { 1: "#f2c14e", 2: "#f29e4c", 3: "#e8702a", 4: "#d1495b", 5: "#8e3b9c" };
 const ARROWS = { N: "↑", NE: "↗", SE: "↘", S: "↓", SW: "↙", NW: "↖" };
-const memory = new WeakMap();
-
-// ---- small DOM helpers ------------------------------------------------------------------------
-
-function h(tag, attrs, ...children) {
-  return build(document.createElement(tag), attrs, children);
-}
-
-function svg(tag, attrs, ...children) {
-  return build(document.createElementNS(SVGNS, tag), attrs, children);
-}
-
-function build(el, attrs, children) {
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else if (key === "text") el.textContent = value;
-    else el.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
-}
-
-function clockText(seconds) {
-  const s = Math.max(0, Math.ceil(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
-function remember(root) {
-  let mem = memory.get(root);
-  if (!mem) {
-    mem = { box: null, scroll: {}, open: {}, focusKey: null, kind: null, pick: [], fortCard: null, trade: {},
-      anim: null, stormKey: undefined, showForecast: true, live: null, tick: null, frame: null };
-    memory.set(root, mem);
-  }
-  return mem;
-}
+const remember = rootMemory(() => ({ box: null, scroll: {}, open: {}, focusKey: null, kind: null, pick: [], fortCard: null,
+  trade: {}, anim: null, stormKey: undefined, showForecast: true, live: null, tick: null, frame: null }));
 
 // ---- geometry and board lookups -------------------------------------------------------------
 
@@ -391,27 +354,8 @@ export function render(root, board, message, controls) {
   root.replaceChildren(page, mem.live);
   restoreUiState(root, mem);
   announce(ctx);
-  startTicking(root, mem);
+  startTicking(root, mem, updateCountdown);
   animateStorm(root, mem, true);
-}
-
-function saveUiState(root, mem) {
-  for (const el of root.querySelectorAll("[data-scroll]")) mem.scroll[el.dataset.scroll] = el.scrollTop;
-  for (const el of root.querySelectorAll("details[data-key]")) mem.open[el.dataset.key] = el.open;
-  const active = document.activeElement;
-  if (active && root.contains(active) && active.dataset && active.dataset.key) mem.focusKey = active.dataset.key;
-}
-
-function restoreUiState(root, mem) {
-  for (const el of root.querySelectorAll("[data-scroll]")) {
-    const top = mem.scroll[el.dataset.scroll];
-    if (top) el.scrollTop = top;
-  }
-  const active = document.activeElement;
-  if (mem.focusKey && (!active || active === document.body || root.contains(active))) {
-    const el = root.querySelector(`[data-key="${CSS.escape(mem.focusKey)}"]`);
-    if (el && !el.disabled) el.focus({ preventScroll: true });
-  }
 }
 
 function announce(ctx) {
@@ -424,22 +368,8 @@ function announce(ctx) {
   mem.lastVersion = message.version;
 }
 
-function startTicking(root, mem) {
-  if (mem.tick) return;
-  mem.tick = setInterval(() => {
-    if (!root.isConnected) {
-      clearInterval(mem.tick);
-      mem.tick = null;
-      return;
-    }
-    for (const el of root.querySelectorAll("[data-deadline]")) updateCountdown(el);
-  }, 1000);
-}
-
 function updateCountdown(el) {
-  const left = (Date.parse(el.dataset.deadline) - Date.now()) / 1000;
-  el.textContent = left > 0 ? T.timerLeft(clockText(left)) : T.timerUp;
-  el.classList.toggle("sf-countdown--soon", left < 30);
+  setCountdown(el, T.timerLeft, T.timerUp, "sf-countdown--soon");
 }
 
 // ---- storm animation --------------------------------------------------------------------------
@@ -699,8 +629,9 @@ function renderMap(ctx) {
     class: "sf-map", viewBox: mem.box.join(" "), preserveAspectRatio: "xMidYMin meet",
     role: "group", "aria-label": T.mapTitle, "aria-describedby": descId,
   }, gHex, gFc, gTrail, gRoads, gDams, gStorm, gCities, gTokens);
-  attachPanZoom(ctx, map);
-  const zoom = (factor) => () => { zoomAt(ctx, map, factor, null); };
+  const limits = mapLimits(ix);
+  attachPanZoom(mem, map, limits);
+  const zoom = (factor) => () => { zoomAt(mem, map, limits, factor, null); };
   const zoomMe = () => {
     const c = me && ix.cities[me.city];
     if (!c) return;
@@ -732,72 +663,9 @@ function rerender(ctx) {
   render(ctx.root, ctx.board, ctx.message, ctx.controls);
 }
 
-function toSvgPoint(map, box, clientX, clientY) {
-  const rect = map.getBoundingClientRect();
-  const scale = Math.min(rect.width / box[2], rect.height / box[3]);
-  const ox = (rect.width - box[2] * scale) / 2, oy = 0; // xMidYMin: spare height is below the map
-  return { x: box[0] + (clientX - rect.left - ox) / scale, y: box[1] + (clientY - rect.top - oy) / scale, scale };
-}
-
-// Pan and zoom change only the viewBox kept in per-root memory, so they survive re-renders.
-function zoomAt(ctx, map, factor, point) {
-  const { mem, ix } = ctx;
-  const box = mem.box;
-  const w = Math.min(ix.box[2] * 1.3, Math.max(ix.box[2] * 0.18, box[2] * factor));
-  const f = w / box[2];
-  const cx = point ? point.x : box[0] + box[2] / 2, cy = point ? point.y : box[1] + box[3] / 2;
-  mem.box = [cx - (cx - box[0]) * f, cy - (cy - box[1]) * f, w, box[3] * f];
-  clampBox(ctx);
-  map.setAttribute("viewBox", mem.box.join(" "));
-}
-
-function clampBox(ctx) {
-  const b = ctx.mem.box, m = ctx.ix.box;
-  b[0] = Math.min(m[0] + m[2] - b[2] / 4, Math.max(m[0] - b[2] * 0.75, b[0]));
-  b[1] = Math.min(m[1] + m[3] - b[3] / 4, Math.max(m[1] - b[3] * 0.75, b[1]));
-}
-
-function attachPanZoom(ctx, map) {
-  const mem = ctx.mem;
-  const pointers = new Map();
-  let travel = 0;
-  map.addEventListener("wheel", (e) => {
-    e.preventDefault();
-    zoomAt(ctx, map, Math.exp(e.deltaY * (e.ctrlKey ? 0.01 : 0.0015)), toSvgPoint(map, mem.box, e.clientX, e.clientY));
-  }, { passive: false });
-  map.addEventListener("pointerdown", (e) => {
-    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-    mem.dragged = false;
-    travel = 0;
-  });
-  map.addEventListener("pointermove", (e) => {
-    const prev = pointers.get(e.pointerId);
-    if (!prev) return;
-    const box = mem.box;
-    if (pointers.size === 1) {
-      const { scale } = toSvgPoint(map, box, e.clientX, e.clientY);
-      const dx = e.clientX - prev.x, dy = e.clientY - prev.y;
-      travel += Math.abs(dx) + Math.abs(dy);
-      if (travel > 8) {
-        mem.dragged = true;
-        box[0] -= dx / scale;
-        box[1] -= dy / scale;
-        clampBox(ctx);
-        map.setAttribute("viewBox", box.join(" "));
-      }
-    } else if (pointers.size === 2) {
-      const other = [...pointers.entries()].filter(([id]) => id !== e.pointerId).map(([, p]) => p)[0];
-      const before = Math.hypot(prev.x - other.x, prev.y - other.y);
-      const after = Math.hypot(e.clientX - other.x, e.clientY - other.y);
-      mem.dragged = true;
-      if (before > 0 && after > 0) zoomAt(ctx, map, before / after, toSvgPoint(map, box, (e.clientX + other.x) / 2, (e.clientY + other.y) / 2));
-    }
-    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
-  });
-  const end = (e) => { pointers.delete(e.pointerId); };
-  map.addEventListener("pointerup", end);
-  map.addEventListener("pointercancel", end);
-  map.addEventListener("pointerleave", end);
+// Pan/zoom bounds for this board (see kit.js attachPanZoom); the map is drawn xMidYMin.
+function mapLimits(ix) {
+  return { world: ix.box, minWidth: ix.box[2] * 0.18, maxWidth: ix.box[2] * 1.3, alignY: 0 };
 }
 
 // The text alternative: where you are, the roads on from here, the storm and its forecast.
