@@ -80,6 +80,7 @@ class PlayConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHORISED)
             return
         self.participant_id = participant.pk
+        self.token_hash = participant.token_hash
         self.limit = RateLimit()
         self.refused_fast = 0
         self.games = set()
@@ -114,8 +115,9 @@ class PlayConsumer(AsyncWebsocketConsumer):
             await self.send_json(view)
 
     def _state(self):
-        participant = Participant.objects.select_related("session").filter(pk=self.participant_id).first()
-        if participant is None:
+        participant = (Participant.objects.select_related("session")
+                       .filter(pk=self.participant_id, token_hash=self.token_hash).first())
+        if participant is None:  # removed by the teacher, or the seat moved to another tablet
             return None, []
         state = selectors.device_state(participant)
         return state["lobby"], state["views"]

@@ -112,6 +112,8 @@ class Participant(models.Model):
     nickname = models.CharField(max_length=24)
     approved = models.BooleanField(default=False)
     token_hash = models.CharField(max_length=64, unique=True)
+    #: a new device asking to carry on this student's seats (its token), until the teacher approves
+    move_token_hash = models.CharField(max_length=64, blank=True, default="")
     #: how many seats this device plays (pass-and-play on one shared tablet)
     players = models.PositiveSmallIntegerField(default=1)
     asked_teacher_at = models.DateTimeField(null=True, blank=True)
@@ -154,9 +156,6 @@ class Seat(models.Model):
     number = models.PositiveSmallIntegerField()
     participant = models.ForeignKey(Participant, null=True, blank=True, on_delete=models.SET_NULL,
                                     related_name="seats")
-    #: a participant on another device asking to take this seat, until the teacher approves
-    claimed_by = models.ForeignKey(Participant, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="claims")
 
     class Meta:
         ordering = ["table", "number"]

@@ -57,6 +57,8 @@ def dashboard(session: Session) -> dict:
         return p.connected > 0 or (p.last_seen_at and (now - p.last_seen_at).total_seconds() < OFFLINE_AFTER_SECONDS)
 
     for p in participants:
+        if p.move_token_hash:
+            alerts.append({"kind": "claim", "who": p.nickname, "participant": p.pk})
         if p.asked_teacher_at:
             alerts.append({"kind": "asking", "who": p.nickname, "participant": p.pk,
                            "since": p.asked_teacher_at.isoformat()})
@@ -71,7 +73,7 @@ def dashboard(session: Session) -> dict:
                           "participant": holder.pk if holder else None,
                           "approved": holder.approved if holder else None,
                           "online": online(holder) if holder else None,
-                          "bot": bot, "claim": seat.claimed_by.nickname if seat.claimed_by_id else None})
+                          "bot": bot})
             if holder and session.status == Session.Status.PLAYING:
                 label = f"{holder.nickname} (table {table.number})"
                 if not online(holder) and not bot:
@@ -83,9 +85,6 @@ def dashboard(session: Session) -> dict:
                     left = (datetime.fromisoformat(timer) - now).total_seconds()
                     if left < (session.turn_seconds or 60) / 2:
                         alerts.append({"kind": "idle", "who": label, "participant": holder.pk})
-            if seat.claimed_by_id:
-                alerts.append({"kind": "claim", "who": f"{seat.claimed_by.nickname} → table {table.number} seat {seat.number + 1}",
-                               "seat": seat.pk})
         if summary and summary["status"] == "finished":
             alerts.append({"kind": "finished", "who": f"Table {table.number}", "table": table.number})
         tables.append({"number": table.number, "game": table.game_id, "seats": seats,

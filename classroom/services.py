@@ -412,21 +412,33 @@ def end(*, session: Session) -> Session:
 
 # --- Seats and devices ------------------------------------------------------------------------------
 
-def claim_seat(*, participant: Participant, seat: Seat) -> None:
-    """A device asks to take over a seat (the old tablet broke); the teacher approves it."""
-    seat.claimed_by = participant
-    seat.save(update_fields=["claimed_by"])
-    notify_session(participant.session)
+def request_device_move(*, session: Session, nickname: str) -> tuple[Participant, str]:
+    """A student whose tablet broke asks to carry on from this device: the new device's token
+    waits for the teacher's approval (nobody can take a seat just by typing a name)."""
+    key = nicknames.same_key(nicknames.clean(nickname))
+    participant = next((p for p in session.participants.all() if nicknames.same_key(p.nickname) == key), None)
+    if participant is None:
+        raise JoinError(_("Nobody in this lesson uses that nickname."), code="unknown_nickname")
+    token = secrets.token_urlsafe(24)
+    participant.move_token_hash = hash_token(token)
+    participant.save(update_fields=["move_token_hash"])
+    notify_session(session)
+    return participant, token
 
 
-def approve_claim(*, seat: Seat) -> None:
-    if seat.claimed_by_id is None:
+def participant_waiting_to_move(session: Session, token: str | None) -> Participant | None:
+    if not token:
+        return None
+    return session.participants.filter(move_token_hash=hash_token(token)).first()
+
+
+def approve_device_move(*, participant: Participant) -> None:
+    """The teacher approves: the new device now holds the seats; the old one is signed out."""
+    if not participant.move_token_hash:
         return
-    seat.participant, seat.claimed_by = seat.claimed_by, None
-    seat.save(update_fields=["participant", "claimed_by"])
-    if seat.table.game_id:
-        games.set_bot(game_id=seat.table.game_id, seat=seat.number, policy=None)
-    notify_session(seat.table.session)
+    participant.token_hash, participant.move_token_hash = participant.move_token_hash, ""
+    participant.save(update_fields=["token_hash", "move_token_hash"])
+    notify_session(participant.session)
 
 
 def notify_session(session: Session) -> None:

@@ -126,7 +126,7 @@ COMMANDS = {
     "clear-ask": lambda s, p: services.ask_teacher(participant=_participant(s, p.get("participant")), asking=False),
     "to-bot": lambda s, p: services.hand_to_bot(seat=_seat(s, p.get("seat")), to_bot=True),
     "to-student": lambda s, p: services.hand_to_bot(seat=_seat(s, p.get("seat")), to_bot=False),
-    "approve-claim": lambda s, p: services.approve_claim(seat=_seat(s, p.get("seat"))),
+    "approve-move": lambda s, p: services.approve_device_move(participant=_participant(s, p.get("participant"))),
 }
 
 
@@ -173,6 +173,7 @@ def _guarded_lookup(request, device, code):
 def join(request, code=""):
     """The code and nickname form; on success the device keeps a token cookie for the session."""
     form = JoinForm(request.POST or None, initial={"code": code})
+    offer_move = False
     device = request.COOKIES.get(DEVICE_COOKIE) or secrets.token_urlsafe(12)
     session = None
     if code and request.method == "GET":
@@ -189,20 +190,26 @@ def join(request, code=""):
             existing = services.participant_for_token(session, request.COOKIES.get(token_cookie(session.pk)))
             if existing:
                 return redirect("classroom:play", session.pk)
-            participant, token = services.join(session=session, nickname=form.cleaned_data["nickname"],
-                                               players=form.cleaned_data["players"])
+            if request.POST.get("move") == "1":
+                participant, token = services.request_device_move(session=session,
+                                                                  nickname=form.cleaned_data["nickname"])
+            else:
+                participant, token = services.join(session=session, nickname=form.cleaned_data["nickname"],
+                                                   players=form.cleaned_data["players"])
         except guesses.TooManyGuesses as error:
             form.add_error("code", error.message)
         except services.JoinError as error:
             field = "code" if error.code in ("bad_code", "wrong_code", "ended") else "nickname"
             form.add_error(field, error.message)
+            offer_move = error.code == "duplicate_nickname" and session.status != Session.Status.LOBBY
         else:
             response = redirect("classroom:play", session.pk)
             response.set_cookie(token_cookie(session.pk), token, max_age=TOKEN_MAX_AGE, httponly=True,
                                 samesite="Lax", secure=request.is_secure())
             return response
     generated = session is not None and session.names == Session.Names.GENERATED
-    response = render(request, "classroom/join.html", {"form": form, "generated_names": generated})
+    response = render(request, "classroom/join.html", {"form": form, "generated_names": generated,
+                                                       "offer_move": offer_move})
     response.set_cookie(DEVICE_COOKIE, device, max_age=TOKEN_MAX_AGE, httponly=True, samesite="Lax",
                         secure=request.is_secure())
     return response
@@ -217,6 +224,9 @@ def _device_participant(request, pk):
 def play(request, pk):
     session, participant = _device_participant(request, pk)
     if participant is None:
+        waiting = services.participant_waiting_to_move(session, request.COOKIES.get(token_cookie(session.pk)))
+        if waiting is not None:
+            return render(request, "classroom/move_waiting.html", {"participant": waiting, "session": session})
         messages.error(request, _("This tablet has not joined that lesson yet. Type the code to join."))
         return redirect("classroom:join")
     engine = ENGINES[session.scenario]

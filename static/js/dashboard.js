@@ -122,7 +122,7 @@ function alerts() {
   for (const a of data.alerts) {
     list.append(el("li", {class: `alert ${a.kind}`}, el("strong", {}, a.who), ` ${T.alert[a.kind]} `,
       a.kind === "asking" ? button(T.clear, "clear-ask", {participant: a.participant}, {aria: `${T.clear}: ${a.who}`}) : null,
-      a.kind === "claim" ? button(T.approveClaim, "approve-claim", {seat: a.seat}, {class: "primary"}) : null));
+      a.kind === "claim" ? button(T.approveClaim, "approve-move", {participant: a.participant}, {class: "primary", aria: `${T.approveClaim}: ${a.who}`}) : null));
   }
   box.append(list);
   return box;

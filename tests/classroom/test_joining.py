@@ -138,3 +138,27 @@ def test_a_class_on_one_address_gets_in_while_a_guesser_is_stopped(client, setti
     assert stopped.status_code == 200
     assert "Too many wrong codes from this tablet" in stopped.content.decode()
     assert not session.participants.filter(nickname="Guess").exists()
+
+
+def test_a_seat_moves_to_a_new_tablet_only_with_the_teachers_approval():
+    """A student on a new tablet asks for their seat; it moves when the teacher approves, and the
+    old tablet's token stops working. Typing someone's name alone gives no seat."""
+    from django.test import Client
+
+    session = make_session()
+    (ana, old_token), _ = join_students(session, 2, prefix="Ana")
+    services.start(session=session)
+    new_tablet = Client()
+    answer = new_tablet.post("/join", {"code": session.join_code, "nickname": "ana0", "players": 1})
+    assert "move my seat to this tablet" in answer.content.decode()
+    moved = new_tablet.post("/join", {"code": session.join_code, "nickname": "Ana0", "players": 1, "move": "1"})
+    assert moved.status_code == 302
+    waiting = new_tablet.get(moved["Location"])
+    assert "Your teacher will approve moving your seat" in waiting.content.decode()
+    assert services.participant_for_token(session, old_token) == ana
+
+    ana.refresh_from_db()
+    services.approve_device_move(participant=ana)
+    assert services.participant_for_token(session, old_token) is None
+    assert new_tablet.get(moved["Location"]).status_code == 200
+    assert "Loading your game" in new_tablet.get(moved["Location"]).content.decode()
