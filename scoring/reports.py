@@ -118,3 +118,70 @@ def class_packet(session, *, progress=lambda percent, step: None):
     progress(80, "Printing the PDF")
     pdf = pdf_of(html)
     return html, pdf, {"households": summary["households"], "questions": summary["questions"]}
+
+
+# --- Stormfury ----------------------------------------------------------------------------------
+
+def team_stories(session, tables=None) -> list[dict]:
+    """Every table's team story, each with the policy bot's result on the same storm and deck."""
+    from games.services import policy_results
+    from games.models import Game
+
+    from scoring import stormfury
+
+    tables = tables if tables is not None else table_records(session)
+    games = Game.objects.in_bulk([t["game"] for t in tables])
+    return [stormfury.team_story(t, policy_results(games[t["game"]])) for t in tables]
+
+
+def team_report(session, seat, *, progress=lambda percent, step: None):
+    """One Stormfury team's report: spending against forecast and storm, what held and was lost,
+    escape routes, evacuate-or-fortify, each beside facts, and the policy bot side by side."""
+    from scoring import stormfury
+
+    tables = table_records(session)
+    table = next(t for t in tables if t["table"] == seat.table.number)
+    progress(20, "Replaying the policy bot on the same storm")
+    story = team_stories(session, [table])[0]
+    facts = {f.key: f for f in shown_facts(session, "student")}
+    cites = Citations()
+    cited = {topic: [cites.cite(f) for f in stormfury.facts_for(topic, facts)]
+             for topic in ("forecast", "held", "infrastructure", "people", "roads", "evacuate")}
+    progress(50, "Drawing charts")
+    chart_urls = {"map": _data_uri(charts.storm_map(story)),
+                  "spending": _data_uri(charts.spending_vs_forecast(story["cities"])),
+                  "damage": _data_uri(charts.damage_side_by_side(story["team"], story["bot"]))}
+    context = {"session": session, "story": story, "table": seat.table.number, "charts": chart_urls,
+               "cited": cited, "citations": cites.facts, "css": _stylesheet(), "generated": timezone.now(),
+               "settings": DebriefSettings.of(session), "labels": dict(stormfury.DAMAGE_TYPES),
+               "likely": int(stormfury.LIKELY * 100)}
+    html = render_to_string("scoring/team_report.html", context)
+    progress(80, "Printing the PDF")
+    pdf = pdf_of(html)
+    data = {"table": seat.table.number, "names": story["names"], "damage": story["team"]["damage_total"],
+            "damage_by_type": story["team"]["damage_by_type"],
+            "policy_bot": story["bot"]["damage_total"] if story["bot"] else None,
+            "spending": {k: v for k, v in story["spending"].items() if k != "sealed"},
+            "facts": [f.key for f in cites.facts]}
+    return html, pdf, data
+
+
+def team_packet(session, *, progress=lambda percent, step: None):
+    """The Stormfury class packet: damage by team beside the bot, spread, questions, facts."""
+    from scoring import stormfury
+
+    summary = stormfury.class_summary(team_stories(session))
+    facts = {f.key: f for f in shown_facts(session, "student")}
+    cites = Citations()
+    cited = {topic: [cites.cite(f) for f in stormfury.facts_for(topic, facts)]
+             for topic in ("people", "forecast", "roads", "held")}
+    progress(40, "Drawing charts")
+    chart_urls = {"damage": _data_uri(charts.class_damage(summary["rows"]))}
+    teacher_only = [f for f in shown_facts(session, "teacher") if not f.verified]
+    context = {"session": session, "summary": summary, "charts": chart_urls, "cited": cited,
+               "citations": cites.facts, "teacher_only": teacher_only, "css": _stylesheet(),
+               "generated": timezone.now(), "settings": DebriefSettings.of(session)}
+    html = render_to_string("scoring/team_packet.html", context)
+    progress(80, "Printing the PDF")
+    pdf = pdf_of(html)
+    return html, pdf, {"teams": summary["teams"], "questions": summary["questions"]}

@@ -80,6 +80,20 @@ def matching_facts(tags, facts, limit=2) -> list[Fact]:
     return picked[:limit]
 
 
+def team_debrief(session: Session, *, audience: str = "student") -> dict:
+    """The Stormfury projector page: teams' damage by type beside real figures, and questions."""
+    from scoring import reports, stormfury
+
+    summary = stormfury.class_summary(reports.team_stories(session))
+    facts = {f.key: f for f in shown_facts(session, audience)}
+    comparisons = {topic: (stormfury.facts_for(topic, facts, limit=1) or [None])[0]
+                   for topic in ("people", "forecast", "roads", "held", "infrastructure")}
+    citations = list(dict.fromkeys(f for f in comparisons.values() if f))
+    cite = {name: citations.index(f) + 1 for name, f in comparisons.items() if f}
+    return {"session": session, "summary": summary, "facts": comparisons, "cite": cite,
+            "citations": citations, "settings": DebriefSettings.of(session)}
+
+
 def class_debrief(session: Session, *, audience: str = "student") -> dict:
     """The projector page: this class beside the real figures, built from the move log now."""
     summary = analysis.class_summary(table_records(session))
@@ -115,14 +129,25 @@ def queue_debrief(*, session_id: int) -> None:
 
 
 def plan_reports(session: Session) -> list[Report]:
-    """One report row per human seat plus the class packet, each reset to queued (idempotent)."""
+    """One report row per human seat (evacuation) or per team (Stormfury) plus the class packet,
+    each reset to queued (idempotent).
+
+    A team report hangs on its table's first student seat; every student at the table reaches it
+    (``student_reports``).
+    """
     now = timezone.now()
-    kind = Report.Kind.TEAM if session.scenario == "stormfury" else Report.Kind.STUDENT
     reports = []
     with transaction.atomic():
-        seats = Seat.objects.filter(table__session=session, participant__isnull=False,
-                                    table__game__isnull=False).order_by("table__number", "number")
-        wanted = [(kind, seat) for seat in seats] + [(Report.Kind.CLASS, None)]
+        seats = list(Seat.objects.filter(table__session=session, participant__isnull=False,
+                                         table__game__isnull=False).order_by("table__number", "number"))
+        if session.scenario == "stormfury":
+            firsts = {}
+            for seat in seats:
+                firsts.setdefault(seat.table_id, seat)
+            wanted = [(Report.Kind.TEAM, seat) for seat in firsts.values()]
+        else:
+            wanted = [(Report.Kind.STUDENT, seat) for seat in seats]
+        wanted.append((Report.Kind.CLASS, None))
         for report_kind, seat in wanted:
             report, _created = Report.objects.get_or_create(session=session, kind=report_kind, seat=seat)
             Report.objects.filter(pk=report.pk).update(status=Report.Status.QUEUED, progress=0, step="",
@@ -154,8 +179,12 @@ def build_report(report_id: int) -> Report | None:
         def progress(percent, step):
             _mark(report.pk, progress=percent, step=step[:120])
 
-        if report.kind == Report.Kind.CLASS:
+        if report.kind == Report.Kind.CLASS and report.session.scenario == "stormfury":
+            html, pdf, data = reports.team_packet(report.session, progress=progress)
+        elif report.kind == Report.Kind.CLASS:
             html, pdf, data = reports.class_packet(report.session, progress=progress)
+        elif report.kind == Report.Kind.TEAM:
+            html, pdf, data = reports.team_report(report.session, report.seat, progress=progress)
         else:
             html, pdf, data = reports.student_report(report.session, report.seat, progress=progress)
     except Exception as error:  # noqa: BLE001 - recorded for the teacher, who can retry
@@ -180,7 +209,7 @@ def retry_report(*, report: Report) -> None:
 def job_status(session: Session) -> dict:
     """What the teacher's reports page polls: each job's status, progress and failure reason."""
     rows = []
-    for report in (Report.objects.filter(session=session).select_related("seat__table", "seat__participant")
+    for report in (Report.objects.filter(session=session).select_related("seat__table", "seat__participant").prefetch_related("seat__table__seats__participant")
                    .defer("html", "pdf", "data")):
         rows.append({
             "id": report.pk, "kind": report.kind, "status": report.status, "progress": report.progress,
@@ -198,6 +227,9 @@ def job_status(session: Session) -> dict:
 def report_label(report: Report) -> str:
     if report.seat_id is None:
         return "Class packet"
+    if report.kind == Report.Kind.TEAM:
+        names = [s.participant.nickname for s in report.seat.table.seats.all() if s.participant_id]
+        return f"Team at table {report.seat.table.number} ({', '.join(names)})"
     name = report.seat.participant.nickname if report.seat.participant_id else "empty seat"
     return f"{name} (table {report.seat.table.number}, seat {report.seat.number + 1})"
 
@@ -212,6 +244,16 @@ def student_report_url(participant: Participant) -> str:
     """The expiring link a student's device shows when their game ends (absolute, for printing)."""
     path = reverse("scoring:student_report", args=[student_report_token(participant)])
     return f"{settings.PUBLIC_BASE_URL}{path}"
+
+
+def student_reports(participant: Participant) -> list[Report]:
+    """The reports a student may open: their own seat's, and their team's (Stormfury)."""
+    from django.db.models import Q
+
+    tables = Seat.objects.filter(participant=participant).values("table_id")
+    return list(Report.objects.filter(Q(kind=Report.Kind.STUDENT, seat__participant=participant)
+                                      | Q(kind=Report.Kind.TEAM, seat__table_id__in=tables))
+                .select_related("seat__table").order_by("seat__table__number", "seat__number"))
 
 
 def participant_for_link(token: str) -> Participant | None:
@@ -247,6 +289,7 @@ DATA_DICTIONARY = {
     "decisions.outcome": "evacuated, stayed home, caught on the road, or game ended early.",
     "decisions.reason_leave / reason_destination": "The one-tap reason key the student gave, 'skip', or empty.",
     "decisions.score": "Points under the session's scoring options; safety fields are reported beside them.",
+    "decisions (stormfury)": "One row per team: damage in total and by type (population = people not yet evacuated), roads flooded, what the team evacuated, fortified and dammed.",
 }
 
 
@@ -275,7 +318,24 @@ def export_data(session: Session) -> dict:
             if named:
                 row["nickname"] = holder["name"] if holder else ""
             moves.append(row)
-    for story in analysis.households(tables):
+    if session.scenario == "stormfury":
+        from scoring import stormfury
+
+        for table in tables:
+            story = stormfury.team_story(table)
+            seats_held = [seat_ids.get((table["table"], seat)) for seat, holder in sorted(table["holders"].items()) if holder]
+            row = {"table": table["table"], "seat_ids": seats_held, "damage": story["team"]["damage_total"],
+                   **{f"damage_{key}": value for key, value in story["team"]["damage_by_type"].items()},
+                   "people_not_evacuated": story["team"]["people_not_evacuated"],
+                   "flooded_roads": story["team"]["flooded_roads"], "evacuated": story["spending"]["evacuated"],
+                   "fortify_people": story["spending"]["fortify_people"],
+                   "fortify_infrastructure": story["spending"]["fortify_infrastructure"],
+                   "dams": story["spending"]["dams"], "rounds": story["team"]["rounds"],
+                   "unfinished": story["flags"]["unfinished"], "bot_finished": story["flags"]["bot_finished"]}
+            if named:
+                row["nicknames"] = story["names"]
+            decisions.append(row)
+    for story in (analysis.households(tables) if session.scenario != "stormfury" else []):
         row = {"seat_id": seat_ids.get((story["table"], story["seat"])), "table": story["table"],
                "seat": story["seat"], "left_hour": story["left_hour"], "destination": story["destination"],
                "outcome": story["outcome"], "secured": story["secured"], "friends": story["friends"],

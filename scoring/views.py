@@ -26,6 +26,8 @@ def _own_report(request, pk) -> Report:
 def session_debrief(request, pk):
     """The projector page: this class beside real figures, from the move log, at once."""
     session = _own_session(request, pk)
+    if session.scenario == "stormfury":
+        return render(request, "scoring/debrief_stormfury.html", services.team_debrief(session, audience="student"))
     return render(request, "scoring/debrief.html", services.class_debrief(session, audience="student"))
 
 
@@ -119,9 +121,7 @@ def _student_reports(token):
     participant = services.participant_for_link(token)
     if participant is None:
         return None, []
-    reports = list(Report.objects.filter(seat__participant=participant, kind__in=[Report.Kind.STUDENT, Report.Kind.TEAM])
-                   .select_related("seat__table").order_by("seat__table__number", "seat__number"))
-    return participant, reports
+    return participant, services.student_reports(participant)
 
 
 @never_cache
