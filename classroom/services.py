@@ -350,9 +350,12 @@ def sweep_storms(now=None) -> int:
             continue
         key = f"r{now.timestamp():.0f}" if forced else ""
         for game in tables:
-            if games.system_action(game_id=game.pk, action={"type": "storm_moves"},
-                                   actor=Move.Actor.TEACHER if forced else Move.Actor.SYSTEM, key=key):
-                moved += 1
+            try:
+                if games.system_action(game_id=game.pk, action={"type": "storm_moves"},
+                                       actor=Move.Actor.TEACHER if forced else Move.Actor.SYSTEM, key=key):
+                    moved += 1
+            except Refused:  # e.g. a table still choosing roles: its storm moves next time
+                continue
         if forced:
             Session.objects.filter(pk=session.pk).update(storm_deadline=None)
         notify_session(session)

@@ -216,7 +216,7 @@ function screenView() {
     return [joinPanel(true), el("section", {class: "card"}, el("h2", {}, T.students(data.participants.length)), names)];
   }
   const st = standings(true);
-  if (st) return [el("h1", {}, T.ended), st];
+  if (st) return [el("h1", {}, data.status === "ended" ? T.ended : T.standings), st];
   const done = data.tables.filter((t) => t.summary && t.summary.status === "finished").length;
   const progress = el("section", {class: "card progress"}, el("h2", {}, T.progress),
     el("p", {class: "lead"}, T.finishedTables(done, data.tables.length)));
@@ -229,8 +229,23 @@ function screenView() {
   }
   progress.append(list);
   return [data.status !== "playing" ? el("p", {class: "badge warn big"}, T.status[data.status]) : null,
-    stormLine(),
+    stormLine(), classStorm(),
     el("div", {class: "screen-code"}, `${data.join_url.replace(/\/join\/.*$/, "/join")} · ${data.code}`), progress].filter(Boolean);
+}
+
+let stormHolder = null;
+
+function classStorm() {
+  // Stormfury on the projector: the map of the table that is furthest behind, so the class
+  // sees only storm moves every table has played, step by step as the tablets do.
+  if (!data.storm || !renderer || !board) return null;
+  const views = data.tables.filter((t) => t.summary).map((t) => t.summary);
+  if (!views.length) return null;
+  const behind = views.reduce((a, b) => ((b.view.round || 0) < (a.view.round || 0) ? b : a));
+  stormHolder = stormHolder || el("div", {class: "screen-storm", "aria-label": "The class's storm"});
+  renderer.render(stormHolder, board, {...behind, seat: null},
+    {act: () => Promise.resolve(false), busy: true, askTeacher: () => Promise.resolve(false), asking: false});
+  return stormHolder;
 }
 
 function render() {

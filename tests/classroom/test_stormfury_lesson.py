@@ -100,3 +100,19 @@ def test_final_standings_rank_teams_by_damage_beside_the_policy_bot():
         game = Game.objects.get(table__session=session, table__number=row["table"])
         assert games.policy_results(game)[0]["score"] == row["bot_score"]
         assert game.options["storm_seed"] == session.seed  # the class's one storm
+
+
+def test_storm_called_while_tables_choose_roles_changes_nothing_and_clears():
+    """Pressing "storm moves" before any table has picked roles moves nothing, breaks nothing,
+    and the countdown ends (the teacher can press again later)."""
+    session = make_session(scenario="stormfury", seats_per_table=2, turn_timer=False)
+    join_students(session, 2)
+    services.start(session=session)
+    session.refresh_from_db()
+    game_id = session.tables.get().game_id
+    before = Game.objects.get(pk=game_id).version
+    services.call_storm(session=session)
+    assert services.sweep_storms(now=timezone.now() + timedelta(seconds=30)) == 0
+    session.refresh_from_db()
+    assert session.storm_deadline is None
+    assert Game.objects.get(pk=game_id).version == before
