@@ -11,7 +11,7 @@ import json
 import logging
 import time
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
@@ -50,6 +50,12 @@ class RateLimit:
             self.tokens -= 1
             return True
         return False
+
+
+# Actions run on a pool of threads, each with its own database connection, rather than on the
+# one thread that every other ORM call of this process shares: tables don't queue behind each
+# other, and the game row lock still serialises moves at one table.
+act_in_pool = DatabaseSyncToAsync(services.act, thread_sensitive=False)
 
 
 @database_sync_to_async
@@ -146,7 +152,7 @@ class PlayConsumer(AsyncWebsocketConsumer):
         if kind == "ping":
             await self.send_json({"type": "pong", "t": message.get("t")})
         elif kind == "act":
-            await self.send_json(await database_sync_to_async(services.act)(self.participant_id, message))
+            await self.send_json(await act_in_pool(self.participant_id, message))
         elif kind == "ask_teacher":
             await database_sync_to_async(services.ask_teacher_by_id)(self.participant_id, bool(message.get("asking", True)))
         elif kind == "sync":
