@@ -38,11 +38,11 @@ def watch_group_name(game_id: int) -> str:
     return f"game-{game_id}-watch"
 
 
-def view_message(snap: Snapshot, engine, state, seat: int | None) -> dict:
+def view_message(snap: Snapshot, engine, state, seat: int | None, view: dict | None = None) -> dict:
     """The full view one seat (or, for None, the teacher) is shown at this version."""
     message = {
         "type": "view", "game": snap.id, "seat": seat, "version": snap.version,
-        "status": snap.status, "view": engine.view(state, seat),
+        "status": snap.status, "view": view if view is not None else engine.view(state, seat),
     }
     if seat is None:
         message["bots"] = snap.bots
@@ -58,14 +58,15 @@ def view_message(snap: Snapshot, engine, state, seat: int | None) -> dict:
     return message
 
 
-def publish(snap: Snapshot, engine, state) -> None:
-    """Send every seat its view and the dashboards a summary. Call after commit only."""
+def publish(snap: Snapshot, engine, state, views: dict | None = None) -> None:
+    """Send every seat its view, and dashboards word that this table changed (they rebuild their
+    coalesced snapshot at most once a second). Call after commit only."""
     layer = get_channel_layer()
-    views = {str(seat): view_message(snap, engine, state, seat) for seat in range(snap.seats)}
+    messages = {str(seat): view_message(snap, engine, state, seat, (views or {}).get(seat))
+                for seat in range(snap.seats)}
     send = async_to_sync(_send_both)
-    send(layer, snap.id, {"type": "game.views", "version": snap.version, "views": views},
-         {"type": "game.summary", "game": snap.id, "version": snap.version,
-          "summary": view_message(snap, engine, state, None)})
+    send(layer, snap.id, {"type": "game.views", "version": snap.version, "views": messages},
+         {"type": "game.summary", "game": snap.id, "version": snap.version})
 
 
 async def _send_both(layer, game_id, views, summary):

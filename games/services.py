@@ -107,20 +107,23 @@ def _apply(game: Game, seat, action, action_id, actor, *, publish=True) -> Move:
     game.state = engine.dump(state)
     if engine.finished(state):
         game.status = Game.Status.FINISHED
-    _refresh_marks(game, engine, state, acted=seat)
+    # Each seat's view is needed for the broadcast anyway; its choices also decide staleness.
+    views = {seat: engine.view(state, seat) for seat in range(game.seats)} if publish else None
+    _refresh_marks(game, engine, state, acted=seat,
+                   choices={s: v.get("actions", []) for s, v in views.items()} if views else None)
     _reschedule(game, engine, state, acted=seat, now=timezone.now())
     move = Move.objects.create(game=game, seq=game.version, seat=seat, actor=actor,
                                action_id=action_id, action=action, events=events)
     game.save()
     if publish:
-        _publish_on_commit(game, engine, state)
+        _publish_on_commit(game, engine, state, views)
     return move
 
 
-def _publish_on_commit(game: Game, engine, state):
+def _publish_on_commit(game: Game, engine, state, views=None):
     """Broadcast this version once the transaction commits (never from inside it)."""
     frozen = broadcast.Snapshot.of(game)
-    transaction.on_commit(lambda: broadcast.publish(frozen, engine, state))
+    transaction.on_commit(lambda: broadcast.publish(frozen, engine, state, views))
 
 
 def _fingerprint(actions) -> str:
@@ -128,15 +131,16 @@ def _fingerprint(actions) -> str:
     return hashlib.blake2b(raw, digest_size=8).hexdigest()
 
 
-def _refresh_marks(game: Game, engine, state, *, acted):
+def _refresh_marks(game: Game, engine, state, *, acted, choices=None):
     """Move a seat's view version on when it acted or its choices changed.
 
     Other seats' moves that leave this seat's choices as they were do not make its view stale,
-    so students playing at the same time do not refuse each other's taps.
+    so students playing at the same time do not refuse each other's taps. ``choices`` are the
+    seats' legal actions when the caller has them already.
     """
     marks = dict(game.seat_marks)
     for seat in range(game.seats):
-        fingerprint = _fingerprint(engine.actions(state, seat))
+        fingerprint = _fingerprint(choices[seat] if choices else engine.actions(state, seat))
         old = marks.get(str(seat))
         if old is None or seat == acted or old[1] != fingerprint:
             marks[str(seat)] = [game.version, fingerprint]
