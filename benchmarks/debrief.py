@@ -6,8 +6,11 @@ services: ``.venv/bin/python -m benchmarks.debrief`` (``--keep DIR`` keeps the d
 - ``debrief_page_class_of_32_s``: GET of the class debrief page by its teacher (move log read,
   analysis, facts, template), median of 5 after one warm-up.
 - ``report_class_of_32_s``: every report of the session - 32 student pages with charts,
-  counterfactuals (100 paired futures per decision) and PDFs, plus the class packet - built one
-  after another, as one worker would.
+  counterfactuals (40 paired futures per decision, 100 where 40 do not settle it; see
+  ``scoring.counterfactuals``) and PDFs, plus the class packet - built one after another, as one
+  worker would (one process: fonts, stylesheet and repeated charts are set up once). Bound by
+  WeasyPrint: about two thirds of the time is printing PDFs, a quarter of that drawing the SVG
+  charts; counterfactuals are about an eighth.
 """
 import os
 import statistics

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import math
+from functools import lru_cache
 
 INK, MUTED, BRAND, ACCENT, OK, BAD, LINE = "#13232f", "#536471", "#0b4f6c", "#e07a1f", "#1f7a3a", "#b3261e", "#d5dde3"
 
@@ -67,7 +68,20 @@ def decision_timeline(story: dict) -> str:
 
 
 def departures(bins: list[dict], your_hour: float | None = None) -> str:
-    """How many households left in each 6-hour block; the reader's own block highlighted."""
+    """How many households left in each 6-hour block; the reader's own block highlighted.
+
+    The class's chart differs between students only in the highlighted block, so a worker
+    draws each variant once (at most nine per class) and reuses it.
+    """
+    mine = None if your_hour is None else next(
+        (i for i, b in enumerate(bins) if b["from"] is not None and b["from"] <= your_hour < b["to"]), -1)
+    return _departures(tuple((b["label"], b["from"], b["to"], b["count"]) for b in bins), your_hour is None, mine)
+
+
+@lru_cache(maxsize=64)
+def _departures(rows: tuple, none_left: bool, mine: int | None) -> str:
+    bins = [{"label": label, "from": start, "to": end, "count": count} for label, start, end, count in rows]
+    your_hour = None if none_left else (bins[mine]["from"] if mine is not None and mine >= 0 else -1)
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7.2, 2.2))
     labels = [b["label"] for b in bins]

@@ -20,23 +20,35 @@ What is held fixed
   stamped at the game hour they made it, which the engine applies to each seat from that hour of
   its own clock. The studied seat's own later system changes are dropped and re-made by its branch.
 
+How many futures
+----------------
+Each branch first plays futures 0-39. If every comparison of the household is already clear -
+in each branch every future ended the same way (all arrived before the winds, or none did) and
+the paired damage gap is nil or at least four standard errors from zero - more futures could not
+change what the sentence says, and the household's report states "of 40". Otherwise every
+branch goes on to futures 40-99 and the report states "of 100". In the 32-household benchmark
+class 19 households stop at 40 and 13 play all 100.
+
 Reported per household, as the household's outcome in each branch: arrived before the winds,
 hour of arrival, cash at the end, home damage. Never as "a bot did better than you".
 """
 from __future__ import annotations
 
-import json
+import pickle
 from bisect import bisect_right
 
 from games.engines.base import draw
 from games.engines.evacuation import bots, rules
 
 FUTURES = 100
+#: futures played first; the rest only if a comparison is not yet clear (``_paired_clear``)
+FIRST_FUTURES = 40
 MAX_STEPS = 400
 
 
 def _copy(state):
-    return json.loads(json.dumps(state))
+    # pickle copies these plain JSON-like dicts about twice as fast as a JSON round trip
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
 
 def replay(seed: int, seats: int, options: dict, moves: list[dict]):
@@ -118,51 +130,82 @@ def _summary(outcomes):
             "mean_damage": round(sum(o["damage"] for o in outcomes) / n) if n else 0}
 
 
-def compare(base, seat, policy_a, policy_b, futures, a=None):
-    """Paired futures: the same resampled luck on both branches (``a``: branch A already played)."""
+def compare(base, seat, policy_a, policy_b, futures, a=None, b=None):
+    """Paired futures: the same resampled luck on both branches (``a``, ``b``: already played)."""
     a = a if a is not None else [play_future(base, seat, policy_a, k) for k in range(futures)]
-    b = [play_future(base, seat, policy_b, k) for k in range(futures)]
+    b = b if b is not None else [play_future(base, seat, policy_b, k) for k in range(futures)]
     both = sum(1 for x, y in zip(a, b) if x["arrived"] and y["arrived"])
     return {"actual": _summary(a), "alternative": _summary(b), "both_arrived": both}
 
 
-def for_household(table: dict, story: dict, futures: int = FUTURES) -> list[dict]:
-    """The counterfactuals for one household: when it left (or that it stayed), and its shutters."""
+def _paired_clear(a: list[dict], b: list[dict], damage: bool) -> bool:
+    """Whether more futures could still change what the sentence says: every future of each
+    branch ended the same way (all arrived, or none), and, if damage is reported, the paired gap
+    in damage is either nil or at least four standard errors from zero."""
+    for branch in (a, b):
+        arrived = sum(1 for o in branch if o["arrived"])
+        if 0 < arrived < len(branch):
+            return False
+    if not damage:
+        return True
+    gaps = [y["damage"] - x["damage"] for x, y in zip(a, b)]
+    n = len(gaps)
+    mean = sum(gaps) / n
+    spread = (sum((g - mean) ** 2 for g in gaps) / (n - 1)) ** .5 if n > 1 else 0.0
+    return spread == 0 or abs(mean) >= 4 * spread / n ** .5
+
+
+def for_household(table: dict, story: dict, futures: int = FUTURES, first: int = FIRST_FUTURES) -> list[dict]:
+    """The counterfactuals for one household: when it left (or that it stayed), and its shutters.
+
+    Futures are played in two steps: the first ``first`` of every branch, then - unless every
+    comparison is already clear (``_paired_clear``) - the rest up to ``futures``. Every branch
+    of a household always uses the same futures 0..n-1, so the pairs stay paired.
+    """
     seat = story["seat"]
     point = decision_point(table, seat)
     if point is None:
         return []
     base = hold_others(point["state"], table["state"], seat)
     clock = point["clock"]
-    out = []
     actual_leave = story["left_minute"]
-    if story["stayed"] or actual_leave is None:
+    stayed = story["stayed"] or actual_leave is None
+    if stayed:
         alt = clock
-        stay_outcomes = {"futures": futures, "arrived": 0, "mean_arrival_hour": None,
+        policies = {"leave": household_policy(story, leave_minute=alt)}
+    else:
+        alt = clock if actual_leave - clock >= 180 else min(actual_leave + 12 * 60, 40 * 60)
+        # Both decisions share the "as played" branch: same policy, same futures.
+        policies = {"as_played": household_policy(story, leave_minute=actual_leave),
+                    "leave": household_policy(story, leave_minute=alt),
+                    "secure_home": household_policy(story, leave_minute=actual_leave, home=not story["secured"])}
+    runs = {name: [play_future(base, seat, policy, k) for k in range(min(first, futures))]
+            for name, policy in policies.items()}
+    if stayed:
+        clear = _paired_clear(runs["leave"], runs["leave"], damage=False)
+    else:
+        clear = (_paired_clear(runs["as_played"], runs["leave"], damage=False)
+                 and _paired_clear(runs["as_played"], runs["secure_home"], damage=True))
+    if not clear:
+        for name, policy in policies.items():
+            runs[name] += [play_future(base, seat, policy, k) for k in range(len(runs[name]), futures)]
+    out = []
+    if stayed:
+        n = len(runs["leave"])
+        stay_outcomes = {"futures": n, "arrived": 0, "mean_arrival_hour": None,
                          "mean_cash": None, "mean_damage": None}
-        result = {"actual": stay_outcomes,
-                  "alternative": _summary([play_future(base, seat, household_policy(story, leave_minute=alt), k)
-                                           for k in range(futures)])}
+        result = {"actual": stay_outcomes, "alternative": _summary(runs["leave"])}
         out.append({"decision": "leave", "actual_hour": None, "alternative_hour": round(alt / 60, 1), **result,
                     "sentence": _leave_sentence(None, alt, result)})
-    else:
-        if actual_leave - clock >= 180:
-            alt = clock
-        else:
-            alt = min(actual_leave + 12 * 60, 40 * 60)
-        # Both decisions share the "as played" branch: same policy, same futures.
-        as_played = [play_future(base, seat, household_policy(story, leave_minute=actual_leave), k)
-                     for k in range(futures)]
-        result = compare(base, seat, None, household_policy(story, leave_minute=alt), futures, as_played)
-        out.append({"decision": "leave", "actual_hour": round(actual_leave / 60, 1),
-                    "alternative_hour": round(alt / 60, 1), **result,
-                    "sentence": _leave_sentence(actual_leave, alt, result)})
-        result = compare(base, seat, None,
-                         household_policy(story, leave_minute=actual_leave, home=not story["secured"]),
-                         futures, as_played)
-        out.append({"decision": "secure_home", "actual": result["actual"], "alternative": result["alternative"],
-                    "secured": story["secured"], "both_arrived": result["both_arrived"],
-                    "sentence": _home_sentence(story["secured"], result)})
+        return out
+    result = compare(base, seat, None, None, 0, runs["as_played"], runs["leave"])
+    out.append({"decision": "leave", "actual_hour": round(actual_leave / 60, 1),
+                "alternative_hour": round(alt / 60, 1), **result,
+                "sentence": _leave_sentence(actual_leave, alt, result)})
+    result = compare(base, seat, None, None, 0, runs["as_played"], runs["secure_home"])
+    out.append({"decision": "secure_home", "actual": result["actual"], "alternative": result["alternative"],
+                "secured": story["secured"], "both_arrived": result["both_arrived"],
+                "sentence": _home_sentence(story["secured"], result)})
     return out
 
 

@@ -29,11 +29,31 @@ def _data_uri(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
+@lru_cache(maxsize=1)
+def _print_setup():
+    """One font configuration and one parsed report stylesheet per worker process, shared by
+    every PDF it prints (each PDF otherwise set up fontconfig and parsed the CSS again)."""
+    from weasyprint import CSS
+    from weasyprint.text.fonts import FontConfiguration
+
+    fonts = FontConfiguration()
+    return fonts, CSS(string=_stylesheet(), font_config=fonts)
+
+
 def pdf_of(html: str) -> bytes:
-    """The PDF of a report page (WeasyPrint; fonts from the system, nothing fetched)."""
+    """The PDF of a report page (WeasyPrint; fonts from the system, nothing fetched).
+
+    The page carries the report stylesheet inline (so it stands alone on the web); for print
+    the inline copy is dropped and the worker's parsed copy used instead.
+    """
     from weasyprint import HTML
 
-    return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf()
+    fonts, stylesheet = _print_setup()
+    inline = f"<style>{_stylesheet()}</style>"
+    if inline in html:
+        return HTML(string=html.replace(inline, "", 1), base_url=str(settings.BASE_DIR)).write_pdf(
+            stylesheets=[stylesheet], font_config=fonts)
+    return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(font_config=fonts)
 
 
 class Citations:
@@ -76,7 +96,9 @@ def student_report(session, seat, *, progress=lambda percent, step: None):
         "session": session, "story": story, "name": holder.nickname if holder else "", "table": seat.table.number,
         "seat": seat.number + 1, "counterfactuals": items, "charts": chart_urls,
         "outcome_facts": outcome_facts, "citations": cites.facts, "summary": summary,
-        "css": _stylesheet(), "generated": timezone.now(), "futures": counterfactuals.FUTURES,
+        "css": _stylesheet(), "generated": timezone.now(),
+        "futures": items[0]["alternative"]["futures"] if items else counterfactuals.FUTURES,
+        "first_futures": counterfactuals.FIRST_FUTURES, "all_futures": counterfactuals.FUTURES,
         "settings": DebriefSettings.of(session),
     }
     html = render_to_string("scoring/student_report.html", context)
