@@ -13,6 +13,7 @@ import time
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from classroom import selectors, services
@@ -152,7 +153,11 @@ class PlayConsumer(AsyncWebsocketConsumer):
         if kind == "ping":
             await self.send_json({"type": "pong", "t": message.get("t")})
         elif kind == "act":
-            await self.send_json(await act_in_pool(self.participant_id, message))
+            try:
+                answer = await act_in_pool(self.participant_id, message)
+            except (OperationalError, InterfaceError):  # the database is briefly out of reach
+                answer = Refused("unavailable").as_message(message.get("id"))
+            await self.send_json(answer)
         elif kind == "ask_teacher":
             await database_sync_to_async(services.ask_teacher_by_id)(self.participant_id, bool(message.get("asking", True)))
         elif kind == "sync":

@@ -9,6 +9,7 @@ from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -20,7 +21,7 @@ from classroom.consumers import MAX_FRAME_BYTES, token_cookie
 from classroom.forms import JoinForm, SessionForm, SignUpForm
 from classroom.models import Participant, Seat, Session
 from games.engines import ENGINES, SCENARIOS
-from games.models import Game
+from games.refusals import Refused
 
 TOKEN_MAX_AGE = 14 * 24 * 3600  # a parked lesson resumes days later on the same tablet
 LONG_POLL_SECONDS = 20
@@ -255,7 +256,10 @@ def play_act(request, pk):
     if message.get("type") == "ask_teacher":
         services.ask_teacher(participant=participant, asking=bool(message.get("asking", True)))
         return JsonResponse({"type": "ok"})
-    return JsonResponse(services.act(participant.pk, message))
+    try:
+        return JsonResponse(services.act(participant.pk, message))
+    except (OperationalError, InterfaceError):  # the database is briefly out of reach
+        return JsonResponse(Refused("unavailable").as_message(message.get("id")), status=503)
 
 
 def _poll_state(pk, token):

@@ -122,6 +122,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
+# A task whose worker died is handed out again after this long. Reports take well under a
+# minute and no task is scheduled ahead (turn timers are deadlines in the database), so ten
+# minutes, not Redis's default hour, is how long a killed worker's report can stay stuck.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "600"))}
 
 # --- Auth -----------------------------------------------------------------------------------------
 AUTH_USER_MODEL = "classroom.Teacher"

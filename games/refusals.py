@@ -16,6 +16,7 @@ MESSAGES = {
     "unknown_type": _("That is not something this page can do."),
     "session_closed": _("This lesson has ended."),
     "session_parked": _("This lesson is parked until your teacher resumes it."),
+    "unavailable": _("The game server is having a hiccup. Your tap will be sent again in a moment."),
 }
 
 

@@ -92,6 +92,11 @@ function handle(message) {
       }
       break;
     case "error":
+      if (message.code === "unavailable" && state.pending && message.id === state.pending.id) {
+        // Nothing was applied; keep the tap and let the resend timer try the same id again.
+        state.notice = message.message;
+        break;
+      }
       if (message.view) applyView(message.view);
       if (!state.pending || message.id === state.pending.id || !message.id) {
         if (state.pending && message.id === state.pending.id) settle();
