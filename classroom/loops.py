@@ -1,10 +1,10 @@
-"""The classroom loop: shared Stormfury storms that move for the whole class at once."""
+"""The classroom loops: shared Stormfury storms, and the retention purge."""
 import asyncio
 import logging
 
 from channels.db import database_sync_to_async
 
-from classroom.services import sweep_storms
+from classroom.services import purge_expired, sweep_storms
 
 logger = logging.getLogger(__name__)
 
@@ -17,4 +17,16 @@ async def storms_forever(interval=1.0):
             raise
         except Exception:  # a hiccup must not stop the class's storm for good
             logger.exception("Storm sweep failed; retrying.")
+        await asyncio.sleep(interval)
+
+
+async def purge_forever(interval=3600.0):
+    """Once an hour, delete what is past the retention period (see ``purge_expired``)."""
+    while True:
+        try:
+            await database_sync_to_async(purge_expired)()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("Retention purge failed; retrying in an hour.")
         await asyncio.sleep(interval)

@@ -505,3 +505,21 @@ def ask_teacher_by_id(participant_id: int, asking: bool) -> None:
 def touch(*, participant: Participant) -> None:
     """The device was heard from (long-poll), so it is not shown as offline."""
     Participant.objects.filter(pk=participant.pk).update(last_seen_at=timezone.now())
+
+
+# --- Retention ------------------------------------------------------------------------------------
+
+def purge_expired(*, now=None) -> int:
+    """Delete every session older than ``RETENTION_DAYS``: nicknames, games and move logs,
+    reports. Students are children; nothing about them is kept longer than the teacher was told.
+    Returns how many sessions were deleted."""
+    cutoff = (now or timezone.now()) - timedelta(days=settings.RETENTION_DAYS)
+    expired = Session.objects.filter(created_at__lt=cutoff)
+    count = 0
+    for session in expired:
+        with transaction.atomic():
+            game_ids = list(session.tables.exclude(game=None).values_list("game_id", flat=True))
+            session.delete()
+            Game.objects.filter(pk__in=game_ids).delete()
+        count += 1
+    return count

@@ -6,6 +6,7 @@ import secrets
 import qrcode
 import qrcode.image.svg
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -48,7 +49,8 @@ def _own_session(request, pk) -> Session:
 
 @login_required
 def home(request):
-    return render(request, "classroom/home.html", {"sessions": request.user.sessions.all()[:50]})
+    return render(request, "classroom/home.html", {"sessions": request.user.sessions.all()[:50],
+                                                   "retention_days": settings.RETENTION_DAYS})
 
 
 def _scenario_options():

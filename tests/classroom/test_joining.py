@@ -162,3 +162,28 @@ def test_a_seat_moves_to_a_new_tablet_only_with_the_teachers_approval():
     assert services.participant_for_token(session, old_token) is None
     assert new_tablet.get(moved["Location"]).status_code == 200
     assert "Loading your game" in new_tablet.get(moved["Location"]).content.decode()
+
+
+def test_sessions_past_retention_are_deleted_with_nicknames_and_moves(settings):
+    """After RETENTION_DAYS a session's nicknames, games and move log are gone; newer ones stay."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from classroom.models import Participant
+    from games.models import Game, Move
+    from games import services as games
+
+    old = make_session()
+    join_students(old, 2)
+    services.start(session=old)
+    games.finish_with_bots(game_id=old.tables.first().game_id)
+    Session.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=settings.RETENTION_DAYS + 1))
+    recent = make_session()
+    join_students(recent, 1, prefix="Recent")
+    assert Move.objects.exists()
+
+    assert services.purge_expired() == 1
+    assert not Session.objects.filter(pk=old.pk).exists()
+    assert not Game.objects.exists() and not Move.objects.exists()
+    assert list(Participant.objects.values_list("nickname", flat=True)) == ["Recent0"]
