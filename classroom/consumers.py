@@ -186,8 +186,8 @@ def _owned_session(session_id, user):
 
 @database_sync_to_async
 def _dashboard_payload(session_id):
-    session = Session.objects.get(pk=session_id)
-    return selectors.dashboard(session), [t.game_id for t in session.tables.all() if t.game_id]
+    payload = selectors.dashboard(Session.objects.get(pk=session_id))
+    return payload, [table["game"] for table in payload["tables"] if table["game"]]
 
 
 class DashboardConsumer(AsyncWebsocketConsumer):

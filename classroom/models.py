@@ -90,10 +90,6 @@ class Session(models.Model):
         return dict(SCENARIO_CHOICES).get(self.scenario, self.scenario)
 
     @property
-    def is_open(self):
-        return self.status not in (self.Status.ENDED,)
-
-    @property
     def shared_storm(self):
         """Stormfury: every table faces the same storm, moving for the whole class at once."""
         return self.scenario == "stormfury" and self.options.get("shared_storm", True)

@@ -45,9 +45,6 @@ class Game(models.Model):
     def __str__(self):
         return f"{self.scenario} game {self.pk}"
 
-    def bot_for(self, seat):
-        return self.bots.get(str(seat))
-
 
 class Move(models.Model):
     """One applied action, append-only. ``seq`` numbers moves in a game from 1."""

@@ -173,10 +173,6 @@ def _unblocking_action(engine, state) -> dict:
     return waiting[0] if waiting else {"type": "end_now"}
 
 
-def _bot_action(game: Game, engine, state, seat: int, policy: str) -> dict:
-    return _bot(game.scenario, policy)(state, seat)
-
-
 def _system_action_id(game: Game, purpose: str, seat) -> str:
     """Deterministic ids for server-made moves, so a retried sweep never applies one twice."""
     return f"{purpose}:{seat}:{game.version}"
@@ -198,7 +194,7 @@ def play_due(game: Game, now: datetime) -> int:
             continue
         policy = game.bots.get(key) or policy_bot(game.scenario)
         actor = Move.Actor.BOT if key in game.bots else Move.Actor.TIMER
-        action = _bot_action(game, engine, state, seat, policy)
+        action = _bot(game.scenario, policy)(state, seat)
         _apply(game, seat, action, _system_action_id(game, actor, seat), actor)
         made += 1
     return made
@@ -217,39 +213,38 @@ def sweep_due(now: datetime | None = None, limit: int = 50) -> int:
     return made
 
 
-def set_bot(*, game_id: int, seat: int, policy: str | None) -> Game:
-    """Hand ``seat`` to a bot (``policy``) or back to its student (``None``)."""
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        bots = dict(game.bots)
-        if policy is None:
-            bots.pop(str(seat), None)
-        else:
-            bots[str(seat)] = policy
-        game.bots = bots
-        engine = engine_for(game)
-        state = engine.load(game.state)
-        game.timers = {k: v for k, v in game.timers.items() if k != str(seat)}
-        _reschedule(game, engine, state, acted=seat, now=timezone.now())
-        game.save()
-        _publish_on_commit(game, engine, state)
-    return game
-
-
-def set_paused(*, game_id: int, paused: bool) -> Game:
-    """Pause (timers frozen, students' actions refused) or resume a game."""
+def _change_running(game_id: int, change, *, restart_seat=None) -> Game:
+    """Lock the game, let ``change(game)`` edit who plays it or whether it runs, then set its
+    deadlines again (``restart_seat``'s from now) and broadcast. A finished game is left alone."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.status == Game.Status.FINISHED:
             return game
-        game.status = Game.Status.PAUSED if paused else Game.Status.PLAYING
+        change(game)
         engine = engine_for(game)
         state = engine.load(game.state)
-        game.timers = {}
-        _reschedule(game, engine, state, acted=None, now=timezone.now())
+        _reschedule(game, engine, state, acted=restart_seat, now=timezone.now())
         game.save()
         _publish_on_commit(game, engine, state)
     return game
+
+
+def set_bot(*, game_id: int, seat: int, policy: str | None) -> Game:
+    """Hand ``seat`` to a bot (``policy``) or back to its student (``None``)."""
+    def change(game):
+        bots = {k: v for k, v in game.bots.items() if k != str(seat)}
+        game.bots = {**bots, str(seat): policy} if policy else bots
+
+    return _change_running(game_id, change, restart_seat=seat)
+
+
+def set_paused(*, game_id: int, paused: bool) -> Game:
+    """Pause (timers frozen, students' actions refused) or resume a game (timers start afresh)."""
+    def change(game):
+        game.status = Game.Status.PAUSED if paused else Game.Status.PLAYING
+        game.timers = {}
+
+    return _change_running(game_id, change)
 
 
 def finish_with_bots(*, game_id: int, max_moves: int = 20_000) -> Game:

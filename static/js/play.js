@@ -120,7 +120,7 @@ function settle() {
 function resync() {
   // The view for an acknowledged move went missing (channel layers deliver at most once).
   if (state.mode === "live" && ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({type: "sync"}));
-  else kickPoll();
+  else abortPoll();
   state.awaiting = null;
   state.busy = false;
   render();
@@ -145,7 +145,7 @@ async function postFrame(frame) {
       body: JSON.stringify(frame),
     });
     handle(await response.json());
-    kickPoll();
+    abortPoll();
   } catch (err) {
     setTimeout(() => { if (state.pending && state.pending.id === frame.id) postFrame(frame); }, 2000);
   }
@@ -192,7 +192,7 @@ function connect() {
     opened = true;
     wsFailures = 0;
     state.mode = "live";
-    stopPolling();
+    abortPoll();
     lastHeard = Date.now();
     if (state.pending) sendFrame(state.pending);
     render();
@@ -239,8 +239,8 @@ async function pollLoop() {
 }
 
 function startPolling() { state.stamp = ""; pollLoop(); }
-function stopPolling() { if (pollController) pollController.abort(); }
-function kickPoll() { if (pollController) pollController.abort(); }
+// Ends the long-poll in flight: the loop asks again at once (or stops, once the socket is live).
+function abortPoll() { if (pollController) pollController.abort(); }
 
 // --- Screen --------------------------------------------------------------------------------------
 
