@@ -6,6 +6,7 @@ REDIS_URL switches to the real services (PostgreSQL, Redis channel layer and bro
 """
 import os
 from pathlib import Path
+from urllib.parse import urlparse
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
@@ -106,7 +107,11 @@ if REDIS_URL:
             # The pub/sub layer held p99 27 ms at 1,000 sockets where the classic one reached
             # 204 ms (DESIGN.md, measured figures).
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 500}]},
+            # Pub/sub channels ignore Redis's database number, so the prefix carries it: two
+            # sites (or test runs) on one Redis server with different databases never hear
+            # each other's games.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 500}],
+                       "prefix": "stormwise" + (urlparse(REDIS_URL).path.strip("/") or "0")},
         }
     }
 else:
