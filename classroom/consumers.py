@@ -53,10 +53,17 @@ class RateLimit:
         return False
 
 
+def _act(participant_id, message):
+    """Run the action and hand back, unsent, the views it published (see ``broadcast.held``)."""
+    with broadcast.held() as pending:
+        answer = services.act(participant_id, message)
+    return answer, pending
+
+
 # Actions run on a pool of threads, each with its own database connection, rather than on the
 # one thread that every other ORM call of this process shares: tables don't queue behind each
 # other, and the game row lock still serialises moves at one table.
-act_in_pool = DatabaseSyncToAsync(services.act, thread_sensitive=False)
+act_in_pool = DatabaseSyncToAsync(_act, thread_sensitive=False)
 
 
 @database_sync_to_async
@@ -154,10 +161,11 @@ class PlayConsumer(AsyncWebsocketConsumer):
             await self.send_json({"type": "pong", "t": message.get("t")})
         elif kind == "act":
             try:
-                answer = await act_in_pool(self.participant_id, message)
+                answer, pending = await act_in_pool(self.participant_id, message)
             except (OperationalError, InterfaceError):  # the database is briefly out of reach
-                answer = Refused("unavailable").as_message(message.get("id"))
+                answer, pending = Refused("unavailable").as_message(message.get("id")), []
             await self.send_json(answer)
+            await broadcast.send(self.channel_layer, pending)
         elif kind == "ask_teacher":
             await database_sync_to_async(services.ask_teacher_by_id)(self.participant_id, bool(message.get("asking", True)))
         elif kind == "sync":
@@ -174,7 +182,7 @@ class PlayConsumer(AsyncWebsocketConsumer):
         for seat in self.seats:
             view = event["views"].get(str(seat))
             if view is not None:
-                await self.send_json(view)
+                await self.send(text_data=view)
 
 
 @database_sync_to_async
@@ -185,13 +193,17 @@ def _owned_session(session_id, user):
 
 
 @database_sync_to_async
-def _dashboard_payload(session_id):
-    payload = selectors.dashboard(Session.objects.get(pk=session_id))
+def _dashboard_payload(session_id, summaries):
+    payload = selectors.dashboard(Session.objects.get(pk=session_id), summaries)
     return payload, [table["game"] for table in payload["tables"] if table["game"]]
 
 
 class DashboardConsumer(AsyncWebsocketConsumer):
-    """The teacher's live dashboard: coalesced, numbered snapshots, at most ~1 s stale."""
+    """The teacher's live dashboard: coalesced, numbered snapshots, at most ~1 s stale.
+
+    It keeps the newest teacher view of each table from the ``game.summary`` messages, so a
+    snapshot reads the session's people and seats from the database but not every game's state.
+    """
 
     FLUSH_SECONDS = 1.0
     REFRESH_SECONDS = 5.0
@@ -202,7 +214,7 @@ class DashboardConsumer(AsyncWebsocketConsumer):
         if session is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.seq, self.dirty, self.games = 0, True, set()
+        self.seq, self.dirty, self.games, self.summaries = 0, True, set(), {}
         await self.accept()
         await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
         self.loop = asyncio.create_task(self.flush_forever())
@@ -231,7 +243,7 @@ class DashboardConsumer(AsyncWebsocketConsumer):
             await asyncio.sleep(self.FLUSH_SECONDS)
 
     async def flush(self):
-        payload, game_ids = await _dashboard_payload(self.session_id)
+        payload, game_ids = await _dashboard_payload(self.session_id, dict(self.summaries))
         for game_id in set(game_ids) - self.games:
             self.games.add(game_id)
             await self.channel_layer.group_add(broadcast.watch_group_name(game_id), self.channel_name)
@@ -247,6 +259,9 @@ class DashboardConsumer(AsyncWebsocketConsumer):
         self.dirty = True
 
     async def game_summary(self, event):
+        held = self.summaries.get(event["game"])
+        if held is None or held["version"] <= event["version"]:
+            self.summaries[event["game"]] = event["summary"]
         self.dirty = True
 
 

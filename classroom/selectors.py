@@ -46,8 +46,12 @@ def student_state(participant: Participant) -> dict:
     }
 
 
-def dashboard(session: Session) -> dict:
-    """Everything the teacher's live dashboard shows, alerts first."""
+def dashboard(session: Session, summaries: dict | None = None) -> dict:
+    """Everything the teacher's live dashboard shows, alerts first.
+
+    ``summaries`` maps game ids to teacher views the caller already holds (a dashboard socket
+    keeps the ones it was sent); a game's state is read only when the held view is older.
+    """
     now = timezone.now()
     participants = list(session.participants.all())
     by_id = {p.pk: p for p in participants}
@@ -62,8 +66,10 @@ def dashboard(session: Session) -> dict:
         if p.asked_teacher_at:
             alerts.append({"kind": "asking", "who": p.nickname, "participant": p.pk,
                            "since": p.asked_teacher_at.isoformat()})
-    for table in session.tables.select_related("game").prefetch_related("seats"):
-        summary = games.current_view(table.game, None) if table.game_id else None
+    for table in session.tables.select_related("game").defer("game__state").prefetch_related("seats"):
+        summary = (summaries or {}).get(table.game_id)
+        if table.game_id and (summary is None or summary["version"] < table.game.version):
+            summary = games.current_view(table.game, None)
         seats = []
         for seat in sorted(table.seats.all(), key=lambda s: s.number):
             holder = by_id.get(seat.participant_id)

@@ -461,37 +461,39 @@ def act(participant_id: int, message: dict) -> dict:
     fresh view.
     """
     action_id = message.get("id")
-    participant = Participant.objects.select_related("session").filter(pk=participant_id).first()
+    seat_number, version, action = message.get("seat"), message.get("version"), message.get("action")
+    held = None
     try:
-        if participant is None:
-            raise Refused("session_closed")
         if not isinstance(action_id, str) or not 8 <= len(action_id) <= 64 or not action_id.isprintable():
             raise Refused("bad_frame")
-        seat_number, version, action = message.get("seat"), message.get("version"), message.get("action")
-        if not isinstance(seat_number, int) or not isinstance(version, int) or not isinstance(action, dict):
-            raise Refused("bad_frame")
-        if type(seat_number) is not int or type(version) is not int:  # not True/False either
-            raise Refused("bad_frame")
+        if type(seat_number) is not int or type(version) is not int or not isinstance(action, dict):
+            raise Refused("bad_frame")  # not True/False either
         if "\\u0000" in json.dumps(action):  # PostgreSQL text and jsonb cannot hold NUL
             raise Refused("bad_frame")
-        if participant.session.status == Session.Status.ENDED:
+        # One read for the seat, its game and the session's state: this runs on every tap.
+        held = (Seat.objects.filter(participant_id=participant_id, number=seat_number)
+                .values("table__game_id", "participant__session__status", "participant__refusals").first())
+        if held is None:
+            raise Refused("not_your_seat" if Participant.objects.filter(pk=participant_id).exists()
+                          else "session_closed")
+        status = held["participant__session__status"]
+        if status == Session.Status.ENDED:
             raise Refused("session_closed")
-        if participant.session.status == Session.Status.PARKED:
+        if status == Session.Status.PARKED:
             raise Refused("session_parked")
-        seat = participant.seats.select_related("table").filter(number=seat_number).first()
-        if seat is None or seat.table.game_id is None:
+        if held["table__game_id"] is None:
             raise Refused("not_your_seat")
-        outcome = games.submit(game_id=seat.table.game_id, seat=seat_number, action=action,
+        outcome = games.submit(game_id=held["table__game_id"], seat=seat_number, action=action,
                                action_id=action_id, version=version)
     except Refused as refusal:
         answer = refusal.as_message(action_id)
         if refusal.code == "stale_view":
-            answer["view"] = games.current_view(Game.objects.get(pk=seat.table.game_id), seat_number)
-        elif participant is not None and refusal.code not in ("bad_frame", "not_your_seat"):
-            Participant.objects.filter(pk=participant.pk).update(refusals=F("refusals") + 1)
+            answer["view"] = games.current_view(Game.objects.get(pk=held["table__game_id"]), seat_number)
+        if held is not None and refusal.code not in ("bad_frame", "not_your_seat"):
+            Participant.objects.filter(pk=participant_id).update(refusals=F("refusals") + 1)
         return answer
-    if participant.refusals:
-        Participant.objects.filter(pk=participant.pk).update(refusals=0)
+    if held["participant__refusals"]:
+        Participant.objects.filter(pk=participant_id).update(refusals=0)
     return {"type": "ok", "id": action_id, "seat": seat_number, "version": outcome.version,
             "replayed": outcome.replayed, "events": outcome.move.events}
 

@@ -1,14 +1,25 @@
 """Group names by game id and the messages sent to them after each committed change.
 
 Every socket at a table joins ``game-<id>`` and gets its own seat's full view with the version;
-teacher dashboards join ``game-<id>-watch`` and get a compact summary they coalesce.
+teacher dashboards join ``game-<id>-watch`` and get the table's teacher view, which they keep and
+coalesce into one snapshot a second.
+
+Seat views travel already encoded as JSON text: every socket of the group decodes the group
+message, so the views are encoded once here instead of once per socket there.
 """
 from __future__ import annotations
 
+import json
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+# Set while a socket's action runs on a worker thread: messages wait here and the socket's
+# event loop sends them, instead of the thread hopping back onto that loop for each one.
+_pending: ContextVar[list | None] = ContextVar("broadcast_pending", default=None)
 
 
 @dataclass(frozen=True)
@@ -38,6 +49,10 @@ def watch_group_name(game_id: int) -> str:
     return f"game-{game_id}-watch"
 
 
+def encode(message: dict) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
 def view_message(snap: Snapshot, engine, state, seat: int | None, view: dict | None = None) -> dict:
     """The full view one seat (or, for None, the teacher) is shown at this version."""
     message = {
@@ -47,28 +62,42 @@ def view_message(snap: Snapshot, engine, state, seat: int | None, view: dict | N
     if seat is None:
         message["bots"] = snap.bots
         message["timers"] = snap.timers
-        if snap.status == "finished":
-            message["results"] = engine.results(state)
     else:
         message["mark"] = snap.marks.get(str(seat), 0)
         message["bot"] = snap.bots.get(str(seat))
         message["timer"] = snap.timers.get(str(seat))
-        if snap.status == "finished":
-            message["results"] = engine.results(state)
+    if snap.status == "finished":
+        message["results"] = engine.results(state)
     return message
 
 
 def publish(snap: Snapshot, engine, state, views: dict | None = None) -> None:
-    """Send every seat its view, and dashboards word that this table changed (they rebuild their
-    coalesced snapshot at most once a second). Call after commit only."""
-    layer = get_channel_layer()
-    messages = {str(seat): view_message(snap, engine, state, seat, (views or {}).get(seat))
-                for seat in range(snap.seats)}
-    send = async_to_sync(_send_both)
-    send(layer, snap.id, {"type": "game.views", "version": snap.version, "views": messages},
-         {"type": "game.summary", "game": snap.id, "version": snap.version})
+    """Send every seat its view and every dashboard the table's teacher view. Call after commit."""
+    seat_views = {str(seat): encode(view_message(snap, engine, state, seat, (views or {}).get(seat)))
+                  for seat in range(snap.seats)}
+    batch = [
+        (group_name(snap.id), {"type": "game.views", "version": snap.version, "views": seat_views}),
+        (watch_group_name(snap.id), {"type": "game.summary", "game": snap.id, "version": snap.version,
+                                     "summary": view_message(snap, engine, state, None)}),
+    ]
+    pending = _pending.get()
+    if pending is not None:
+        pending.extend(batch)
+    else:
+        async_to_sync(send)(get_channel_layer(), batch)
 
 
-async def _send_both(layer, game_id, views, summary):
-    await layer.group_send(group_name(game_id), views)
-    await layer.group_send(watch_group_name(game_id), summary)
+@contextmanager
+def held():
+    """Keep the messages published inside this block (on this thread) for ``send`` to send."""
+    pending: list = []
+    token = _pending.set(pending)
+    try:
+        yield pending
+    finally:
+        _pending.reset(token)
+
+
+async def send(layer, batch) -> None:
+    for group, message in batch:
+        await layer.group_send(group, message)

@@ -15,6 +15,7 @@ from functools import lru_cache
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from games import broadcast
@@ -22,6 +23,10 @@ from games.engines import ENGINES, IllegalAction
 from games.engines.base import draw
 from games.models import Game, Move
 from games.refusals import Refused
+
+
+# The game row's fields a move changes.
+MOVE_CHANGES = ["version", "state", "status", "seat_marks", "timers", "next_deadline", "updated_at"]
 
 
 @dataclass
@@ -79,10 +84,11 @@ def submit(*, game_id: int, seat: int | None, action: dict, action_id: str | Non
         raise Refused("bad_frame")
     action_id = action_id or uuid.uuid4().hex
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        previous = game.moves.filter(action_id=action_id).first()
-        if previous is not None:
-            return Outcome(move=previous, version=game.version, replayed=True)
+        # The lock and the retry check in one read: this runs on every tap.
+        seen = Move.objects.filter(game=OuterRef("pk"), action_id=action_id).values("pk")[:1]
+        game = Game.objects.select_for_update(of=("self",)).annotate(seen=Subquery(seen)).get(pk=game_id)
+        if game.seen is not None:
+            return Outcome(move=Move.objects.get(pk=game.seen), version=game.version, replayed=True)
         if game.status == Game.Status.FINISHED:
             raise Refused("game_finished")
         if game.status == Game.Status.PAUSED and actor != Move.Actor.TEACHER:
@@ -114,7 +120,7 @@ def _apply(game: Game, seat, action, action_id, actor, *, publish=True) -> Move:
     _reschedule(game, engine, state, acted=seat, now=timezone.now())
     move = Move.objects.create(game=game, seq=game.version, seat=seat, actor=actor,
                                action_id=action_id, action=action, events=events)
-    game.save()
+    game.save(update_fields=MOVE_CHANGES)
     if publish:
         _publish_on_commit(game, engine, state, views)
     return move
