@@ -20,6 +20,7 @@ from classroom import selectors, services
 from classroom.live import session_group
 from classroom.models import Participant, Session
 from classroom.services import participant_for_token
+from config import pgpool
 from games import broadcast
 from games.refusals import Refused
 
@@ -161,7 +162,10 @@ class PlayConsumer(AsyncWebsocketConsumer):
             await self.send_json({"type": "pong", "t": message.get("t")})
         elif kind == "act":
             try:
-                answer, pending = await act_in_pool(self.participant_id, message)
+                if pgpool.available():
+                    answer, pending = await services.aact(self.participant_id, message)
+                else:
+                    answer, pending = await act_in_pool(self.participant_id, message)
             except (OperationalError, InterfaceError):  # the database is briefly out of reach
                 answer, pending = Refused("unavailable").as_message(message.get("id")), []
             await self.send_json(answer)
@@ -193,9 +197,8 @@ def _owned_session(session_id, user):
 
 
 @database_sync_to_async
-def _dashboard_payload(session_id, summaries):
-    payload = selectors.dashboard(Session.objects.get(pk=session_id), summaries)
-    return payload, [table["game"] for table in payload["tables"] if table["game"]]
+def _dashboard_payload(session_id, summaries, recheck):
+    return selectors.dashboard(Session.objects.get(pk=session_id), summaries, recheck=recheck)
 
 
 class DashboardConsumer(AsyncWebsocketConsumer):
@@ -231,10 +234,12 @@ class DashboardConsumer(AsyncWebsocketConsumer):
         last = 0.0
         while True:
             now = time.monotonic()
-            if self.dirty or now - last >= self.REFRESH_SECONDS:
-                self.dirty, last = False, now
+            recheck = now - last >= self.REFRESH_SECONDS
+            if self.dirty or recheck:
+                self.dirty = False
                 try:
-                    await self.flush()
+                    await self.flush(recheck)
+                    last = now if recheck else last
                 except asyncio.CancelledError:
                     raise
                 except Exception:  # keep the dashboard alive; the next tick retries
@@ -242,11 +247,18 @@ class DashboardConsumer(AsyncWebsocketConsumer):
                     self.dirty = True
             await asyncio.sleep(self.FLUSH_SECONDS)
 
-    async def flush(self):
-        payload, game_ids = await _dashboard_payload(self.session_id, dict(self.summaries))
-        for game_id in set(game_ids) - self.games:
-            self.games.add(game_id)
-            await self.channel_layer.group_add(broadcast.watch_group_name(game_id), self.channel_name)
+    async def flush(self, recheck=True):
+        payload = await _dashboard_payload(self.session_id, dict(self.summaries), recheck)
+        for table in payload["tables"]:
+            game_id, summary = table["game"], table["summary"]
+            if game_id is None:
+                continue
+            if game_id not in self.games:
+                self.games.add(game_id)
+                await self.channel_layer.group_add(broadcast.watch_group_name(game_id), self.channel_name)
+            held = self.summaries.get(game_id)
+            if held is None or held["version"] < summary["version"]:
+                self.summaries[game_id] = summary
         self.seq += 1
         payload["seq"] = self.seq
         await self.send(text_data=json.dumps(payload, separators=(",", ":")))

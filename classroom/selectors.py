@@ -46,11 +46,13 @@ def student_state(participant: Participant) -> dict:
     }
 
 
-def dashboard(session: Session, summaries: dict | None = None) -> dict:
+def dashboard(session: Session, summaries: dict | None = None, *, recheck: bool = True) -> dict:
     """Everything the teacher's live dashboard shows, alerts first.
 
     ``summaries`` maps game ids to teacher views the caller already holds (a dashboard socket
-    keeps the ones it was sent); a game's state is read only when the held view is older.
+    keeps the newest one it was sent). With ``recheck`` a held view older than its game is read
+    again; without, it is trusted: it is a move behind only until that move's own summary arrives
+    and asks for the next snapshot, and a socket rechecks every few seconds in case one was lost.
     """
     now = timezone.now()
     participants = list(session.participants.all())
@@ -68,7 +70,7 @@ def dashboard(session: Session, summaries: dict | None = None) -> dict:
                            "since": p.asked_teacher_at.isoformat()})
     for table in session.tables.select_related("game").defer("game__state").prefetch_related("seats"):
         summary = (summaries or {}).get(table.game_id)
-        if table.game_id and (summary is None or summary["version"] < table.game.version):
+        if table.game_id and (summary is None or recheck and summary["version"] < table.game.version):
             summary = games.current_view(table.game, None)
         seats = []
         for seat in sorted(table.seats.all(), key=lambda s: s.number):

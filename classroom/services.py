@@ -453,6 +453,54 @@ def notify_session(session: Session) -> None:
 
 # --- A device's actions (the socket and the HTTP fallback share this) -----------------------------
 
+def _act_frame(message: dict) -> tuple[str, int, int, dict]:
+    """The id, seat, version and action of an ``act`` frame, or ``Refused("bad_frame")``."""
+    action_id = message.get("id")
+    seat_number, version, action = message.get("seat"), message.get("version"), message.get("action")
+    if not isinstance(action_id, str) or not 8 <= len(action_id) <= 64 or not action_id.isprintable():
+        raise Refused("bad_frame")
+    if type(seat_number) is not int or type(version) is not int or not isinstance(action, dict):
+        raise Refused("bad_frame")  # not True/False either
+    try:
+        # PostgreSQL's text and jsonb hold neither NUL nor NaN.
+        if "\\u0000" in json.dumps(action, allow_nan=False):
+            raise Refused("bad_frame")
+    except ValueError:
+        raise Refused("bad_frame") from None
+    return action_id, seat_number, version, action
+
+
+def _game_of(held: dict | None, participant_exists: bool) -> int:
+    """The game a device's seat plays in, or why it may not act (``held`` as ``act`` reads it)."""
+    if held is None:
+        raise Refused("not_your_seat" if participant_exists else "session_closed")
+    if held["status"] == Session.Status.ENDED:
+        raise Refused("session_closed")
+    if held["status"] == Session.Status.PARKED:
+        raise Refused("session_parked")
+    if held["game"] is None:
+        raise Refused("not_your_seat")
+    return held["game"]
+
+
+def _refused(refusal: Refused, action_id, participant_id: int, held: dict | None, seat_number) -> dict:
+    """The answer to a refused tap: a stale one carries the fresh view; taps the game refused
+    count toward the dashboard's "stuck" alert."""
+    answer = refusal.as_message(action_id if isinstance(action_id, str) else None)
+    if refusal.code == "stale_view":
+        answer["view"] = games.current_view(Game.objects.get(pk=held["game"]), seat_number)
+    if held is not None and refusal.code not in ("bad_frame", "not_your_seat"):
+        Participant.objects.filter(pk=participant_id).update(refusals=F("refusals") + 1)
+    return answer
+
+
+def _accepted(outcome, participant_id: int, held: dict) -> dict:
+    if held["refusals"]:
+        Participant.objects.filter(pk=participant_id).update(refusals=0)
+    return {"type": "ok", "id": outcome.move.action_id, "seat": outcome.move.seat,
+            "version": outcome.version, "replayed": outcome.replayed, "events": outcome.move.events}
+
+
 def act(participant_id: int, message: dict) -> dict:
     """Apply one ``act`` frame from a device and return the answer for that device only.
 
@@ -460,42 +508,59 @@ def act(participant_id: int, message: dict) -> dict:
     for seats it holds; a refused action changes nothing, and a stale one comes back with the
     fresh view.
     """
-    action_id = message.get("id")
-    seat_number, version, action = message.get("seat"), message.get("version"), message.get("action")
     held = None
     try:
-        if not isinstance(action_id, str) or not 8 <= len(action_id) <= 64 or not action_id.isprintable():
-            raise Refused("bad_frame")
-        if type(seat_number) is not int or type(version) is not int or not isinstance(action, dict):
-            raise Refused("bad_frame")  # not True/False either
-        if "\\u0000" in json.dumps(action):  # PostgreSQL text and jsonb cannot hold NUL
-            raise Refused("bad_frame")
+        action_id, seat_number, version, action = _act_frame(message)
         # One read for the seat, its game and the session's state: this runs on every tap.
         held = (Seat.objects.filter(participant_id=participant_id, number=seat_number)
-                .values("table__game_id", "participant__session__status", "participant__refusals").first())
-        if held is None:
-            raise Refused("not_your_seat" if Participant.objects.filter(pk=participant_id).exists()
-                          else "session_closed")
-        status = held["participant__session__status"]
-        if status == Session.Status.ENDED:
-            raise Refused("session_closed")
-        if status == Session.Status.PARKED:
-            raise Refused("session_parked")
-        if held["table__game_id"] is None:
-            raise Refused("not_your_seat")
-        outcome = games.submit(game_id=held["table__game_id"], seat=seat_number, action=action,
+                .values(game=F("table__game_id"), status=F("participant__session__status"),
+                        refusals=F("participant__refusals")).first())
+        game_id = _game_of(held, held is not None or Participant.objects.filter(pk=participant_id).exists())
+        outcome = games.submit(game_id=game_id, seat=seat_number, action=action,
                                action_id=action_id, version=version)
     except Refused as refusal:
-        answer = refusal.as_message(action_id)
-        if refusal.code == "stale_view":
-            answer["view"] = games.current_view(Game.objects.get(pk=held["table__game_id"]), seat_number)
-        if held is not None and refusal.code not in ("bad_frame", "not_your_seat"):
-            Participant.objects.filter(pk=participant_id).update(refusals=F("refusals") + 1)
-        return answer
-    if held["participant__refusals"]:
-        Participant.objects.filter(pk=participant_id).update(refusals=0)
-    return {"type": "ok", "id": action_id, "seat": seat_number, "version": outcome.version,
-            "replayed": outcome.replayed, "events": outcome.move.events}
+        return _refused(refusal, message.get("id"), participant_id, held, message.get("seat"))
+    return _accepted(outcome, participant_id, held)
+
+
+_HELD_SQL = (
+    f'SELECT t."game_id" AS game, s."status" AS status, p."refusals" AS refusals '
+    f'FROM "{Seat._meta.db_table}" st JOIN "{Table._meta.db_table}" t ON t."id" = st."table_id" '
+    f'JOIN "{Participant._meta.db_table}" p ON p."id" = st."participant_id" '
+    f'JOIN "{Session._meta.db_table}" s ON s."id" = p."session_id" '
+    f'WHERE st."participant_id" = %s AND st."number" = %s ORDER BY st."table_id" LIMIT 1')
+_PARTICIPANT_SQL = f'SELECT 1 FROM "{Participant._meta.db_table}" WHERE "id" = %s'
+
+
+async def aact(participant_id: int, message: dict) -> tuple[dict, list]:
+    """``act`` for a socket on its event loop with PostgreSQL (``games.asubmit``): the same checks
+    and answers; the rare follow-ups (a refusal, a refusal count to reset) take ``act``'s ORM
+    code on a worker thread. Returns the answer and the broadcast to send."""
+    from channels.db import DatabaseSyncToAsync
+    from psycopg.rows import dict_row
+
+    from config import pgpool
+
+    def in_thread(function):
+        return DatabaseSyncToAsync(function, thread_sensitive=False)
+
+    held = None
+    try:
+        action_id, seat_number, version, action = _act_frame(message)
+        async with pgpool.connection() as conn:
+            cursor = conn.cursor(row_factory=dict_row)
+            held = await (await cursor.execute(_HELD_SQL, [participant_id, seat_number])).fetchone()
+            exists = held is not None or bool(await (await conn.execute(_PARTICIPANT_SQL, [participant_id])).fetchone())
+        game_id = _game_of(held, exists)
+        outcome, batch = await games.asubmit(game_id=game_id, seat=seat_number, action=action,
+                                             action_id=action_id, version=version)
+    except Refused as refusal:
+        answer = await in_thread(_refused)(
+            refusal, message.get("id"), participant_id, held, message.get("seat"))
+        return answer, []
+    if held["refusals"]:
+        return await in_thread(_accepted)(outcome, participant_id, held), batch
+    return _accepted(outcome, participant_id, held), batch
 
 
 def ask_teacher_by_id(participant_id: int, asking: bool) -> None:

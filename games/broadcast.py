@@ -71,15 +71,20 @@ def view_message(snap: Snapshot, engine, state, seat: int | None, view: dict | N
     return message
 
 
-def publish(snap: Snapshot, engine, state, views: dict | None = None) -> None:
-    """Send every seat its view and every dashboard the table's teacher view. Call after commit."""
+def messages(snap: Snapshot, engine, state, views: dict | None = None) -> list[tuple[str, dict]]:
+    """Every seat's view for the table's group and the teacher view for its dashboards."""
     seat_views = {str(seat): encode(view_message(snap, engine, state, seat, (views or {}).get(seat)))
                   for seat in range(snap.seats)}
-    batch = [
+    return [
         (group_name(snap.id), {"type": "game.views", "version": snap.version, "views": seat_views}),
         (watch_group_name(snap.id), {"type": "game.summary", "game": snap.id, "version": snap.version,
                                      "summary": view_message(snap, engine, state, None)}),
     ]
+
+
+def publish(snap: Snapshot, engine, state, views: dict | None = None) -> None:
+    """Send every seat its view and every dashboard the table's teacher view. Call after commit."""
+    batch = messages(snap, engine, state, views)
     pending = _pending.get()
     if pending is not None:
         pending.extend(batch)

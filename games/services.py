@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
+from psycopg.types.json import Jsonb
 
 from games import broadcast
 from games.engines import ENGINES, IllegalAction
@@ -89,20 +90,91 @@ def submit(*, game_id: int, seat: int | None, action: dict, action_id: str | Non
         game = Game.objects.select_for_update(of=("self",)).annotate(seen=Subquery(seen)).get(pk=game_id)
         if game.seen is not None:
             return Outcome(move=Move.objects.get(pk=game.seen), version=game.version, replayed=True)
-        if game.status == Game.Status.FINISHED:
-            raise Refused("game_finished")
-        if game.status == Game.Status.PAUSED and actor != Move.Actor.TEACHER:
-            raise Refused("game_paused")
-        if version is not None and seat is not None:
-            mark = game.seat_marks.get(str(seat), [0])[0]
-            if version < mark or version > game.version:
-                raise Refused("stale_view", version=game.version)
+        check(game, seat, version, actor)
         move = _apply(game, seat, action, action_id, actor)
     return Outcome(move=move, version=game.version)
 
 
-def _apply(game: Game, seat, action, action_id, actor, *, publish=True) -> Move:
-    """Validate and apply one action on a locked game; precondition: inside ``atomic``."""
+def _columns(model) -> tuple[list[str], str]:
+    fields = model._meta.concrete_fields
+    return [f.attname for f in fields], ", ".join(f'"{f.column}"' for f in fields)
+
+
+_GAME_ATTRS, _GAME_COLUMNS = _columns(Game)
+_MOVE_ATTRS, _MOVE_COLUMNS = _columns(Move)
+_LOCK_SQL = (f'SELECT {_GAME_COLUMNS}, (SELECT "id" FROM "{Move._meta.db_table}" '
+             f'WHERE "game_id" = %s AND "action_id" = %s LIMIT 1) '
+             f'FROM "{Game._meta.db_table}" WHERE "id" = %s FOR UPDATE')
+_MOVE_SQL = f'SELECT {_MOVE_COLUMNS} FROM "{Move._meta.db_table}" WHERE "id" = %s'
+_INSERT_MOVE_SQL = (f'INSERT INTO "{Move._meta.db_table}" ("game_id", "seq", "seat", "actor", "action_id", '
+                    '"action", "events", "created_at") VALUES (%s, %s, %s, %s, %s, %s, %s, %s)')
+_SAVE_GAME_SQL = (f'UPDATE "{Game._meta.db_table}" SET '
+                  + ", ".join(f'"{Game._meta.get_field(name).column}" = %s' for name in MOVE_CHANGES)
+                  + ' WHERE "id" = %s')
+
+
+async def asubmit(*, game_id: int, seat: int, action: dict, action_id: str, version: int | None,
+                  actor: str = Move.Actor.STUDENT) -> tuple[Outcome, list]:
+    """``submit`` for a tap on a socket's event loop with PostgreSQL: the same lock, retry check,
+    ``check`` and ``advance`` in one async transaction, without the ORM or a thread hop
+    (config/pgpool.py says why). Returns the outcome and the broadcast to send now that the
+    transaction has committed. Raises ``Refused``; then nothing has changed."""
+    from config import pgpool
+
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise Refused("bad_frame")
+    async with pgpool.connection() as conn:
+        async with conn.transaction():
+            row = await (await conn.execute(_LOCK_SQL, [game_id, action_id, game_id])).fetchone()
+            if row is None:
+                raise Refused("game_finished")
+            game = Game.from_db("default", _GAME_ATTRS, row[:-1])
+            if row[-1] is not None:
+                stored = await (await conn.execute(_MOVE_SQL, [row[-1]])).fetchone()
+                move = Move.from_db("default", _MOVE_ATTRS, stored)
+                return Outcome(move=move, version=game.version, replayed=True), []
+            check(game, seat, version, actor)
+            step = advance(game, seat, action, action_id, actor)
+            move = step.move
+            move.created_at = timezone.now()
+            await conn.execute(_INSERT_MOVE_SQL, [
+                game.pk, move.seq, move.seat, move.actor, move.action_id, Jsonb(move.action),
+                Jsonb(move.events), move.created_at])
+            game.updated_at = move.created_at
+            await conn.execute(_SAVE_GAME_SQL, [
+                Jsonb(value) if isinstance(value, (dict, list)) else value
+                for value in [getattr(game, name) for name in MOVE_CHANGES] + [game.pk]])
+    batch = broadcast.messages(broadcast.Snapshot.of(game), step.engine, step.state, step.views)
+    return Outcome(move=move, version=game.version), batch
+
+
+def check(game: Game, seat: int | None, version: int | None, actor: str) -> None:
+    """Refuse an action the locked game cannot take now: finished, paused, or chosen on a view
+    older than this seat's last change."""
+    if game.status == Game.Status.FINISHED:
+        raise Refused("game_finished")
+    if game.status == Game.Status.PAUSED and actor != Move.Actor.TEACHER:
+        raise Refused("game_paused")
+    if version is not None and seat is not None:
+        mark = game.seat_marks.get(str(seat), [0])[0]
+        if version < mark or version > game.version:
+            raise Refused("stale_view", version=game.version)
+
+
+@dataclass
+class Step:
+    """One action applied to a locked game in memory: the move to append (not yet saved) and
+    what the broadcast needs."""
+
+    move: Move
+    engine: object
+    state: object
+    views: dict | None
+
+
+def advance(game: Game, seat, action, action_id, actor, *, views=True) -> Step:
+    """Validate and apply one action to ``game`` in memory (its row locked by the caller): the new
+    state, version, status, view versions and deadlines. Raises ``Refused``, changing nothing."""
     engine = engine_for(game)
     state = engine.load(game.state)
     try:
@@ -114,16 +186,23 @@ def _apply(game: Game, seat, action, action_id, actor, *, publish=True) -> Move:
     if engine.finished(state):
         game.status = Game.Status.FINISHED
     # Each seat's view is needed for the broadcast anyway; its choices also decide staleness.
-    views = {seat: engine.view(state, seat) for seat in range(game.seats)} if publish else None
+    seat_views = {s: engine.view(state, s) for s in range(game.seats)} if views else None
     _refresh_marks(game, engine, state, acted=seat,
-                   choices={s: v.get("actions", []) for s, v in views.items()} if views else None)
+                   choices={s: v.get("actions", []) for s, v in seat_views.items()} if seat_views else None)
     _reschedule(game, engine, state, acted=seat, now=timezone.now())
-    move = Move.objects.create(game=game, seq=game.version, seat=seat, actor=actor,
-                               action_id=action_id, action=action, events=events)
+    move = Move(game=game, seq=game.version, seat=seat, actor=actor, action_id=action_id,
+                action=action, events=events)
+    return Step(move=move, engine=engine, state=state, views=seat_views)
+
+
+def _apply(game: Game, seat, action, action_id, actor, *, publish=True) -> Move:
+    """``advance``, then save the move and the game; precondition: inside ``atomic``."""
+    step = advance(game, seat, action, action_id, actor, views=publish)
+    step.move.save(force_insert=True)
     game.save(update_fields=MOVE_CHANGES)
     if publish:
-        _publish_on_commit(game, engine, state, views)
-    return move
+        _publish_on_commit(game, step.engine, step.state, step.views)
+    return step.move
 
 
 def _publish_on_commit(game: Game, engine, state, views=None):

@@ -86,6 +86,16 @@ def _free_port():
         return probe.getsockname()[1]
 
 
+@pytest.fixture(autouse=True)
+def _close_live_connections():
+    """Sockets' taps use async connections pooled per event loop (config/pgpool.py); each test's
+    loops end with it, so close what they left before the test database is dropped."""
+    yield
+    from config import pgpool
+
+    pgpool.close_all()
+
+
 @pytest.fixture
 def asgi_server(transactional_db, settings):
     """The real ASGI app (HTTP + WebSocket) served by uvicorn on a free loopback port."""

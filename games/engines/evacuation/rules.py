@@ -1083,39 +1083,43 @@ def _system_view(system):
     }
 
 
+def _label(node):
+    return NODES[node]["label"] if node in NODES else node
+
+
+_FEED_TEXT = {
+    "moved": lambda e: f"Drove to {_label(e['to'])}" + (f" (rolled {e['roll']}, needed {e['needs']}+)" if e.get("roll") else " over the bridge"),
+    "stuck": lambda e: f"Stuck in traffic: rolled {e['roll']}, needed {e['needs']}+",
+    "card": lambda e: f"Chance: {CARDS[e['card']]['title']}",
+    "left_home": lambda e: "Left home",
+    "arrived": lambda e: f"Arrived at the {DESTINATIONS[e['destination']]['label'].lower()}",
+    "home_secured": lambda e: "Put up shutters and plywood: home secured",
+    "withdrew": lambda e: f"Took ${e['amount']:,} from the bank",
+    "bought_home_supplies": lambda e: "Bought shutters and plywood",
+    "picked_up_friends": lambda e: "Picked up friends",
+    "bought_fuel": lambda e: f"Bought {e['gallons']} gallons for ${e['cost']}",
+    "bought_supplies": lambda e: f"Bought {e['units']} supplies for ${e['cost']}",
+    "lost_turn": lambda e: "Bought gas and supplies at one stop: lost a turn",
+    "destination": lambda e: f"Chose the {DESTINATIONS[e['destination']]['label'].lower()}",
+    "towed": lambda e: f"Towed to {_label(e['to'])} for ${e['cost']}",
+    "waited": lambda e: "Waited and watched the news",
+    "stayed_home": lambda e: "Decided to stay home",
+    "out_of_time": lambda e: "Tropical-storm winds arrived",
+    "out_of_fuel": lambda e: "Out of gas",
+    "no_route": lambda e: "No open road that way",
+    "sent_home": lambda e: "Went back home",
+    "friends_drive": lambda e: "A friend took the wheel",
+    "no_cash": lambda e: f"No cash: lost {e['minutes']} minutes",
+    "supplies_short": lambda e: f"Arrived with too few supplies: bought {e['short']} for ${e['cost']}",
+    "skipped": lambda e: "Turn skipped by the teacher",
+    "reason": lambda e: "Gave a reason",
+}
+
+
 def describe(event):
     """A short English line for the feed (the web layer may translate from the event instead)."""
-    kind = event["type"]
-    label = lambda node: NODES[node]["label"] if node in NODES else node  # noqa: E731
-    texts = {
-        "moved": lambda e: f"Drove to {label(e['to'])}" + (f" (rolled {e['roll']}, needed {e['needs']}+)" if e.get("roll") else " over the bridge"),
-        "stuck": lambda e: f"Stuck in traffic: rolled {e['roll']}, needed {e['needs']}+",
-        "card": lambda e: f"Chance: {CARDS[e['card']]['title']}",
-        "left_home": lambda e: "Left home",
-        "arrived": lambda e: f"Arrived at the {DESTINATIONS[e['destination']]['label'].lower()}",
-        "home_secured": lambda e: "Put up shutters and plywood: home secured",
-        "withdrew": lambda e: f"Took ${e['amount']:,} from the bank",
-        "bought_home_supplies": lambda e: "Bought shutters and plywood",
-        "picked_up_friends": lambda e: "Picked up friends",
-        "bought_fuel": lambda e: f"Bought {e['gallons']} gallons for ${e['cost']}",
-        "bought_supplies": lambda e: f"Bought {e['units']} supplies for ${e['cost']}",
-        "lost_turn": lambda e: "Bought gas and supplies at one stop: lost a turn",
-        "destination": lambda e: f"Chose the {DESTINATIONS[e['destination']]['label'].lower()}",
-        "towed": lambda e: f"Towed to {label(e['to'])} for ${e['cost']}",
-        "waited": lambda e: "Waited and watched the news",
-        "stayed_home": lambda e: "Decided to stay home",
-        "out_of_time": lambda e: "Tropical-storm winds arrived",
-        "out_of_fuel": lambda e: "Out of gas",
-        "no_route": lambda e: "No open road that way",
-        "sent_home": lambda e: "Went back home",
-        "friends_drive": lambda e: "A friend took the wheel",
-        "no_cash": lambda e: f"No cash: lost {e['minutes']} minutes",
-        "supplies_short": lambda e: f"Arrived with too few supplies: bought {e['short']} for ${e['cost']}",
-        "skipped": lambda e: "Turn skipped by the teacher",
-        "reason": lambda e: "Gave a reason",
-    }
-    fn = texts.get(kind)
-    return fn(event) if fn else kind
+    text = _FEED_TEXT.get(event["type"])
+    return text(event) if text else event["type"]
 
 
 def _seat_view(state, s, with_actions):
