@@ -15,7 +15,7 @@ from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonRespo
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from classroom import guesses, selectors, services
 from classroom.consumers import MAX_FRAME_BYTES, token_cookie
@@ -153,6 +153,22 @@ def session_command(request, pk, command):
         session.refresh_from_db()
         return JsonResponse({"ok": True, "status": session.status})
     return redirect(session)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_delete(request, pk):
+    """GET asks once (it cannot be undone); only a POST deletes the session and all in it."""
+    session = _own_session(request, pk)
+    if request.method == "POST":
+        name = str(session)
+        services.delete_session(session=session)
+        messages.success(request, _("“%(session)s” was deleted with its students' nicknames, games, "
+                                    "moves and reports.") % {"session": name})
+        return redirect("classroom:home")
+    return render(request, "classroom/session_delete.html", {
+        "session": session, "students": session.participants.count(), "tables": session.tables.count(),
+    })
 
 
 # --- Student ----------------------------------------------------------------------------------------

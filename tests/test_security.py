@@ -74,6 +74,7 @@ def test_every_page_has_a_policy_that_allows_only_our_own_scripts(lesson):
              (teacher, reverse("classroom:session", args=[session.pk])),
              (teacher, reverse("classroom:session_new")),
              (teacher, reverse("classroom:session_screen", args=[session.pk])),
+             (teacher, reverse("classroom:session_delete", args=[session.pk])),
              (teacher, reverse("scoring:session_reports", args=[session.pk])),
              (teacher, reverse("scoring:session_debrief", args=[session.pk])),
              (Client(), reverse("classroom:check")),
@@ -109,3 +110,132 @@ def test_no_template_has_inline_scripts_or_event_handler_attributes():
         for match in re.finditer(r"<[a-zA-Z][^>]*?\son[a-z]+\s*=", text):
             found.append(f"{template.relative_to(ROOT)}: {match.group(0)[:60]}")
     assert found == [], "inline code is blocked by the content security policy:\n" + "\n".join(found)
+
+
+# --- Deleting a session -------------------------------------------------------------------------------
+
+def _played_with_reports(session):
+    """Every table finished by bots, and written reports (page and PDF) for each seat and the class."""
+    from games import services as games
+    from scoring import services as scoring
+    from scoring.models import DebriefSettings, Report
+
+    for table in session.tables.all():
+        games.finish_with_bots(game_id=table.game_id)
+    DebriefSettings.of(session)
+    for report in scoring.plan_reports(session):
+        Report.objects.filter(pk=report.pk).update(status=Report.Status.DONE, html="<p>report</p>",
+                                                   pdf=b"%PDF-1.7 report")
+
+
+def what_is_left(session_id, game_ids):
+    from classroom.models import Participant, Seat, Session, Table
+    from games.models import Game, Move
+    from scoring.models import DebriefSettings, Report
+
+    return {"session": Session.objects.filter(pk=session_id).count(),
+            "participants": Participant.objects.filter(session_id=session_id).count(),
+            "tables": Table.objects.filter(session_id=session_id).count(),
+            "seats": Seat.objects.filter(table__session_id=session_id).count(),
+            "games": Game.objects.filter(pk__in=game_ids).count(),
+            "moves": Move.objects.filter(game_id__in=game_ids).count(),
+            "reports": Report.objects.filter(session_id=session_id).count(),
+            "debrief settings": DebriefSettings.objects.filter(session_id=session_id).count()}
+
+
+def test_a_teacher_deletes_a_session_with_everything_in_it(lesson):
+    """The confirmation page warns that it cannot be undone and deletes nothing; the POST deletes
+    nicknames, tables, seats, games, move logs, reports and their PDFs, and says so on the home
+    page. The teacher's other sessions and the students' report links are gone or untouched."""
+    from scoring import services as scoring
+    from tests.factories import make_session
+
+    session, devices, teacher, _tablet = lesson
+    _played_with_reports(session)
+    other_session = make_session(teacher=session.teacher, title="Period 5")
+    game_ids = list(session.tables.values_list("game_id", flat=True))
+    report_link = scoring.student_report_url(devices[0][0]).removeprefix(scoring.settings.PUBLIC_BASE_URL)
+    full = what_is_left(session.pk, game_ids)
+    assert all(full.values()), full
+    assert Client().get(report_link).status_code == 200
+
+    page = teacher.get(reverse("classroom:session", args=[session.pk])).content.decode()
+    assert reverse("classroom:session_delete", args=[session.pk]) in page
+    confirm = teacher.get(reverse("classroom:session_delete", args=[session.pk]))
+    assert confirm.status_code == 200
+    assert "This cannot be undone." in confirm.content.decode()
+    assert "2 students' nicknames" in confirm.content.decode()
+    assert what_is_left(session.pk, game_ids) == full
+
+    answer = teacher.post(reverse("classroom:session_delete", args=[session.pk]), follow=True)
+    assert answer.redirect_chain == [(reverse("classroom:home"), 302)]
+    assert "was deleted with its students&#x27; nicknames, games, moves and reports" in answer.content.decode()
+    assert what_is_left(session.pk, game_ids) == dict.fromkeys(full, 0)
+    assert Client().get(report_link).status_code == 410
+    assert list(session.teacher.sessions.all()) == [other_session]
+
+
+def test_the_retention_purge_deletes_through_the_same_service(db, settings, monkeypatch):
+    """Retention and the delete button share ``delete_session``, so they delete the same things."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from classroom import services
+    from classroom.models import Session
+    from tests.factories import make_session
+
+    old, recent = make_session(), make_session()
+    Session.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=settings.RETENTION_DAYS + 1))
+    deleted = []
+    real = services.delete_session
+    monkeypatch.setattr(services, "delete_session", lambda *, session: deleted.append(session.pk) or real(session=session))
+    assert services.purge_expired() == 1
+    assert deleted == [old.pk]
+    assert list(Session.objects.values_list("pk", flat=True)) == [recent.pk]
+
+
+def communicator(path, cookie="", origin="http://testserver", app=None):
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    headers = [(b"origin", origin.encode()), (b"host", b"testserver")]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    return WebsocketCommunicator(app or application, path, headers=headers)
+
+
+async def open_tablet(session_id, token, **kwargs):
+    """A student socket that opened and got its lobby state; fails the test otherwise."""
+    socket = communicator(f"/ws/play/{session_id}/", f"{token_cookie(session_id)}={token}", **kwargs)
+    connected, code = await socket.connect()
+    assert connected, code
+    assert (await socket.receive_json_from(timeout=5))["type"] == "lobby"
+    return socket
+
+
+async def closed_with(socket, timeout=5):
+    """The close code the server sends next, skipping the views that arrive before it."""
+    while True:
+        message = await socket.receive_output(timeout=timeout)
+        if message["type"] == "websocket.close":
+            return message["code"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_open_tablets_are_sent_away_when_their_session_is_deleted():
+    """A tablet playing when the teacher deletes the session has its socket closed at once."""
+    from asgiref.sync import async_to_sync
+    from channels.db import database_sync_to_async
+
+    from classroom import services
+    from classroom.consumers import CLOSE_UNAUTHORISED
+
+    session, devices = started_session(students=2)
+
+    async def run():
+        socket = await open_tablet(session.pk, devices[0][1])
+        await database_sync_to_async(services.delete_session)(session=session)
+        assert await closed_with(socket) == CLOSE_UNAUTHORISED
+    async_to_sync(run)()
