@@ -239,3 +239,161 @@ def test_open_tablets_are_sent_away_when_their_session_is_deleted():
         await database_sync_to_async(services.delete_session)(session=session)
         assert await closed_with(socket) == CLOSE_UNAUTHORISED
     async_to_sync(run)()
+
+
+# --- Every teacher URL belongs to its teacher -----------------------------------------------------------
+
+# Every named URL of the classroom and scoring apps, with who may open it. A new URL fails
+# test_every_url_is_classified until it is added here; a teacher URL is then walked below.
+TEACHER_URLS = {  # name: methods the walk uses (a POST-only view answers a GET with 405)
+    "classroom:home": ["GET"],
+    "classroom:session_new": ["GET", "POST"],
+    "classroom:session": ["GET"],
+    "classroom:session_dashboard_json": ["GET"],
+    "classroom:session_screen": ["GET"],
+    "classroom:session_qr": ["GET"],
+    "classroom:session_command": ["POST"],
+    "classroom:session_delete": ["GET", "POST"],
+    "scoring:session_debrief": ["GET"],
+    "scoring:session_reports": ["GET"],
+    "scoring:session_status": ["GET"],
+    "scoring:session_settings": ["POST"],
+    "scoring:session_rebuild": ["POST"],
+    "scoring:export_csv": ["GET"],
+    "scoring:export_json": ["GET"],
+    "scoring:report": ["GET"],
+    "scoring:report_pdf": ["GET"],
+    "scoring:report_retry": ["POST"],
+}
+NOT_TEACHER_URLS = {  # name: who opens it instead (tested in the sections on device tokens)
+    "classroom:join": "anyone: the code and nickname form",
+    "classroom:join_code": "anyone: the join form with the code filled in",
+    "classroom:play": "a device with the session's token cookie",
+    "classroom:play_act": "a device with the session's token cookie",
+    "classroom:play_poll": "a device with the session's token cookie",
+    "classroom:board": "anyone: a scenario's board, the same for every session",
+    "classroom:check": "anyone: a device check before class",
+    "scoring:my_report": "a device with the session's token cookie",
+    "scoring:student_report": "a student's signed, expiring link",
+    "scoring:student_report_pdf": "a student's signed, expiring link",
+}
+SOCKETS = {"ws/play/<int:session_id>/": "device", "ws/sessions/<int:session_id>/": "teacher",
+           "ws/check/": "anyone"}
+
+
+def app_urls() -> dict[str, list[str]]:
+    """Every named URL of the classroom and scoring apps: name -> its keyword arguments."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    found = {}
+    for include in get_resolver().url_patterns:
+        if isinstance(include, URLResolver) and include.namespace in ("classroom", "scoring"):
+            for pattern in include.url_patterns:
+                assert isinstance(pattern, URLPattern), pattern
+                found[f"{include.namespace}:{pattern.name}"] = list(pattern.pattern.converters)
+    return found
+
+
+def test_every_url_is_classified():
+    """A new page or endpoint must be declared a teacher's (and so walked below) or a student's."""
+    from config.routing import websocket_urlpatterns
+
+    urls = app_urls()
+    unknown = sorted(set(urls) - set(TEACHER_URLS) - set(NOT_TEACHER_URLS))
+    assert not unknown, (f"New URL(s) {unknown}: add each to TEACHER_URLS (the walk then checks that "
+                         "another teacher gets a 404 and a signed-out visitor is sent to sign in) "
+                         "or, if no teacher owns it, to NOT_TEACHER_URLS saying who may open it.")
+    assert not set(TEACHER_URLS) & set(NOT_TEACHER_URLS)
+    assert set(TEACHER_URLS) | set(NOT_TEACHER_URLS) == set(urls), "a classified URL no longer exists"
+    routes = {str(pattern.pattern) for pattern in websocket_urlpatterns}
+    assert routes == set(SOCKETS), f"classify the new socket(s) {sorted(routes - set(SOCKETS))} in SOCKETS"
+
+
+def _walk():
+    from classroom.views import COMMANDS
+
+    for name, methods in TEACHER_URLS.items():
+        for method in methods:
+            if name == "classroom:session_command":
+                yield from (pytest.param(name, method, {"command": command}, id=f"{name}:{command}:{method}")
+                            for command in COMMANDS)
+            else:
+                yield pytest.param(name, method, {}, id=f"{name}:{method}")
+
+
+def _fingerprint(session):
+    """Everything a teacher URL could change about a session, to show that nothing did."""
+    from classroom.models import Session
+    from games.models import Game
+    from scoring.models import DebriefSettings, Report
+
+    session = Session.objects.filter(pk=session.pk).first()
+    if session is None:
+        return None
+    return (session.status, session.title, session.storm_deadline,
+            list(session.participants.values_list("nickname", "approved", "asked_teacher_at", "move_token_hash")),
+            list(session.tables.values_list("number", "seats__number", "seats__participant")),
+            list(Game.objects.filter(table__session=session).values_list("version", "status", "bots")),
+            list(Report.objects.filter(session=session).values_list("status", "attempts", "queued_at")),
+            list(DebriefSettings.objects.filter(session=session).values_list("intensity", "age_band", "research_opt_in")))
+
+
+@pytest.fixture
+def owned(lesson):
+    """The lesson with a written class report, and the arguments each teacher URL takes."""
+    from scoring import services as scoring
+    from scoring.models import Report
+
+    session, devices, teacher, _tablet = lesson
+    report = [r for r in scoring.plan_reports(session) if r.kind == Report.Kind.CLASS][0]
+    Report.objects.filter(pk=report.pk).update(status=Report.Status.DONE, html="<p>class packet</p>",
+                                               pdf=b"%PDF-1.7 packet")
+    return session, teacher, {"pk": session.pk, "report": report.pk,
+                              "participant": devices[0][0].pk, "seat": devices[0][0].seats.first().pk}
+
+
+@pytest.mark.parametrize("name, method, extra", list(_walk()))
+def test_a_teacher_url_is_only_for_its_teacher(owned, name, method, extra):
+    """Another teacher gets a 404 and changes nothing; a signed-out visitor is sent to sign in;
+    the owner's GET opens (so the 404 is about ownership, not a wrong address)."""
+    session, owner, ids = owned
+    wanted = app_urls()[name]
+    unknown = set(wanted) - set(ids) - set(extra)
+    assert not unknown, f"{name} takes {sorted(unknown)}: teach the walk how to fill them"
+    path = reverse(name, kwargs={**{key: ids[key] for key in wanted if key in ids}, **extra})
+    form = {"participant": ids["participant"], "seat": ids["seat"], "nickname": "Renamed", "table": 1,
+            "intensity": "frank", "research_opt_in": "on", "title": "Taken over", "scenario": "evacuation",
+            "seats_per_table": 4, "turn_seconds": 60, "names": "approve"}
+    before = _fingerprint(session)
+
+    signed_out = getattr(Client(), method.lower())(path, form if method == "POST" else None)
+    assert signed_out.status_code == 302, (path, signed_out.status_code)
+    assert signed_out["Location"].startswith(f"{reverse('login')}?next="), signed_out["Location"]
+
+    other = Client()
+    other.force_login(make_teacher())
+    answer = getattr(other, method.lower())(path, form if method == "POST" else None)
+    if "pk" in wanted or "report" in wanted:
+        assert answer.status_code == 404, (path, answer.status_code)
+    elif name == "classroom:home":
+        assert str(session) not in answer.content.decode()
+    assert _fingerprint(session) == before, f"{method} {path} by another teacher changed the session"
+
+    if method == "GET" and ("pk" in wanted or "report" in wanted):
+        assert owner.get(path).status_code == 200, path
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_dashboard_socket_refuses_a_signed_out_visitor():
+    """The teacher's socket needs the owner signed in (another teacher: tests/classroom/test_sockets.py)."""
+    from asgiref.sync import async_to_sync
+
+    from classroom.consumers import CLOSE_NOT_FOUND
+
+    session, _devices = started_session(students=1)
+
+    async def run():
+        socket = communicator(f"/ws/sessions/{session.pk}/")
+        connected, code = await socket.connect()
+        assert not connected and code == CLOSE_NOT_FOUND
+    async_to_sync(run)()
