@@ -200,7 +200,7 @@ def communicator(path, cookie="", origin="http://testserver", app=None):
 
     from config.asgi import application
 
-    headers = [(b"origin", origin.encode()), (b"host", b"testserver")]
+    headers = [(b"host", b"testserver")] + ([(b"origin", origin.encode())] if origin is not None else [])
     if cookie:
         headers.append((b"cookie", cookie.encode()))
     return WebsocketCommunicator(app or application, path, headers=headers)
@@ -397,3 +397,88 @@ def test_the_dashboard_socket_refuses_a_signed_out_visitor():
         connected, code = await socket.connect()
         assert not connected and code == CLOSE_NOT_FOUND
     async_to_sync(run)()
+
+
+# --- WebSocket origins ------------------------------------------------------------------------------------
+
+PRODUCTION_HOST = "stormwise.example.org"
+
+
+@pytest.fixture
+def production_app(settings):
+    """config/asgi.py built afresh with a production host list (the test settings allow every
+    host, and the origin check reads ALLOWED_HOSTS once, when the application is built)."""
+    import runpy
+
+    settings.ALLOWED_HOSTS = [PRODUCTION_HOST]
+    return runpy.run_path(str(ROOT / "config" / "asgi.py"))["application"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sockets_opened_from_a_foreign_page_are_refused(production_app):
+    """A page on another site (or a client sending no Origin) cannot open a student's or the
+    teacher's socket, even with their cookies; the same cookies from our own page open both."""
+    from asgiref.sync import async_to_sync
+
+    session, devices = started_session(students=1)
+    teacher = Client()
+    teacher.force_login(session.teacher)
+    cookies = {f"/ws/play/{session.pk}/": f"{token_cookie(session.pk)}={devices[0][1]}",
+               f"/ws/sessions/{session.pk}/": f"sessionid={teacher.cookies['sessionid'].value}",
+               "/ws/check/": ""}
+
+    async def opens(path, origin):
+        socket = communicator(path, cookies[path], origin=origin, app=production_app)
+        connected, _code = await socket.connect()
+        await socket.disconnect()
+        return connected
+
+    async def run():
+        for path in cookies:
+            for origin in ("https://evil.example", f"https://{PRODUCTION_HOST}.evil.example", "null", None):
+                assert not await opens(path, origin), (path, origin)
+            assert await opens(path, f"https://{PRODUCTION_HOST}"), path
+    async_to_sync(run)()
+
+
+def test_production_settings_check_the_origin_of_every_socket():
+    """The real config.asgi under production environment refuses a foreign Origin on every route."""
+    script = """
+import asyncio
+from channels.testing import WebsocketCommunicator
+from config.asgi import application
+
+async def opens(path, origin):
+    socket = WebsocketCommunicator(application, path, headers=[(b"origin", origin.encode()),
+                                                                (b"host", b"stormwise.example.org")])
+    connected, _ = await socket.connect()
+    await socket.disconnect()
+    return connected
+
+async def main():
+    for path in ("/ws/play/1/", "/ws/sessions/1/", "/ws/check/"):
+        print(path, await opens(path, "https://evil.example"))
+    print("own", await opens("/ws/check/", "https://stormwise.example.org"))
+
+asyncio.run(main())
+"""
+    result = _production_python(script)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["/ws/play/1/", "False", "/ws/sessions/1/", "False", "/ws/check/", "False",
+                                     "own", "True"]
+
+
+def _production_python(script, **env):
+    """Run ``script`` in a fresh interpreter with the production environment (as test_health does)."""
+    import os
+    import subprocess
+    import sys
+
+    full_env = {k: v for k, v in os.environ.items() if k not in {
+        "DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS",
+        "SECURE_SSL_REDIRECT", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+    full_env.update(DJANGO_SETTINGS_MODULE="config.settings", DEBUG="0", ALLOWED_HOSTS=PRODUCTION_HOST,
+                    SECRET_KEY="x" * 20 + "production-secret-key-with-enough-entropy-1234567890",
+                    DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres", PYTHONPATH=str(ROOT), **env)
+    return subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=full_env, capture_output=True,
+                          text=True, timeout=120)
