@@ -482,3 +482,107 @@ def _production_python(script, **env):
                     DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres", PYTHONPATH=str(ROOT), **env)
     return subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=full_env, capture_output=True,
                           text=True, timeout=120)
+
+
+# --- Device tokens: one participant of one session --------------------------------------------------------
+
+PROBE = '{"type": "act", "id": "probe-0001", "seat": 99, "version": 0, "action": {"type": "wait"}}'
+
+
+def tablet_with(session_id, token, **more_cookies):
+    """A tablet's HTTP client holding ``token`` in the cookie of ``session_id``."""
+    client = Client()
+    client.cookies[token_cookie(session_id)] = token
+    for name, value in more_cookies.items():
+        client.cookies[name] = value
+    return client
+
+
+def http_answers(client, session_id) -> dict:
+    """What the play page, the act and poll fallbacks and the report redirect answer this tablet."""
+    play = client.get(reverse("classroom:play", args=[session_id]))
+    act = client.post(reverse("classroom:play_act", args=[session_id]), PROBE, content_type="application/json")
+    poll = client.get(reverse("classroom:play_poll", args=[session_id]))
+    report = client.get(reverse("scoring:my_report", args=[session_id]))
+    return {"play": play.status_code if play.status_code != 302 else play["Location"],
+            "act": act.status_code, "poll": poll.status_code, "my report": report.status_code}
+
+
+REFUSED = {"play": reverse("classroom:join"), "act": 403, "poll": 403, "my report": 404}
+
+
+async def socket_opens(session_id, token) -> bool | int:
+    socket = communicator(f"/ws/play/{session_id}/", f"{token_cookie(session_id)}={token}")
+    connected, code = await socket.connect()
+    await socket.disconnect()
+    return True if connected else code
+
+
+def forgeries(token: str) -> dict[str, str]:
+    flipped = token[:-1] + ("A" if token[-1] != "A" else "B")
+    return {"tampered": flipped, "truncated": token[:-1], "half": token[: len(token) // 2],
+            "extended": token + "A", "upper-cased": token.upper() if token.upper() != token else token.lower()}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_token_opens_only_its_own_session():
+    """Session A's token, even in session B's cookie, opens none of B's socket, act, poll, play
+    page or report; in A's cookie it opens all of them."""
+    from asgiref.sync import async_to_sync
+
+    from classroom.consumers import CLOSE_UNAUTHORISED
+
+    a, a_devices = started_session(students=2)
+    b, _b_devices = started_session(students=2)
+    token = a_devices[0][1]
+    versions = list(b.tables.values_list("game__version", flat=True))
+
+    own = http_answers(tablet_with(a.pk, token), a.pk)
+    assert own == {"play": 200, "act": 200, "poll": 200, "my report": 302}, own
+    assert http_answers(tablet_with(b.pk, token, **{token_cookie(a.pk): token}), b.pk) == REFUSED
+    assert list(b.tables.values_list("game__version", flat=True)) == versions
+
+    async def run():
+        assert await socket_opens(a.pk, token) is True
+        assert await socket_opens(b.pk, token) == CLOSE_UNAUTHORISED
+    async_to_sync(run)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tampered_or_truncated_token_is_refused():
+    """Any change to a token (a character, its length, its case) opens nothing."""
+    from asgiref.sync import async_to_sync
+
+    from classroom.consumers import CLOSE_UNAUTHORISED
+
+    session, devices = started_session(students=1)
+    fakes = forgeries(devices[0][1])
+    for kind, fake in fakes.items():
+        assert http_answers(tablet_with(session.pk, fake), session.pk) == REFUSED, kind
+
+    async def run():
+        for kind, fake in fakes.items():
+            assert await socket_opens(session.pk, fake) == CLOSE_UNAUTHORISED, kind
+    async_to_sync(run)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_removed_students_token_stops_working():
+    """When the teacher removes a student, their open socket is closed and their token opens nothing."""
+    from asgiref.sync import async_to_sync
+    from channels.db import database_sync_to_async
+
+    from classroom import services
+    from classroom.consumers import CLOSE_UNAUTHORISED
+
+    session, devices = started_session(students=2)
+    participant, token = devices[0]
+
+    async def run():
+        socket = await open_tablet(session.pk, token)
+        await database_sync_to_async(services.remove)(participant=participant)
+        assert await closed_with(socket) == CLOSE_UNAUTHORISED
+        assert await socket_opens(session.pk, token) == CLOSE_UNAUTHORISED
+    async_to_sync(run)()
+    assert http_answers(tablet_with(session.pk, token), session.pk) == REFUSED
+    assert http_answers(tablet_with(session.pk, devices[1][1]), session.pk)["play"] == 200
