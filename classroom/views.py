@@ -176,6 +176,12 @@ def session_delete(request, pk):
 DEVICE_COOKIE = "sw_device"
 
 
+def _secure_cookies(request) -> bool:
+    """A device's cookies are Secure whenever the teacher's session cookie is (production), even
+    if a proxy forgot to say the request came over HTTPS, and on any HTTPS request."""
+    return settings.SESSION_COOKIE_SECURE or request.is_secure()
+
+
 def _guarded_lookup(request, device, code):
     """The session for a typed code, counting wrong guesses against this device and address."""
     address = request.META.get("REMOTE_ADDR", "")
@@ -224,13 +230,13 @@ def join(request, code=""):
         else:
             response = redirect("classroom:play", session.pk)
             response.set_cookie(token_cookie(session.pk), token, max_age=TOKEN_MAX_AGE, httponly=True,
-                                samesite="Lax", secure=request.is_secure())
+                                samesite="Lax", secure=_secure_cookies(request))
             return response
     generated = session is not None and session.names == Session.Names.GENERATED
     response = render(request, "classroom/join.html", {"form": form, "generated_names": generated,
                                                        "offer_move": offer_move})
     response.set_cookie(DEVICE_COOKIE, device, max_age=TOKEN_MAX_AGE, httponly=True, samesite="Lax",
-                        secure=request.is_secure())
+                        secure=_secure_cookies(request))
     return response
 
 

@@ -586,3 +586,60 @@ def test_a_removed_students_token_stops_working():
     async_to_sync(run)()
     assert http_answers(tablet_with(session.pk, token), session.pk) == REFUSED
     assert http_answers(tablet_with(session.pk, devices[1][1]), session.pk)["play"] == 200
+
+
+# --- Production cookies ----------------------------------------------------------------------------------
+
+COOKIE_SETTINGS = ["SESSION_COOKIE_SECURE", "SESSION_COOKIE_HTTPONLY", "SESSION_COOKIE_SAMESITE",
+                   "CSRF_COOKIE_SECURE", "CSRF_COOKIE_SAMESITE"]
+
+
+@pytest.fixture(scope="module")
+def production_cookie_settings():
+    """The cookie settings config.settings gives a production environment, even one whose proxy
+    redirects to HTTPS itself (SECURE_SSL_REDIRECT=0)."""
+    import json
+
+    found = []
+    for redirect in ("1", "0"):
+        result = _production_python("import django, json; django.setup(); from django.conf import settings; "
+                                    f"print(json.dumps({{n: getattr(settings, n) for n in {COOKIE_SETTINGS!r}}}))",
+                                    SECURE_SSL_REDIRECT=redirect)
+        assert result.returncode == 0, result.stderr
+        found.append(json.loads(result.stdout.strip().splitlines()[-1]))
+    assert found[0] == found[1]
+    return found[0]
+
+
+def test_production_cookies_are_secure_http_only_and_same_site(production_cookie_settings):
+    assert production_cookie_settings == {"SESSION_COOKIE_SECURE": True, "SESSION_COOKIE_HTTPONLY": True,
+                                          "SESSION_COOKIE_SAMESITE": "Lax", "CSRF_COOKIE_SECURE": True,
+                                          "CSRF_COOKIE_SAMESITE": "Lax"}
+
+
+def test_with_production_settings_every_cookie_we_set_is_secure(db, settings, production_cookie_settings):
+    """Signed in, a teacher's session and CSRF cookies are Secure; a student's device cookies
+    (sw_device, sw_<session>) are Secure and HTTP-only too, even if the proxy failed to say the
+    request came over HTTPS."""
+    from tests.factories import PASSWORD, make_session
+
+    for name, value in production_cookie_settings.items():
+        setattr(settings, name, value)
+    teacher = make_teacher()
+    browser = Client(enforce_csrf_checks=True)
+    browser.get(reverse("login"))
+    signed_in = browser.post(reverse("login"), {"username": teacher.email, "password": PASSWORD,
+                                                "csrfmiddlewaretoken": browser.cookies["csrftoken"].value})
+    assert signed_in.status_code == 302
+    session = make_session(teacher=teacher)
+    tablet = Client()
+    form = tablet.get(reverse("classroom:join"))
+    joined = tablet.post(reverse("classroom:join"), {"code": session.join_code, "nickname": "Robin", "players": 1})
+    assert joined.status_code == 302
+    cookies = {"sessionid": signed_in.cookies["sessionid"], "csrftoken": signed_in.cookies["csrftoken"],
+               "sw_device": form.cookies["sw_device"], token_cookie(session.pk): joined.cookies[token_cookie(session.pk)]}
+    for name, morsel in cookies.items():
+        assert morsel["secure"] is True, f"{name} is not Secure"
+        assert morsel["samesite"] == "Lax", f"{name} has no SameSite"
+        if name != "csrftoken":  # the page passes the CSRF token in a data- attribute, not the cookie
+            assert morsel["httponly"] is True, f"{name} is readable by scripts"
