@@ -643,3 +643,48 @@ def test_with_production_settings_every_cookie_we_set_is_secure(db, settings, pr
         assert morsel["samesite"] == "Lax", f"{name} has no SameSite"
         if name != "csrftoken":  # the page passes the CSRF token in a data- attribute, not the cookie
             assert morsel["httponly"] is True, f"{name} is readable by scripts"
+
+
+# --- No student data beyond a nickname ---------------------------------------------------------------------
+
+# A participant is a nickname, a hashed device token and the state of play: nothing else about a child.
+PARTICIPANT_FIELDS = {
+    "id", "session", "nickname", "approved", "token_hash", "move_token_hash", "players",
+    "asked_teacher_at", "refusals", "last_seen_at", "connected", "created_at",
+}
+PERSONAL = {"email", "e_mail", "first_name", "last_name", "full_name", "surname", "birthday", "date_of_birth",
+            "birth_date", "gender", "phone", "address", "photo", "ip_address", "user_agent", "student_id"}
+
+
+def test_a_student_is_a_nickname_and_nothing_more():
+    """Students are children without accounts: the participant model holds a nickname, a hashed
+    device token and play state, and no other model stores anything personal about them."""
+    from django.apps import apps
+
+    from classroom.models import Participant, Teacher
+
+    fields = {field.name for field in Participant._meta.get_fields() if field.concrete}
+    assert fields == PARTICIPANT_FIELDS, (
+        f"Participant fields changed: added {sorted(fields - PARTICIPANT_FIELDS)}, removed "
+        f"{sorted(PARTICIPANT_FIELDS - fields)}. Stormwise keeps no student data beyond a nickname "
+        "(issue 8; students are children). A new field must not describe the child: if it is play "
+        "state, add it to PARTICIPANT_FIELDS and make sure delete_session and the retention purge "
+        "remove it; if it is personal, it does not belong here.")
+    for app in ("classroom", "games", "scoring"):
+        for model in apps.get_app_config(app).get_models():
+            if model is Teacher:
+                continue
+            found = {field.name for field in model._meta.get_fields() if field.concrete} & PERSONAL
+            assert not found, f"{model.__name__} stores {sorted(found)}: no personal data about students"
+
+
+def test_the_join_form_asks_only_for_the_code_and_a_nickname(client, db):
+    """Besides the code and a nickname (with a warning against full names) the form asks only how
+    many students share the tablet, a number."""
+    from classroom.forms import JoinForm
+
+    assert set(JoinForm.base_fields) == {"code", "nickname", "players"}
+    page = client.get(reverse("classroom:join")).content.decode()
+    inputs = set(re.findall(r'<(?:input|select|textarea)\b[^>]*\bname="([^"]+)"', page))
+    assert inputs == {"csrfmiddlewaretoken", "code", "nickname", "players"}
+    assert "Please don&#x27;t use your full name." in page
