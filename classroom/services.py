@@ -574,6 +574,26 @@ def touch(*, participant: Participant) -> None:
     Participant.objects.filter(pk=participant.pk).update(last_seen_at=timezone.now())
 
 
+# --- Deleting ------------------------------------------------------------------------------------
+
+def delete_session(*, session: Session) -> None:
+    """Delete a session with everything in it: participants (nicknames, device tokens), tables and
+    seats, games and their move logs, debrief settings and reports (each report's page and PDF
+    live on its row; nothing is written to disk). Open tablets are told and sent to the join page.
+
+    The teacher's delete button and the retention purge both call this, so both delete the same.
+    """
+    from classroom import live
+
+    session_id = session.pk
+    with transaction.atomic():
+        game_ids = list(session.tables.exclude(game=None).values_list("game_id", flat=True))
+        session.delete()
+        Game.objects.filter(pk__in=game_ids).delete()
+        # Each socket looks for its participant again, finds none, and closes.
+        transaction.on_commit(lambda: live.session_changed(session_id))
+
+
 # --- Retention ------------------------------------------------------------------------------------
 
 def purge_expired(*, now=None) -> int:
@@ -581,12 +601,8 @@ def purge_expired(*, now=None) -> int:
     reports. Students are children; nothing about them is kept longer than the teacher was told.
     Returns how many sessions were deleted."""
     cutoff = (now or timezone.now()) - timedelta(days=settings.RETENTION_DAYS)
-    expired = Session.objects.filter(created_at__lt=cutoff)
     count = 0
-    for session in expired:
-        with transaction.atomic():
-            game_ids = list(session.tables.exclude(game=None).values_list("game_id", flat=True))
-            session.delete()
-            Game.objects.filter(pk__in=game_ids).delete()
+    for session in Session.objects.filter(created_at__lt=cutoff):
+        delete_session(session=session)
         count += 1
     return count

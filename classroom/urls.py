@@ -12,6 +12,7 @@ urlpatterns = [
     path("sessions/<int:pk>/screen", views.session_screen, name="session_screen"),
     path("sessions/<int:pk>/qr.svg", views.session_qr, name="session_qr"),
     path("sessions/<int:pk>/do/<slug:command>", views.session_command, name="session_command"),
+    path("sessions/<int:pk>/delete", views.session_delete, name="session_delete"),
     path("join", views.join, name="join"),
     path("join/<str:code>", views.join, name="join_code"),
     path("play/<int:pk>/", views.play, name="play"),

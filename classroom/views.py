@@ -15,7 +15,7 @@ from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonRespo
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from classroom import guesses, selectors, services
 from classroom.consumers import MAX_FRAME_BYTES, token_cookie
@@ -155,9 +155,31 @@ def session_command(request, pk, command):
     return redirect(session)
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_delete(request, pk):
+    """GET asks once (it cannot be undone); only a POST deletes the session and all in it."""
+    session = _own_session(request, pk)
+    if request.method == "POST":
+        name = str(session)
+        services.delete_session(session=session)
+        messages.success(request, _("“%(session)s” was deleted with its students' nicknames, games, "
+                                    "moves and reports.") % {"session": name})
+        return redirect("classroom:home")
+    return render(request, "classroom/session_delete.html", {
+        "session": session, "students": session.participants.count(), "tables": session.tables.count(),
+    })
+
+
 # --- Student ----------------------------------------------------------------------------------------
 
 DEVICE_COOKIE = "sw_device"
+
+
+def _secure_cookies(request) -> bool:
+    """A device's cookies are Secure whenever the teacher's session cookie is (production), even
+    if a proxy forgot to say the request came over HTTPS, and on any HTTPS request."""
+    return settings.SESSION_COOKIE_SECURE or request.is_secure()
 
 
 def _guarded_lookup(request, device, code):
@@ -208,13 +230,13 @@ def join(request, code=""):
         else:
             response = redirect("classroom:play", session.pk)
             response.set_cookie(token_cookie(session.pk), token, max_age=TOKEN_MAX_AGE, httponly=True,
-                                samesite="Lax", secure=request.is_secure())
+                                samesite="Lax", secure=_secure_cookies(request))
             return response
     generated = session is not None and session.names == Session.Names.GENERATED
     response = render(request, "classroom/join.html", {"form": form, "generated_names": generated,
                                                        "offer_move": offer_move})
     response.set_cookie(DEVICE_COOKIE, device, max_age=TOKEN_MAX_AGE, httponly=True, samesite="Lax",
-                        secure=request.is_secure())
+                        secure=_secure_cookies(request))
     return response
 
 

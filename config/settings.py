@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.csp.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -177,6 +178,13 @@ if not DEBUG and not EMBEDDED:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
+
+# No inline scripts anywhere: pages pass data through json_script or data- attributes.
+CONTENT_SECURITY_POLICY = {
+    "default-src": ["'self'"], "script-src": ["'self'"], "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:"], "connect-src": ["'self'"], "object-src": ["'none'"],
+    "frame-ancestors": ["'none'"], "base-uri": ["'self'"], "form-action": ["'self'"],
+}
 
 LOGGING = {
     "version": 1,
