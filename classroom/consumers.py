@@ -242,6 +242,9 @@ class DashboardConsumer(AsyncWebsocketConsumer):
                     last = now if recheck else last
                 except asyncio.CancelledError:
                     raise
+                except Session.DoesNotExist:  # the teacher deleted it (or retention did)
+                    await self.close(code=CLOSE_NOT_FOUND)
+                    return
                 except Exception:  # keep the dashboard alive; the next tick retries
                     logger.exception("Dashboard snapshot failed for session %s", self.session_id)
                     self.dirty = True

@@ -10,6 +10,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.origin import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.lifespan import LifespanApp  # noqa: E402
 from classroom.loops import purge_forever, storms_forever  # noqa: E402
@@ -17,5 +18,5 @@ from games.loops import sweep_forever  # noqa: E402
 
 application = LifespanApp(ProtocolTypeRouter({
     "http": django_asgi_app,
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "websocket": AllowedHostsOriginValidator(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
 }), loops=[sweep_forever, storms_forever, purge_forever])

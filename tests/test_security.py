@@ -195,12 +195,12 @@ def test_the_retention_purge_deletes_through_the_same_service(db, settings, monk
     assert list(Session.objects.values_list("pk", flat=True)) == [recent.pk]
 
 
-def communicator(path, cookie="", origin="http://testserver", app=None):
+def communicator(path, cookie="", origin="http://testserver", app=None, host="testserver"):
     from channels.testing import WebsocketCommunicator
 
     from config.asgi import application
 
-    headers = [(b"host", b"testserver")] + ([(b"origin", origin.encode())] if origin is not None else [])
+    headers = [(b"host", host.encode())] + ([(b"origin", origin.encode())] if origin is not None else [])
     if cookie:
         headers.append((b"cookie", cookie.encode()))
     return WebsocketCommunicator(app or application, path, headers=headers)
@@ -238,6 +238,31 @@ def test_open_tablets_are_sent_away_when_their_session_is_deleted():
         socket = await open_tablet(session.pk, devices[0][1])
         await database_sync_to_async(services.delete_session)(session=session)
         assert await closed_with(socket) == CLOSE_UNAUTHORISED
+    async_to_sync(run)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_open_dashboard_closes_when_its_session_is_deleted():
+    """A projector or dashboard tab left open on a deleted session is closed as not found,
+    instead of retrying a session that is gone every second."""
+    from asgiref.sync import async_to_sync
+    from channels.db import database_sync_to_async
+
+    from classroom import services
+    from classroom.consumers import CLOSE_NOT_FOUND
+
+    session, _devices = started_session(students=2)
+    teacher = Client()
+    teacher.force_login(session.teacher)
+
+    async def run():
+        socket = communicator(f"/ws/sessions/{session.pk}/", f"sessionid={teacher.cookies['sessionid'].value}")
+        connected, _code = await socket.connect()
+        assert connected
+        first = await socket.receive_json_from(timeout=5)
+        assert first["type"] == "dashboard"
+        await database_sync_to_async(services.delete_session)(session=session)
+        assert await closed_with(socket, timeout=5) == CLOSE_NOT_FOUND
     async_to_sync(run)()
 
 
@@ -428,7 +453,7 @@ def test_sockets_opened_from_a_foreign_page_are_refused(production_app):
                "/ws/check/": ""}
 
     async def opens(path, origin):
-        socket = communicator(path, cookies[path], origin=origin, app=production_app)
+        socket = communicator(path, cookies[path], origin=origin, app=production_app, host=PRODUCTION_HOST)
         connected, _code = await socket.connect()
         await socket.disconnect()
         return connected
@@ -438,6 +463,31 @@ def test_sockets_opened_from_a_foreign_page_are_refused(production_app):
             for origin in ("https://evil.example", f"https://{PRODUCTION_HOST}.evil.example", "null", None):
                 assert not await opens(path, origin), (path, origin)
             assert await opens(path, f"https://{PRODUCTION_HOST}"), path
+    async_to_sync(run)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_classroom_server_allowing_every_host_still_refuses_a_foreign_page():
+    """``make run`` on a classroom network allows every host name (ALLOWED_HOSTS "*", as the test
+    settings do), which switches Channels' own origin check off; the same-origin check still
+    refuses a socket from another site's page and opens one from the page's own address."""
+    from asgiref.sync import async_to_sync
+
+    session, devices = started_session(students=1)
+    cookie = f"{token_cookie(session.pk)}={devices[0][1]}"
+
+    async def opens(origin, host):
+        socket = communicator(f"/ws/play/{session.pk}/", cookie, origin=origin, host=host)
+        connected, _code = await socket.connect()
+        await socket.disconnect()
+        return connected
+
+    async def run():
+        assert not await opens("https://evil.example", "192.168.1.20:8000")
+        assert not await opens("http://192.168.1.20:9000", "192.168.1.20:8000")
+        assert not await opens("null", "192.168.1.20:8000")
+        assert await opens("http://192.168.1.20:8000", "192.168.1.20:8000")
+        assert await opens("https://stormwise.example.org", "stormwise.example.org")
     async_to_sync(run)()
 
 
