@@ -1083,6 +1083,9 @@ def _system_view(system):
     }
 
 
+TEACHER_FEED = 5  # a household's last events on the dashboard
+
+
 def _label(node):
     return NODES[node]["label"] if node in NODES else node
 
@@ -1166,6 +1169,17 @@ def _seat_view(state, s, with_actions):
     return view
 
 
+def _household(state, s):
+    """One household as the teacher's dashboard shows it: the seat's view without what only its
+    own tablet needs (the road choices, the timeline, the card text) and with its last few events.
+    It travels to every dashboard after every move, so it stays small."""
+    full = _seat_view(state, s, False)
+    for only_on_the_tablet in ("timeline", "roads", "changes", "last_card"):
+        del full[only_on_the_tablet]
+    full["feed"] = full["feed"][-TEACHER_FEED:]
+    return full
+
+
 def view(state, seat):
     """What ``seat`` sees (its own tally, clock, system, feed, actions); None: the teacher."""
     common = {"finished": finished(state), "ended_early": state["ended"], "seats": len(state["seats"])}
@@ -1174,7 +1188,7 @@ def view(state, seat):
                 "system": _system_view(final_system(state)),
                 "changes": [{"hour": c[0] / 60, "field": c[2], "value": c[3], "source": c[4], "seat": c[5]}
                             for c in state["changes"]],
-                "tables": [_seat_view(state, s, False) for s in state["seats"]],
+                "tables": [_household(state, s) for s in state["seats"]],
                 "to_act": to_act(state),
                 "results": results(state) if finished(state) else None}
     s = _seat(state, seat)

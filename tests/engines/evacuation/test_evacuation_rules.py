@@ -530,6 +530,19 @@ def test_view_keys():
     json.dumps(view), json.dumps(teacher)
 
 
+def test_the_teachers_households_are_small():
+    """The dashboard gets every household after every move: its state and last few events, not
+    the tablet's road choices or timeline."""
+    state = fresh(seats=2)
+    for _ in range(12):
+        ENGINE.apply(state, 0, {"type": "wait"})
+    household = ENGINE.view(state, None)["tables"][0]
+    assert {"tally", "position_label", "hour", "status", "feed"} <= household.keys()
+    assert not {"roads", "timeline", "actions", "last_card"} & household.keys()
+    assert len(household["feed"]) == rules.TEACHER_FEED
+    assert household["feed"] == ENGINE.view(state, 0)["feed"][-rules.TEACHER_FEED:]
+
+
 def test_actions_listed_are_all_legal():
     state = fresh(seats=1)
     place(state, 0, pos="GS", fuel=3)
