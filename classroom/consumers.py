@@ -113,7 +113,7 @@ class PlayConsumer(AsyncWebsocketConsumer):
         await _presence(self.participant_id, -1)
 
     async def send_json(self, message):
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        await self.send(text_data=broadcast.encode(message))
 
     async def send_state(self):
         """The lobby state, then the full view of every seat this device holds."""
@@ -264,7 +264,7 @@ class DashboardConsumer(AsyncWebsocketConsumer):
                 self.summaries[game_id] = summary
         self.seq += 1
         payload["seq"] = self.seq
-        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+        await self.send(text_data=broadcast.encode(payload))
 
     async def receive(self, text_data=None, bytes_data=None):
         if text_data and len(text_data) < 200 and '"ping"' in text_data:

@@ -14,9 +14,11 @@ from __future__ import annotations
 import asyncio
 from contextlib import asynccontextmanager
 
+import orjson
 import psycopg
 from django.conf import settings
 from django.db import OperationalError, connections
+from psycopg.types.json import set_json_loads
 
 POOL_SIZE = 8
 TIMEOUT_SECONDS = 4.0
@@ -39,7 +41,9 @@ class _Pool:
             conn = self.idle.pop()
             if not conn.closed:
                 return conn
-        return await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+        conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+        set_json_loads(orjson.loads, conn)  # a game's state arrives as JSON on every tap
+        return conn
 
     def close(self):
         while self.idle:

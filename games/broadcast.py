@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
+import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
@@ -49,8 +50,13 @@ def watch_group_name(game_id: int) -> str:
     return f"game-{game_id}-watch"
 
 
-def encode(message: dict) -> str:
-    return json.dumps(message, separators=(",", ":"))
+def encode(message) -> str:
+    """Compact JSON text; keys that are not strings become strings, as with ``json``. orjson is
+    several times faster; ``json`` takes what it refuses (integers beyond 64 bits)."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(message, separators=(",", ":"))
 
 
 def view_message(snap: Snapshot, engine, state, seat: int | None, view: dict | None = None) -> dict:

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
+import orjson
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
@@ -113,6 +114,10 @@ _SAVE_GAME_SQL = (f'UPDATE "{Game._meta.db_table}" SET '
                   + ' WHERE "id" = %s')
 
 
+def _jsonb(value) -> Jsonb:
+    return Jsonb(value, dumps=broadcast.encode)
+
+
 async def asubmit(*, game_id: int, seat: int, action: dict, action_id: str, version: int | None,
                   actor: str = Move.Actor.STUDENT) -> tuple[Outcome, list]:
     """``submit`` for a tap on a socket's event loop with PostgreSQL: the same lock, retry check,
@@ -138,11 +143,11 @@ async def asubmit(*, game_id: int, seat: int, action: dict, action_id: str, vers
             move = step.move
             move.created_at = timezone.now()
             await conn.execute(_INSERT_MOVE_SQL, [
-                game.pk, move.seq, move.seat, move.actor, move.action_id, Jsonb(move.action),
-                Jsonb(move.events), move.created_at])
+                game.pk, move.seq, move.seat, move.actor, move.action_id, _jsonb(move.action),
+                _jsonb(move.events), move.created_at])
             game.updated_at = move.created_at
             await conn.execute(_SAVE_GAME_SQL, [
-                Jsonb(value) if isinstance(value, (dict, list)) else value
+                _jsonb(value) if isinstance(value, (dict, list)) else value
                 for value in [getattr(game, name) for name in MOVE_CHANGES] + [game.pk]])
     batch = broadcast.messages(broadcast.Snapshot.of(game), step.engine, step.state, step.views)
     return Outcome(move=move, version=game.version), batch
@@ -212,7 +217,7 @@ def _publish_on_commit(game: Game, engine, state, views=None):
 
 
 def _fingerprint(actions) -> str:
-    raw = json.dumps(actions, sort_keys=True, separators=(",", ":")).encode()
+    raw = orjson.dumps(actions, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
     return hashlib.blake2b(raw, digest_size=8).hexdigest()
 
 
