@@ -4,9 +4,11 @@ the student kept after it went stale, and pushes the student missed.
 
 Afterwards the move log holds exactly the distinct ids answered ``ok``, once each, and replaying
 the log through the engine shows no move was applied to a view its student had not seen.
-The default run sends 4,000 frames from 40 students to keep the suite quick;
-``STORMWISE_LOAD_HEAVY=1`` sends the full 10,000 from 100.
+It runs twice: through ``act`` (the ORM path: HTTP fallback, embedded mode) and through
+``aact`` (a socket's path with PostgreSQL), each with 5,000 frames from 50 students, 10,000 in
+all; ``STORMWISE_LOAD_HEAVY=1`` sends 10,000 frames down each path from 100 students.
 """
+import asyncio
 import hashlib
 import json
 import os
@@ -27,7 +29,7 @@ from tests.factories import join_students, make_session
 pytestmark = pytest.mark.django_db(transaction=True)
 
 HEAVY = os.environ.get("STORMWISE_LOAD_HEAVY") == "1"
-STUDENTS, THREADS, FRAMES = (100, 10, 10_000) if HEAVY else (40, 8, 4_000)
+STUDENTS, THREADS, FRAMES = (100, 10, 10_000) if HEAVY else (48, 8, 5_000)
 
 
 class Student:
@@ -48,7 +50,30 @@ class Student:
                 "version": view["version"], "action": action}
 
 
-def test_messy_frames_apply_each_accepted_id_exactly_once():
+@pytest.fixture
+def event_loop_thread():
+    """One event loop on its own thread, as a server process has, for ``aact``'s pooled connections."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    yield loop
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(timeout=10)
+
+
+@pytest.mark.parametrize("path", ["orm", "async"])
+def test_messy_frames_apply_each_accepted_id_exactly_once(path, event_loop_thread):
+    from config import pgpool
+
+    assert pgpool.available()
+
+    def act(pid, frame):
+        if path == "orm":
+            return services.act(pid, frame)
+        future = asyncio.run_coroutine_threadsafe(services.aact(pid, frame), event_loop_thread)
+        answer, _broadcast = future.result(timeout=30)
+        return answer
+
     session = make_session(seats_per_table=4, fill_with_bots=False, turn_timer=False, seed=99)
     join_students(session, STUDENTS, prefix="Mess")
     services.start(session=session)
@@ -58,7 +83,7 @@ def test_messy_frames_apply_each_accepted_id_exactly_once():
     tally = {"resend": 0, "double": 0, "same_id_twice": 0, "stale": 0, "fresh": 0, "refused": 0}
 
     def send(student, frame):
-        answer = services.act(student.pid, frame)
+        answer = act(student.pid, frame)
         with lock:
             sent.setdefault(frame["id"], frame["version"])
             if answer["type"] == "ok":
