@@ -13,6 +13,7 @@ import time
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
@@ -28,7 +29,8 @@ logger = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4096
 MAX_FRAMES_PER_SECOND = 10
-FLOOD_LIMIT = 50  # frames refused for speed before the socket is closed
+FLOOD_LIMIT = 20  # frames refused for speed before the socket is closed
+FLOOD_HOLD_SECONDS = 30  # a device closed for flooding waits this long before it is let in again
 CLOSE_UNAUTHORISED = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOODING = 4429
@@ -67,12 +69,25 @@ def _act(participant_id, message):
 act_in_pool = DatabaseSyncToAsync(_act, thread_sensitive=False)
 
 
+def _flood_hold_key(participant_id) -> str:
+    return f"flood-hold:{participant_id}"
+
+
 @database_sync_to_async
 def _load_participant(session_id, token):
+    """The participant a device's token names, and how many seconds it must still wait if it
+    was recently closed for flooding (0 if not)."""
     session = Session.objects.filter(pk=session_id).first()
-    if session is None:
-        return None, None
-    return session, participant_for_token(session, token)
+    participant = participant_for_token(session, token) if session is not None else None
+    if participant is None:
+        return None, 0
+    until = cache.get(_flood_hold_key(participant.pk))
+    return participant, max(0.0, until - time.time()) if until else 0
+
+
+@database_sync_to_async
+def _hold_flooder(participant_id):
+    cache.set(_flood_hold_key(participant_id), time.time() + FLOOD_HOLD_SECONDS, FLOOD_HOLD_SECONDS)
 
 
 @database_sync_to_async
@@ -90,15 +105,22 @@ class PlayConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
         token = self.scope["cookies"].get(token_cookie(self.session_id))
-        session, participant = await _load_participant(self.session_id, token)
+        participant, held = await _load_participant(self.session_id, token)
         if participant is None:
             await self.close(code=CLOSE_UNAUTHORISED)
+            return
+        if held:
+            # Closed for flooding a moment ago: its handshake waits here, unanswered, rather than
+            # being refused at once and coming straight back, over and over.
+            await asyncio.sleep(held)
+            await self.close(code=CLOSE_FLOODING)
             return
         self.participant_id = participant.pk
         self.token_hash = participant.token_hash
         self.limit = RateLimit()
         self.refused_fast = 0
         self.games = set()
+        self.acting = None  # the act being applied: the next one waits for it, frames don't
         await self.accept()
         await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
         await _presence(self.participant_id, +1)
@@ -145,6 +167,7 @@ class PlayConsumer(AsyncWebsocketConsumer):
         if not self.limit.allow():
             self.refused_fast += 1
             if self.refused_fast > FLOOD_LIMIT:
+                await _hold_flooder(self.participant_id)
                 await self.close(code=CLOSE_FLOODING)
             else:
                 await self.send_json(Refused("too_fast").as_message())
@@ -161,21 +184,34 @@ class PlayConsumer(AsyncWebsocketConsumer):
         if kind == "ping":
             await self.send_json({"type": "pong", "t": message.get("t")})
         elif kind == "act":
-            try:
-                if pgpool.available():
-                    answer, pending = await services.aact(self.participant_id, message)
-                else:
-                    answer, pending = await act_in_pool(self.participant_id, message)
-            except (OperationalError, InterfaceError):  # the database is briefly out of reach
-                answer, pending = Refused("unavailable").as_message(message.get("id")), []
-            await self.send_json(answer)
-            await broadcast.send(self.channel_layer, pending)
+            # Applied off this loop, one at a time and in order, so the next frames are read
+            # (and counted by the rate limit) while the database works.
+            self.acting = asyncio.ensure_future(self.act(message, after=self.acting))
         elif kind == "ask_teacher":
             await database_sync_to_async(services.ask_teacher_by_id)(self.participant_id, bool(message.get("asking", True)))
         elif kind == "sync":
             await self.send_state()
         else:
             await self.send_json(Refused("unknown_type").as_message(message.get("id")))
+
+    async def act(self, message, after=None):
+        if after is not None:
+            await asyncio.wait([after])
+        try:
+            if pgpool.available():
+                answer, pending = await services.aact(self.participant_id, message)
+            else:
+                answer, pending = await act_in_pool(self.participant_id, message)
+        except (OperationalError, InterfaceError):  # the database is briefly out of reach
+            answer, pending = Refused("unavailable").as_message(message.get("id")), []
+        except Exception:
+            logger.exception("An act from participant %s failed", self.participant_id)
+            answer, pending = Refused("unavailable").as_message(message.get("id")), []
+        await broadcast.send(self.channel_layer, pending)  # committed: send even if this socket went
+        try:
+            await self.send_json(answer)
+        except Exception:  # the socket closed meanwhile; the device re-sends the same id
+            pass
 
     # Group messages ---------------------------------------------------------------------------
 

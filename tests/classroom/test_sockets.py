@@ -1,5 +1,6 @@
 """The table and dashboard sockets over the real Redis channel layer and PostgreSQL."""
 import json
+import time
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -142,6 +143,35 @@ def test_flooding_socket_is_told_to_slow_down_then_closed():
                 break
             codes.append(json.loads(message["text"]).get("code"))
         assert "too_fast" in codes
+    async_to_sync(run)()
+
+
+def test_a_device_closed_for_flooding_waits_before_it_gets_back_in(monkeypatch):
+    """Its next connections are held unanswered until the hold is over, then it plays again;
+    its tablemate's device is never held."""
+    from classroom import consumers
+
+    monkeypatch.setattr(consumers, "FLOOD_HOLD_SECONDS", 2)
+    session, devices = started_session(students=2)
+    path = f"/ws/play/{session.pk}/"
+
+    async def run():
+        socket, _, _ = await open_device(session, devices[0][1])
+        for _ in range(60):
+            await socket.send_to(text_data='{"type":"ping"}')
+        while (message := await socket.receive_output(timeout=5))["type"] != "websocket.close":
+            pass
+        assert message["code"] == consumers.CLOSE_FLOODING
+        started = time.monotonic()
+        again = communicator(path, f"{token_cookie(session.pk)}={devices[0][1]}")
+        connected, code = await again.connect(timeout=5)
+        assert (connected, code) == (False, consumers.CLOSE_FLOODING)
+        assert time.monotonic() - started > 1.5, "the flooder was let straight back in"
+        mate, _, _ = await open_device(session, devices[1][1])
+        await mate.disconnect()
+        back, _, views = await open_device(session, devices[0][1])
+        assert views and views[0]["type"] == "view"
+        await back.disconnect()
     async_to_sync(run)()
 
 
