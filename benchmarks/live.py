@@ -292,6 +292,9 @@ class Device:
                 self.pending["view_at"] = at
                 self.answer.set_result(None)
                 return
+        if self.version >= answer["version"]:  # a re-sent tap whose view came with the resync
+            self.pending["view_at"] = self.pending["answer_at"]
+            self.answer.set_result(None)
 
     async def run(self, start_at, stop_at, interval):
         import websockets
@@ -356,7 +359,7 @@ class Device:
                 self.record["timeouts"] += 1
                 raise ConnectionError("no answer in 30 s")  # reconnect and re-send the same id
             answer = pending["answer"]
-            if answer.get("code") == "unavailable":  # nothing applied: play.js re-sends the same id
+            if answer.get("code") == "unavailable":  # the database was away: play.js re-sends the same id
                 self.record["refused"]["unavailable"] = self.record["refused"].get("unavailable", 0) + 1
                 self.record["unavailable_after"].append(pending["answer_at"] - sent_at)
                 self.next_at = time.time() + RESEND_SECONDS
@@ -364,7 +367,7 @@ class Device:
             self.pending = None
             if answer["type"] == "ok":
                 self.record["acts"].append([sent_at, pending["answer_at"], pending["view_at"], self.game,
-                                            answer["version"], answer["replayed"], pending["first_sent"]])
+                                            answer["version"], answer["replayed"], pending["first_sent"], self.seat])
                 self.record["acked"].append(pending["id"])
                 self.next_at = max(self.next_at + interval, time.time())
             else:
@@ -500,7 +503,7 @@ def dashboard_stale(record, plan, until):
             for game, version in versions.items():
                 by_game.setdefault(int(game), []).append((at, version))
     delays = []
-    for sent_at, ok_at, view_at, game, version, replayed, first in record["acts"]:
+    for sent_at, ok_at, view_at, game, version, replayed, first, seat in record["acts"]:
         if ok_at > until - 3:
             continue
         seen = by_game.get(game)
