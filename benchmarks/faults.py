@@ -10,6 +10,15 @@ reconnecting by themselves with back-off, re-sending an unanswered tap with the 
   outage got an ``unavailable`` error frame within 5 s (the client re-sends it with the same id
   6 s later, as play.js does) and none went unanswered, nothing acknowledged is lost, and every
   game's move log replays to its stored state (no corrupted game).
+- ``celery_kill``: a real ``celery -A config worker`` (prefork, 2 processes) on the Redis broker;
+  a class of 16 ends (bots finish the games) and its 17 reports are queued; once one report is
+  running, the whole worker is killed (``SIGKILL`` to its process group) and a new one started.
+  The broker hands a dead worker's unacknowledged task out again only after the visibility
+  timeout, 600 s in production: this run sets 45 s (``CELERY_VISIBILITY_TIMEOUT``) and looks
+  for such tasks every second (``CELERY_UNACKED_RESTORE_INTERVAL``). Pass: every report exists
+  once and is complete (page and PDF), none is left running, the killed one was run again, no
+  other report ran twice (which a visibility timeout shorter than a report would cause), and
+  the killed worker left no half report.
 - ``redis_restart`` (only with ``--redis-restart``: it restarts the machine's shared Redis):
   ``SHUTDOWN NOSAVE``, 2 s down, then ``REDIS_START`` (the command scripts/services.sh uses),
   refused unless the running Redis has that command's settings. Pass: every student still
@@ -27,8 +36,10 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 from benchmarks import live
 
@@ -286,6 +297,99 @@ def redis_restart(args, down=2.0):
                    redis_config_changed=",".join(changed) or "none")
 
 
+def start_worker(env, name):
+    """A real ``celery -A config worker`` (prefork, 2 processes, as README's production set-up)
+    in its own process group, so one ``killpg`` takes the whole worker down."""
+    log = tempfile.NamedTemporaryFile(prefix=f"stormwise-celery-{name}-", suffix=".log", delete=False).name
+    with open(log, "ab") as out:
+        return subprocess.Popen([str(Path(sys.executable).with_name("celery")), "-A", "config", "worker",
+                                 "--concurrency", "2", "-n", f"{name}@%h", "--loglevel", "INFO"],
+                                cwd=live.ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True), log
+
+
+def stop_worker(worker, sig=signal.SIGTERM):
+    if worker is None or worker.poll() is not None:
+        return
+    try:
+        os.killpg(worker.pid, sig)
+        worker.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait(timeout=5)
+    except ProcessLookupError:
+        pass
+
+
+def wait_for(check, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    return None
+
+
+def celery_kill(args, students=16, visibility=45):
+    """Kill -9 a whole Celery worker mid-report; a new worker must write every report once."""
+    import redis
+
+    from classroom import services
+    from classroom.models import Session
+    from scoring.models import Report
+
+    # This run's broker is its own Redis db: drop what earlier (killed) runs left queued there.
+    redis.Redis.from_url(args.redis).delete("celery", "unacked", "unacked_index", "unacked_mutex")
+    plan = live.build_classes(students, label="faults-celery")
+    session = Session.objects.get(pk=plan["devices"][0]["session"])
+    env = live.server_env(args.db, args.redis, 1, CELERY_VISIBILITY_TIMEOUT=visibility,
+                          CELERY_UNACKED_RESTORE_INTERVAL=1)
+    first = second = None
+    try:
+        first, first_log = start_worker(env, "killed")
+        services.finish_with_bots(session=session)  # the bell: bots play out, the session ends
+        queued_at = time.time()
+        running = wait_for(lambda: Report.objects.filter(session=session, status=Report.Status.RUNNING).first(), 120)
+        if running is None:
+            print(f"# no report started within 120 s; see {first_log}", flush=True)
+            return verdict("celery_kill", False, killed_report="none")
+        killed_at = time.time()
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait(timeout=10)
+        orphaned = set(Report.objects.filter(session=session, status=Report.Status.RUNNING).values_list("pk", flat=True))
+        half = Report.objects.filter(pk__in=orphaned).exclude(html="").count()
+        second, second_log = start_worker(env, "restarted")
+        wanted = students + 1  # one per student seat, and the class packet
+        settled = wait_for(lambda: Report.objects.filter(session=session, status=Report.Status.DONE).count() >= wanted
+                           and not Report.objects.filter(session=session).exclude(status=Report.Status.DONE).exists(),
+                           visibility + 180)
+        done_at = time.time()
+    finally:
+        stop_worker(first, signal.SIGKILL)
+        stop_worker(second)
+    reports = list(Report.objects.filter(session=session))
+    keys = [(r.kind, r.seat_id) for r in reports]
+    complete = [r for r in reports if r.status == Report.Status.DONE and r.html.startswith("<!doctype html>")
+                and bytes(r.pdf).startswith(b"%PDF")]
+    killed = Report.objects.get(pk=running.pk)
+    runs = [(r.finished_at - r.started_at).total_seconds() for r in complete]
+    reruns_unkilled = sum(r.attempts - 1 for r in reports if r.pk not in orphaned)
+    ok = (settled and len(reports) == wanted and len(set(keys)) == len(keys) and len(complete) == wanted
+          and half == 0 and killed.attempts >= 2 and reruns_unkilled == 0)
+    if not ok:
+        print(f"# reports {[(r.pk, r.kind, r.status, r.attempts) for r in reports]}; worker logs {first_log} "
+              f"{second_log}", flush=True)
+    return verdict("celery_kill", ok, reports=len(reports), expected=wanted, complete=len(complete),
+                   duplicates=len(keys) - len(set(keys)),
+                   stuck=sum(1 for r in reports if r.status != Report.Status.DONE),
+                   killed_after_queued_s=killed_at - queued_at, reports_orphaned=len(orphaned),
+                   half_written=half, killed_report_attempts=killed.attempts, reruns_of_others=reruns_unkilled,
+                   killed_report_done_after_kill_s=(killed.finished_at.timestamp() - killed_at) if killed.finished_at else float("nan"),
+                   all_done_after_kill_s=done_at - killed_at, report_run_max_s=max(runs, default=float("nan")),
+                   visibility_timeout_s=visibility)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=64)
@@ -295,7 +399,7 @@ def main(argv=None):
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/5")
     args = parser.parse_args(argv)
     live.setup_django(args.db, args.redis)
-    runs = [worker_kill, postgres_refuses] + ([redis_restart] if args.redis_restart else [])
+    runs = [worker_kill, postgres_refuses, celery_kill] + ([redis_restart] if args.redis_restart else [])
     if args.only:
         runs = [run for run in runs + [redis_restart] if run.__name__ in args.only.split(",")]
     results = [run(args) for run in runs]
