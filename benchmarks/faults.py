@@ -19,6 +19,14 @@ reconnecting by themselves with back-off, re-sending an unanswered tap with the 
   once and is complete (page and PDF), none is left running, the killed one was run again, no
   other report ran twice (which a visibility timeout shorter than a report would cause), and
   the killed worker left no half report.
+- ``flood``: 64 students tap every 2 s; one more device's socket sends ``act`` and garbage
+  frames as fast as it can, and connects again at once when closed (``--flood-reconnect``
+  sets a pause), in 6 windows of 10 s alternating with 6 calm windows of 10 s (each after 3 s
+  to settle, left out), so drift in the shared machine's load falls on both. Pass: the server
+  closed the flooder with 4429 in every flood window, the median of the flood windows' act p99
+  is within 10 % of the calm windows' median, nothing acknowledged is lost. Also printed: the
+  pooled p99s with a bootstrap 90 % interval of their ratio, p50s, and the server's and the
+  machine's CPU in each kind of window (the flooder's own CPU is on the same 2 cores).
 - ``redis_restart`` (only with ``--redis-restart``: it restarts the machine's shared Redis):
   ``SHUTDOWN NOSAVE``, 2 s down, then ``REDIS_START`` (the command scripts/services.sh uses),
   refused unless the running Redis has that command's settings. Pass: every student still
@@ -32,8 +40,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
+import random
+import resource
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -390,6 +402,157 @@ def celery_kill(args, students=16, visibility=45):
                    visibility_timeout_s=visibility)
 
 
+# --- A flooding socket ---------------------------------------------------------------------------
+
+def flood_frame(number, seat, rng):
+    """Every third frame a well-formed ``act``, the others garbage text or bytes."""
+    kind = number % 3
+    if kind == 0:
+        return json.dumps({"type": "act", "id": f"{rng.getrandbits(64):016x}", "seat": seat,
+                           "version": rng.randrange(50), "action": {"type": "wait"}})
+    if kind == 1:
+        return "".join(rng.choice('{}[]":,xyz\\0') for _ in range(rng.randrange(1, 200)))
+    return rng.randbytes(rng.randrange(1, 200))
+
+
+async def flooder(job):
+    """One device's socket sending as fast as it can in each flood window; when the server
+    closes it, it connects again after ``reconnect_s`` (0: at once, as a hostile script would;
+    play.js waits about a second). Runs in its own process (its CPU is reported)."""
+    import websockets
+
+    device, rng = job["device"], random.Random(5)
+    url = f"{job['base']}/ws/play/{device['session']}/"
+    headers = {"Cookie": f"sw_{device['session']}={device['token']}"}
+    out = {"connections": 0, "frames": 0, "closes": {}, "first_close_s": [], "longest_socket_s": [], "errors": 0}
+
+    async def drain(ws):
+        try:
+            async for _message in ws:
+                pass
+        except websockets.exceptions.ConnectionClosed:
+            pass
+
+    for start, stop in job["windows"]:
+        await asyncio.sleep(max(0.0, start - time.time()))
+        first, lives = None, []
+        while time.time() < stop:
+            opened = time.time()
+            try:
+                async with websockets.connect(url, additional_headers=headers, compression=None, open_timeout=5,
+                                              ping_interval=None, max_queue=None) as ws:
+                    opened = time.time()
+                    out["connections"] += 1
+                    reader = asyncio.create_task(drain(ws))
+                    number = 0
+                    while time.time() < stop:
+                        await ws.send(flood_frame(number, device["seat"], rng))
+                        number += 1
+                        out["frames"] += 1
+                        if number % 16 == 0:
+                            await asyncio.sleep(0)  # let the socket read the server's close
+                    reader.cancel()
+                lives.append(time.time() - opened)
+            except websockets.exceptions.ConnectionClosed as closed:
+                lives.append(time.time() - opened)
+                code = closed.rcvd.code if closed.rcvd else None
+                out["closes"][str(code)] = out["closes"].get(str(code), 0) + 1
+                if code == 4429 and first is None:
+                    first = time.time() - start
+                await asyncio.sleep(job["reconnect_s"])
+            except (OSError, asyncio.TimeoutError, websockets.exceptions.WebSocketException):
+                out["errors"] += 1
+                await asyncio.sleep(0.05)
+        out["first_close_s"].append(first)
+        out["longest_socket_s"].append(max(lives, default=0.0))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    out["cpu_s"] = usage.ru_utime + usage.ru_stime
+    return out
+
+
+def flood(args, cycles=6, window=10.0, settle=3.0, interval=2.0):
+    """Steady play with a flooding socket in every other window; the students' p99 compared."""
+    plan = live.build_classes(args.students + 1, label="faults")
+    device = plan["devices"].pop()  # the flooder holds a seat; its tablemates play on
+    server = live.Server(live.server_env(args.db, args.redis, 2, CONN_MAX_AGE=60)).start()
+    start_at = time.time() + 6 + len(plan["devices"]) / 100
+    calm, floods, at = [], [], start_at
+    for _ in range(cycles):  # calm, flood, calm, flood...: drift in the machine's load hits both
+        calm.append((at + settle, at + settle + window))  # the first seconds after a flood settle
+        floods.append((at + settle + window, at + settle + 2 * window))
+        at += settle + 2 * window
+    job = Path(tempfile.mkdtemp(prefix="stormwise-flood-")) / "flooder.json"
+    job.write_text(json.dumps({"base": f"ws://127.0.0.1:{server.port}", "device": device, "windows": floods,
+                               "reconnect_s": args.flood_reconnect}))
+    process = subprocess.Popen([sys.executable, "-m", "benchmarks.faults", "--flooder", str(job)], cwd=live.ROOT)
+    marks = {}  # CPU of the server and of the whole machine at every window's edges
+
+    def mark_edges():
+        for edge in sorted({t for w in calm + floods for t in w}):
+            time.sleep(max(0.0, edge - time.time()))
+            marks[edge] = (server.cpu_seconds(), live.machine_busy())
+
+    marker = threading.Thread(target=mark_edges, daemon=True)
+    marker.start()
+    try:
+        record = live.run_clients(f"ws://127.0.0.1:{server.port}", plan, start_at, at, interval, 1, seed=11)
+        process.wait(timeout=60)
+        marker.join(timeout=5)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        server.stop()
+    flooded = json.loads(job.with_suffix(".out.json").read_text())
+
+    def latencies(start, stop):
+        return [(a[2] - a[0]) * 1000 for a in record["acts"] if start <= a[0] < stop]
+
+    def cpu(windows):
+        """(server CPU in % of one core, whole machine busy %) over these windows."""
+        server_s = sum(marks[b][0] - marks[a][0] for a, b in windows)
+        busy = sum(marks[b][1][0] - marks[a][1][0] for a, b in windows)
+        total = sum(marks[b][1][1] - marks[a][1][1] for a, b in windows)
+        return 100 * server_s / (window * len(windows)), 100 * busy / total
+
+    calm_p99 = [live.percentile(latencies(*w), 99) for w in calm]
+    flood_p99 = [live.percentile(latencies(*w), 99) for w in floods]
+    calm_all = [v for w in calm for v in latencies(*w)]
+    flood_all = [v for w in floods for v in latencies(*w)]
+    ratio = statistics.median(flood_p99) / statistics.median(calm_p99)
+    low, high = bootstrap_ratio(calm_all, flood_all)
+    closed = sum(1 for first in flooded["first_close_s"] if first is not None)
+    lost, doubled = live.check_log(record["acked"])
+    flood_seconds = window * cycles
+    (calm_server, calm_busy), (flood_server, flood_busy) = cpu(calm), cpu(floods)
+    print(f"# per-window act p99 (ms), calm: {' '.join(f'{v:.0f}' for v in calm_p99)}; "
+          f"flood: {' '.join(f'{v:.0f}' for v in flood_p99)}; flooder's longest socket per window (s): "
+          f"{' '.join(f'{v:.1f}' for v in flooded['longest_socket_s'])}", flush=True)
+    return verdict("flood", closed == cycles and ratio <= 1.10 and lost == 0 and doubled == 0,
+                   students=len(plan["devices"]), flooder_reconnects_after_s=args.flood_reconnect, windows=f"{cycles} x {window:.0f} s calm + {cycles} x {window:.0f} s flood",
+                   calm_p99_median_ms=statistics.median(calm_p99), flood_p99_median_ms=statistics.median(flood_p99),
+                   p99_ratio=ratio, pooled_calm_p99_ms=live.percentile(calm_all, 99),
+                   pooled_flood_p99_ms=live.percentile(flood_all, 99), pooled_ratio_90pct_ci=f"{low:.2f}-{high:.2f}",
+                   calm_p50_ms=live.percentile(calm_all, 50), flood_p50_ms=live.percentile(flood_all, 50),
+                   acts_per_window=len(calm_all) // cycles,
+                   calm_server_cpu_pct_of_a_core=calm_server, flood_server_cpu_pct_of_a_core=flood_server,
+                   calm_machine_busy_pct=calm_busy, flood_machine_busy_pct=flood_busy,
+                   flood_windows_closed_4429=closed, flooder_longest_socket_s=max(flooded["longest_socket_s"]),
+                   first_close_max_s=max((f for f in flooded["first_close_s"] if f is not None), default=float("nan")),
+                   flooder_closes=flooded["closes"], flooder_connections_per_s=flooded["connections"] / flood_seconds,
+                   flooder_frames_per_s=flooded["frames"] / flood_seconds,
+                   flooder_cpu_pct_of_a_core=100 * flooded["cpu_s"] / flood_seconds,
+                   lost_actions=lost, doubled_actions=doubled)
+
+
+def bootstrap_ratio(calm, flooded, rounds=1000, seed=3):
+    """A 90 % interval for pooled p99(flood) / p99(calm), resampling each side's latencies."""
+    rng = random.Random(seed)
+    ratios = sorted(live.percentile(rng.choices(flooded, k=len(flooded)), 99)
+                    / live.percentile(rng.choices(calm, k=len(calm)), 99) for _ in range(rounds))
+    return ratios[int(0.05 * rounds)], ratios[int(0.95 * rounds)]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=64)
@@ -397,9 +560,16 @@ def main(argv=None):
     parser.add_argument("--only", help="comma-separated fault names")
     parser.add_argument("--db", default="postgres://postgres@127.0.0.1:5432/stormwise_bench")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/5")
+    parser.add_argument("--flood-reconnect", type=float, default=0.0,
+                        help="seconds the flooder waits before connecting again once closed (default 0)")
+    parser.add_argument("--flooder", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.flooder:
+        out = asyncio.run(flooder(json.loads(Path(args.flooder).read_text())))
+        Path(args.flooder).with_suffix(".out.json").write_text(json.dumps(out))
+        return
     live.setup_django(args.db, args.redis)
-    runs = [worker_kill, postgres_refuses, celery_kill] + ([redis_restart] if args.redis_restart else [])
+    runs = [worker_kill, postgres_refuses, celery_kill, flood] + ([redis_restart] if args.redis_restart else [])
     if args.only:
         runs = [run for run in runs + [redis_restart] if run.__name__ in args.only.split(",")]
     results = [run(args) for run in runs]
