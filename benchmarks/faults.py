@@ -21,12 +21,14 @@ reconnecting by themselves with back-off, re-sending an unanswered tap with the 
   the killed worker left no half report.
 - ``flood``: 64 students tap every 2 s; one more device's socket sends ``act`` and garbage
   frames as fast as it can, and connects again at once when closed (``--flood-reconnect``
-  sets a pause), in 6 windows of 10 s alternating with 6 calm windows of 10 s (each after 3 s
-  to settle, left out), so drift in the shared machine's load falls on both. Pass: the server
-  closed the flooder with 4429 in every flood window, the median of the flood windows' act p99
-  is within 10 % of the calm windows' median, nothing acknowledged is lost. Also printed: the
-  pooled p99s with a bootstrap 90 % interval of their ratio, p50s, and the server's and the
-  machine's CPU in each kind of window (the flooder's own CPU is on the same 2 cores).
+  sets a pause; play.js waits about 1 s), in 6 windows of 10 s (``--flood-cycles``)
+  alternating with 6 calm windows of 10 s (each after 3 s to settle, left out), so drift in the
+  shared machine's load falls on both. Pass: the flooder's first socket is closed with 4429
+  within 5 s, the median of the flood windows' act p99 is within 10 % of the calm windows'
+  median, nothing acknowledged is lost. Also printed: every window's p99, a 90 % interval for
+  the ratio from resampling window pairs (on this machine it is wider than 10 % unless the run
+  is long), p50s, the server's and the machine's CPU in each kind of window (the flooder's own
+  CPU is on the same 2 cores), and how many frames the server answered the flooder.
 - ``redis_restart`` (only with ``--redis-restart``: it restarts the machine's shared Redis):
   ``SHUTDOWN NOSAVE``, 2 s down, then ``REDIS_START`` (the command scripts/services.sh uses),
   refused unless the running Redis has that command's settings. Pass: every student still
@@ -424,34 +426,43 @@ async def flooder(job):
     device, rng = job["device"], random.Random(5)
     url = f"{job['base']}/ws/play/{device['session']}/"
     headers = {"Cookie": f"sw_{device['session']}={device['token']}"}
-    out = {"connections": 0, "frames": 0, "closes": {}, "first_close_s": [], "longest_socket_s": [], "errors": 0}
+    out = {"connections": 0, "frames": 0, "closes": {}, "first_close_s": [], "longest_socket_s": [],
+           "answers": [], "errors": 0}
+    answers = [0]
 
     async def drain(ws):
         try:
             async for _message in ws:
-                pass
+                answers[0] += 1
         except websockets.exceptions.ConnectionClosed:
             pass
 
+    loop = asyncio.get_running_loop()
     for start, stop in job["windows"]:
         await asyncio.sleep(max(0.0, start - time.time()))
-        first, lives = None, []
+        first, lives, answers[0] = None, [], 0
         while time.time() < stop:
             opened = time.time()
             try:
-                async with websockets.connect(url, additional_headers=headers, compression=None, open_timeout=5,
-                                              ping_interval=None, max_queue=None) as ws:
+                async with websockets.connect(url, additional_headers=headers, compression=None, ping_interval=None,
+                                              open_timeout=max(0.1, min(5, stop - time.time())), close_timeout=1,
+                                              max_queue=None) as ws:
                     opened = time.time()
                     out["connections"] += 1
                     reader = asyncio.create_task(drain(ws))
-                    number = 0
-                    while time.time() < stop:
-                        await ws.send(flood_frame(number, device["seat"], rng))
-                        number += 1
-                        out["frames"] += 1
-                        if number % 16 == 0:
-                            await asyncio.sleep(0)  # let the socket read the server's close
-                    reader.cancel()
+                    try:
+                        async with asyncio.timeout_at(loop.time() + stop - time.time()):  # the window's end
+                            number = 0
+                            while True:
+                                await ws.send(flood_frame(number, device["seat"], rng))
+                                number += 1
+                                out["frames"] += 1
+                                if number % 16 == 0:
+                                    await asyncio.sleep(0)  # let the socket read the server's close
+                    except TimeoutError:
+                        pass
+                    finally:
+                        reader.cancel()
                 lives.append(time.time() - opened)
             except websockets.exceptions.ConnectionClosed as closed:
                 lives.append(time.time() - opened)
@@ -460,23 +471,24 @@ async def flooder(job):
                 if code == 4429 and first is None:
                     first = time.time() - start
                 await asyncio.sleep(job["reconnect_s"])
-            except (OSError, asyncio.TimeoutError, websockets.exceptions.WebSocketException):
+            except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
                 out["errors"] += 1
                 await asyncio.sleep(0.05)
         out["first_close_s"].append(first)
         out["longest_socket_s"].append(max(lives, default=0.0))
+        out["answers"].append(answers[0])
     usage = resource.getrusage(resource.RUSAGE_SELF)
     out["cpu_s"] = usage.ru_utime + usage.ru_stime
     return out
 
 
-def flood(args, cycles=6, window=10.0, settle=3.0, interval=2.0):
+def flood(args, window=10.0, settle=3.0, interval=2.0):
     """Steady play with a flooding socket in every other window; the students' p99 compared."""
     plan = live.build_classes(args.students + 1, label="faults")
     device = plan["devices"].pop()  # the flooder holds a seat; its tablemates play on
     server = live.Server(live.server_env(args.db, args.redis, 2, CONN_MAX_AGE=60)).start()
     start_at = time.time() + 6 + len(plan["devices"]) / 100
-    calm, floods, at = [], [], start_at
+    calm, floods, at, cycles = [], [], start_at, args.flood_cycles
     for _ in range(cycles):  # calm, flood, calm, flood...: drift in the machine's load hits both
         calm.append((at + settle, at + settle + window))  # the first seconds after a flood settle
         floods.append((at + settle + window, at + settle + 2 * window))
@@ -520,36 +532,45 @@ def flood(args, cycles=6, window=10.0, settle=3.0, interval=2.0):
     calm_all = [v for w in calm for v in latencies(*w)]
     flood_all = [v for w in floods for v in latencies(*w)]
     ratio = statistics.median(flood_p99) / statistics.median(calm_p99)
-    low, high = bootstrap_ratio(calm_all, flood_all)
-    closed = sum(1 for first in flooded["first_close_s"] if first is not None)
+    low, high = bootstrap_pairs(calm_p99, flood_p99)
+    first = flooded["first_close_s"][0]
     lost, doubled = live.check_log(record["acked"])
     flood_seconds = window * cycles
     (calm_server, calm_busy), (flood_server, flood_busy) = cpu(calm), cpu(floods)
-    print(f"# per-window act p99 (ms), calm: {' '.join(f'{v:.0f}' for v in calm_p99)}; "
-          f"flood: {' '.join(f'{v:.0f}' for v in flood_p99)}; flooder's longest socket per window (s): "
+    print(f"# act p99 per window (ms), calm: {' '.join(f'{v:.0f}' for v in calm_p99)}; flood: "
+          f"{' '.join(f'{v:.0f}' for v in flood_p99)}; flood/calm by pair: "
+          f"{' '.join(f'{f / c:.2f}' for c, f in zip(calm_p99, flood_p99))}; frames answered to the flooder "
+          f"per window: {' '.join(map(str, flooded['answers']))}; its longest socket per window (s): "
           f"{' '.join(f'{v:.1f}' for v in flooded['longest_socket_s'])}", flush=True)
-    return verdict("flood", closed == cycles and ratio <= 1.10 and lost == 0 and doubled == 0,
-                   students=len(plan["devices"]), flooder_reconnects_after_s=args.flood_reconnect, windows=f"{cycles} x {window:.0f} s calm + {cycles} x {window:.0f} s flood",
+    return verdict("flood", first is not None and first <= 5 and ratio <= 1.10 and lost == 0 and doubled == 0,
+                   students=len(plan["devices"]), flooder_reconnects_after_s=args.flood_reconnect,
+                   windows=f"{cycles} x {window:.0f} s calm + {cycles} x {window:.0f} s flood",
                    calm_p99_median_ms=statistics.median(calm_p99), flood_p99_median_ms=statistics.median(flood_p99),
-                   p99_ratio=ratio, pooled_calm_p99_ms=live.percentile(calm_all, 99),
-                   pooled_flood_p99_ms=live.percentile(flood_all, 99), pooled_ratio_90pct_ci=f"{low:.2f}-{high:.2f}",
+                   p99_ratio=ratio, p99_ratio_90pct_ci=f"{low:.2f}-{high:.2f}",
+                   pairs_worse_by_over_10pct=sum(1 for c, f in zip(calm_p99, flood_p99) if f > 1.1 * c),
                    calm_p50_ms=live.percentile(calm_all, 50), flood_p50_ms=live.percentile(flood_all, 50),
                    acts_per_window=len(calm_all) // cycles,
                    calm_server_cpu_pct_of_a_core=calm_server, flood_server_cpu_pct_of_a_core=flood_server,
                    calm_machine_busy_pct=calm_busy, flood_machine_busy_pct=flood_busy,
-                   flood_windows_closed_4429=closed, flooder_longest_socket_s=max(flooded["longest_socket_s"]),
-                   first_close_max_s=max((f for f in flooded["first_close_s"] if f is not None), default=float("nan")),
+                   first_close_4429_after_s=first if first is not None else float("nan"),
+                   flood_windows_with_4429=sum(1 for f in flooded["first_close_s"] if f is not None),
                    flooder_closes=flooded["closes"], flooder_connections_per_s=flooded["connections"] / flood_seconds,
                    flooder_frames_per_s=flooded["frames"] / flood_seconds,
+                   flooder_answers_per_s=sum(flooded["answers"]) / flood_seconds,
                    flooder_cpu_pct_of_a_core=100 * flooded["cpu_s"] / flood_seconds,
                    lost_actions=lost, doubled_actions=doubled)
 
 
-def bootstrap_ratio(calm, flooded, rounds=1000, seed=3):
-    """A 90 % interval for pooled p99(flood) / p99(calm), resampling each side's latencies."""
+def bootstrap_pairs(calm_p99, flood_p99, rounds=2000, seed=3):
+    """A 90 % interval for median(flood p99) / median(calm p99), resampling whole (calm, flood)
+    window pairs: the spread between windows, not within one, is what a shared machine varies."""
     rng = random.Random(seed)
-    ratios = sorted(live.percentile(rng.choices(flooded, k=len(flooded)), 99)
-                    / live.percentile(rng.choices(calm, k=len(calm)), 99) for _ in range(rounds))
+    pairs = list(zip(calm_p99, flood_p99))
+    ratios = []
+    for _ in range(rounds):
+        drawn = rng.choices(pairs, k=len(pairs))
+        ratios.append(statistics.median(f for _c, f in drawn) / statistics.median(c for c, _f in drawn))
+    ratios.sort()
     return ratios[int(0.05 * rounds)], ratios[int(0.95 * rounds)]
 
 
@@ -562,6 +583,7 @@ def main(argv=None):
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/5")
     parser.add_argument("--flood-reconnect", type=float, default=0.0,
                         help="seconds the flooder waits before connecting again once closed (default 0)")
+    parser.add_argument("--flood-cycles", type=int, default=6, help="calm/flood window pairs (default 6)")
     parser.add_argument("--flooder", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.flooder:
