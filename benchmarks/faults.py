@@ -7,11 +7,35 @@ reconnecting by themselves with back-off, re-sending an unanswered tap with the 
   lost its socket had a fresh view within 5 s of the kill, and no acknowledged action is lost.
 - ``postgres_refuses``: the server reaches PostgreSQL through a TCP proxy this script owns; the
   proxy drops every connection and refuses new ones for 3 s. Pass: every tap sent during the
-  outage got an error frame or a closed socket within 5 s, nothing acknowledged is lost, and
-  every game's move log replays to its stored state (no corrupted game).
+  outage got an ``unavailable`` error frame within 5 s (the client re-sends it with the same id
+  6 s later, as play.js does) and none went unanswered, nothing acknowledged is lost, and every
+  game's move log replays to its stored state (no corrupted game).
+- ``celery_kill``: a real ``celery -A config worker`` (prefork, 2 processes) on the Redis broker;
+  a class of 16 ends (bots finish the games) and its 17 reports are queued; once one report is
+  running, the whole worker is killed (``SIGKILL`` to its process group) and a new one started.
+  The broker hands a dead worker's unacknowledged task out again only after the visibility
+  timeout, 600 s in production: this run sets 45 s (``CELERY_VISIBILITY_TIMEOUT``) and looks
+  for such tasks every second (``CELERY_UNACKED_RESTORE_INTERVAL``). Pass: every report exists
+  once and is complete (page and PDF), none is left running, the killed one was run again, no
+  other report ran twice (which a visibility timeout shorter than a report would cause), and
+  the killed worker left no half report.
+- ``flood``: 64 students tap every 2 s; one more device's socket sends ``act`` and garbage
+  frames as fast as it can, and connects again at once when closed (``--flood-reconnect``
+  sets a pause; play.js waits about 1 s), in 6 windows of 10 s (``--flood-cycles``)
+  alternating with 6 calm windows of 10 s (each after 3 s to settle, left out), so drift in the
+  shared machine's load falls on both. Pass: the flooder's first socket is closed with 4429
+  within 5 s, the median of the flood windows' act p99 is within 10 % of the calm windows'
+  median (pairs in which the students still play: their games end after about 10), nothing
+  acknowledged is lost. Also printed: every window's p99, a 90 % interval for the ratio from
+  resampling window pairs (on this shared machine it is wider than ±10 %), p50s, the server's
+  and the machine's CPU in each kind of window (the flooder's own CPU is on the same 2 cores),
+  and how many frames the server answered the flooder.
 - ``redis_restart`` (only with ``--redis-restart``: it restarts the machine's shared Redis):
-  ``redis-cli shutdown nosave`` then ``redis-server`` again. Pass: 95 % of the students have a
-  tap answered ok, with its view, within 10 s of Redis being back.
+  ``SHUTDOWN NOSAVE``, 2 s down, then ``REDIS_START`` (the command scripts/services.sh uses),
+  refused unless the running Redis has that command's settings. Pass: every student still
+  playing has a tap answered ok, with its view, within 10 s of Redis answering again; nothing
+  acknowledged is lost; Redis's whole ``CONFIG GET *`` is the same after as before. Redis is
+  started again in a ``finally`` if the run leaves it down.
 
     .venv/bin/python -m benchmarks.faults [--redis-restart] [--only worker_kill,...]
 """
@@ -19,18 +43,28 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
+import random
+import resource
 import signal
-import socket
+import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 from benchmarks import live
 
-REDIS_START = ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", "6379",
+# The machine's shared Redis, started as scripts/services.sh starts it: loopback only, nothing on
+# disk. REDIS_STARTS_AS is what that command sets, checked on the running Redis before stopping it.
+REDIS_PORT = 6379
+REDIS_START = ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", str(REDIS_PORT),
                "--save", "", "--appendonly", "no", "--dir", "/var/lib/redis", "--logfile", "/var/log/redis/ci.log"]
+REDIS_STARTS_AS = {"port": str(REDIS_PORT), "bind": "127.0.0.1 -::1", "save": "", "appendonly": "no",
+                   "dir": "/var/lib/redis", "logfile": "/var/log/redis/ci.log", "daemonize": "yes"}
 
 
 class RefusingProxy:
@@ -97,13 +131,21 @@ def play_with_fault(args, server, plan, fault, at=8.0, seconds=25.0):
 
     def fire():
         times["t0"] = time.time()
-        fault()
+        try:
+            fault()
+        except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
+            times["error"] = error
         times["t1"] = time.time()
 
     timer = threading.Timer(start_at + at - time.time(), fire)
     timer.start()
-    record = live.run_clients(base, plan, start_at, stop_at, 2.0, 1, seed=7)
-    timer.join()
+    try:
+        record = live.run_clients(base, plan, start_at, stop_at, 2.0, 1, seed=7)
+    finally:
+        timer.cancel()
+        timer.join()  # never leave the fault half done behind the caller's clean-up
+    if "error" in times:
+        raise times["error"]
     return record, times["t0"], times["t1"], start_at, stop_at
 
 
@@ -164,51 +206,378 @@ def postgres_refuses(args, outage=3.0):
     # Taps sent while the database was away: answered (error frame) or their socket closed, how fast?
     during = [a for a in record["acts"] if t0 <= a[0] <= t1]
     drops = sorted(d[0] for d in record["drops"] if t0 <= d[0] <= t1 + 5)
-    told = record["refused"].get("unavailable", 0)
+    told = record["unavailable_after"]
     lost, doubled = live.check_log(record["acked"])
     bad = games_intact(plan)
     stuck = record["timeouts"]
-    first_told = (drops[0] - t0) if drops else float("nan")
-    return verdict("postgres_refuses", stuck == 0 and lost == 0 and doubled == 0 and bad == 0,
-                   outage_s=t1 - t0, taps_ok_during=len(during), error_frames=told, sockets_closed=len(drops),
-                   first_close_after_s=first_told, unanswered_taps=stuck, lost_actions=lost,
-                   doubled_actions=doubled, corrupted_games=bad)
+    slowest = max(told, default=0.0)
+    return verdict("postgres_refuses", stuck == 0 and slowest <= 5 and lost == 0 and doubled == 0 and bad == 0,
+                   outage_s=t1 - t0, taps_ok_during=len(during), error_frames=len(told),
+                   error_frame_max_ms=1000 * slowest, sockets_closed=len(drops), unanswered_taps=stuck,
+                   lost_actions=lost, doubled_actions=doubled, corrupted_games=bad)
 
 
-def redis_restart(args):
-    plan = live.build_classes(args.students, label="faults")
-    server = live.Server(live.server_env(args.db, args.redis, 2, CONN_MAX_AGE=60)).start()
+def redis_client(port=REDIS_PORT):
+    import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
 
-    def restart():
-        subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", "6379", "shutdown", "nosave"], timeout=10,
-                       capture_output=True)
-        subprocess.run(REDIS_START, timeout=10, check=True, capture_output=True)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", 6379), timeout=1) as probe:
-                    probe.sendall(b"PING\r\n")
-                    if probe.recv(16).startswith(b"+PONG"):
-                        return
-            except OSError:
-                time.sleep(0.1)
+    # No retries: redis-py's default (3, with back-off) turns every refused probe into 3 s.
+    return redis.Redis(host="127.0.0.1", port=port, socket_timeout=2, socket_connect_timeout=2,
+                       retry=Retry(NoBackoff(), 0))
+
+
+def redis_config(port=REDIS_PORT):
+    """The running Redis's whole configuration (``CONFIG GET *``), or None if it does not answer."""
+    import redis
 
     try:
-        record, _t0, t1, *_ = play_with_fault(args, server, plan, restart, seconds=30)
+        return redis_client(port).config_get("*")
+    except redis.RedisError:
+        return None
+
+
+def wait_for_redis(up, port=REDIS_PORT, timeout=10.0):
+    """Wait until Redis answers PING (``up``) or refuses connections (not ``up``)."""
+    import redis
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            answers = redis_client(port).ping()
+        except redis.RedisError:
+            answers = False
+        if answers == up:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def start_redis(command=REDIS_START, port=REDIS_PORT):
+    """Start Redis with ``command`` and wait for its PING. It daemonizes, so the command exits 0
+    even when the server then fails (port still taken): only the PING says it is up."""
+    subprocess.run(command, timeout=10, check=True, capture_output=True)
+    if not wait_for_redis(True, port):
+        raise RuntimeError(f"Redis did not come back on port {port}; see {command[command.index('--logfile') + 1]}")
+
+
+def restart_redis(down=2.0, command=REDIS_START, port=REDIS_PORT):
+    """``SHUTDOWN NOSAVE``, wait until the port refuses, stay down ``down`` seconds, start again."""
+    redis_client(port).shutdown(nosave=True)
+    if not wait_for_redis(False, port):
+        raise RuntimeError("Redis did not stop")
+    time.sleep(down)
+    start_redis(command=command, port=port)
+
+
+def redis_restart(args, down=2.0):
+    before = redis_config()
+    unlike = {key: (before or {}).get(key) for key, value in REDIS_STARTS_AS.items() if (before or {}).get(key) != value}
+    if unlike:  # never stop a Redis this script could not bring back as it was
+        print(f"# the running Redis is not the one REDIS_START starts ({unlike}); not restarting it", flush=True)
+        return verdict("redis_restart", False, restarted="no")
+    plan = live.build_classes(args.students, label="faults")
+    server = live.Server(live.server_env(args.db, args.redis, 2, CONN_MAX_AGE=60)).start()
+    try:
+        record, t0, t1, _start, stop_at = play_with_fault(args, server, plan, lambda: restart_redis(down), seconds=30)
     finally:
         server.stop()
-    first_ok = {}
-    for sent_at, ok_at, view_at, game, version, replayed, first in record["acts"]:
-        if sent_at >= t1:
-            first_ok.setdefault(game, []).append(view_at - t1)
-    back = sorted(min(v) for v in first_ok.values())
-    tables = len({d["game"] for d in plan["devices"]})
-    within = sum(1 for v in back if v <= 10)
+        if redis_config() is None:  # whatever failed, leave the machine's Redis running
+            start_redis()
+    after = redis_config() or {}
+    changed = sorted(key for key in set(before) | set(after) if before.get(key) != after.get(key))
+    # t1: Redis answers again. A student has resumed when a tap's ok and its view reached it.
+    from games.models import Game
+
+    finished = set(Game.objects.filter(pk__in={d["game"] for d in plan["devices"]}, status="finished")
+                   .values_list("pk", flat=True))
+    playing = {(d["game"], d["seat"]) for d in plan["devices"] if d["game"] not in finished}
+    resumed = {}
+    for sent_at, ok_at, view_at, game, version, replayed, first, seat in record["acts"]:
+        if view_at >= t1:
+            resumed[(game, seat)] = min(resumed.get((game, seat), view_at), view_at)
+    waits = sorted(resumed[key] - t1 if key in resumed else float("inf") for key in playing)
+    within = sum(1 for w in waits if w <= 10)
     lost, doubled = live.check_log(record["acked"])
-    return verdict("redis_restart", within >= 0.95 * tables and lost == 0 and doubled == 0,
-                   tables_resumed_within_10s=within, tables=tables,
-                   resume_p95_s=live.percentile(back, 95) if back else float("nan"),
-                   sockets_dropped=len(record["drops"]), lost_actions=lost, doubled_actions=doubled)
+    # Did the teacher's dashboards follow again (their group subscriptions came back)?
+    late = dict(record, acts=[a for a in record["acts"] if a[1] >= t1 + 10])
+    stale = live.dashboard_stale(late, plan, stop_at)
+    return verdict("redis_restart", within == len(playing) and lost == 0 and doubled == 0 and not changed,
+                   redis_down_s=t1 - t0, students_playing=len(playing), resumed_within_10s=within,
+                   resume_p50_s=live.percentile(waits, 50), resume_max_s=max(waits, default=float("nan")),
+                   sockets_dropped=len([d for d in record["drops"] if d[0] >= t0]),
+                   answer_timeouts=record["timeouts"], lost_actions=lost, doubled_actions=doubled,
+                   acknowledged=len(record["acked"]),
+                   dashboard_stale_max_after_s=max(stale, default=float("nan")),
+                   redis_config_changed=",".join(changed) or "none")
+
+
+def start_worker(env, name):
+    """A real ``celery -A config worker`` (prefork, 2 processes, as README's production set-up)
+    in its own process group, so one ``killpg`` takes the whole worker down."""
+    log = tempfile.NamedTemporaryFile(prefix=f"stormwise-celery-{name}-", suffix=".log", delete=False).name
+    with open(log, "ab") as out:
+        return subprocess.Popen([str(Path(sys.executable).with_name("celery")), "-A", "config", "worker",
+                                 "--concurrency", "2", "-n", f"{name}@%h", "--loglevel", "INFO"],
+                                cwd=live.ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True), log
+
+
+def stop_worker(worker, sig=signal.SIGTERM):
+    if worker is None or worker.poll() is not None:
+        return
+    try:
+        os.killpg(worker.pid, sig)
+        worker.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait(timeout=5)
+    except ProcessLookupError:
+        pass
+
+
+def wait_for(check, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    return None
+
+
+def celery_kill(args, students=16, visibility=45):
+    """Kill -9 a whole Celery worker mid-report; a new worker must write every report once."""
+    import redis
+
+    from classroom import services
+    from classroom.models import Session
+    from scoring.models import Report
+
+    # This run's broker is its own Redis db: drop what earlier (killed) runs left queued there.
+    redis.Redis.from_url(args.redis).delete("celery", "unacked", "unacked_index", "unacked_mutex")
+    plan = live.build_classes(students, label="faults-celery")
+    session = Session.objects.get(pk=plan["devices"][0]["session"])
+    env = live.server_env(args.db, args.redis, 1, CELERY_VISIBILITY_TIMEOUT=visibility,
+                          CELERY_UNACKED_RESTORE_INTERVAL=1)
+    first = second = None
+    try:
+        first, first_log = start_worker(env, "killed")
+        services.finish_with_bots(session=session)  # the bell: bots play out, the session ends
+        queued_at = time.time()
+        running = wait_for(lambda: Report.objects.filter(session=session, status=Report.Status.RUNNING).first(), 120)
+        if running is None:
+            print(f"# no report started within 120 s; see {first_log}", flush=True)
+            return verdict("celery_kill", False, killed_report="none")
+        killed_at = time.time()
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait(timeout=10)
+        orphaned = set(Report.objects.filter(session=session, status=Report.Status.RUNNING).values_list("pk", flat=True))
+        half = Report.objects.filter(pk__in=orphaned).exclude(html="").count()
+        second, second_log = start_worker(env, "restarted")
+        wanted = students + 1  # one per student seat, and the class packet
+        settled = wait_for(lambda: Report.objects.filter(session=session, status=Report.Status.DONE).count() >= wanted
+                           and not Report.objects.filter(session=session).exclude(status=Report.Status.DONE).exists(),
+                           visibility + 180)
+        done_at = time.time()
+    finally:
+        stop_worker(first, signal.SIGKILL)
+        stop_worker(second)
+    reports = list(Report.objects.filter(session=session))
+    keys = [(r.kind, r.seat_id) for r in reports]
+    complete = [r for r in reports if r.status == Report.Status.DONE and r.html.startswith("<!doctype html>")
+                and bytes(r.pdf).startswith(b"%PDF")]
+    killed = Report.objects.get(pk=running.pk)
+    runs = [(r.finished_at - r.started_at).total_seconds() for r in complete]
+    reruns_unkilled = sum(r.attempts - 1 for r in reports if r.pk not in orphaned)
+    ok = (settled and len(reports) == wanted and len(set(keys)) == len(keys) and len(complete) == wanted
+          and half == 0 and killed.attempts >= 2 and reruns_unkilled == 0)
+    if not ok:
+        print(f"# reports {[(r.pk, r.kind, r.status, r.attempts) for r in reports]}; worker logs {first_log} "
+              f"{second_log}", flush=True)
+    return verdict("celery_kill", ok, reports=len(reports), expected=wanted, complete=len(complete),
+                   duplicates=len(keys) - len(set(keys)),
+                   stuck=sum(1 for r in reports if r.status != Report.Status.DONE),
+                   killed_after_queued_s=killed_at - queued_at, reports_orphaned=len(orphaned),
+                   half_written=half, killed_report_attempts=killed.attempts, reruns_of_others=reruns_unkilled,
+                   killed_report_done_after_kill_s=(killed.finished_at.timestamp() - killed_at) if killed.finished_at else float("nan"),
+                   all_done_after_kill_s=done_at - killed_at, report_run_max_s=max(runs, default=float("nan")),
+                   visibility_timeout_s=visibility)
+
+
+# --- A flooding socket ---------------------------------------------------------------------------
+
+def flood_frame(number, seat, rng):
+    """Every third frame a well-formed ``act``, the others garbage text or bytes."""
+    kind = number % 3
+    if kind == 0:
+        return json.dumps({"type": "act", "id": f"{rng.getrandbits(64):016x}", "seat": seat,
+                           "version": rng.randrange(50), "action": {"type": "wait"}})
+    if kind == 1:
+        return "".join(rng.choice('{}[]":,xyz\\0') for _ in range(rng.randrange(1, 200)))
+    return rng.randbytes(rng.randrange(1, 200))
+
+
+async def flooder(job):
+    """One device's socket sending as fast as it can in each flood window; when the server
+    closes it, it connects again after ``reconnect_s`` (0: at once, as a hostile script would;
+    play.js waits about a second). Runs in its own process (its CPU is reported)."""
+    import websockets
+
+    device, rng = job["device"], random.Random(5)
+    url = f"{job['base']}/ws/play/{device['session']}/"
+    headers = {"Cookie": f"sw_{device['session']}={device['token']}"}
+    out = {"connections": 0, "frames": 0, "closes": {}, "first_close_s": [], "longest_socket_s": [],
+           "answers": [], "errors": 0}
+    answers = [0]
+
+    async def drain(ws):
+        try:
+            async for _message in ws:
+                answers[0] += 1
+        except websockets.exceptions.ConnectionClosed:
+            pass
+
+    loop = asyncio.get_running_loop()
+    for start, stop in job["windows"]:
+        await asyncio.sleep(max(0.0, start - time.time()))
+        first, lives, answers[0] = None, [], 0
+        while time.time() < stop:
+            opened = time.time()
+            try:
+                async with websockets.connect(url, additional_headers=headers, compression=None, ping_interval=None,
+                                              open_timeout=max(0.1, min(5, stop - time.time())), close_timeout=1,
+                                              max_queue=None) as ws:
+                    opened = time.time()
+                    out["connections"] += 1
+                    reader = asyncio.create_task(drain(ws))
+                    try:
+                        async with asyncio.timeout_at(loop.time() + stop - time.time()):  # the window's end
+                            number = 0
+                            while True:
+                                await ws.send(flood_frame(number, device["seat"], rng))
+                                number += 1
+                                out["frames"] += 1
+                                if number % 16 == 0:
+                                    await asyncio.sleep(0)  # let the socket read the server's close
+                    except TimeoutError:
+                        pass
+                    finally:
+                        reader.cancel()
+                lives.append(time.time() - opened)
+            except websockets.exceptions.ConnectionClosed as closed:
+                lives.append(time.time() - opened)
+                code = closed.rcvd.code if closed.rcvd else None
+                out["closes"][str(code)] = out["closes"].get(str(code), 0) + 1
+                if code == 4429 and first is None:
+                    first = time.time() - start
+                await asyncio.sleep(job["reconnect_s"])
+            except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
+                out["errors"] += 1
+                await asyncio.sleep(0.05)
+        out["first_close_s"].append(first)
+        out["longest_socket_s"].append(max(lives, default=0.0))
+        out["answers"].append(answers[0])
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    out["cpu_s"] = usage.ru_utime + usage.ru_stime
+    return out
+
+
+def flood(args, window=10.0, settle=3.0, interval=2.0):
+    """Steady play with a flooding socket in every other window; the students' p99 compared."""
+    plan = live.build_classes(args.students + 1, label="faults")
+    device = plan["devices"].pop()  # the flooder holds a seat; its tablemates play on
+    server = live.Server(live.server_env(args.db, args.redis, 2, CONN_MAX_AGE=60)).start()
+    start_at = time.time() + 6 + len(plan["devices"]) / 100
+    calm, floods, at, cycles = [], [], start_at, args.flood_cycles
+    for _ in range(cycles):  # calm, flood, calm, flood...: drift in the machine's load hits both
+        calm.append((at + settle, at + settle + window))  # the first seconds after a flood settle
+        floods.append((at + settle + window, at + settle + 2 * window))
+        at += settle + 2 * window
+    job = Path(tempfile.mkdtemp(prefix="stormwise-flood-")) / "flooder.json"
+    job.write_text(json.dumps({"base": f"ws://127.0.0.1:{server.port}", "device": device, "windows": floods,
+                               "reconnect_s": args.flood_reconnect}))
+    process = subprocess.Popen([sys.executable, "-m", "benchmarks.faults", "--flooder", str(job)], cwd=live.ROOT)
+    marks = {}  # CPU of the server and of the whole machine at every window's edges
+
+    def mark_edges():
+        for edge in sorted({t for w in calm + floods for t in w}):
+            time.sleep(max(0.0, edge - time.time()))
+            marks[edge] = (server.cpu_seconds(), live.machine_busy())
+
+    marker = threading.Thread(target=mark_edges, daemon=True)
+    marker.start()
+    try:
+        record = live.run_clients(f"ws://127.0.0.1:{server.port}", plan, start_at, at, interval, 1, seed=11)
+        process.wait(timeout=60)
+        marker.join(timeout=5)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        server.stop()
+    flooded = json.loads(job.with_suffix(".out.json").read_text())
+
+    def latencies(start, stop):
+        return [(a[2] - a[0]) * 1000 for a in record["acts"] if start <= a[0] < stop]
+
+    def cpu(windows):
+        """(server CPU in % of one core, whole machine busy %) over these windows."""
+        server_s = sum(marks[b][0] - marks[a][0] for a, b in windows)
+        busy = sum(marks[b][1][0] - marks[a][1][0] for a, b in windows)
+        total = sum(marks[b][1][1] - marks[a][1][1] for a, b in windows)
+        return 100 * server_s / (window * len(windows)), 100 * busy / total
+
+    # Only pairs in which the students still played: their games end after ~5 min of 2-s taps.
+    pairs = [(c, f) for c, f in zip(calm, floods) if min(len(latencies(*c)), len(latencies(*f))) >= 50]
+    calm_p99 = [live.percentile(latencies(*c), 99) for c, _f in pairs]
+    flood_p99 = [live.percentile(latencies(*f), 99) for _c, f in pairs]
+    calm_all = [v for c, _f in pairs for v in latencies(*c)]
+    flood_all = [v for _c, f in pairs for v in latencies(*f)]
+    if not pairs:
+        return verdict("flood", False, window_pairs_with_play=0)
+    ratio = statistics.median(flood_p99) / statistics.median(calm_p99)
+    low, high = bootstrap_pairs(calm_p99, flood_p99)
+    first = flooded["first_close_s"][0]
+    lost, doubled = live.check_log(record["acked"])
+    flood_seconds = window * cycles
+    (calm_server, calm_busy), (flood_server, flood_busy) = cpu([c for c, _f in pairs]), cpu([f for _c, f in pairs])
+    print(f"# act p99 per window (ms), calm: {' '.join(f'{v:.0f}' for v in calm_p99)}; flood: "
+          f"{' '.join(f'{v:.0f}' for v in flood_p99)}; flood/calm by pair: "
+          f"{' '.join(f'{f / c:.2f}' for c, f in zip(calm_p99, flood_p99))}; frames answered to the flooder "
+          f"per window: {' '.join(map(str, flooded['answers']))}; its longest socket per window (s): "
+          f"{' '.join(f'{v:.1f}' for v in flooded['longest_socket_s'])}", flush=True)
+    return verdict("flood", first is not None and first <= 5 and ratio <= 1.10 and lost == 0 and doubled == 0,
+                   students=len(plan["devices"]), flooder_reconnects_after_s=args.flood_reconnect,
+                   windows=f"{cycles} x {window:.0f} s calm + {cycles} x {window:.0f} s flood",
+                   window_pairs_with_play=len(pairs),
+                   calm_p99_median_ms=statistics.median(calm_p99), flood_p99_median_ms=statistics.median(flood_p99),
+                   p99_ratio=ratio, p99_ratio_90pct_ci=f"{low:.2f}-{high:.2f}",
+                   pairs_worse_by_over_10pct=sum(1 for c, f in zip(calm_p99, flood_p99) if f > 1.1 * c),
+                   calm_p50_ms=live.percentile(calm_all, 50), flood_p50_ms=live.percentile(flood_all, 50),
+                   acts_per_window=len(calm_all) // len(pairs),
+                   calm_server_cpu_pct_of_a_core=calm_server, flood_server_cpu_pct_of_a_core=flood_server,
+                   calm_machine_busy_pct=calm_busy, flood_machine_busy_pct=flood_busy,
+                   first_close_4429_after_s=first if first is not None else float("nan"),
+                   flood_windows_with_4429=sum(1 for f in flooded["first_close_s"] if f is not None),
+                   flooder_closes=flooded["closes"], flooder_connections_per_s=flooded["connections"] / flood_seconds,
+                   flooder_frames_per_s=flooded["frames"] / flood_seconds,
+                   flooder_answers_per_s=sum(flooded["answers"]) / flood_seconds,
+                   flooder_cpu_pct_of_a_core=100 * flooded["cpu_s"] / flood_seconds,
+                   lost_actions=lost, doubled_actions=doubled)
+
+
+def bootstrap_pairs(calm_p99, flood_p99, rounds=2000, seed=3):
+    """A 90 % interval for median(flood p99) / median(calm p99), resampling whole (calm, flood)
+    window pairs: the spread between windows, not within one, is what a shared machine varies."""
+    rng = random.Random(seed)
+    pairs = list(zip(calm_p99, flood_p99))
+    ratios = []
+    for _ in range(rounds):
+        drawn = rng.choices(pairs, k=len(pairs))
+        ratios.append(statistics.median(f for _c, f in drawn) / statistics.median(c for c, _f in drawn))
+    ratios.sort()
+    return ratios[int(0.05 * rounds)], ratios[int(0.95 * rounds)]
 
 
 def main(argv=None):
@@ -218,9 +587,18 @@ def main(argv=None):
     parser.add_argument("--only", help="comma-separated fault names")
     parser.add_argument("--db", default="postgres://postgres@127.0.0.1:5432/stormwise_bench")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/5")
+    parser.add_argument("--flood-reconnect", type=float, default=0.0,
+                        help="seconds the flooder waits before connecting again once closed (default 0)")
+    parser.add_argument("--flood-cycles", type=int, default=6,
+                        help="calm/flood window pairs (default 6; the games end after about 10)")
+    parser.add_argument("--flooder", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.flooder:
+        out = asyncio.run(flooder(json.loads(Path(args.flooder).read_text())))
+        Path(args.flooder).with_suffix(".out.json").write_text(json.dumps(out))
+        return
     live.setup_django(args.db, args.redis)
-    runs = [worker_kill, postgres_refuses] + ([redis_restart] if args.redis_restart else [])
+    runs = [worker_kill, postgres_refuses, celery_kill, flood] + ([redis_restart] if args.redis_restart else [])
     if args.only:
         runs = [run for run in runs + [redis_restart] if run.__name__ in args.only.split(",")]
     results = [run(args) for run in runs]

@@ -46,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 SECRET = "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
 VIEW_HEAD = re.compile(r'^\{"type":"view","game":(\d+),"seat":(\d+),"version":(\d+)')
+RESEND_SECONDS = 6.0  # play.js's resend timer for a tap still unanswered
 SUMMARY = re.compile(r'"type":"view","game":(\d+),"seat":null,"version":(\d+)')
 
 
@@ -269,6 +270,10 @@ class Device:
                         if stale["version"] >= self.version:
                             self.view_text, self.version = json.dumps(stale), stale["version"]
                     self.settle()
+                elif kind == "error" and self.pending is not None and not message.get("id"):
+                    # Refused before it was read (too fast, too big): play.js takes it as the answer.
+                    self.pending["answer"], self.pending["answer_at"] = message, now
+                    self.settle()
                 elif kind == "error":
                     self.record["unsolicited_errors"][message.get("code")] = self.record["unsolicited_errors"].get(message.get("code"), 0) + 1
         finally:
@@ -287,6 +292,9 @@ class Device:
                 self.pending["view_at"] = at
                 self.answer.set_result(None)
                 return
+        if self.version >= answer["version"]:  # a re-sent tap whose view came with the resync
+            self.pending["view_at"] = self.pending["answer_at"]
+            self.answer.set_result(None)
 
     async def run(self, start_at, stop_at, interval):
         import websockets
@@ -351,10 +359,15 @@ class Device:
                 self.record["timeouts"] += 1
                 raise ConnectionError("no answer in 30 s")  # reconnect and re-send the same id
             answer = pending["answer"]
+            if answer.get("code") == "unavailable":  # the database was away: play.js re-sends the same id
+                self.record["refused"]["unavailable"] = self.record["refused"].get("unavailable", 0) + 1
+                self.record["unavailable_after"].append(pending["answer_at"] - sent_at)
+                self.next_at = time.time() + RESEND_SECONDS
+                continue
             self.pending = None
             if answer["type"] == "ok":
                 self.record["acts"].append([sent_at, pending["answer_at"], pending["view_at"], self.game,
-                                            answer["version"], answer["replayed"], pending["first_sent"]])
+                                            answer["version"], answer["replayed"], pending["first_sent"], self.seat])
                 self.record["acked"].append(pending["id"])
                 self.next_at = max(self.next_at + interval, time.time())
             else:
@@ -363,7 +376,8 @@ class Device:
                 if code == "game_finished":
                     self.done = True
                     return
-                self.next_at = time.time()  # a stale view: choose again at once from the fresh one
+                # a stale view: choose again at once from the fresh one; slow down if told to
+                self.next_at = time.time() + (1.0 if code == "too_fast" else 0.0)
 
 
 class Dashboard:
@@ -393,7 +407,7 @@ class Dashboard:
 
 def new_record():
     return {"acts": [], "acked": [], "refused": {}, "unsolicited_errors": {}, "timeouts": 0,
-            "drops": [], "resyncs": [], "connected": 0, "snapshots": {}, "finished_students": 0}
+            "drops": [], "resyncs": [], "unavailable_after": [], "connected": 0, "snapshots": {}, "finished_students": 0}
 
 
 async def client_main(job):
@@ -489,7 +503,7 @@ def dashboard_stale(record, plan, until):
             for game, version in versions.items():
                 by_game.setdefault(int(game), []).append((at, version))
     delays = []
-    for sent_at, ok_at, view_at, game, version, replayed, first in record["acts"]:
+    for sent_at, ok_at, view_at, game, version, replayed, first, seat in record["acts"]:
         if ok_at > until - 3:
             continue
         seen = by_game.get(game)

@@ -128,10 +128,19 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
-# A task whose worker died is handed out again after this long. Reports take well under a
-# minute and no task is scheduled ahead (turn timers are deadlines in the database), so ten
-# minutes, not Redis's default hour, is how long a killed worker's report can stay stuck.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "600"))}
+# A task whose whole worker died (SIGKILL, out of memory, lost machine) is handed out again once
+# it has been unacknowledged this long; a dead pool child's task is given back at once
+# (reject_on_worker_lost). It must stay well above the longest a healthy worker holds a task
+# (one report, well under a minute: with prefetch 1 a worker holds only what it runs), or Redis
+# hands running reports to a second worker. No task is scheduled ahead (turn timers are
+# deadlines in the database). Workers look for such tasks every restore interval; kombu's
+# default throttle scans only every tenth look (100 s), so a killed worker's report stayed
+# stuck up to 11 min 40 s rather than the 10 min this setting names.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "600")),
+    "unacked_restore_interval": int(os.environ.get("CELERY_UNACKED_RESTORE_INTERVAL", "10")),
+    "unacked_restore_throttle": 1,
+}
 
 # --- Auth -----------------------------------------------------------------------------------------
 AUTH_USER_MODEL = "classroom.Teacher"
