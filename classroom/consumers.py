@@ -292,9 +292,9 @@ class DashboardConsumer(AsyncWebsocketConsumer):
             game_id, summary = table["game"], table["summary"]
             if game_id is None:
                 continue
-            if game_id not in self.games:
-                self.games.add(game_id)
+            if game_id not in self.games:  # joined only once the subscription took (Redis may be down)
                 await self.channel_layer.group_add(broadcast.watch_group_name(game_id), self.channel_name)
+                self.games.add(game_id)
             held = self.summaries.get(game_id)
             if held is None or held["version"] < summary["version"]:
                 self.summaries[game_id] = summary
