@@ -24,9 +24,9 @@ reconnecting by themselves with back-off, re-sending an unanswered tap with the 
   sets a pause; play.js waits about 1 s), in 6 windows of 10 s (``--flood-cycles``)
   alternating with 6 calm windows of 10 s (each after 3 s to settle, left out), so drift in the
   shared machine's load falls on both. Pass: the flooder's first socket is closed with 4429
-  within 5 s, the median of the flood windows' act p99 is within 10 % of the calm windows'
-  median (pairs in which the students still play: their games end after about 10), nothing
-  acknowledged is lost. Also printed: every window's p99, a 90 % interval for the ratio from
+  within 5 s, the students' act p99 over all flood windows is within 10 % of their p99 over
+  all calm windows (pairs in which the students still play: their games end after about 10),
+  nothing acknowledged is lost. Also printed: every window's p99, a 90 % interval for the ratio from
   resampling window pairs (on this shared machine it is wider than ±10 %), p50s, the server's
   and the machine's CPU in each kind of window (the flooder's own CPU is on the same 2 cores),
   and how many frames the server answered the flooder.
@@ -536,8 +536,10 @@ def flood(args, window=10.0, settle=3.0, interval=2.0):
     flood_all = [v for _c, f in pairs for v in latencies(*f)]
     if not pairs:
         return verdict("flood", False, window_pairs_with_play=0)
-    ratio = statistics.median(flood_p99) / statistics.median(calm_p99)
-    low, high = bootstrap_pairs(calm_p99, flood_p99)
+    # The students' act p99 over all flood windows against all calm ones: the windows alternate,
+    # so the machine's drift falls on both, and pooling gives the p99 ~1,500 samples, not ~250.
+    ratio = live.percentile(flood_all, 99) / live.percentile(calm_all, 99)
+    low, high = bootstrap_pairs([latencies(*c) for c, _f in pairs], [latencies(*f) for _c, f in pairs])
     first = flooded["first_close_s"][0]
     lost, doubled = live.check_log(record["acked"])
     flood_seconds = window * cycles
@@ -551,6 +553,7 @@ def flood(args, window=10.0, settle=3.0, interval=2.0):
                    students=len(plan["devices"]), flooder_reconnects_after_s=args.flood_reconnect,
                    windows=f"{cycles} x {window:.0f} s calm + {cycles} x {window:.0f} s flood",
                    window_pairs_with_play=len(pairs),
+                   calm_p99_ms=live.percentile(calm_all, 99), flood_p99_ms=live.percentile(flood_all, 99),
                    calm_p99_median_ms=statistics.median(calm_p99), flood_p99_median_ms=statistics.median(flood_p99),
                    p99_ratio=ratio, p99_ratio_90pct_ci=f"{low:.2f}-{high:.2f}",
                    pairs_worse_by_over_10pct=sum(1 for c, f in zip(calm_p99, flood_p99) if f > 1.1 * c),
@@ -567,15 +570,16 @@ def flood(args, window=10.0, settle=3.0, interval=2.0):
                    lost_actions=lost, doubled_actions=doubled)
 
 
-def bootstrap_pairs(calm_p99, flood_p99, rounds=2000, seed=3):
-    """A 90 % interval for median(flood p99) / median(calm p99), resampling whole (calm, flood)
-    window pairs: the spread between windows, not within one, is what a shared machine varies."""
+def bootstrap_pairs(calm, flood, rounds=2000, seed=3):
+    """A 90 % interval for p99(flood) / p99(calm) pooled over windows, resampling whole (calm,
+    flood) window pairs: the spread between windows, not within one, is what a shared machine varies."""
     rng = random.Random(seed)
-    pairs = list(zip(calm_p99, flood_p99))
+    pairs = list(zip(calm, flood))
     ratios = []
     for _ in range(rounds):
         drawn = rng.choices(pairs, k=len(pairs))
-        ratios.append(statistics.median(f for _c, f in drawn) / statistics.median(c for c, _f in drawn))
+        ratios.append(live.percentile([v for _c, f in drawn for v in f], 99)
+                      / live.percentile([v for c, _f in drawn for v in c], 99))
     ratios.sort()
     return ratios[int(0.05 * rounds)], ratios[int(0.95 * rounds)]
 

@@ -29,6 +29,10 @@ logger = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4096
 MAX_FRAMES_PER_SECOND = 10
+# A tap waits for its answer and its view, then for a person to decide: two a second, a burst
+# of four (a shared tablet's players), is more than a class needs. Each applied act locks its
+# table's game for a moment, so a flooder's acts would make its tablemates wait.
+MAX_ACTS_PER_SECOND, ACT_BURST = 2, 4
 FLOOD_LIMIT = 20  # frames refused for speed before the socket is closed
 FLOOD_HOLD_SECONDS = 30  # a device closed for flooding waits this long before it is let in again
 CLOSE_UNAUTHORISED = 4403
@@ -117,7 +121,7 @@ class PlayConsumer(AsyncWebsocketConsumer):
             return
         self.participant_id = participant.pk
         self.token_hash = participant.token_hash
-        self.limit = RateLimit()
+        self.limit, self.act_limit = RateLimit(), RateLimit(MAX_ACTS_PER_SECOND, ACT_BURST)
         self.refused_fast = 0
         self.games = set()
         self.acting = None  # the act being applied: the next one waits for it, frames don't
@@ -165,12 +169,7 @@ class PlayConsumer(AsyncWebsocketConsumer):
             await self.send_json(Refused("too_big").as_message())
             return
         if not self.limit.allow():
-            self.refused_fast += 1
-            if self.refused_fast > FLOOD_LIMIT:
-                await _hold_flooder(self.participant_id)
-                await self.close(code=CLOSE_FLOODING)
-            else:
-                await self.send_json(Refused("too_fast").as_message())
+            await self.too_fast()
             return
         try:
             message = json.loads(raw)
@@ -183,6 +182,8 @@ class PlayConsumer(AsyncWebsocketConsumer):
         kind = message.get("type")
         if kind == "ping":
             await self.send_json({"type": "pong", "t": message.get("t")})
+        elif kind == "act" and not self.act_limit.allow():
+            await self.too_fast(message.get("id"))  # with its id: the device may tap again
         elif kind == "act":
             # Applied off this loop, one at a time and in order, so the next frames are read
             # (and counted by the rate limit) while the database works.
@@ -193,6 +194,14 @@ class PlayConsumer(AsyncWebsocketConsumer):
             await self.send_state()
         else:
             await self.send_json(Refused("unknown_type").as_message(message.get("id")))
+
+    async def too_fast(self, action_id=None):
+        self.refused_fast += 1
+        if self.refused_fast > FLOOD_LIMIT:
+            await _hold_flooder(self.participant_id)
+            await self.close(code=CLOSE_FLOODING)
+        else:
+            await self.send_json(Refused("too_fast").as_message(action_id if isinstance(action_id, str) else None))
 
     async def act(self, message, after=None):
         if after is not None:

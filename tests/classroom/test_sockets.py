@@ -1,4 +1,5 @@
 """The table and dashboard sockets over the real Redis channel layer and PostgreSQL."""
+import asyncio
 import json
 import time
 
@@ -57,8 +58,11 @@ def test_unknown_device_is_closed():
     async_to_sync(run)()
 
 
-def test_act_broadcasts_to_the_table_and_bad_input_changes_nothing():
+def test_act_broadcasts_to_the_table_and_bad_input_changes_nothing(monkeypatch):
     """A legal tap is answered ok and reaches a tablemate; every bad frame gets an error only."""
+    from classroom import consumers
+
+    monkeypatch.setattr(consumers, "ACT_BURST", 50)  # this test taps faster than a person
     session, devices = started_session(students=2)
     (p0, t0), (p1, t1) = devices
     game_id = p0.seats.get().table.game_id
@@ -144,6 +148,39 @@ def test_flooding_socket_is_told_to_slow_down_then_closed():
             codes.append(json.loads(message["text"]).get("code"))
         assert "too_fast" in codes
     async_to_sync(run)()
+
+
+def test_acts_beyond_a_persons_pace_are_refused_before_they_reach_the_game():
+    """Four acts at once are answered (a shared tablet's players); the next ones at once are
+    told to slow down without touching the game, and after a pause the device plays again."""
+    from classroom import consumers
+
+    session, devices = started_session(students=2)
+    game_id = devices[0][0].seats.get().table.game_id
+
+    async def run():
+        socket, lobby, _ = await open_device(session, devices[0][1])
+        seat = lobby["seats"][0]
+        frames = [{"type": "act", "id": f"burst-act-{n:04d}", "seat": seat, "version": 10_000,
+                   "action": {"type": "wait"}} for n in range(consumers.ACT_BURST + 3)]
+        for frame in frames:
+            await socket.send_to(text_data=json.dumps(frame))
+        answers = {}
+        while len(answers) < len(frames):
+            message = await socket.receive_json_from(timeout=5)
+            if message["type"] == "error":
+                answers[message["id"]] = message["code"]  # each answer names its tap
+        codes = list(answers.values())
+        assert codes.count("stale_view") == consumers.ACT_BURST, codes  # reached the game, refused
+        assert codes.count("too_fast") == 3, codes
+        await asyncio.sleep(1.1)
+        late = await answer_to(socket, dict(frames[0], id="after-a-pause"))
+        assert late["code"] == "stale_view"
+        await socket.disconnect()
+
+    before = snapshot(game_id)
+    async_to_sync(run)()
+    assert snapshot(game_id) == before
 
 
 def test_a_device_closed_for_flooding_waits_before_it_gets_back_in(monkeypatch):
