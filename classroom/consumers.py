@@ -242,15 +242,22 @@ def _owned_session(session_id, user):
 
 
 @database_sync_to_async
-def _dashboard_payload(session_id, summaries, recheck):
-    return selectors.dashboard(Session.objects.get(pk=session_id), summaries, recheck=recheck)
+def _dashboard_payload(session_id, summaries, held):
+    """A snapshot, and the session and its people to keep for the next one; ``held`` is what an
+    earlier snapshot kept, or None to read them (and every table's version) again."""
+    if held is None:
+        session = Session.objects.get(pk=session_id)
+        held = session, selectors.dashboard_people(session)
+        return selectors.dashboard(session, summaries, recheck=True, people=held[1]), held
+    return selectors.dashboard(held[0], summaries, recheck=False, people=held[1]), held
 
 
 class DashboardConsumer(AsyncWebsocketConsumer):
     """The teacher's live dashboard: coalesced, numbered snapshots, at most ~1 s stale.
 
-    It keeps the newest teacher view of each table from the ``game.summary`` messages, so a
-    snapshot reads the session's people and seats from the database but not every game's state.
+    It keeps the newest teacher view of each table from the ``game.summary`` messages, and the
+    session's people and seats until the session changes (or every few seconds, for presence), so
+    a snapshot after a move reads nothing from the database.
     """
 
     FLUSH_SECONDS = 1.0
@@ -262,7 +269,7 @@ class DashboardConsumer(AsyncWebsocketConsumer):
         if session is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.seq, self.dirty, self.games, self.summaries = 0, True, set(), {}
+        self.seq, self.dirty, self.games, self.summaries, self.held = 0, True, set(), {}, None
         await self.accept()
         await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
         self.loop = asyncio.create_task(self.flush_forever())
@@ -296,7 +303,9 @@ class DashboardConsumer(AsyncWebsocketConsumer):
             await asyncio.sleep(self.FLUSH_SECONDS)
 
     async def flush(self, recheck=True):
-        payload = await _dashboard_payload(self.session_id, dict(self.summaries), recheck)
+        if recheck:
+            self.held = None
+        payload, self.held = await _dashboard_payload(self.session_id, dict(self.summaries), self.held)
         for table in payload["tables"]:
             game_id, summary = table["game"], table["summary"]
             if game_id is None:
@@ -316,7 +325,7 @@ class DashboardConsumer(AsyncWebsocketConsumer):
             await self.send(text_data='{"type":"pong"}')
 
     async def session_changed(self, event):
-        self.dirty = True
+        self.dirty, self.held = True, None
 
     async def game_summary(self, event):
         held = self.summaries.get(event["game"])

@@ -46,16 +46,26 @@ def student_state(participant: Participant) -> dict:
     }
 
 
-def dashboard(session: Session, summaries: dict | None = None, *, recheck: bool = True) -> dict:
+def dashboard_people(session: Session) -> tuple[list, list]:
+    """The database part of the dashboard: the session's participants, and its tables with their
+    seats and games (without the games' states)."""
+    participants = list(session.participants.all())
+    tables = list(session.tables.select_related("game").defer("game__state").prefetch_related("seats"))
+    return participants, tables
+
+
+def dashboard(session: Session, summaries: dict | None = None, *, recheck: bool = True,
+              people: tuple[list, list] | None = None) -> dict:
     """Everything the teacher's live dashboard shows, alerts first.
 
     ``summaries`` maps game ids to teacher views the caller already holds (a dashboard socket
     keeps the newest one it was sent). With ``recheck`` a held view older than its game is read
     again; without, it is trusted: it is a move behind only until that move's own summary arrives
     and asks for the next snapshot, and a socket rechecks every few seconds in case one was lost.
+    ``people`` is ``dashboard_people(session)`` when the caller kept it from an earlier snapshot.
     """
     now = timezone.now()
-    participants = list(session.participants.all())
+    participants, session_tables = people or dashboard_people(session)
     by_id = {p.pk: p for p in participants}
     tables, alerts = [], []
 
@@ -68,7 +78,7 @@ def dashboard(session: Session, summaries: dict | None = None, *, recheck: bool 
         if p.asked_teacher_at:
             alerts.append({"kind": "asking", "who": p.nickname, "participant": p.pk,
                            "since": p.asked_teacher_at.isoformat()})
-    for table in session.tables.select_related("game").defer("game__state").prefetch_related("seats"):
+    for table in session_tables:
         summary = (summaries or {}).get(table.game_id)
         if table.game_id and (summary is None or recheck and summary["version"] < table.game.version):
             summary = games.current_view(table.game, None)
