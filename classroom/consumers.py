@@ -12,6 +12,7 @@ import logging
 import time
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
@@ -103,7 +104,21 @@ def _presence(participant_id, delta):
         connected=Greatest(F("connected") + delta, 0), last_seen_at=timezone.now())
 
 
-class PlayConsumer(AsyncWebsocketConsumer):
+class Consumer(AsyncWebsocketConsumer):
+    """Channels 4.2's dispatch closes stale database connections before every message, on the
+    process's one thread for sync code: one hop per message per socket (each view to each
+    tablet), all queued on the thread that also serves connects and dashboards. These consumers
+    touch the database only through ``DatabaseSyncToAsync``, which closes stale connections in
+    its own thread around each call, or through config.pgpool, so they dispatch directly."""
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class PlayConsumer(Consumer):
     """A student's device: lobby updates, its seats' views, and its actions."""
 
     async def connect(self):
@@ -252,7 +267,7 @@ def _dashboard_payload(session_id, summaries, held):
     return selectors.dashboard(held[0], summaries, recheck=False, people=held[1]), held
 
 
-class DashboardConsumer(AsyncWebsocketConsumer):
+class DashboardConsumer(Consumer):
     """The teacher's live dashboard: coalesced, numbered snapshots, at most ~1 s stale.
 
     It keeps the newest teacher view of each table from the ``game.summary`` messages, and the
@@ -334,7 +349,7 @@ class DashboardConsumer(AsyncWebsocketConsumer):
         self.dirty = True
 
 
-class CheckConsumer(AsyncWebsocketConsumer):
+class CheckConsumer(Consumer):
     """``/ws/check/``: echoes small frames so /check can tell whether this network holds a socket."""
 
     async def receive(self, text_data=None, bytes_data=None):
