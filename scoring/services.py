@@ -212,7 +212,8 @@ def job_status(session: Session) -> dict:
     for report in (Report.objects.filter(session=session).select_related("seat__table", "seat__participant").prefetch_related("seat__table__seats__participant")
                    .defer("html", "pdf", "data")):
         rows.append({
-            "id": report.pk, "kind": report.kind, "status": report.status, "progress": report.progress,
+            "id": report.pk, "kind": report.kind, "status": report.status,
+            "status_label": str(report.get_status_display()), "progress": report.progress,
             "step": report.step, "error": report.error.splitlines()[0] if report.error else "",
             "label": report_label(report), "attempts": report.attempts,
             "page": reverse("scoring:report", args=[report.pk]),

@@ -137,7 +137,7 @@ def test_no_page_breaks_the_content_security_policy_and_every_page_works(browser
     expect(page.locator("#jobs tbody tr")).to_have_count(len(reports))
     in_thread(_write_report, reports[0])
     row = page.locator(f'#jobs tr[data-id="{reports[0]}"]')
-    expect(row.locator(".status")).to_have_text("done")
+    expect(row.locator(".status")).to_have_text("Done")
     expect(row.get_by_role("link", name="PDF")).to_be_visible()
     page.get_by_role("link", name="Class debrief screen").click()
     expect(page.get_by_role("heading").first).to_be_visible()
