@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -16,6 +15,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from benchmarks.faults import wait_for
 from classroom import services as classroom
 from scoring.models import Report
 from tests.factories import started_session
@@ -49,13 +49,10 @@ def stop(worker: subprocess.Popen, sig=signal.SIGTERM) -> None:
 
 
 def wait_until(check, timeout, what):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    found = wait_for(check, timeout)
+    if not found:
+        raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    return found
 
 
 def test_a_report_interrupted_by_a_killed_worker_is_written_once_by_the_next(transactional_db, tmp_path):
