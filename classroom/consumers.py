@@ -61,17 +61,10 @@ class RateLimit:
         return False
 
 
-def _act(participant_id, message):
-    """Run the action and hand back, unsent, the views it published (see ``broadcast.held``)."""
-    with broadcast.held() as pending:
-        answer = services.act(participant_id, message)
-    return answer, pending
-
-
 # Actions run on a pool of threads, each with its own database connection, rather than on the
 # one thread that every other ORM call of this process shares: tables don't queue behind each
 # other, and the game row lock still serialises moves at one table.
-act_in_pool = DatabaseSyncToAsync(_act, thread_sensitive=False)
+act_in_pool = DatabaseSyncToAsync(services.act, thread_sensitive=False)
 
 
 def _flood_hold_key(participant_id) -> str:
@@ -224,8 +217,8 @@ class PlayConsumer(Consumer):
         try:
             if pgpool.available():
                 answer, pending = await services.aact(self.participant_id, message)
-            else:
-                answer, pending = await act_in_pool(self.participant_id, message)
+            else:  # the ORM path publishes its views itself, after its commit
+                answer, pending = await act_in_pool(self.participant_id, message), []
         except (OperationalError, InterfaceError):  # the database is briefly out of reach
             answer, pending = Refused("unavailable").as_message(message.get("id")), []
         except Exception:
@@ -257,14 +250,15 @@ def _owned_session(session_id, user):
 
 
 @database_sync_to_async
-def _dashboard_payload(session_id, summaries, held):
-    """A snapshot, and the session and its people to keep for the next one; ``held`` is what an
-    earlier snapshot kept, or None to read them (and every table's version) again."""
-    if held is None:
+def _dashboard_payload(session_id, summaries, roster):
+    """A snapshot, and the session with its people (``selectors.dashboard_people``) to keep for
+    the next one. Without a ``roster`` kept from an earlier snapshot, they are read again and so
+    is every game newer than its held summary."""
+    recheck = roster is None
+    if recheck:
         session = Session.objects.get(pk=session_id)
-        held = session, selectors.dashboard_people(session)
-        return selectors.dashboard(session, summaries, recheck=True, people=held[1]), held
-    return selectors.dashboard(held[0], summaries, recheck=False, people=held[1]), held
+        roster = session, selectors.dashboard_people(session)
+    return selectors.dashboard(roster[0], summaries, recheck=recheck, people=roster[1]), roster
 
 
 class DashboardConsumer(Consumer):
@@ -284,7 +278,7 @@ class DashboardConsumer(Consumer):
         if session is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.seq, self.dirty, self.games, self.summaries, self.held = 0, True, set(), {}, None
+        self.seq, self.dirty, self.games, self.summaries, self.roster = 0, True, set(), {}, None
         await self.accept()
         await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
         self.loop = asyncio.create_task(self.flush_forever())
@@ -319,18 +313,15 @@ class DashboardConsumer(Consumer):
 
     async def flush(self, recheck=True):
         if recheck:
-            self.held = None
-        payload, self.held = await _dashboard_payload(self.session_id, dict(self.summaries), self.held)
+            self.roster = None
+        payload, self.roster = await _dashboard_payload(self.session_id, dict(self.summaries), self.roster)
         for table in payload["tables"]:
-            game_id, summary = table["game"], table["summary"]
-            if game_id is None:
+            if table["game"] is None:
                 continue
-            if game_id not in self.games:  # joined only once the subscription took (Redis may be down)
-                await self.channel_layer.group_add(broadcast.watch_group_name(game_id), self.channel_name)
-                self.games.add(game_id)
-            held = self.summaries.get(game_id)
-            if held is None or held["version"] < summary["version"]:
-                self.summaries[game_id] = summary
+            if table["game"] not in self.games:  # joined only once the subscription took (Redis may be down)
+                await self.channel_layer.group_add(broadcast.watch_group_name(table["game"]), self.channel_name)
+                self.games.add(table["game"])
+            self.keep(table["summary"])
         self.seq += 1
         payload["seq"] = self.seq
         await self.send(text_data=broadcast.encode(payload))
@@ -339,13 +330,17 @@ class DashboardConsumer(Consumer):
         if text_data and len(text_data) < 200 and '"ping"' in text_data:
             await self.send(text_data='{"type":"pong"}')
 
+    def keep(self, summary):
+        """Hold a table's teacher view unless a newer one is held already."""
+        held = self.summaries.get(summary["game"])
+        if held is None or held["version"] <= summary["version"]:
+            self.summaries[summary["game"]] = summary
+
     async def session_changed(self, event):
-        self.dirty, self.held = True, None
+        self.dirty, self.roster = True, None
 
     async def game_summary(self, event):
-        held = self.summaries.get(event["game"])
-        if held is None or held["version"] <= event["version"]:
-            self.summaries[event["game"]] = event["summary"]
+        self.keep(event["summary"])
         self.dirty = True
 
 

@@ -10,17 +10,11 @@ message, so the views are encoded once here instead of once per socket there.
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-
-# Set while a socket's action runs on a worker thread: messages wait here and the socket's
-# event loop sends them, instead of the thread hopping back onto that loop for each one.
-_pending: ContextVar[list | None] = ContextVar("broadcast_pending", default=None)
 
 
 @dataclass(frozen=True)
@@ -89,24 +83,9 @@ def messages(snap: Snapshot, engine, state, views: dict | None = None) -> list[t
 
 
 def publish(snap: Snapshot, engine, state, views: dict | None = None) -> None:
-    """Send every seat its view and every dashboard the table's teacher view. Call after commit."""
-    batch = messages(snap, engine, state, views)
-    pending = _pending.get()
-    if pending is not None:
-        pending.extend(batch)
-    else:
-        async_to_sync(send)(get_channel_layer(), batch)
-
-
-@contextmanager
-def held():
-    """Keep the messages published inside this block (on this thread) for ``send`` to send."""
-    pending: list = []
-    token = _pending.set(pending)
-    try:
-        yield pending
-    finally:
-        _pending.reset(token)
+    """Send every seat its view and every dashboard the table's teacher view. Call after commit;
+    code on an event loop sends ``messages`` itself (``send``)."""
+    async_to_sync(send)(get_channel_layer(), messages(snap, engine, state, views))
 
 
 async def send(layer, batch) -> None:

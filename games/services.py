@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from datetime import datetime, timedelta
 
+import orjson
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
-import orjson
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
@@ -82,8 +82,7 @@ def submit(*, game_id: int, seat: int | None, action: dict, action_id: str | Non
     seat's view last changed is refused as stale. A repeated ``action_id`` returns the stored
     outcome without applying anything again. Raises ``Refused``; then nothing has changed.
     """
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise Refused("bad_frame")
+    _well_formed(action)
     action_id = action_id or uuid.uuid4().hex
     with transaction.atomic():
         # The lock and the retry check in one read: this runs on every tap.
@@ -126,8 +125,7 @@ async def asubmit(*, game_id: int, seat: int, action: dict, action_id: str, vers
     transaction has committed. Raises ``Refused``; then nothing has changed."""
     from config import pgpool
 
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise Refused("bad_frame")
+    _well_formed(action)
     async with pgpool.connection() as conn:
         async with conn.transaction():
             row = await (await conn.execute(_LOCK_SQL, [game_id, action_id, game_id])).fetchone()
@@ -151,6 +149,11 @@ async def asubmit(*, game_id: int, seat: int, action: dict, action_id: str, vers
                 for value in [getattr(game, name) for name in MOVE_CHANGES] + [game.pk]])
     batch = broadcast.messages(broadcast.Snapshot.of(game), step.engine, step.state, step.views)
     return Outcome(move=move, version=game.version), batch
+
+
+def _well_formed(action) -> None:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise Refused("bad_frame")
 
 
 def check(game: Game, seat: int | None, version: int | None, actor: str) -> None:
