@@ -10,6 +10,11 @@ import json
 from pathlib import Path
 from typing import Any, Mapping, Protocol
 
+try:  # the same result several times faster; engines also run where it is not installed
+    import orjson
+except ImportError:  # pragma: no cover
+    orjson = None
+
 State = Any
 
 #: Seat number used for actions taken by the teacher or the system (skip, hand to bot, end now).
@@ -71,6 +76,19 @@ def shuffled(items: list, seed: int, purpose: str, seat: int | None, n: int) -> 
         ((draw(seed, f"{purpose}/{n}", seat, i), item) for i, item in enumerate(items)),
         key=lambda pair: pair[0],
     )]
+
+
+# --- States are plain JSON ---------------------------------------------------------------------
+
+def json_copy(value):
+    """A deep copy of plain JSON data, as ``json.loads(json.dumps(value))`` gives it (tuples
+    become lists, keys become strings). Every move loads and dumps its game's state once."""
+    if orjson is not None:
+        try:
+            return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+        except TypeError:  # integers beyond 64 bits, or a value orjson will not take
+            pass
+    return json.loads(json.dumps(value))
 
 
 # --- Content ----------------------------------------------------------------------------------

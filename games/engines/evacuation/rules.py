@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import heapq
-import json
 from bisect import bisect_right
 from pathlib import Path
 
-from ..base import IllegalAction, load_content, roll
+from ..base import IllegalAction, json_copy, load_content, roll
 
 VERSION = "1.0.0"
 SCHEMA_VERSION = 1
@@ -1032,12 +1031,12 @@ def _outcome(s):
 
 def dump(state):
     """A JSON-ready deep copy (the state is plain JSON already)."""
-    return json.loads(json.dumps(state))
+    return json_copy(state)
 
 
 def load(data):
     """The state from ``dump``; schema 1 is current (upgrades of later schemas go here, in order)."""
-    state = json.loads(json.dumps(data))
+    state = json_copy(data)
     if state.get("schema") != SCHEMA_VERSION:
         raise ValueError(f"Unknown evacuation state schema {state.get('schema')!r}")
     return state

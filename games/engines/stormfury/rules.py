@@ -6,12 +6,11 @@ there are referred to as "RULES.md §n" in comments.
 """
 from __future__ import annotations
 
-import json
 from itertools import combinations
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..base import IllegalAction, draw, load_content, shuffled
+from ..base import IllegalAction, draw, json_copy, load_content, shuffled
 from .hexes import DIRECTIONS, disk
 
 CONTENT_FILES = ["map.json", "hurricane_cards.json", "resource_cards.json", "roles.json"]
@@ -340,11 +339,11 @@ class Stormfury:
 
     def dump(self, state: dict) -> dict:
         """A JSON-ready copy of the state."""
-        return json.loads(json.dumps(state))
+        return json_copy(state)
 
     def load(self, data: dict) -> dict:
         """A state from ``dump``'s output, upgraded to the current schema step by step."""
-        state = json.loads(json.dumps(data))
+        state = json_copy(data)
         schema = state.get("schema")
         if schema != SCHEMA_VERSION:
             raise ValueError(f"cannot load Stormfury state schema {schema!r}")
