@@ -611,6 +611,9 @@ def sweep(args, plan, server, base, warm):
         sampler = Sampler(server, start_at, stop_at)
         record = run_clients(base, plan, start_at, stop_at, interval, args.clients, seed=step + 1)
         figures = summarise(record, plan, start_at, stop_at, prefix=f"sweep_{int(rate)}_")
+        if os.environ.get("BENCH_DUMP"):  # every act's times, to look at the latency over time
+            Path(f"{os.environ['BENCH_DUMP']}-{int(rate)}.json").write_text(json.dumps(
+                {"start_at": start_at, "stop_at": stop_at, "acts": record["acts"]}))
         lost, doubled = check_log(record["acked"])
         figures[f"sweep_{int(rate)}_lost_actions"] = (lost + doubled, "actions")
         measured = sum(1 for a in record["acts"] if start_at <= a[0] <= stop_at)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import time
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
@@ -292,15 +293,20 @@ class DashboardConsumer(Consumer):
             await self.channel_layer.group_discard(broadcast.watch_group_name(game_id), self.channel_name)
 
     async def flush_forever(self):
-        last = 0.0
+        # Each dashboard keeps a rhythm of its own, a little shorter than the nominal one, drawn
+        # afresh each time: dashboards opened in the same minute would otherwise read the
+        # database and build their snapshots at the same instant, every time, and every socket
+        # of the process would wait for all of them at once (measured: a 300 ms stall every 5 s).
+        next_recheck = time.monotonic()
         while True:
             now = time.monotonic()
-            recheck = now - last >= self.REFRESH_SECONDS
+            recheck = now >= next_recheck
             if self.dirty or recheck:
                 self.dirty = False
                 try:
                     await self.flush(recheck)
-                    last = now if recheck else last
+                    if recheck:
+                        next_recheck = now + self.REFRESH_SECONDS * random.uniform(0.7, 1.0)
                 except asyncio.CancelledError:
                     raise
                 except Session.DoesNotExist:  # the teacher deleted it (or retention did)
@@ -309,7 +315,7 @@ class DashboardConsumer(Consumer):
                 except Exception:  # keep the dashboard alive; the next tick retries
                     logger.exception("Dashboard snapshot failed for session %s", self.session_id)
                     self.dirty = True
-            await asyncio.sleep(self.FLUSH_SECONDS)
+            await asyncio.sleep(self.FLUSH_SECONDS * random.uniform(0.7, 1.0))
 
     async def flush(self, recheck=True):
         if recheck:
