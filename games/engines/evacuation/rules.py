@@ -910,7 +910,9 @@ def actions(state, seat):
                 continue
             action = {"type": "drive", "to": node_id}
             if node_id in NODE_DEST:
-                if _ok(_check_drive, state, s, system, action):
+                # The checks below refuse every destination but the chosen one: skip those
+                # first, as raising a refusal per place for every view adds up at every tap.
+                if NODE_DEST[node_id] == s["destination"] and _ok(_check_drive, state, s, system, action):
                     out.append(action)
             elif pos in _routes(config, node_id):
                 out.append(action)
@@ -935,7 +937,7 @@ def actions(state, seat):
     for dest in DESTINATIONS:
         if dest != s["destination"] and system["destination." + dest]:
             out.append({"type": "set_destination", "destination": dest})
-    if _ok(_check_tow, state, s, system, {}):
+    if s["fuel"] <= 0 and _ok(_check_tow, state, s, system, {}):
         out.append({"type": "tow"})
     out.append({"type": "wait"})
     if s["pos"] == HOME:
