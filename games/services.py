@@ -3,8 +3,9 @@
 ``submit`` is the one way a state changes. It locks the game row, makes retries idempotent by
 action id, refuses stale views, validates through the engine, appends the move, saves the state
 and broadcasts after commit. ``asubmit``, a socket's tap on PostgreSQL, takes the same steps
-without the lock: it saves only if the game is still at the version it read. Bots and idle-seat timers are deadlines on the game row, swept by
-``sweep_due`` (one loop per server process; ``SKIP LOCKED`` lets several processes share it).
+without the lock: it saves only if the game is still at the version it read. Bots and idle-seat
+timers are deadlines on the game row, swept by ``sweep_due`` (one loop per server process;
+``SKIP LOCKED`` lets several processes share it).
 """
 from __future__ import annotations
 
