@@ -45,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 SECRET = "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
-VIEW_HEAD = re.compile(r'^\{"type":"view","game":(\d+),"seat":(\d+),"version":(\d+)')
+VIEW_HEAD = re.compile(r'^\{"type":"(view|progress)","game":(\d+),"seat":(\d+),"version":(\d+)(?:,"built":(\d+))?')
 RESEND_SECONDS = 6.0  # play.js's resend timer for a tap still unanswered
 SUMMARY = re.compile(r'"type":"view","game":(\d+),"seat":null,"version":(\d+)')
 
@@ -252,9 +252,14 @@ class Device:
                 now = time.time()
                 head = VIEW_HEAD.match(text)
                 if head:
-                    seat, version = int(head.group(2)), int(head.group(3))
+                    seat, version = int(head.group(3)), int(head.group(4))
+                    if head.group(1) == "progress" and seat == self.seat and self.version < int(head.group(5)):
+                        await ws.send('{"type":"sync"}')  # missed the full view it builds on, as play.js does
+                        continue
                     if seat == self.seat and version >= self.version:
-                        self.view_text, self.version = text, version
+                        if head.group(1) == "view":  # a progress leaves the held view's choices as they were
+                            self.view_text = text
+                        self.version = version
                         if self.pending is not None:
                             self.views_since.append((version, now))
                             self.settle()
@@ -343,7 +348,7 @@ class Device:
                 if action is None:
                     self.done = True
                     return
-                self.pending = {"id": uuid.uuid4().hex, "seat": self.seat, "version": view["version"],
+                self.pending = {"id": uuid.uuid4().hex, "seat": self.seat, "version": self.version,
                                 "action": action}
                 self.pending["frame"] = json.dumps({"type": "act", **{k: self.pending[k] for k in ("id", "seat", "version", "action")}})
             pending = self.pending

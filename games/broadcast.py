@@ -1,6 +1,7 @@
 """Group names by game id and the messages sent to them after each committed change.
 
-Every socket at a table joins ``game-<id>`` and gets its own seat's full view with the version;
+Every socket at a table joins ``game-<id>`` and gets its own seat's full view with the version
+(or, when a tablemate's move left that view as it was, only the others' progress);
 teacher dashboards join ``game-<id>-watch`` and get the table's teacher view, which they keep and
 coalesce into one snapshot a second.
 
@@ -71,9 +72,22 @@ def view_message(snap: Snapshot, engine, state, seat: int | None, view: dict | N
     return message
 
 
-def messages(snap: Snapshot, engine, state, views: dict | None = None) -> list[tuple[str, dict]]:
-    """Every seat's view for the table's group and the teacher view for its dashboards."""
-    seat_views = {str(seat): encode(view_message(snap, engine, state, seat, (views or {}).get(seat)))
+def progress_message(snap: Snapshot, seat: int, progress: dict, built: int) -> dict:
+    """For a seat whose own view this version left as it was: the others' progress, to put into
+    the view the device holds. A device holding a view older than ``built`` missed one and
+    asks for a sync instead."""
+    return {"type": "progress", "game": snap.id, "seat": seat, "version": snap.version,
+            "built": built, "status": snap.status, "mark": snap.marks.get(str(seat), 0),
+            "bot": snap.bots.get(str(seat)), "timer": snap.timers.get(str(seat)), "progress": progress}
+
+
+def messages(snap: Snapshot, engine, state, views: dict | None = None,
+             progress: dict | None = None) -> list[tuple[str, dict]]:
+    """Every seat's view (or, where ``progress`` has it, its progress) for the table's group and
+    the teacher view for its dashboards."""
+    progress = progress or {}
+    seat_views = {str(seat): encode(progress_message(snap, seat, *progress[seat]) if seat in progress
+                                    else view_message(snap, engine, state, seat, (views or {}).get(seat)))
                   for seat in range(snap.seats)}
     return [
         (group_name(snap.id), {"type": "game.views", "version": snap.version, "views": seat_views}),
@@ -82,10 +96,10 @@ def messages(snap: Snapshot, engine, state, views: dict | None = None) -> list[t
     ]
 
 
-def publish(snap: Snapshot, engine, state, views: dict | None = None) -> None:
+def publish(snap: Snapshot, engine, state, views: dict | None = None, progress: dict | None = None) -> None:
     """Send every seat its view and every dashboard the table's teacher view. Call after commit;
     code on an event loop sends ``messages`` itself (``send``)."""
-    async_to_sync(send)(get_channel_layer(), messages(snap, engine, state, views))
+    async_to_sync(send)(get_channel_layer(), messages(snap, engine, state, views, progress))
 
 
 async def send(layer, batch) -> None:

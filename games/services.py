@@ -159,7 +159,8 @@ async def asubmit(*, game_id: int, seat: int, action: dict, action_id: str, vers
             ] + [game.pk, read_version, move.seq, move.seat, move.actor, move.action_id,
                  _jsonb(move.action), _jsonb(move.events), move.created_at])
             if saved.rowcount == 1:
-                batch = broadcast.messages(broadcast.Snapshot.of(game), step.engine, step.state, step.views)
+                batch = broadcast.messages(broadcast.Snapshot.of(game), step.engine, step.state,
+                                           step.views, step.progress)
                 return Outcome(move=move, version=game.version), batch
     raise OperationalError("the table kept changing; try again")
 
@@ -191,6 +192,7 @@ class Step:
     engine: object
     state: object
     views: dict | None
+    progress: dict | None = None  # seat -> (the others' progress, the version its view was built at)
 
 
 def advance(game: Game, seat, action, action_id, actor, *, views=True) -> Step:
@@ -198,6 +200,8 @@ def advance(game: Game, seat, action, action_id, actor, *, views=True) -> Step:
     state, version, status, view versions and deadlines. Raises ``Refused``, changing nothing."""
     engine = engine_for(game)
     state = engine.load(game.state)
+    own = getattr(engine, "own", None) if views else None
+    before = engine.load(game.state) if own else None
     try:
         events = engine.apply(state, seat, action)
     except IllegalAction as error:
@@ -206,14 +210,21 @@ def advance(game: Game, seat, action, action_id, actor, *, views=True) -> Step:
     game.state = engine.dump(state)
     if engine.finished(state):
         game.status = Game.Status.FINISHED
-    # Each seat's view is needed for the broadcast anyway; its choices also decide staleness.
-    seat_views = {s: engine.view(state, s) for s in range(game.seats)} if views else None
-    _refresh_marks(game, engine, state, acted=seat,
-                   choices={s: v.get("actions", []) for s, v in seat_views.items()} if seat_views else None)
+    seat_views = progress = None
+    if views:
+        # A tablemate whose own view this move left as it was gets only the others' progress,
+        # with the version its view was last built at; everyone else gets a full view, whose
+        # choices also decide staleness.
+        built = {int(s): mark[2] for s, mark in game.seat_marks.items() if len(mark) > 2}
+        same = {s for s in built if s != seat and own and own(before, s) == own(state, s)}
+        seat_views = {s: engine.view(state, s) for s in range(game.seats) if s not in same}
+        progress = {s: (engine.progress(state, s), built[s]) for s in same}
+    _refresh_marks(game, engine, state, acted=seat, unchanged=progress or (),
+                   choices={s: v.get("actions", []) for s, v in seat_views.items()} if views else None)
     _reschedule(game, engine, state, acted=seat, now=timezone.now())
     move = Move(game=game, seq=game.version, seat=seat, actor=actor, action_id=action_id,
                 action=action, events=events)
-    return Step(move=move, engine=engine, state=state, views=seat_views)
+    return Step(move=move, engine=engine, state=state, views=seat_views, progress=progress)
 
 
 def _apply(game: Game, seat, action, action_id, actor, *, publish=True) -> Move:
@@ -222,14 +233,14 @@ def _apply(game: Game, seat, action, action_id, actor, *, publish=True) -> Move:
     step.move.save(force_insert=True)
     game.save(update_fields=MOVE_CHANGES)
     if publish:
-        _publish_on_commit(game, step.engine, step.state, step.views)
+        _publish_on_commit(game, step.engine, step.state, step.views, step.progress)
     return step.move
 
 
-def _publish_on_commit(game: Game, engine, state, views=None):
+def _publish_on_commit(game: Game, engine, state, views=None, progress=None):
     """Broadcast this version once the transaction commits (never from inside it)."""
     frozen = broadcast.Snapshot.of(game)
-    transaction.on_commit(lambda: broadcast.publish(frozen, engine, state, views))
+    transaction.on_commit(lambda: broadcast.publish(frozen, engine, state, views, progress))
 
 
 def _fingerprint(actions) -> str:
@@ -237,19 +248,23 @@ def _fingerprint(actions) -> str:
     return hashlib.blake2b(raw, digest_size=8).hexdigest()
 
 
-def _refresh_marks(game: Game, engine, state, *, acted, choices=None):
-    """Move a seat's view version on when it acted or its choices changed.
+def _refresh_marks(game: Game, engine, state, *, acted, choices=None, unchanged=()):
+    """Per seat ``[mark, choices' fingerprint, built]``: the mark moves on when the seat acted or
+    its choices changed; ``built`` is the version its full view was last built at.
 
     Other seats' moves that leave this seat's choices as they were do not make its view stale,
     so students playing at the same time do not refuse each other's taps. ``choices`` are the
-    seats' legal actions when the caller has them already.
+    seats' legal actions when the caller has them already; ``unchanged`` seats' views were not
+    built again (their choices are as they were).
     """
     marks = dict(game.seat_marks)
     for seat in range(game.seats):
+        if seat in unchanged:
+            continue
         fingerprint = _fingerprint(choices[seat] if choices else engine.actions(state, seat))
         old = marks.get(str(seat))
-        if old is None or seat == acted or old[1] != fingerprint:
-            marks[str(seat)] = [game.version, fingerprint]
+        mark = game.version if old is None or seat == acted or old[1] != fingerprint else old[0]
+        marks[str(seat)] = [mark, fingerprint, game.version]
     game.seat_marks = marks
 
 

@@ -62,6 +62,19 @@ function applyView(message) {
   }
 }
 
+function applyProgress(message) {
+  // A tablemate moved and left this seat's own view as it was: only their progress comes, to
+  // put into the view held here, unless that view is older than the one it goes with.
+  const held = state.views[message.seat];
+  if (!held || held.version < message.built) {
+    resync();
+    return;
+  }
+  if (message.version < held.version) return;
+  const {progress, built, type, ...fields} = message;
+  applyView({...held, ...fields, type: "view", view: {...held.view, ...progress}});
+}
+
 function handle(message) {
   lastHeard = Date.now();
   switch (message.type) {
@@ -71,6 +84,9 @@ function handle(message) {
       break;
     case "view":
       applyView(message);
+      break;
+    case "progress":
+      applyProgress(message);
       break;
     case "state":
       state.stamp = message.stamp;

@@ -93,9 +93,14 @@ def test_act_broadcasts_to_the_table_and_bad_input_changes_nothing(monkeypatch):
                                  "version": view_a["version"], "action": {"type": "wait"}})
         assert ok["type"] == "ok" and ok["version"] == before[0] + 1
         update = await b.receive_json_from(timeout=5)
-        while update["type"] != "view":
+        while update["type"] not in ("view", "progress"):
             update = await b.receive_json_from(timeout=5)
-        assert update["seat"] == seat_b and update["version"] == before[0] + 1
+        # Waiting left the tablemate's own view as it was: it gets only seat A's progress, to
+        # put into the view it holds.
+        assert update["type"] == "progress" and update["seat"] == seat_b
+        assert update["version"] == before[0] + 1 and update["built"] <= view_b["version"]
+        hour_of_a = {o["seat"]: o["hour"] for o in update["progress"]["others"]}[seat_a]
+        assert hour_of_a > {o["seat"]: o["hour"] for o in view_b["view"]["others"]}[seat_a]
 
         stale = await answer_to(a, {"type": "act", "id": "double-tap-0002", "seat": seat_a,
                                     "version": view_a["version"], "action": {"type": "wait"}})

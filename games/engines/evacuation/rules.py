@@ -1126,6 +1126,18 @@ def describe(event):
     return text(event) if text else event["type"]
 
 
+def own(state, seat):
+    """Everything a seat's view is built from except the other households' progress: its own
+    household, the stamped changes to the system, and whether the game is over."""
+    return (_seat(state, seat), state["changes"], state["ended"], finished(state))
+
+
+def progress(state, seat):
+    """The part of a seat's view that follows the other households."""
+    return {"others": [{"seat": o["seat"], "status": o["status"], "hour": o["clock"] / 60}
+                       for o in state["seats"] if o["seat"] != seat]}
+
+
 def _seat_view(state, s, with_actions):
     clock = s["clock"]
     system = system_at(state, clock)
@@ -1193,9 +1205,7 @@ def view(state, seat):
                 "to_act": to_act(state),
                 "results": results(state) if finished(state) else None}
     s = _seat(state, seat)
-    out = {**common, **_seat_view(state, s, True)}
-    out["others"] = [{"seat": o["seat"], "status": o["status"], "hour": o["clock"] / 60}
-                     for o in state["seats"] if o is not s]
+    out = {**common, **_seat_view(state, s, True), **progress(state, seat)}
     if out["finished"]:
         out["results"] = results(state)
     return out
