@@ -201,7 +201,7 @@ def advance(game: Game, seat, action, action_id, actor, *, views=True) -> Step:
     engine = engine_for(game)
     state = engine.load(game.state)
     own = getattr(engine, "own", None) if views else None
-    before = engine.load(game.state) if own else None
+    before = game.state  # the stored state as it was: ``load`` gave ``apply`` a copy
     try:
         events = engine.apply(state, seat, action)
     except IllegalAction as error:

@@ -54,7 +54,8 @@ class Engine(Protocol):
     def load(self, data: dict) -> State: ...
     # Optional: an engine with both lets a move send tablemates whose own view did not change
     # only the others' progress. ``own(before, seat) == own(after, seat)`` must mean the seat's
-    # view differs at most in the keys ``progress`` returns.
+    # view differs at most in the keys ``progress`` returns; ``before`` is the stored state
+    # (``dump``'s output) from before the move.
     # def own(self, state: State, seat: int): ...
     # def progress(self, state: State, seat: int) -> dict: ...
 
