@@ -47,6 +47,7 @@ PY = sys.executable
 SECRET = "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
 VIEW_HEAD = re.compile(r'^\{"type":"(view|progress)","game":(\d+),"seat":(\d+),"version":(\d+)(?:,"built":(\d+))?')
 RESEND_SECONDS = 6.0  # play.js's resend timer for a tap still unanswered
+CATCH_UP_SECONDS = 2.0  # play.js's wait for the full view a progress message goes with
 SUMMARY = re.compile(r'"type":"view","game":(\d+),"seat":null,"version":(\d+)')
 
 
@@ -254,7 +255,8 @@ class Device:
                 if head:
                     seat, version = int(head.group(3)), int(head.group(4))
                     if head.group(1) == "progress" and seat == self.seat and self.version < int(head.group(5)):
-                        await ws.send('{"type":"sync"}')  # missed the full view it builds on, as play.js does
+                        # The full view it goes with is on its way: as play.js, sync only if it never comes.
+                        asyncio.get_running_loop().call_later(CATCH_UP_SECONDS, self.catch_up, ws, int(head.group(5)))
                         continue
                     if seat == self.seat and version >= self.version:
                         if head.group(1) == "view":  # a progress leaves the held view's choices as they were
@@ -284,6 +286,11 @@ class Device:
         finally:
             if self.answer is not None and not self.answer.done():
                 self.answer.set_exception(ConnectionError("socket closed"))
+
+    def catch_up(self, ws, built):
+        if self.version < built and ws.state.name == "OPEN":
+            self.record["syncs"] += 1
+            asyncio.ensure_future(ws.send('{"type":"sync"}'))
 
     def settle(self):
         answer = self.pending.get("answer")
@@ -412,7 +419,7 @@ class Dashboard:
 
 def new_record():
     return {"acts": [], "acked": [], "refused": {}, "unsolicited_errors": {}, "timeouts": 0,
-            "drops": [], "resyncs": [], "unavailable_after": [], "connected": 0, "snapshots": {}, "finished_students": 0}
+            "drops": [], "resyncs": [], "syncs": 0, "unavailable_after": [], "connected": 0, "snapshots": {}, "finished_students": 0}
 
 
 async def client_main(job):
@@ -542,6 +549,7 @@ def summarise(record, plan, start_at, stop_at, prefix=""):
         f"{prefix}dashboard_stale_p99_ms": (percentile(finite, 99) * 1000, "ms"),
         f"{prefix}refused_actions": (sum(record["refused"].values()), "actions"),
         f"{prefix}answer_timeouts": (record["timeouts"], "actions"),
+        f"{prefix}catch_up_syncs": (record["syncs"], "syncs"),
     }
 
 

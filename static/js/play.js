@@ -36,6 +36,8 @@ const state = {
   pending: null, awaiting: null, busy: false, mode: "connecting", notice: null, stamp: "",
 };
 let ws = null, wsFailures = 0, lastHeard = 0, pollController = null, resendTimer = null;
+let catchUpTimer = null;
+const CATCH_UP_MS = 2000;  // how long a progress waits for the full view it goes with
 
 function newId() {
   // Plain http on a classroom LAN has no crypto.randomUUID; getRandomValues works everywhere.
@@ -64,10 +66,16 @@ function applyView(message) {
 
 function applyProgress(message) {
   // A tablemate moved and left this seat's own view as it was: only their progress comes, to
-  // put into the view held here, unless that view is older than the one it goes with.
+  // put into the view held here. If that view is older than the one the progress goes with,
+  // the newer one is on its way (another server process may have sent it a moment later):
+  // wait for it, and ask for a sync only if it never comes.
   const held = state.views[message.seat];
   if (!held || held.version < message.built) {
-    resync();
+    clearTimeout(catchUpTimer);
+    catchUpTimer = setTimeout(() => {
+      const now = state.views[message.seat];
+      if (!now || now.version < message.built) resync();
+    }, CATCH_UP_MS);
     return;
   }
   if (message.version < held.version) return;
