@@ -83,17 +83,21 @@ def build_classes(students, class_size=32, table_size=4, label="bench"):
     """Classes of ``class_size`` started at tables of ``table_size``, all seats human.
 
     Returns the plan: every device (session, token, game) and every dashboard (session, cookie).
-    Earlier runs' sessions of the benchmark teacher are deleted first.
+    Earlier runs' sessions of the benchmark teacher are deleted first, with their games.
     """
     from django.test import Client
 
     from classroom import services
     from classroom.models import Session, Teacher
+    from games.models import Game
 
     teacher = Teacher.objects.filter(email=f"{label}@bench.test").first()
     if teacher is None:
         teacher = Teacher.objects.create_user(email=f"{label}@bench.test", password="bench-pass-123456")
-    Session.objects.filter(teacher=teacher).delete()
+    for old in Session.objects.filter(teacher=teacher):
+        services.delete_session(session=old)  # its games and move logs too
+    # Games that earlier versions of this harness left behind when they deleted only sessions.
+    Game.objects.filter(table__isnull=True).delete()
     client = Client()
     client.force_login(teacher)
     cookie = client.cookies["sessionid"].value
