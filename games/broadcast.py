@@ -74,8 +74,8 @@ def view_message(snap: Snapshot, engine, state, seat: int | None, view: dict | N
 
 def progress_message(snap: Snapshot, seat: int, progress: dict, built: int) -> dict:
     """For a seat whose own view this version left as it was: the others' progress, to put into
-    the view the device holds. A device holding a view older than ``built`` missed one and
-    asks for a sync instead."""
+    the view the device holds. A device holding a view older than ``built`` waits a moment
+    for that one, which may still be on its way, and asks for a sync if it never comes."""
     return {"type": "progress", "game": snap.id, "seat": seat, "version": snap.version,
             "built": built, "status": snap.status, "mark": snap.marks.get(str(seat), 0),
             "bot": snap.bots.get(str(seat)), "timer": snap.timers.get(str(seat)), "progress": progress}
