@@ -12,6 +12,8 @@ import logging
 import random
 import time
 
+import orjson
+
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -320,14 +322,17 @@ class DashboardConsumer(Consumer):
     async def flush(self, recheck=True):
         if recheck:
             self.roster = None
-        payload, self.roster = await _dashboard_payload(self.session_id, dict(self.summaries), self.roster)
+        summaries = {game: orjson.loads(text) for game, (_, text) in self.summaries.items()}
+        payload, self.roster = await _dashboard_payload(self.session_id, summaries, self.roster)
         for table in payload["tables"]:
             if table["game"] is None:
                 continue
             if table["game"] not in self.games:  # joined only once the subscription took (Redis may be down)
                 await self.channel_layer.group_add(broadcast.watch_group_name(table["game"]), self.channel_name)
                 self.games.add(table["game"])
-            self.keep(table["summary"])
+            summary = table["summary"]
+            if summary is not summaries.get(table["game"]):  # read again from the database
+                self.keep(summary["game"], summary["version"], broadcast.encode(summary))
         self.seq += 1
         payload["seq"] = self.seq
         await self.send(text_data=broadcast.encode(payload))
@@ -336,17 +341,20 @@ class DashboardConsumer(Consumer):
         if text_data and len(text_data) < 200 and '"ping"' in text_data:
             await self.send(text_data='{"type":"pong"}')
 
-    def keep(self, summary):
-        """Hold a table's teacher view unless a newer one is held already."""
-        held = self.summaries.get(summary["game"])
-        if held is None or held["version"] <= summary["version"]:
-            self.summaries[summary["game"]] = summary
+    def keep(self, game, version, text):
+        """Hold a table's teacher view (JSON text) unless a newer one is held already. Text, not
+        the decoded view: a dashboard holds each table's for seconds, long enough for thousands
+        of objects per move to reach the collector's oldest generation and set off its full
+        passes, which pause every socket of the process."""
+        held = self.summaries.get(game)
+        if held is None or held[0] <= version:
+            self.summaries[game] = (version, text)
 
     async def session_changed(self, event):
         self.dirty, self.roster = True, None
 
     async def game_summary(self, event):
-        self.keep(event["summary"])
+        self.keep(event["game"], event["version"], event["summary"])
         self.dirty = True
 
 

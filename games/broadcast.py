@@ -5,8 +5,9 @@ Every socket at a table joins ``game-<id>`` and gets its own seat's full view wi
 teacher dashboards join ``game-<id>-watch`` and get the table's teacher view, which they keep and
 coalesce into one snapshot a second.
 
-Seat views travel already encoded as JSON text: every socket of the group decodes the group
-message, so the views are encoded once here instead of once per socket there.
+Seat and teacher views travel already encoded as JSON text: every socket of the group decodes the
+group message, so the views are encoded once here instead of once per socket there, and a
+dashboard keeps a table's teacher view as one string rather than as thousands of objects.
 """
 from __future__ import annotations
 
@@ -92,7 +93,7 @@ def messages(snap: Snapshot, engine, state, views: dict | None = None,
     return [
         (group_name(snap.id), {"type": "game.views", "version": snap.version, "views": seat_views}),
         (watch_group_name(snap.id), {"type": "game.summary", "game": snap.id, "version": snap.version,
-                                     "summary": view_message(snap, engine, state, None)}),
+                                     "summary": encode(view_message(snap, engine, state, None))}),
     ]
 
 
