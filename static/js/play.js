@@ -36,8 +36,9 @@ const state = {
   pending: null, awaiting: null, busy: false, mode: "connecting", notice: null, stamp: "",
 };
 let ws = null, wsFailures = 0, lastHeard = 0, pollController = null, resendTimer = null;
-let catchUpTimer = null;
 const CATCH_UP_MS = 2000;  // how long a progress waits for the full view it goes with
+const CATCH_UP_MAX_MS = 16000;  // the longest wait, after syncs that did not bring it
+let catchUpTimer = null, catchUpMs = CATCH_UP_MS;
 
 function newId() {
   // Plain http on a classroom LAN has no crypto.randomUUID; getRandomValues works everywhere.
@@ -71,16 +72,29 @@ function applyProgress(message) {
   // wait for it, and ask for a sync only if it never comes.
   const held = state.views[message.seat];
   if (!held || held.version < message.built) {
-    clearTimeout(catchUpTimer);
-    catchUpTimer = setTimeout(() => {
-      const now = state.views[message.seat];
-      if (!now || now.version < message.built) resync();
-    }, CATCH_UP_MS);
+    waitForView(message.seat, message.built);
     return;
   }
   if (message.version < held.version) return;
   const {progress, built, type, ...fields} = message;
   applyView({...held, ...fields, type: "view", view: {...held.view, ...progress}});
+}
+
+function waitForView(seat, built) {
+  // One wait at a time, so tablemates' progress arriving every second neither puts the sync off
+  // for ever nor sends one each. On a busy server a sync may itself be slow: each one that did
+  // not bring the view doubles the next wait, and a view that came in time resets it.
+  if (catchUpTimer) return;
+  catchUpTimer = setTimeout(() => {
+    catchUpTimer = null;
+    const now = state.views[seat];
+    if (now && now.version >= built) {
+      catchUpMs = CATCH_UP_MS;
+      return;
+    }
+    catchUpMs = Math.min(2 * catchUpMs, CATCH_UP_MAX_MS);
+    resync();
+  }, catchUpMs);
 }
 
 function handle(message) {

@@ -1,5 +1,7 @@
 """School Wi-Fi: a tablet that drops off mid-turn, and a network that blocks WebSockets."""
+import json
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -67,3 +69,51 @@ def test_blocked_websockets_fall_back_to_http(browser, asgi_server):
     moves = student_moves(session_id)
     assert len(moves) == 3 and len(set(moves)) == 3
     context.close()
+
+
+def test_a_tablet_missing_its_own_view_catches_up_once_while_bots_keep_moving(browser, asgi_server):
+    """Ben's own view and answer are lost on the way; the bots' progress, arriving every second,
+    tells his tablet it is behind: it asks for one sync within a few seconds, not one per
+    progress message and not never, and then plays on with his move applied once."""
+    teacher = teacher_page(browser, asgi_server)
+    code, session_id = create_session(teacher, bots=True)
+    student = student_page(browser, asgi_server, code, "Ben")
+    lost = {"dropping": False, "dropped": 0, "syncs": [], "behind_at": None}
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def from_server(text):
+            message = json.loads(text)
+            if lost["dropping"] and message.get("type") in ("view", "ok"):
+                lost["dropped"] += 1
+                return
+            if message.get("type") == "progress" and lost["dropped"] and lost["behind_at"] is None:
+                lost["behind_at"] = time.monotonic()
+            ws.send(text)
+
+        def from_page(text):
+            if json.loads(text).get("type") == "sync":
+                lost["syncs"].append(time.monotonic())
+                lost["dropping"] = False
+            server.send(text)
+
+        server.on_message(from_server)
+        ws.on_message(from_page)
+
+    student.route_web_socket(re.compile(r".*/ws/play/.*"), route)
+    student.reload()
+    teacher.get_by_role("button", name="Start the game").click()
+    expect(student.locator("button.evac-act:not([disabled])").first).to_be_visible()
+    before = student_moves(session_id)
+
+    lost["dropping"] = True
+    student.locator("button.evac-act[data-key*='\"type\":\"wait\"']").first.click()
+    student.wait_for_timeout(5_000)
+    assert lost["dropped"] >= 1 and lost["behind_at"] is not None
+    assert len(lost["syncs"]) == 1, "one sync for a view that went missing"
+    assert lost["syncs"][0] - lost["behind_at"] < 4.0
+
+    expect(student.locator("button.evac-act:not([disabled])").first).to_be_visible(timeout=15_000)
+    assert len(student_moves(session_id)) == len(before) + 1
+    assert len(lost["syncs"]) == 1
