@@ -47,7 +47,7 @@ PY = sys.executable
 SECRET = "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
 VIEW_HEAD = re.compile(r'^\{"type":"(view|progress)","game":(\d+),"seat":(\d+),"version":(\d+)(?:,"built":(\d+))?')
 RESEND_SECONDS = 6.0  # play.js's resend timer for a tap still unanswered
-CATCH_UP_SECONDS = 2.0  # play.js's wait for the full view a progress message goes with
+CATCH_UP_SECONDS, CATCH_UP_MAX_SECONDS = 2.0, 16.0  # play.js's waits for the full view a progress goes with
 SUMMARY = re.compile(r'"type":"view","game":(\d+),"seat":null,"version":(\d+)')
 
 
@@ -250,6 +250,7 @@ class Device:
         self.view_text, self.version, self.views_since = None, 0, []
         self.pending, self.answer, self.connected = None, None, asyncio.Event()
         self.done = False
+        self.catch_up_timer, self.catch_up_wait = None, CATCH_UP_SECONDS
 
     async def read(self, ws):
         try:
@@ -260,7 +261,9 @@ class Device:
                     seat, version = int(head.group(3)), int(head.group(4))
                     if head.group(1) == "progress" and seat == self.seat and self.version < int(head.group(5)):
                         # The full view it goes with is on its way: as play.js, sync only if it never comes.
-                        asyncio.get_running_loop().call_later(CATCH_UP_SECONDS, self.catch_up, ws, int(head.group(5)))
+                        if self.catch_up_timer is None:
+                            self.catch_up_timer = asyncio.get_running_loop().call_later(
+                                self.catch_up_wait, self.catch_up, ws, int(head.group(5)))
                         continue
                     if seat == self.seat and version >= self.version:
                         if head.group(1) == "view":  # a progress leaves the held view's choices as they were
@@ -292,7 +295,12 @@ class Device:
                 self.answer.set_exception(ConnectionError("socket closed"))
 
     def catch_up(self, ws, built):
-        if self.version < built and ws.state.name == "OPEN":
+        """play.js's ``waitForView``: one wait at a time, doubled after each sync it took."""
+        self.catch_up_timer = None
+        if self.version >= built:
+            self.catch_up_wait = CATCH_UP_SECONDS
+        elif ws.state.name == "OPEN":
+            self.catch_up_wait = min(2 * self.catch_up_wait, CATCH_UP_MAX_SECONDS)
             self.record["syncs"] += 1
             asyncio.ensure_future(ws.send('{"type":"sync"}'))
 
@@ -312,11 +320,11 @@ class Device:
             self.pending["view_at"] = self.pending["answer_at"]
             self.answer.set_result(None)
 
-    async def run(self, start_at, stop_at, interval):
+    async def run(self, clock, interval):
         import websockets
 
         back_off, dropped_at = 0.2, None
-        while time.time() < stop_at and not self.done:
+        while time.time() < clock.stop_at and not self.done:
             try:
                 async with websockets.connect(self.url, additional_headers=self.headers, compression=None,
                                               open_timeout=15, ping_interval=None, max_size=2 ** 20,
@@ -332,7 +340,7 @@ class Device:
                             dropped_at = None
                         self.record["connected"] += 1
                         back_off = 0.2
-                        await self.play(ws, start_at, stop_at, interval)
+                        await self.play(ws, clock, interval)
                     finally:
                         reader.cancel()
                 return
@@ -344,14 +352,15 @@ class Device:
                 await asyncio.sleep(back_off * (0.5 + self.rng.random()))
                 back_off = min(back_off * 2, 2.0)
 
-    async def play(self, ws, start_at, stop_at, interval):
+    async def play(self, ws, clock, interval):
+        await clock.started.wait()
         if not hasattr(self, "next_at"):
-            self.next_at = start_at + self.rng.uniform(0, interval)
+            self.next_at = clock.start_at + self.rng.uniform(0, interval)
         while True:
-            wait = min(self.next_at, stop_at) - time.time()
+            wait = min(self.next_at, clock.stop_at) - time.time()
             if wait > 0:
                 await asyncio.sleep(wait)
-            if time.time() >= stop_at:
+            if time.time() >= clock.stop_at:
                 return
             if self.pending is None:
                 view = json.loads(self.view_text)
@@ -403,19 +412,19 @@ class Dashboard:
         self.session = dashboard["session"]
         self.snapshots = record["snapshots"].setdefault(str(self.session), [])
 
-    async def run(self, stop_at):
+    async def run(self, clock):
         import websockets
 
-        while time.time() < stop_at:
+        while time.time() < clock.stop_at + 2:
             try:
                 async with websockets.connect(self.url, additional_headers=self.headers, compression=None,
                                               open_timeout=15, ping_interval=None, max_size=2 ** 24,
                                               max_queue=None) as ws:
-                    while time.time() < stop_at:
+                    while time.time() < clock.stop_at + 2:
                         try:
-                            text = await asyncio.wait_for(ws.recv(), max(0.1, stop_at - time.time()))
+                            text = await asyncio.wait_for(ws.recv(), min(5.0, max(0.1, clock.stop_at + 2 - time.time())))
                         except asyncio.TimeoutError:
-                            return
+                            continue  # a quiet dashboard, or the window has not opened yet
                         self.snapshots.append([time.time(), {g: int(v) for g, v in SUMMARY.findall(text)}])
             except (OSError, asyncio.TimeoutError, websockets.exceptions.WebSocketException):
                 await asyncio.sleep(0.5)
@@ -426,19 +435,44 @@ def new_record():
             "drops": [], "resyncs": [], "syncs": 0, "unavailable_after": [], "connected": 0, "snapshots": {}, "finished_students": 0}
 
 
+class Clock:
+    """The measured window: fixed by the caller, or (``go``) set by the parent once every client
+    process has connected all its students, so slow connects never fall inside it."""
+
+    def __init__(self, start_at=None, stop_at=None):
+        self.start_at, self.stop_at = start_at or float("inf"), stop_at or float("inf")
+        self.started = asyncio.Event()
+        if start_at is not None:
+            self.started.set()
+
+    async def wait_for_go(self, ready: Path, go: Path, connected):
+        while not connected():
+            await asyncio.sleep(0.1)
+        ready.write_text("ready")
+        while not go.exists():
+            await asyncio.sleep(0.05)
+        window = json.loads(go.read_text())
+        self.start_at, self.stop_at = window["start_at"], window["stop_at"]
+        self.started.set()
+
+
 async def client_main(job):
-    """One client process: its share of the students (and dashboards), until ``stop_at``."""
+    """One client process: its share of the students (and dashboards), until the window ends."""
     record = new_record()
     base = job["base"]
     rng = random.Random(job["seed"])
+    clock = Clock(job["start_at"], job["stop_at"])
     devices = [Device(base, d, random.Random(rng.random()), record) for d in job["devices"]]
     boards = [Dashboard(base, d, record) for d in job["dashboards"]]
-    tasks = [asyncio.create_task(b.run(job["stop_at"] + 2)) for b in boards]
-    connect_span = max(1.0, job["start_at"] - time.time() - 2)
+    tasks = [asyncio.create_task(b.run(clock)) for b in boards]
+    connect_span = max(1.0, job["start_at"] - time.time() - 2) if job["start_at"] else job["connect_span"]
     for index, device in enumerate(devices):  # spread the connects over the warm-up
         delay = connect_span * index / max(1, len(devices))
-        tasks.append(asyncio.create_task(_later(delay, device.run(job["start_at"], job["stop_at"], job["interval"]))))
-    await asyncio.wait(tasks, timeout=job["stop_at"] - time.time() + 40)
+        tasks.append(asyncio.create_task(_later(delay, device.run(clock, job["interval"]))))
+    if not job["start_at"]:
+        await clock.wait_for_go(Path(job["ready"]), Path(job["go"]),
+                                lambda: sum(d.view_text is not None or d.done for d in devices) >= len(devices))
+    await asyncio.wait(tasks, timeout=clock.stop_at - time.time() + 40)
     for task in tasks:
         task.cancel()
     record["finished_students"] = sum(d.done for d in devices)
@@ -452,17 +486,38 @@ async def _later(delay, coroutine):
     return await coroutine
 
 
-def run_clients(base, plan, start_at, stop_at, interval, processes=1, seed=1):
-    """Split the students over ``processes`` client processes; returns their merged records."""
-    jobs, folder = [], tempfile.mkdtemp(prefix="stormwise-live-")
+def run_clients(base, plan, start_at, stop_at, interval, processes=1, seed=1, *, on_start=None):
+    """Split the students over ``processes`` client processes; returns their merged records.
+
+    With ``start_at`` None, ``stop_at`` is the window's length: it starts 3 s after every
+    student has connected and had its first view (``record["window"]``), and ``on_start`` is
+    called with its start and stop times."""
+    jobs, folder, began = [], Path(tempfile.mkdtemp(prefix="stormwise-live-")), time.time()
     for index in range(processes):
         job = {"base": base, "devices": plan["devices"][index::processes],
                "dashboards": plan["dashboards"] if index == 0 else [], "start_at": start_at,
-               "stop_at": stop_at, "interval": interval, "seed": seed * 1000 + index}
-        path = Path(folder) / f"job{index}.json"
+               "stop_at": stop_at if start_at else None, "interval": interval, "seed": seed * 1000 + index,
+               "connect_span": len(plan["devices"]) / 100, "ready": str(folder / f"job{index}.ready"),
+               "go": str(folder / f"job{index}.go")}
+        path = folder / f"job{index}.json"
         path.write_text(json.dumps(job))
         jobs.append((path, subprocess.Popen([PY, "-m", "benchmarks.live", "--client", str(path)], cwd=ROOT)))
+    if start_at is None:
+        deadline = time.time() + 60 + len(plan["devices"]) / 10
+        while time.time() < deadline and not all(Path(j["ready"]).exists() for j in map(_job, jobs)):
+            if any(process.poll() is not None for _path, process in jobs):
+                break
+            time.sleep(0.1)
+        print(f"# every student connected {time.time() - began:.0f} s after the clients started",
+              file=sys.stderr)
+        start_at = time.time() + 3
+        stop_at = start_at + stop_at
+        for job in map(_job, jobs):
+            Path(job["go"]).write_text(json.dumps({"start_at": start_at, "stop_at": stop_at}))
+        if on_start:
+            on_start(start_at, stop_at)
     merged = new_record()
+    merged["window"], merged["began"] = [start_at, stop_at], began
     merged["cpu_seconds"] = 0.0
     for path, process in jobs:
         try:
@@ -485,6 +540,10 @@ def run_clients(base, plan, start_at, stop_at, interval, processes=1, seed=1):
             else:
                 merged[key] += value
     return merged
+
+
+def _job(entry):
+    return json.loads(entry[0].read_text())
 
 
 # --- Figures -----------------------------------------------------------------------------------------
@@ -593,21 +652,21 @@ def main(argv=None):
     server = Server(server_env(args.db, args.redis, args.workers, CONN_MAX_AGE=args.conn_max_age,
                                BOT_STEP_SECONDS=1.0)).start()
     base = f"ws://127.0.0.1:{server.port}"
-    warm = 5 + args.students / 100  # the connects are spread over the warm-up
     try:
         if args.sweep:
-            sweep(args, plan, server, base, warm)
+            sweep(args, plan, server, base)
         else:
-            start_at = time.time() + warm
-            stop_at = start_at + args.seconds
-            sampler = Sampler(server, start_at, stop_at)
-            record = run_clients(base, plan, start_at, stop_at, args.interval, args.clients)
+            started = {}
+            record = run_clients(base, plan, None, args.seconds, args.interval, args.clients,
+                                 on_start=lambda a, b: started.update(sampler=Sampler(server, a, b)))
+            start_at, stop_at = record["window"]
+            sampler = started["sampler"]
             figures = {"ws_students": (record["connected"], "sockets")}
             figures.update(summarise(record, plan, start_at, stop_at))
             lost, doubled = check_log(record["acked"])
             figures["lost_actions"] = (lost, "actions")
             figures["doubled_actions"] = (doubled, "actions")
-            elapsed = stop_at - start_at + warm
+            elapsed = stop_at - record["began"]
             measured = sum(1 for a in record["acts"] if start_at <= a[0] <= stop_at)
             figures.update(sampler.figures(measured, stop_at - start_at))
             figures["client_cpu_ms_per_action"] = (1000 * record["cpu_seconds"] / max(1, len(record["acts"])), "ms")
@@ -618,17 +677,19 @@ def main(argv=None):
         server.stop()
 
 
-def sweep(args, plan, server, base, warm):
-    """Raise the offered rate step by step on the same sockets; report the best rate under 250 ms."""
+def sweep(args, plan, server, base):
+    """Raise the offered rate step by step; report the best rate under 250 ms."""
     best = 0.0
     for step, rate in enumerate(float(r) for r in args.sweep.split(",")):
         interval = args.students / rate
-        # Each step connects its students afresh (new client processes), so each gets the whole
-        # warm-up: with 3 s, 1,000 reconnects spilled into the measured window of later steps.
-        start_at = time.time() + warm
-        stop_at = start_at + args.seconds
-        sampler = Sampler(server, start_at, stop_at)
-        record = run_clients(base, plan, start_at, stop_at, interval, args.clients, seed=step + 1)
+        # Each step connects its students afresh (new client processes), and its window opens
+        # only once all of them have their first view: fixed warm-ups let 1,000 reconnects
+        # spill into the measured window whenever the machine was slower than usual.
+        started = {}
+        record = run_clients(base, plan, None, args.seconds, interval, args.clients, seed=step + 1,
+                             on_start=lambda a, b: started.update(sampler=Sampler(server, a, b)))
+        start_at, stop_at = record["window"]
+        sampler = started["sampler"]
         figures = summarise(record, plan, start_at, stop_at, prefix=f"sweep_{int(rate)}_")
         if os.environ.get("BENCH_DUMP"):  # every act's times, to look at the latency over time
             Path(f"{os.environ['BENCH_DUMP']}-{int(rate)}.json").write_text(json.dumps(
