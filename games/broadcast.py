@@ -82,6 +82,18 @@ def progress_message(snap: Snapshot, seat: int, progress: dict, built: int) -> d
             "bot": snap.bots.get(str(seat)), "timer": snap.timers.get(str(seat)), "progress": progress}
 
 
+# What the dashboard's alerts and standings read from a table's view (classroom.selectors.dashboard).
+HEAD_VIEW_KEYS = ("round", "phase", "storm")
+
+
+def head(summary: dict) -> dict:
+    """A teacher view without the board: enough for the dashboard's alerts and standings, small
+    enough to keep beside the encoded view without decoding that again for every snapshot."""
+    head = {key: value for key, value in summary.items() if key != "view"}
+    head["view"] = {key: summary["view"][key] for key in HEAD_VIEW_KEYS if key in summary["view"]}
+    return head
+
+
 def messages(snap: Snapshot, engine, state, views: dict | None = None,
              progress: dict | None = None) -> list[tuple[str, dict]]:
     """Every seat's view (or, where ``progress`` has it, its progress) for the table's group and
@@ -90,10 +102,11 @@ def messages(snap: Snapshot, engine, state, views: dict | None = None,
     seat_views = {str(seat): encode(progress_message(snap, seat, *progress[seat]) if seat in progress
                                     else view_message(snap, engine, state, seat, (views or {}).get(seat)))
                   for seat in range(snap.seats)}
+    summary = view_message(snap, engine, state, None)
     return [
         (group_name(snap.id), {"type": "game.views", "version": snap.version, "views": seat_views}),
         (watch_group_name(snap.id), {"type": "game.summary", "game": snap.id, "version": snap.version,
-                                     "summary": encode(view_message(snap, engine, state, None))}),
+                                     "summary": encode(summary), "head": head(summary)}),
     ]
 
 

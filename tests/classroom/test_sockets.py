@@ -258,6 +258,38 @@ def test_owner_dashboard_gets_numbered_snapshots():
     async_to_sync(run)()
 
 
+def test_dashboard_shows_a_tap_with_the_tables_whole_teacher_view():
+    """After a student's tap, the dashboard's next snapshots show that table at the new version,
+    board and all, exactly as the teacher view read from the database; nothing else changes."""
+    from games import services as games
+
+    session, devices = started_session(students=2)
+    (p0, t0), _ = devices
+    game_id = p0.seats.get().table.game_id
+    client = Client()
+    client.force_login(session.teacher)
+
+    async def run():
+        board = communicator(f"/ws/sessions/{session.pk}/", f"sessionid={client.cookies['sessionid'].value}")
+        assert (await board.connect())[0]
+        first = await board.receive_json_from(timeout=5)
+        [table] = first["tables"]
+        device, lobby, [view] = await open_device(session, t0)
+        ok = await answer_to(device, {"type": "act", "id": "dashboard-tap-01", "seat": lobby["seats"][0],
+                                      "version": view["version"], "action": {"type": "wait"}})
+        assert ok["type"] == "ok"
+        snapshot = await board.receive_json_from(timeout=5)
+        while snapshot["tables"][0]["summary"]["version"] < ok["version"]:
+            snapshot = await board.receive_json_from(timeout=5)
+        expected = await database(lambda: games.current_view(Game.objects.get(pk=game_id), None))
+        assert snapshot["tables"][0]["summary"] == expected
+        assert snapshot["tables"][0]["summary"]["view"] != table["summary"]["view"]
+        assert snapshot["tables"][0]["seats"] == table["seats"] and snapshot["code"] == first["code"]
+        await device.disconnect()
+        await board.disconnect()
+    async_to_sync(run)()
+
+
 async def database(fn, *args, **kwargs):
     from channels.db import database_sync_to_async
 
