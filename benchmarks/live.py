@@ -42,6 +42,8 @@ import urllib.request
 import uuid
 from pathlib import Path
 
+import orjson
+
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 SECRET = "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
@@ -304,7 +306,7 @@ class Device:
                             self.views_since.append((version, now))
                             self.settle()
                     continue
-                message = json.loads(text)
+                message = orjson.loads(text)
                 kind = message.get("type")
                 if kind == "lobby":
                     continue
@@ -394,14 +396,14 @@ class Device:
             if time.time() >= clock.stop_at:
                 return
             if self.pending is None:
-                view = json.loads(self.view_text)
+                view = orjson.loads(self.view_text)
                 action = choose(view, self.rng)
                 if action is None:
                     self.done = True
                     return
                 self.pending = {"id": uuid.uuid4().hex, "seat": self.seat, "version": self.version,
                                 "action": action}
-                self.pending["frame"] = json.dumps({"type": "act", **{k: self.pending[k] for k in ("id", "seat", "version", "action")}})
+                self.pending["frame"] = orjson.dumps({"type": "act", **{k: self.pending[k] for k in ("id", "seat", "version", "action")}}).decode()
             pending = self.pending
             pending.pop("answer", None)
             self.views_since = []
