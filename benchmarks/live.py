@@ -519,12 +519,12 @@ async def _later(delay, coroutine):
     return await coroutine
 
 
-def run_clients(base, plan, start_at, stop_at, interval, processes=1, seed=1, *, on_start=None):
+def run_clients(base, plan, start_at, stop_at, interval, processes=1, seed=1, *, on_start=None, nice=0):
     """Split the students over ``processes`` client processes; returns their merged records.
 
     With ``start_at`` None, ``stop_at`` is the window's length: it starts 3 s after every
     student has connected and had its first view (``record["window"]``), and ``on_start`` is
-    called with its start and stop times."""
+    called with its start and stop times. ``nice`` lowers the client processes' priority."""
     jobs, folder, began = [], Path(tempfile.mkdtemp(prefix="stormwise-live-")), time.time()
     for index in range(processes):
         job = {"base": base, "devices": plan["devices"][index::processes],
@@ -534,7 +534,7 @@ def run_clients(base, plan, start_at, stop_at, interval, processes=1, seed=1, *,
                "go": str(folder / f"job{index}.go")}
         path = folder / f"job{index}.json"
         path.write_text(json.dumps(job))
-        jobs.append((path, subprocess.Popen([PY, "-m", "benchmarks.live", "--client", str(path)], cwd=ROOT)))
+        jobs.append((path, subprocess.Popen(["nice", "-n", str(nice), PY, "-m", "benchmarks.live", "--client", str(path)], cwd=ROOT)))
     if start_at is None:
         deadline = time.time() + 60 + len(plan["devices"]) / 10
         while time.time() < deadline and not all(Path(j["ready"]).exists() for j in map(_job, jobs)):
@@ -667,6 +667,9 @@ def main(argv=None):
     parser.add_argument("--conn-max-age", type=int, default=60, help="CONN_MAX_AGE of the server")
     parser.add_argument("--full", action="store_true", help="1,000 students for 60 s, two client processes")
     parser.add_argument("--sweep", help="comma-separated target actions/s, one step each")
+    parser.add_argument("--client-nice", type=int, default=0,
+                        help="niceness of the client processes: 10 lets the server, PostgreSQL and Redis "
+                             "have the cores first, as on a school's server, where tablets are other machines")
     parser.add_argument("--db", default="postgres://postgres@127.0.0.1:5432/stormwise_bench")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/5")
     args = parser.parse_args(argv)
@@ -690,7 +693,7 @@ def main(argv=None):
             sweep(args, plan, server, base)
         else:
             started = {}
-            record = run_clients(base, plan, None, args.seconds, args.interval, args.clients,
+            record = run_clients(base, plan, None, args.seconds, args.interval, args.clients, nice=args.client_nice,
                                  on_start=lambda a, b: started.update(sampler=Sampler(server, a, b)))
             start_at, stop_at = record["window"]
             sampler = started["sampler"]
@@ -720,7 +723,7 @@ def sweep(args, plan, server, base):
         # spill into the measured window whenever the machine was slower than usual.
         started = {}
         record = run_clients(base, plan, None, args.seconds, interval, args.clients, seed=step + 1,
-                             on_start=lambda a, b: started.update(sampler=Sampler(server, a, b)))
+                             nice=args.client_nice, on_start=lambda a, b: started.update(sampler=Sampler(server, a, b)))
         start_at, stop_at = record["window"]
         sampler = started["sampler"]
         figures = summarise(record, plan, start_at, stop_at, prefix=f"sweep_{int(rate)}_")
