@@ -128,6 +128,28 @@ def queue_debrief(*, session_id: int) -> None:
     enqueue(tasks.build_debrief, session_id)
 
 
+def resume_unfinished() -> int:
+    """Embedded mode: queue again the reports the last server process left queued or running.
+
+    There the jobs run on a background thread of the server process, so stopping the server (a
+    laptop closed after the lesson) loses the jobs, and their rows would say "Queued" for ever.
+    Each rerun replaces its row, so a report queued twice is still written once. With Celery
+    the broker keeps unfinished jobs (late acknowledgement), so nothing is needed. Returns how
+    many were queued."""
+    from django.conf import settings
+
+    from config.tasks import enqueue
+    from scoring import tasks
+
+    if settings.TASK_MODE != "thread":
+        return 0
+    ids = list(Report.objects.filter(status__in=[Report.Status.QUEUED, Report.Status.RUNNING])
+               .values_list("pk", flat=True))
+    for report_id in ids:
+        enqueue(tasks.build_report_task, report_id)
+    return len(ids)
+
+
 def plan_reports(session: Session) -> list[Report]:
     """One report row per human seat (evacuation) or per team (Stormfury) plus the class packet,
     each reset to queued (idempotent).

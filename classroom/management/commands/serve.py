@@ -30,6 +30,11 @@ class Command(BaseCommand):
             shown = lan_address() if host in ("0.0.0.0", "::") else host
             os.environ["PUBLIC_BASE_URL"] = f"http://{shown}:{port}"
             settings.PUBLIC_BASE_URL = os.environ["PUBLIC_BASE_URL"]
+        from scoring.services import resume_unfinished
+
+        resumed = resume_unfinished()
+        if resumed:
+            self.stdout.write(f"Writing {resumed} debrief report(s) the last run left unfinished.")
         self.stdout.write(self.style.SUCCESS(
             f"Stormwise is running: open {os.environ['PUBLIC_BASE_URL']}/ "
             f"(students: {os.environ['PUBLIC_BASE_URL']}/join)"))
