@@ -483,10 +483,11 @@ async def flooder(job):
     return out
 
 
-def flood(args, window=10.0, settle=3.0, interval=2.0):
+def flood(args, window=10.0, settle=3.0):
     """Steady play with a flooding socket in every other window; the students' p99 compared."""
     plan = live.build_classes(args.students + 1, label="faults")
     device = plan["devices"].pop()  # the flooder holds a seat; its tablemates play on
+    interval = args.flood_interval
     server = live.Server(live.server_env(args.db, args.redis, 2, CONN_MAX_AGE=60)).start()
     start_at = time.time() + 6 + len(plan["devices"]) / 100
     calm, floods, at, cycles = [], [], start_at, args.flood_cycles
@@ -550,7 +551,7 @@ def flood(args, window=10.0, settle=3.0, interval=2.0):
           f"per window: {' '.join(map(str, flooded['answers']))}; its longest socket per window (s): "
           f"{' '.join(f'{v:.1f}' for v in flooded['longest_socket_s'])}", flush=True)
     return verdict("flood", first is not None and first <= 5 and ratio <= 1.10 and lost == 0 and doubled == 0,
-                   students=len(plan["devices"]), flooder_reconnects_after_s=args.flood_reconnect,
+                   students=len(plan["devices"]), tap_interval_s=interval, flooder_reconnects_after_s=args.flood_reconnect,
                    windows=f"{cycles} x {window:.0f} s calm + {cycles} x {window:.0f} s flood",
                    window_pairs_with_play=len(pairs),
                    calm_p99_ms=live.percentile(calm_all, 99), flood_p99_ms=live.percentile(flood_all, 99),
@@ -595,6 +596,9 @@ def main(argv=None):
                         help="seconds the flooder waits before connecting again once closed (default 0)")
     parser.add_argument("--flood-cycles", type=int, default=6,
                         help="calm/flood window pairs (default 6; the games end after about 10)")
+    parser.add_argument("--flood-interval", type=float, default=2.0,
+                        help="seconds between one student's taps in the flood run (default 2); with more "
+                             "students and a longer interval the games last for more window pairs")
     parser.add_argument("--flooder", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.flooder:
