@@ -137,7 +137,7 @@ class PlayConsumer(Consumer):
         self.participant_id = participant.pk
         self.token_hash = participant.token_hash
         self.limit, self.act_limit = RateLimit(), RateLimit(MAX_ACTS_PER_SECOND, ACT_BURST)
-        self.refused_fast = 0
+        self.refused_fast, self.flooded = 0, False
         self.games = set()
         self.acting = None  # the act being applied: the next one waits for it, frames don't
         await self.accept()
@@ -179,6 +179,8 @@ class PlayConsumer(Consumer):
         return state["lobby"], state["views"]
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.flooded:  # sent before the device saw the close: read, and nothing more
+            return
         raw = text_data if text_data is not None else bytes_data
         if raw is None or len(raw) > MAX_FRAME_BYTES:
             await self.send_json(Refused("too_big").as_message())
@@ -213,6 +215,7 @@ class PlayConsumer(Consumer):
     async def too_fast(self, action_id=None):
         self.refused_fast += 1
         if self.refused_fast > FLOOD_LIMIT:
+            self.flooded = True
             await _hold_flooder(self.participant_id)
             await self.close(code=CLOSE_FLOODING)
         else:
@@ -232,6 +235,8 @@ class PlayConsumer(Consumer):
             logger.exception("An act from participant %s failed", self.participant_id)
             answer, pending = Refused("unavailable").as_message(message.get("id")), []
         await broadcast.send(self.channel_layer, pending)  # committed: send even if this socket went
+        if self.flooded:
+            return
         try:
             await self.send_json(answer)
         except Exception:  # the socket closed meanwhile; the device re-sends the same id
@@ -240,9 +245,12 @@ class PlayConsumer(Consumer):
     # Group messages ---------------------------------------------------------------------------
 
     async def session_changed(self, event):
-        await self.send_state()
+        if not self.flooded:
+            await self.send_state()
 
     async def game_views(self, event):
+        if self.flooded:  # closed; the group lets go of it at the disconnect
+            return
         for seat in self.seats:
             view = event["views"].get(str(seat))
             if view is not None:

@@ -217,6 +217,37 @@ def test_a_device_closed_for_flooding_waits_before_it_gets_back_in(monkeypatch):
     async_to_sync(run)()
 
 
+def test_frames_still_arriving_from_a_closed_flooder_are_dropped_unanswered(monkeypatch):
+    """The frames a flooder sent before it saw the close are read after it: they cost nothing more
+    than reading (one hold written, no further answers), so a flood stays cheap for the class."""
+    from classroom import consumers
+
+    holds = []
+    real = consumers._hold_flooder
+
+    async def counted(participant_id):
+        holds.append(participant_id)
+        await real(participant_id)
+
+    monkeypatch.setattr(consumers, "_hold_flooder", counted)
+    session, devices = started_session(students=1)
+
+    async def run():
+        socket, _, _ = await open_device(session, devices[0][1])
+        for number in range(300):
+            await socket.send_to(text_data=f'{{"type":"act","id":"flood-{number:04d}","seat":0,"action":{{}}}}')
+        answers = 0
+        while (message := await socket.receive_output(timeout=5))["type"] != "websocket.close":
+            answers += 1
+        assert message["code"] == consumers.CLOSE_FLOODING
+        await asyncio.sleep(0.5)  # the rest of the 300 frames are read meanwhile
+        assert await socket.receive_nothing(timeout=0.5)
+        assert holds == [devices[0][0].pk]
+        assert answers <= consumers.MAX_FRAMES_PER_SECOND + consumers.FLOOD_LIMIT + 1
+        await socket.disconnect()
+    async_to_sync(run)()
+
+
 def test_teacher_sees_only_their_own_sessions():
     """Teacher B gets 404 for teacher A's pages and commands, and their dashboard socket is closed."""
     session, _ = started_session(students=2)
