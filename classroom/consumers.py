@@ -13,7 +13,6 @@ import random
 import secrets
 import time
 
-
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -367,7 +366,7 @@ class DashboardConsumer(Consumer):
         the decoded view: a dashboard holds each table's for seconds, long enough for thousands
         of objects per move to reach the collector's oldest generation and set off its full
         passes, which pause every socket of the process; and decoding every table's view for
-        every snapshot was a tenth of a server process's work at 100 actions/s."""
+        every snapshot was about 3 % of the server's CPU at 100 actions/s."""
         held = self.summaries.get(game)
         if held is None or held[0] <= version:
             self.summaries[game] = (version, text, head)
