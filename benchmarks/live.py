@@ -525,7 +525,7 @@ def run_clients(base, plan, start_at, stop_at, interval, processes=1, seed=1, *,
     With ``start_at`` None, ``stop_at`` is the window's length: it starts 3 s after every
     student has connected and had its first view (``record["window"]``), and ``on_start`` is
     called with its start and stop times. ``nice`` lowers the client processes' priority."""
-    jobs, folder, began = [], Path(tempfile.mkdtemp(prefix="stormwise-live-")), time.time()
+    jobs, windows, folder, began = [], [], Path(tempfile.mkdtemp(prefix="stormwise-live-")), time.time()
     for index in range(processes):
         job = {"base": base, "devices": plan["devices"][index::processes],
                "dashboards": plan["dashboards"] if index == 0 else [], "start_at": start_at,
@@ -534,21 +534,22 @@ def run_clients(base, plan, start_at, stop_at, interval, processes=1, seed=1, *,
                "go": str(folder / f"job{index}.go")}
         path = folder / f"job{index}.json"
         path.write_text(json.dumps(job))
+        windows.append((Path(job["ready"]), Path(job["go"])))
         jobs.append((path, subprocess.Popen(["nice", "-n", str(nice), PY, "-m", "benchmarks.live", "--client", str(path)], cwd=ROOT)))
     if start_at is None:
         deadline = time.time() + 60 + len(plan["devices"]) / 10
-        while time.time() < deadline and not all(Path(j["ready"]).exists() for j in map(_job, jobs)):
+        while time.time() < deadline and not all(ready.exists() for ready, _go in windows):
             if any(process.poll() is not None for _path, process in jobs):
                 break
             time.sleep(0.1)
-        ready = sum(Path(job["ready"]).exists() for job in map(_job, jobs))
+        ready = sum(ready.exists() for ready, _go in windows)
         print(f"# every student connected {time.time() - began:.0f} s after the clients started" if ready == len(jobs)
               else f"# only {ready} of {len(jobs)} client processes connected all their students in "
                    f"{time.time() - began:.0f} s; measuring anyway", file=sys.stderr)
         start_at = time.time() + 3
         stop_at = start_at + stop_at
-        for job in map(_job, jobs):
-            Path(job["go"]).write_text(json.dumps({"start_at": start_at, "stop_at": stop_at}))
+        for _ready, go in windows:
+            go.write_text(json.dumps({"start_at": start_at, "stop_at": stop_at}))
         if on_start:
             on_start(start_at, stop_at)
     merged = new_record()
@@ -575,10 +576,6 @@ def run_clients(base, plan, start_at, stop_at, interval, processes=1, seed=1, *,
             else:
                 merged[key] += value
     return merged
-
-
-def _job(entry):
-    return json.loads(entry[0].read_text())
 
 
 # --- Figures -----------------------------------------------------------------------------------------

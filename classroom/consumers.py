@@ -375,8 +375,7 @@ class DashboardConsumer(Consumer):
         self.dirty, self.roster = True, None
 
     async def game_summary(self, event):
-        head = event.get("head") or broadcast.head(json.loads(event["summary"]))  # from a server not yet updated
-        self.keep(event["game"], event["version"], event["summary"], head)
+        self.keep(event["game"], event["version"], event["summary"], event["head"])
         self.dirty = True
 
 

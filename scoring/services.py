@@ -136,8 +136,6 @@ def resume_unfinished() -> int:
     Each rerun replaces its row, so a report queued twice is still written once. With Celery
     the broker keeps unfinished jobs (late acknowledgement), so nothing is needed. Returns how
     many were queued."""
-    from django.conf import settings
-
     from config.tasks import enqueue
     from scoring import tasks
 
