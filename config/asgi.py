@@ -12,6 +12,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from config.origin import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config import pgpool  # noqa: E402
 from config.lifespan import LifespanApp  # noqa: E402
 from classroom.loops import purge_forever, storms_forever  # noqa: E402
 from games.loops import sweep_forever  # noqa: E402
@@ -19,4 +20,4 @@ from games.loops import sweep_forever  # noqa: E402
 application = LifespanApp(ProtocolTypeRouter({
     "http": django_asgi_app,
     "websocket": AllowedHostsOriginValidator(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
-}), loops=[sweep_forever, storms_forever, purge_forever])
+}), loops=[sweep_forever, storms_forever, purge_forever], warm=[pgpool.warm])

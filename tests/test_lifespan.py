@@ -1,0 +1,49 @@
+"""A server process's start: the socket path's database pool is open before the first tap, and a
+database that is away then does not keep the process from serving."""
+import asyncio
+import time
+
+import pytest
+from django.db import connections
+
+from config import pgpool
+from config.lifespan import LifespanApp
+
+
+async def _start_and_stop(app):
+    """Send the ASGI lifespan events a server sends; return what the app answered to each."""
+    inbox, answers = asyncio.Queue(), []
+    for event in ("lifespan.startup", "lifespan.shutdown"):
+        inbox.put_nowait({"type": event})
+
+    async def send(message):
+        answers.append(message["type"])
+
+    await asyncio.wait_for(app({"type": "lifespan"}, inbox.get, send), timeout=30)
+    return answers
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_starting_process_opens_its_database_pool_before_the_first_tap():
+    async def start():
+        answers = await _start_and_stop(LifespanApp(None, warm=[pgpool.warm]))
+        pool = pgpool._pools[asyncio.get_running_loop()]
+        return answers, sum(not conn.closed for conn in pool.idle)
+
+    answers, open_connections = asyncio.run(start())
+    assert answers == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+    assert open_connections == pgpool.POOL_SIZE
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_process_still_starts_when_the_database_is_away():
+    params = connections["default"].settings_dict
+    port = params["PORT"]
+    params["PORT"] = "1"  # nothing listens there: every connection is refused
+    try:
+        started = time.monotonic()
+        answers = asyncio.run(_start_and_stop(LifespanApp(None, warm=[pgpool.warm])))
+    finally:
+        params["PORT"] = port
+    assert answers == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+    assert time.monotonic() - started < pgpool.TIMEOUT_SECONDS + 1
