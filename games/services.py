@@ -104,9 +104,14 @@ def _columns(model) -> tuple[list[str], str]:
 
 _GAME_ATTRS, _GAME_COLUMNS = _columns(Game)
 _MOVE_ATTRS, _MOVE_COLUMNS = _columns(Move)
-_READ_SQL = (f'SELECT {_GAME_COLUMNS}, (SELECT "id" FROM "{Move._meta.db_table}" '
-             f'WHERE "game_id" = %s AND "action_id" = %s LIMIT 1) '
-             f'FROM "{Game._meta.db_table}" WHERE "id" = %s')
+# What a tap reads of its game: the columns, then the id of a move already saved under the
+# tap's action id (a re-sent tap), for a game row aliased ``g``; its one parameter is the action
+# id. A caller that checks something else first can read both in one statement (``asubmit(row=)``).
+GAME_READ_COLUMNS = (", ".join(f'g.{column}' for column in _GAME_COLUMNS.split(", "))
+                     + f', (SELECT m."id" FROM "{Move._meta.db_table}" m '
+                     f'WHERE m."game_id" = g."id" AND m."action_id" = %s LIMIT 1)')
+_READ_SQL = f'SELECT {GAME_READ_COLUMNS} FROM "{Game._meta.db_table}" g WHERE g."id" = %s'
+
 _MOVE_SQL = f'SELECT {_MOVE_COLUMNS} FROM "{Move._meta.db_table}" WHERE "id" = %s'
 # The game row is saved only if it is still at the version the move was worked out from, and
 # the move is inserted only if it was: one statement, so both happen or neither does.
@@ -124,7 +129,7 @@ def _jsonb(value) -> Jsonb:
 
 
 async def asubmit(*, game_id: int, seat: int, action: dict, action_id: str, version: int | None,
-                  actor: str = Move.Actor.STUDENT) -> tuple[Outcome, list]:
+                  actor: str = Move.Actor.STUDENT, conn=None, row=None) -> tuple[Outcome, list]:
     """``submit`` for a tap on a socket's event loop with PostgreSQL: the same retry check,
     ``check`` and ``advance``, without the ORM or a thread hop (config/pgpool.py says why).
 
@@ -134,34 +139,42 @@ async def asubmit(*, game_id: int, seat: int, action: dict, action_id: str, vers
     tap instead of five (begin, lock, insert, update, commit), and no lock held while the rules
     run. A tap at a table of four rarely meets another, and ORM writers (teacher, timers) lock
     the row as before, which this statement waits for. Returns the outcome and the broadcast to
-    send. Raises ``Refused``; then nothing has changed."""
+    send. Raises ``Refused``; then nothing has changed.
+
+    ``conn`` is a pooled connection the caller already holds; ``row`` the game as the caller read
+    it with ``GAME_READ_COLUMNS`` in that connection, for the first try."""
     from config import pgpool
 
     _well_formed(action)
-    async with pgpool.connection() as conn:
-        for _ in range(RACE_RETRIES):
-            row = await (await conn.execute(_READ_SQL, [game_id, action_id, game_id])).fetchone()
-            if row is None:
-                raise Refused("game_finished")
-            game = Game.from_db("default", _GAME_ATTRS, row[:-1])
-            if row[-1] is not None:
-                stored = await (await conn.execute(_MOVE_SQL, [row[-1]])).fetchone()
-                move = Move.from_db("default", _MOVE_ATTRS, stored)
-                return Outcome(move=move, version=game.version, replayed=True), []
-            check(game, seat, version, actor)
-            read_version = game.version
-            step = advance(game, seat, action, action_id, actor)
-            move = step.move
-            move.created_at = game.updated_at = timezone.now()
-            saved = await conn.execute(_SAVE_MOVE_SQL, [
-                _jsonb(value) if isinstance(value, (dict, list)) else value
-                for value in [getattr(game, name) for name in MOVE_CHANGES]
-            ] + [game.pk, read_version, move.seq, move.seat, move.actor, move.action_id,
-                 _jsonb(move.action), _jsonb(move.events), move.created_at])
-            if saved.rowcount == 1:
-                batch = broadcast.messages(broadcast.Snapshot.of(game), step.engine, step.state,
-                                           step.views, step.progress)
-                return Outcome(move=move, version=game.version), batch
+    if conn is None:
+        async with pgpool.connection() as conn:
+            return await asubmit(game_id=game_id, seat=seat, action=action, action_id=action_id,
+                                 version=version, actor=actor, conn=conn, row=row)
+    for _ in range(RACE_RETRIES):
+        if row is None:
+            row = await (await conn.execute(_READ_SQL, [action_id, game_id])).fetchone()
+        if row is None:
+            raise Refused("game_finished")
+        game = Game.from_db("default", _GAME_ATTRS, row[:-1])
+        if row[-1] is not None:
+            stored = await (await conn.execute(_MOVE_SQL, [row[-1]])).fetchone()
+            move = Move.from_db("default", _MOVE_ATTRS, stored)
+            return Outcome(move=move, version=game.version, replayed=True), []
+        row = None  # a race sends it round again: read afresh
+        check(game, seat, version, actor)
+        read_version = game.version
+        step = advance(game, seat, action, action_id, actor)
+        move = step.move
+        move.created_at = game.updated_at = timezone.now()
+        saved = await conn.execute(_SAVE_MOVE_SQL, [
+            _jsonb(value) if isinstance(value, (dict, list)) else value
+            for value in [getattr(game, name) for name in MOVE_CHANGES]
+        ] + [game.pk, read_version, move.seq, move.seat, move.actor, move.action_id,
+             _jsonb(move.action), _jsonb(move.events), move.created_at])
+        if saved.rowcount == 1:
+            batch = broadcast.messages(broadcast.Snapshot.of(game), step.engine, step.state,
+                                       step.views, step.progress)
+            return Outcome(move=move, version=game.version), batch
     raise OperationalError("the table kept changing; try again")
 
 
