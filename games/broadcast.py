@@ -12,11 +12,14 @@ dashboard keeps a table's teacher view as one string rather than as thousands of
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 
 import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -117,5 +120,11 @@ def publish(snap: Snapshot, engine, state, views: dict | None = None, progress: 
 
 
 async def send(layer, batch) -> None:
+    """Send each message, as far as the channel layer lets it. The change is committed already,
+    and a layer that is away (Redis restarting) must not keep a tap from its answer: a device
+    that misses its view asks for it again, and dashboards read tables afresh every few seconds."""
     for group, message in batch:
-        await layer.group_send(group, message)
+        try:
+            await layer.group_send(group, message)
+        except Exception as error:  # noqa: BLE001 - the layer's client raises its own kinds
+            logger.warning("Could not send %s to %s: %r", message["type"], group, error)

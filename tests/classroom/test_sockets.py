@@ -1,6 +1,8 @@
 """The table and dashboard sockets over the real Redis channel layer and PostgreSQL."""
 import asyncio
 import json
+import socket
+import subprocess
 import time
 
 import pytest
@@ -318,6 +320,92 @@ def test_dashboard_shows_a_tap_with_the_tables_whole_teacher_view():
         assert snapshot["tables"][0]["seats"] == table["seats"] and snapshot["code"] == first["code"]
         await device.disconnect()
         await board.disconnect()
+    async_to_sync(run)()
+
+
+class PrivateRedis:
+    """A real Redis of one test's own, on a free loopback port, which the test may stop and start
+    without touching the Redis every other test shares."""
+
+    def __init__(self):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url, self.process = f"redis://127.0.0.1:{self.port}/0", None
+
+    def start(self):
+        self.process = subprocess.Popen(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+                                         "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("the private Redis did not start")
+
+    def stop(self):
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+@pytest.fixture
+def private_redis(settings):
+    """The channel layer on a private Redis (tests/classroom/test_sockets.py's ``PrivateRedis``)."""
+    redis = PrivateRedis()
+    redis.start()
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                                           "CONFIG": {"hosts": [redis.url], "prefix": "private"}}}
+    yield redis
+    redis.stop()
+
+
+def test_a_tap_while_redis_restarts_is_answered_and_play_resumes_after(private_redis):
+    """Redis goes away mid-lesson: a tap is still applied and answered (the database has it),
+    and the device's sync brings its view. Once Redis is back, tablemates see each other's taps
+    again over the same sockets, within the 10 s the issue allows."""
+    session, devices = started_session(students=2)
+    (_p0, t0), (_p1, t1) = devices
+    game_id = _p0.seats.get().table.game_id
+
+    async def next_of(socket, kinds, timeout=5):
+        while True:
+            message = await socket.receive_json_from(timeout=timeout)
+            if message["type"] in kinds:
+                return message
+
+    async def run():
+        a, lobby_a, [view_a] = await open_device(session, t0)
+        b, lobby_b, [_view_b] = await open_device(session, t1)
+        seat_a = lobby_a["seats"][0]
+        private_redis.stop()
+        started = time.monotonic()
+        ok = await answer_to(a, {"type": "act", "id": "tap-in-outage", "seat": seat_a,
+                                 "version": view_a["version"], "action": {"type": "wait"}})
+        assert ok["type"] == "ok" and time.monotonic() - started < 5
+        assert (await database(snapshot, game_id))[0] == ok["version"]
+        await a.send_json_to({"type": "sync"})
+        synced = await next_of(a, ("view",))
+        assert synced["seat"] == seat_a and synced["version"] == ok["version"]
+
+        private_redis.start()
+        back = time.monotonic()
+        version, heard = ok["version"], None
+        while heard is None and time.monotonic() - back < 10:
+            tap = await answer_to(a, {"type": "act", "id": f"tap-after-{version}", "seat": seat_a,
+                                      "version": version, "action": {"type": "wait"}})
+            assert tap["type"] == "ok"
+            version = tap["version"]
+            try:
+                heard = await next_of(b, ("view", "progress"), timeout=1)
+            except asyncio.TimeoutError:
+                heard = None
+        assert heard is not None and heard["version"] >= ok["version"] + 1
+        await a.disconnect()
+        await b.disconnect()
     async_to_sync(run)()
 
 
