@@ -50,6 +50,7 @@ SECRET = "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
 VIEW_HEAD = re.compile(r'^\{"type":"(view|progress)","game":(\d+),"seat":(\d+),"version":(\d+)(?:,"built":(\d+))?')
 RESEND_SECONDS = 6.0  # play.js's resend timer for a tap still unanswered
 CATCH_UP_SECONDS, CATCH_UP_MAX_SECONDS = 2.0, 16.0  # play.js's waits for the full view a progress goes with
+VIEW_AFTER_OK_SECONDS = 3.0  # play.js syncs when a tap's ok came and its view did not
 SUMMARY = re.compile(r'"type":"view","game":(\d+),"seat":null,"version":(\d+)')
 
 
@@ -284,6 +285,7 @@ class Device:
         self.pending, self.answer, self.connected = None, None, asyncio.Event()
         self.done = False
         self.catch_up_timer, self.catch_up_wait = None, CATCH_UP_SECONDS
+        self.view_timer = None
 
     async def read(self, ws):
         try:
@@ -312,6 +314,9 @@ class Device:
                     continue
                 if self.pending is not None and message.get("id") == self.pending["id"]:
                     self.pending["answer"], self.pending["answer_at"] = message, now
+                    if kind == "ok" and self.view_timer is None:
+                        self.view_timer = asyncio.get_running_loop().call_later(
+                            VIEW_AFTER_OK_SECONDS, self.sync_for_view, ws)
                     if kind == "error" and message.get("view"):
                         stale = message["view"]
                         if stale["version"] >= self.version:
@@ -334,6 +339,13 @@ class Device:
             self.catch_up_wait = CATCH_UP_SECONDS
         elif ws.state.name == "OPEN":
             self.catch_up_wait = min(2 * self.catch_up_wait, CATCH_UP_MAX_SECONDS)
+            self.record["syncs"] += 1
+            asyncio.ensure_future(ws.send('{"type":"sync"}'))
+
+    def sync_for_view(self, ws):
+        """play.js's ``resync`` after an ok whose view never came (the channel layer was away)."""
+        self.view_timer = None
+        if self.answer is not None and not self.answer.done() and ws.state.name == "OPEN":
             self.record["syncs"] += 1
             asyncio.ensure_future(ws.send('{"type":"sync"}'))
 
@@ -416,6 +428,10 @@ class Device:
             except asyncio.TimeoutError:
                 self.record["timeouts"] += 1
                 raise ConnectionError("no answer in 30 s")  # reconnect and re-send the same id
+            finally:
+                if self.view_timer is not None:
+                    self.view_timer.cancel()
+                    self.view_timer = None
             answer = pending["answer"]
             if answer.get("code") == "unavailable":  # the database was away: play.js re-sends the same id
                 self.record["refused"]["unavailable"] = self.record["refused"].get("unavailable", 0) + 1
