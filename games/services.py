@@ -160,7 +160,6 @@ async def asubmit(*, game_id: int, seat: int, action: dict, action_id: str, vers
             stored = await (await conn.execute(_MOVE_SQL, [row[-1]])).fetchone()
             move = Move.from_db("default", _MOVE_ATTRS, stored)
             return Outcome(move=move, version=game.version, replayed=True), []
-        row = None  # a race sends it round again: read afresh
         check(game, seat, version, actor)
         read_version = game.version
         step = advance(game, seat, action, action_id, actor)
@@ -175,6 +174,7 @@ async def asubmit(*, game_id: int, seat: int, action: dict, action_id: str, vers
             batch = broadcast.messages(broadcast.Snapshot.of(game), step.engine, step.state,
                                        step.views, step.progress)
             return Outcome(move=move, version=game.version), batch
+        row = None  # another move at the table got in first: read the game afresh
     raise OperationalError("the table kept changing; try again")
 
 
