@@ -28,9 +28,14 @@ class LifespanApp:
                 gc.freeze()
                 # A move builds its views in one go: with the default first threshold (700) the
                 # collector ran in the middle of that, promoted what was briefly alive, and set
-                # off full passes of 120-240 ms every 1-2 s per process at 200 actions/s. With
-                # 10,000, a young pass of 8-29 ms about once a second and no full pass in 30 s.
-                gc.set_threshold(10_000, 10, 10)
+                # off full passes of 120-240 ms every 1-2 s per process at 200 actions/s. Each
+                # message to a socket also leaves new waiting tasks behind it (Channels' dispatch
+                # loop), alive until that socket's next message: with 1,000 sockets the youngest
+                # generation always holds ≈25,000 live objects, so a pass costs about the same
+                # whatever the threshold, and the threshold sets how often it runs. At 10,000
+                # the middle generation's passes took 60-126 ms and lined up with the worst
+                # bursts of slow taps; at 50,000 they take under 16 ms (BENCHMARKS.md).
+                gc.set_threshold(50_000, 10, 10)
                 for warm in self.warm:
                     await warm()
                 self.tasks = [asyncio.create_task(loop()) for loop in self.loops]
