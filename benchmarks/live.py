@@ -339,15 +339,17 @@ class Device:
             self.catch_up_wait = CATCH_UP_SECONDS
         elif ws.state.name == "OPEN":
             self.catch_up_wait = min(2 * self.catch_up_wait, CATCH_UP_MAX_SECONDS)
-            self.record["syncs"] += 1
-            asyncio.ensure_future(ws.send('{"type":"sync"}'))
+            self.sync(ws)
 
     def sync_for_view(self, ws):
         """play.js's ``resync`` after an ok whose view never came (the channel layer was away)."""
         self.view_timer = None
         if self.answer is not None and not self.answer.done() and ws.state.name == "OPEN":
-            self.record["syncs"] += 1
-            asyncio.ensure_future(ws.send('{"type":"sync"}'))
+            self.sync(ws)
+
+    def sync(self, ws):
+        self.record["syncs"] += 1
+        asyncio.ensure_future(ws.send('{"type":"sync"}'))
 
     def settle(self):
         answer = self.pending.get("answer")

@@ -1,6 +1,7 @@
 """Shared fixtures: the real services, a real Celery worker, an ASGI server and Chromium."""
 import os
 import socket
+import subprocess
 import threading
 import time
 
@@ -84,6 +85,44 @@ def _free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+class PrivateRedis:
+    """A real Redis of one test's own, on a free loopback port, which the test may stop and start
+    without touching the Redis every other test shares."""
+
+    def __init__(self):
+        self.port = _free_port()
+        self.url, self.process = f"redis://127.0.0.1:{self.port}/0", None
+
+    def start(self):
+        self.process = subprocess.Popen(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+                                         "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("the private Redis did not start")
+
+    def stop(self):
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+@pytest.fixture
+def private_redis(settings):
+    """The channel layer on a Redis of the test's own, which it may stop and start."""
+    redis = PrivateRedis()
+    redis.start()
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                                           "CONFIG": {"hosts": [redis.url], "prefix": "private"}}}
+    yield redis
+    redis.stop()
 
 
 @pytest.fixture(autouse=True)

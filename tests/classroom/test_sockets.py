@@ -1,8 +1,6 @@
 """The table and dashboard sockets over the real Redis channel layer and PostgreSQL."""
 import asyncio
 import json
-import socket
-import subprocess
 import time
 
 import pytest
@@ -321,46 +319,6 @@ def test_dashboard_shows_a_tap_with_the_tables_whole_teacher_view():
         await device.disconnect()
         await board.disconnect()
     async_to_sync(run)()
-
-
-class PrivateRedis:
-    """A real Redis of one test's own, on a free loopback port, which the test may stop and start
-    without touching the Redis every other test shares."""
-
-    def __init__(self):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.url, self.process = f"redis://127.0.0.1:{self.port}/0", None
-
-    def start(self):
-        self.process = subprocess.Popen(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-                                         "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("the private Redis did not start")
-
-    def stop(self):
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait(timeout=10)
-            self.process = None
-
-
-@pytest.fixture
-def private_redis(settings):
-    """The channel layer on a private Redis (tests/classroom/test_sockets.py's ``PrivateRedis``)."""
-    redis = PrivateRedis()
-    redis.start()
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-                                           "CONFIG": {"hosts": [redis.url], "prefix": "private"}}}
-    yield redis
-    redis.stop()
 
 
 def test_a_tap_while_redis_restarts_is_answered_and_play_resumes_after(private_redis):
