@@ -7,6 +7,7 @@ owner of the session only; it gets coalesced, numbered snapshots at most about a
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import random
@@ -15,6 +16,8 @@ import time
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
+from channels.layers import get_channel_layer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
@@ -104,11 +107,44 @@ def _presence(participant_id, delta):
 
 
 class Consumer(AsyncWebsocketConsumer):
-    """Channels 4.2's dispatch closes stale database connections before every message, on the
+    """Channels' consumer, with a leaner loop and dispatch.
+
+    The loop: Channels waits on the socket and the channel layer with a new task and a new
+    ``asyncio.wait`` for every message, and each socket keeps the waiting ones until its next
+    message; with a thousand sockets that is ≈25,000 objects the collector scans on every pass
+    (BENCHMARKS.md, fifth session). Here each source has one reader for the socket's life, and
+    a lock keeps Channels' rule that a consumer handles one message at a time, in order.
+
+    The dispatch: Channels 4.2's closes stale database connections before every message, on the
     process's one thread for sync code: one hop per message per socket (each view to each
     tablet), all queued on the thread that also serves connects and dashboards. These consumers
     touch the database only through ``DatabaseSyncToAsync``, which closes stale connections in
     its own thread around each call, or through config.pgpool, so they dispatch directly."""
+
+    async def __call__(self, scope, receive, send):
+        self.scope, self.base_send = scope, send
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.channel_name = await self.channel_layer.new_channel()
+        self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+        one_at_a_time = asyncio.Lock()
+
+        async def read(source):
+            while True:
+                message = await source()
+                async with one_at_a_time:
+                    await self.dispatch(message)
+
+        readers = [asyncio.ensure_future(read(receive)), asyncio.ensure_future(read(self.channel_receive))]
+        try:
+            done, _ = await asyncio.wait(readers, return_when=asyncio.FIRST_EXCEPTION)
+            for reader in done:
+                reader.result()
+        except StopConsumer:
+            pass
+        finally:
+            for reader in readers:
+                reader.cancel()
+            await asyncio.gather(*readers, return_exceptions=True)
 
     async def dispatch(self, message):
         handler = getattr(self, get_handler_name(message), None)

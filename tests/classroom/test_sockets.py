@@ -321,6 +321,49 @@ def test_dashboard_shows_a_tap_with_the_tables_whole_teacher_view():
     async_to_sync(run)()
 
 
+def test_closed_sockets_leave_no_subscription_or_task_behind():
+    """A lesson's sockets come and go all day (the bell, shared tablets): once a tablet and a
+    dashboard have closed, the process holds none of their channel-layer subscriptions, group
+    memberships or reader tasks, while a tablet still open keeps hearing its table."""
+    from channels.layers import get_channel_layer
+
+    session, devices = started_session(students=2)
+    (p0, t0), (_p1, t1) = devices
+    client = Client()
+    client.force_login(session.teacher)
+
+    def readers():
+        return [task for task in asyncio.all_tasks()
+                if task.get_coro().__qualname__.startswith("Consumer.__call__")]
+
+    async def run():
+        layer = get_channel_layer()._get_layer()  # this event loop's subscriptions
+        channels_before = set(layer.channels)
+        stays, lobby, [view] = await open_device(session, t1)
+        leaves, lobby_leaving, [view_leaving] = await open_device(session, t0)
+        board = communicator(f"/ws/sessions/{session.pk}/", f"sessionid={client.cookies['sessionid'].value}")
+        assert (await board.connect())[0]
+        await board.receive_json_from(timeout=5)
+        assert len(layer.channels) == len(channels_before) + 3
+        assert len(readers()) == 6  # each socket reads its frames and its channel
+
+        await leaves.disconnect()
+        await board.disconnect()
+        for _ in range(50):  # the readers are cancelled as the sockets close
+            if len(layer.channels) == len(channels_before) + 1:
+                break
+            await asyncio.sleep(0.02)
+        [kept] = set(layer.channels) - channels_before
+        assert all(members <= {kept} for members in layer.groups.values())
+        assert len(readers()) == 2
+
+        ok = await answer_to(stays, {"type": "act", "id": "after-others-left", "seat": lobby["seats"][0],
+                                     "version": view["version"], "action": {"type": "wait"}})
+        assert ok["type"] == "ok"
+        await stays.disconnect()
+    async_to_sync(run)()
+
+
 def test_a_tap_while_redis_restarts_is_answered_and_play_resumes_after(private_redis):
     """Redis goes away mid-lesson: a tap is still applied and answered (the database has it),
     and the device's sync brings its view. Once Redis is back, tablemates see each other's taps
