@@ -4,7 +4,7 @@ import logging
 
 from channels.db import database_sync_to_async
 
-from games.services import sweep_due
+from games.services import anything_due, sweep_due
 
 logger = logging.getLogger(__name__)
 SWEEP_SECONDS = 0.25
@@ -14,8 +14,9 @@ async def sweep_forever():
     """Play due deadlines forever; several processes share the work through SKIP LOCKED."""
     while True:
         try:
-            while await database_sync_to_async(sweep_due)():
-                pass
+            if await anything_due():
+                while await database_sync_to_async(sweep_due)():
+                    pass
         except asyncio.CancelledError:
             raise
         except Exception:  # a database hiccup must not stop every bot in the building

@@ -334,6 +334,24 @@ def play_due(game: Game, now: datetime) -> int:
     return made
 
 
+_DUE_SQL = (f'SELECT 1 FROM "{Game._meta.db_table}" '
+            f'WHERE "status" = %s AND "next_deadline" <= %s LIMIT 1')
+
+
+async def anything_due(now: datetime | None = None) -> bool:
+    """Whether ``sweep_due`` would find a game with a passed deadline: one indexed read on the
+    event loop. Each server process's deadline loop asks four times a second; a thread hop and
+    a locked transaction every time cost about 2 % of a process at 200 actions/s. Without the
+    async PostgreSQL path, always True (the loop then sweeps as before)."""
+    from config import pgpool
+
+    if not pgpool.available():
+        return True
+    async with pgpool.connection() as conn:
+        cursor = await conn.execute(_DUE_SQL, [Game.Status.PLAYING, now or timezone.now()])
+        return await cursor.fetchone() is not None
+
+
 def sweep_due(now: datetime | None = None, limit: int = 50) -> int:
     """One pass of the deadline loop over every game with a passed deadline."""
     now = now or timezone.now()

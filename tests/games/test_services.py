@@ -104,6 +104,27 @@ def test_bots_and_idle_timers_play_through_the_deadline_sweep():
     assert actors == {Move.Actor.TIMER}
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_deadline_loop_sweeps_only_when_a_deadline_has_passed():
+    """Each server process asks four times a second whether a bot or a timer is due, with one
+    read on its event loop; it must say yes exactly when the sweep would play a move."""
+    from asgiref.sync import async_to_sync
+
+    from config import pgpool
+
+    assert pgpool.available()  # on PostgreSQL the question is asked without the ORM
+    game = new_game(bots={1: "cautious"}, turn_seconds=30)
+    now = timezone.now()
+    assert not async_to_sync(services.anything_due)(now)
+    assert async_to_sync(services.anything_due)(now + timedelta(seconds=2))
+    services.set_paused(game_id=game.pk, paused=True)
+    assert not async_to_sync(services.anything_due)(now + timedelta(hours=1))
+    assert services.sweep_due(now + timedelta(hours=1)) == 0
+    services.set_paused(game_id=game.pk, paused=False)
+    assert async_to_sync(services.anything_due)(timezone.now() + timedelta(seconds=2))
+    assert services.sweep_due(timezone.now() + timedelta(seconds=2)) == 1
+
+
 def test_paused_game_refuses_students_and_freezes_timers():
     """While paused nothing a student sends is applied and no deadline fires."""
     game = new_game(bots={1: "cautious"}, turn_seconds=30)
