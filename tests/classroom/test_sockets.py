@@ -327,8 +327,7 @@ def test_closed_sockets_leave_no_subscription_or_task_behind():
     memberships or reader tasks, while a tablet still open keeps hearing its table."""
     from channels.layers import get_channel_layer
 
-    session, devices = started_session(students=2)
-    (p0, t0), (_p1, t1) = devices
+    session, [(_p0, t0), (_p1, t1)] = started_session(students=2)
     client = Client()
     client.force_login(session.teacher)
 
@@ -340,7 +339,7 @@ def test_closed_sockets_leave_no_subscription_or_task_behind():
         layer = get_channel_layer()._get_layer()  # this event loop's subscriptions
         channels_before = set(layer.channels)
         stays, lobby, [view] = await open_device(session, t1)
-        leaves, lobby_leaving, [view_leaving] = await open_device(session, t0)
+        leaves, _lobby, _views = await open_device(session, t0)
         board = communicator(f"/ws/sessions/{session.pk}/", f"sessionid={client.cookies['sessionid'].value}")
         assert (await board.connect())[0]
         await board.receive_json_from(timeout=5)
