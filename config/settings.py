@@ -106,8 +106,8 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # The pub/sub layer held p99 27 ms at 1,000 sockets where the classic one reached
-            # 204 ms (DESIGN.md, measured figures).
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # 204 ms (DESIGN.md, measured figures); config.layers lets its publishes run at once.
+            "BACKEND": "config.layers.RedisPubSubChannelLayer",
             # Pub/sub channels ignore Redis's database number, so the prefix carries it: two
             # sites (or test runs) on one Redis server with different databases never hear
             # each other's games.
