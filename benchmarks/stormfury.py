@@ -2,16 +2,22 @@
 
 ``python -m benchmarks.stormfury`` from the repository root: whole games with 4 cooperative
 policy bots on one core (the bots' thinking included), rounds per game and taps per seat.
+``python -m benchmarks.stormfury --edition``: 1,000 storms (storm seeds 0–999) on each storm
+edition (RULES.md "Map versions"): how often a move runs into a map edge, and how many city
+hits come only from the footprint the move started from.
 """
 from __future__ import annotations
 
+import argparse
 import statistics
 import time
+from collections import Counter
 
-from games.engines.stormfury import ENGINE
+from games.engines.stormfury import ENGINE, rules
 from games.engines.stormfury.bots import BOTS, POLICY_BOT
 
 GAMES = 400
+STORMS = 1000
 
 
 def play(seed: int) -> tuple[int, int]:
@@ -30,7 +36,83 @@ def play(seed: int) -> tuple[int, int]:
     return state["round"], int(statistics.median(taps))
 
 
+def _edge(q: int, r: int, terrain: dict) -> str:
+    """Which edge an off-map hex lies beyond: north, south, west or east."""
+    if q < min(x for x, _ in terrain):
+        return "west"
+    if q > max(x for x, _ in terrain):
+        return "east"
+    rows = [y for x, y in terrain if x == q]
+    return "north" if r < min(rows) else "south"
+
+
+def storm_edition(edition: int, storms: int = STORMS) -> dict:
+    """Play ``storms`` storms alone (a storm never depends on the players) and count moves that
+    ran into an edge and city hits that only the starting footprint gave."""
+    terrain = rules.TERRAINS[edition]
+    moves = edge_moves = north_row = 0
+    edges: Counter = Counter()
+    hits = start_only = 0
+    rounds, ended, inland = [], Counter(), []
+    for seed in range(storms):
+        state = ENGINE.setup(seed, 1, {"storm_seed": seed, "edition": edition})
+        ENGINE.apply(state, None, {"type": "auto_roles"})
+        deepest = 0
+        while not ENGINE.finished(state):
+            start = tuple(state["storm"]["at"])
+            radius = rules.RADIUS[state["storm"]["category"]]
+            events = ENGINE.apply(state, None, {"type": "storm_moves"})
+            path = [start] + [tuple(e["at"]) for e in events if e["type"] == "storm_step"]
+            blocked = {_edge(e["at"][0] + rules.DIRECTIONS[e["direction"]][0],
+                             e["at"][1] + rules.DIRECTIONS[e["direction"]][1], terrain)
+                       for e in events if e["type"] == "storm_blocked"}
+            moves += 1
+            edge_moves += bool(blocked)
+            edges.update(blocked)
+            entered = path[1:] or path[:1]
+            counted = {c for h in rules.hit_centres(path, edition) for c in rules.cover(*h, radius)[0]}
+            moved = {c for h in entered for c in rules.cover(*h, radius)[0]}
+            hits += len(counted)
+            start_only += len(counted - moved)
+            q, r = state["storm"]["at"]
+            north_row += (q, r - 1) not in terrain
+            deepest = max(deepest, -(r + q // 2))
+        rounds.append(state["round"])
+        ended[state["ended"]] += 1
+        inland.append(deepest)
+    return {"moves": moves, "edge": edge_moves, "north_row": north_row, "edges": edges, "hits": hits,
+            "start_only": start_only, "rounds": rounds, "ended": ended, "inland": inland}
+
+
+def edition_main() -> None:
+    for edition in sorted(rules.MAPS):
+        g = storm_edition(edition)
+        rows = len({q // 2 + r for q, r in rules.TERRAINS[edition]})
+        print(f"edition {edition} ({rows} rows, {len(rules.TERRAINS[edition])} hexes), "
+              f"{STORMS} storms, {g['moves']} storm moves:")
+        print(f"  stormfury_edge_moves: {100 * g['edge'] / g['moves']:.1f} % of moves "
+              f"(north {100 * g['edges']['north'] / g['moves']:.1f} %, "
+              f"west {100 * g['edges']['west'] / g['moves']:.1f} %, "
+              f"east {100 * g['edges']['east'] / g['moves']:.1f} %, "
+              f"south {100 * g['edges']['south'] / g['moves']:.1f} %)")
+        print(f"  stormfury_moves_ending_on_north_edge: {100 * g['north_row'] / g['moves']:.1f} % "
+              "of moves end on a hex with no map north of it")
+        print(f"  stormfury_start_only_city_hits: {100 * g['start_only'] / max(1, g['hits']):.1f} % "
+              f"of {g['hits']} city hits")
+        print(f"  stormfury_storm_rounds: median {statistics.median(g['rounds']):g}, "
+              f"ended {dict(sorted(g['ended'].items()))}")
+        beyond = [n for n in g["inland"] if n > 0]
+        print(f"  stormfury_storms_north_of_map_1: {100 * len(beyond) / STORMS:.1f} % of storms "
+              f"take their centre north of map 1's top row (at most {max(beyond, default=0)} rows)")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.stormfury")
+    parser.add_argument("--edition", action="store_true",
+                        help="storm-edge and start-footprint figures over 1,000 storms")
+    if parser.parse_args().edition:
+        edition_main()
+        return
     play(10_000)  # warm the forecast and footprint caches' code paths, not their contents
     start = time.perf_counter()
     results = [play(seed) for seed in range(GAMES)]

@@ -86,7 +86,8 @@ def _compute_risks(state: dict, at: tuple) -> tuple[dict, dict]:
     storm = state["storm"]
     city_risk, road_risk = {}, {}
     if state["forecast"]:
-        out = forecast_outlook(at, storm["category"], tuple(state["forecast"]))
+        out = forecast_outlook(at, storm["category"], tuple(state["forecast"]),
+                               state["options"]["edition"])
         city_risk, road_risk = dict(out["city_risk"]), dict(out["road_risk"])
     reach = 2 * storm["category"] + 3
     for c in CITY_IDS:
@@ -235,10 +236,10 @@ def cooperative_bot(state: dict, seat: int) -> dict:
             return {"type": "move", "to": step}
     if status == "drawn":
         return {"type": "draw_more", "from": "deck"}
-    if status == "more" and p["role"] == "relief_corps" and p["to_pile"] > 0 \
+    pileable = [k for k in KINDS if hand[k] and p["pile_cards"].get(k)]
+    if status == "more" and p["role"] == "relief_corps" and pileable \
             and _hand_total(hand) > HAND_LIMIT:
-        k = min((k for k in KINDS if hand[k]), key=lambda k: (_card_value(hand, k),
-                                                               KINDS.index(k)))
+        k = min(pileable, key=lambda k: (_card_value(hand, k), KINDS.index(k)))
         return {"type": "use_role", "card": k}
     if _hand_total(hand) > HAND_LIMIT:
         k = min((k for k in KINDS if hand[k]), key=lambda k: (_card_value(hand, k),

@@ -6,6 +6,7 @@ there are referred to as "RULES.md §n" in comments.
 """
 from __future__ import annotations
 
+import math
 from itertools import combinations
 from pathlib import Path
 from typing import Any, Mapping
@@ -13,33 +14,42 @@ from typing import Any, Mapping
 from ..base import IllegalAction, draw, json_copy, load_content, shuffled
 from .hexes import DIRECTIONS, disk
 
-CONTENT_FILES = ["map.json", "hurricane_cards.json", "resource_cards.json", "roles.json"]
+CONTENT_FILES = ["map.json", "map_2.json", "hurricane_cards.json", "resource_cards.json",
+                 "roles.json"]
 CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content", CONTENT_FILES)
 
-VERSION = "1.0.0"
-SCHEMA_VERSION = 1
+VERSION = "1.1.0"
+SCHEMA_VERSION = 2
 
 # --- Static tables built once from the content --------------------------------------------------
 
-TERRAIN: dict[tuple[int, int], str] = {
-    (h["q"], h["r"]): h["terrain"] for h in CONTENT["map"]["hexes"]}
-CITIES = {c["id"]: c for c in CONTENT["map"]["cities"]}
-CITY_IDS = [c["id"] for c in CONTENT["map"]["cities"]]
-CITY_HEX = {c["id"]: (c["q"], c["r"]) for c in CONTENT["map"]["cities"]}
+#: The rules edition a game is set up with (RULES.md "Editions"). Edition 1 is engine 1.0.0:
+#: ``map.json``, the starting footprint hit again every turn, any hand card onto the Relief pile,
+#: every trade offer counted. Edition 2: ``map_2.json``, each hex hit once per turn, only cards
+#: drawn this turn onto the pile, accepted offers not counted. Stored games keep theirs.
+EDITION = 2
+MAPS = {1: CONTENT["map"], 2: CONTENT["map_2"]}
+TERRAINS: dict[int, dict[tuple[int, int], str]] = {
+    g: {(h["q"], h["r"]): h["terrain"] for h in m["hexes"]} for g, m in MAPS.items()}
+TERRAIN = TERRAINS[EDITION]
+MAP = MAPS[EDITION]
+CITIES = {c["id"]: c for c in MAP["cities"]}
+CITY_IDS = [c["id"] for c in MAP["cities"]]
+CITY_HEX = {c["id"]: (c["q"], c["r"]) for c in MAP["cities"]}
 HEX_CITY = {v: k for k, v in CITY_HEX.items()}
-SPACES = {s["id"]: dict(s, city=c["id"]) for c in CONTENT["map"]["cities"] for s in c["spaces"]}
+SPACES = {s["id"]: dict(s, city=c["id"]) for c in MAP["cities"] for s in c["spaces"]}
 SPACE_IDS = list(SPACES)
 POP_SPACE = {cid: f"{cid}_people" for cid in CITY_IDS}
 INFRA = {cid: [s["id"] for s in CITIES[cid]["spaces"] if s["kind"] == "infrastructure"]
          for cid in CITY_IDS}
-ROADS = {r["id"]: r for r in CONTENT["map"]["roads"]}
+ROADS = {r["id"]: r for r in MAP["roads"]}
 ROAD_IDS = list(ROADS)
 ROADS_AT: dict[str, list[tuple[str, str]]] = {cid: [] for cid in CITY_IDS}
-for _r in CONTENT["map"]["roads"]:
+for _r in MAP["roads"]:
     ROADS_AT[_r["a"]].append((_r["id"], _r["b"]))
     ROADS_AT[_r["b"]].append((_r["id"], _r["a"]))
 NEIGHBOURS = {cid: [other for _, other in ROADS_AT[cid]] for cid in CITY_IDS}
-STORM_STARTS = [tuple(h) for h in CONTENT["map"]["storm_starts"]]
+STORM_STARTS = [tuple(h) for h in MAP["storm_starts"]]
 
 HCARDS = {c["id"]: c for c in CONTENT["hurricane_cards"]["cards"]}
 DECKS = {deck: [c["id"] for c in CONTENT["hurricane_cards"]["cards"] if c["deck"] == deck]
@@ -60,7 +70,12 @@ HAND_LIMIT = 5
 START_HAND = 5
 DRAW = 2
 MOVES = 2
+#: Offers a player may make in a turn that are not accepted (RULES.md §15): each one pops up on
+#: a tablemate's tablet. Accepted trades are not counted, so trading stays unlimited.
 OFFERS_PER_TURN = 3
+#: The box's 90 chits (option ``chits``). 30 dam chits are one per road end, so they never run out.
+CHITS = {"damage": 30, "fortification": 30, "dam": 30}
+CENTRE_START = 1
 
 # Per (centre, radius): the cities whose hex the storm covers and the roads it touches.
 _COVER: dict[tuple[int, int, int], tuple[tuple[str, ...], tuple[str, ...]]] = {}
@@ -79,36 +94,48 @@ def cover(q: int, r: int, radius: int) -> tuple[tuple[str, ...], tuple[str, ...]
     return hit
 
 
-def footprint(q: int, r: int, radius: int) -> list[list[int]]:
+def footprint(q: int, r: int, radius: int, edition: int = EDITION) -> list[list[int]]:
     """The storm's footprint: every map hex within ``radius`` of its centre."""
-    return [[h[0], h[1]] for h in disk((q, r), radius) if h in TERRAIN]
+    return [[h[0], h[1]] for h in _map_disk(q, r, radius, edition)]
 
 
-def storm_path(start: tuple[int, int], cards: list[str]) -> list[tuple[int, int]]:
+def storm_path(start: tuple[int, int], cards: list[str],
+               edition: int = EDITION) -> list[tuple[int, int]]:
     """Centres the storm passes through, start included; a step off the map is skipped (§5)."""
+    terrain = TERRAINS[edition]
     q, r = start
     path = [(q, r)]
     for cid in cards:
         for dq, dr in CARD_STEPS[cid]:
-            if (q + dq, r + dr) in TERRAIN:
+            if (q + dq, r + dr) in terrain:
                 q, r = q + dq, r + dr
                 path.append((q, r))
     return path
 
 
+def hit_centres(path: list[tuple[int, int]], edition: int = EDITION) -> list[tuple[int, int]]:
+    """The centres whose footprint a move hits (§1): each centre entered this turn, or where the
+    storm stands if it took no step. Geometry 1 also hits the centre the move started from."""
+    if edition == 1:
+        return path
+    return path[1:] or path[:1]
+
+
 _FORECAST_CACHE: dict[tuple, dict] = {}
-_DISK: dict[tuple[int, int, int], tuple] = {}
+_DISK: dict[tuple[int, int, int, int], tuple] = {}
 
 
-def _map_disk(q: int, r: int, radius: int) -> tuple:
-    key = (q, r, radius)
+def _map_disk(q: int, r: int, radius: int, edition: int = EDITION) -> tuple:
+    key = (q, r, radius, edition)
     hexes = _DISK.get(key)
     if hexes is None:
-        hexes = _DISK[key] = tuple(h for h in disk((q, r), radius) if h in TERRAIN)
+        terrain = TERRAINS[edition]
+        hexes = _DISK[key] = tuple(h for h in disk((q, r), radius) if h in terrain)
     return hexes
 
 
-def forecast_outlook(start: tuple[int, int], category: int, cards: tuple[str, ...]) -> dict:
+def forecast_outlook(start: tuple[int, int], category: int, cards: tuple[str, ...],
+                     edition: int = EDITION) -> dict:
     """Every way the forecast can play out: all orders of every draw of ``SPEED`` cards.
 
     Returns ``reach`` (possible end centres), ``threat`` (hexes the storm may cover) and
@@ -116,24 +143,30 @@ def forecast_outlook(start: tuple[int, int], category: int, cards: tuple[str, ..
     is hit. Cached, since every table of a class shares the storm. The orders are walked as a
     tree, so flips that share their first cards share the work.
     """
-    key = (start, category, cards)
+    key = (start, category, cards, edition)
     out = _FORECAST_CACHE.get(key)
     if out is not None:
         return out
+    terrain = TERRAINS[edition]
     k = min(SPEED[category], len(cards))
     radius = RADIUS[category]
     reach: set = set()
-    centres: set = {start}
+    centres: set = set()
     city_count: dict[str, int] = {}
     road_count: dict[str, int] = {}
     leaves = 0
     steps = [CARD_STEPS[c] for c in cards]
+    cs0, rs0 = cover(start[0], start[1], radius)
+    standing = (frozenset(cs0), frozenset(rs0))
 
-    def walk(q, r, used, depth, cities, roads):
+    def walk(q, r, used, depth, cities, roads, moved):
         nonlocal leaves
         if depth == k:
             leaves += 1
             reach.add((q, r))
+            if not moved:
+                centres.add(start)
+                cities, roads = standing
             for c in cities:
                 city_count[c] = city_count.get(c, 0) + 1
             for rd in roads:
@@ -142,23 +175,26 @@ def forecast_outlook(start: tuple[int, int], category: int, cards: tuple[str, ..
         for i, card_steps in enumerate(steps):
             if used >> i & 1:
                 continue
-            q2, r2, c2, rd2 = q, r, cities, roads
+            q2, r2, c2, rd2, m2 = q, r, cities, roads, moved
             for dq, dr in card_steps:
-                if (q2 + dq, r2 + dr) in TERRAIN:
-                    q2, r2 = q2 + dq, r2 + dr
+                if (q2 + dq, r2 + dr) in terrain:
+                    q2, r2, m2 = q2 + dq, r2 + dr, True
                     centres.add((q2, r2))
                     cs, rs = cover(q2, r2, radius)
                     if cs:
                         c2 = c2.union(cs)
                     if rs:
                         rd2 = rd2.union(rs)
-            walk(q2, r2, used | 1 << i, depth + 1, c2, rd2)
+            walk(q2, r2, used | 1 << i, depth + 1, c2, rd2, m2)
 
-    cs0, rs0 = cover(start[0], start[1], radius)
-    walk(start[0], start[1], 0, 0, frozenset(cs0), frozenset(rs0))
+    if edition == 1:
+        centres.add(start)
+        walk(start[0], start[1], 0, 0, standing[0], standing[1], True)
+    else:
+        walk(start[0], start[1], 0, 0, frozenset(), frozenset(), False)
     threat: set = set()
     for q, r in centres:
-        threat.update(_map_disk(q, r, radius))
+        threat.update(_map_disk(q, r, radius, edition))
     out = {
         "reach": sorted(reach),
         "threat": sorted(threat),
@@ -197,6 +233,15 @@ OPTIONS = [
     {"name": "trade_expiry", "default": 8, "choices": [4, 8, 16],
      "description": "A trade offer nobody answers expires after this many actions at the table "
                     "(and always at the end of the Player Phase)."},
+    {"name": "chits", "default": False, "choices": [False, True],
+     "description": "Only the box's chits: at most 30 fortification tokens on the board at once, "
+                    "and no more damage once all 30 damage chits are used."},
+    {"name": "storm_start", "default": "seeded", "choices": ["seeded", "single"],
+     "description": "The storm starts on one of three hexes far out in the Gulf (west, centre, "
+                    "east; the storm seed picks), or always on the centre one."},
+    {"name": "edition", "default": EDITION, "choices": None,
+     "description": "The rules edition a game was set up with; 1 replays games stored by "
+                    "engine 1.0.0."},
 ]
 _DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
 
@@ -212,6 +257,8 @@ def _options(options: Mapping | None, seed: int) -> dict:
             if o["name"] == "turn_cap" and isinstance(opts["turn_cap"], int) and opts["turn_cap"] > 0:
                 continue
             raise ValueError(f"bad value {opts[o['name']]!r} for Stormfury option {o['name']!r}")
+    if opts["edition"] not in MAPS:
+        raise ValueError(f"bad value {opts['edition']!r} for Stormfury option 'edition'")
     if opts["storm_seed"] is None:
         opts["storm_seed"] = draw(seed, "storm_seed", None, 0) % 2**31
     if not isinstance(opts["storm_seed"], int):
@@ -220,6 +267,15 @@ def _options(options: Mapping | None, seed: int) -> dict:
 
 
 # --- Small state helpers ------------------------------------------------------------------------
+
+def _upgrade_1_to_2(state: dict) -> None:
+    """Schema 1 to 2: the game plays on by the rules edition it was set up with (edition 1),
+    without chit limits, from the start hex it had."""
+    state["schema"] = 2
+    state["options"].update(edition=1, chits=False, storm_start="seeded")
+    for p in state["players"]:
+        p["pile_cards"] = {}
+
 
 def _refuse(code: str, message: str, **params: Any) -> IllegalAction:
     return IllegalAction(code, message, **params)
@@ -303,7 +359,10 @@ class Stormfury:
             raise ValueError("Stormfury is played by 1 to 4 seats")
         opts = _options(options, seed)
         storm_seed = opts["storm_seed"]
-        start = STORM_STARTS[draw(storm_seed, "start", None, 0) % len(STORM_STARTS)]
+        if opts["storm_start"] == "single":
+            start = STORM_STARTS[CENTRE_START]
+        else:
+            start = STORM_STARTS[draw(storm_seed, "start", None, 0) % len(STORM_STARTS)]
         deck = [c["kind"] for c in CONTENT["resource_cards"]["cards"] for _ in range(c["count"])]
         state = {
             "schema": SCHEMA_VERSION, "version": VERSION, "content_hash": CONTENT_HASH,
@@ -331,7 +390,8 @@ class Stormfury:
                 hand[k] += 1
             state["players"].append({
                 "seat": seat, "role": None, "city": None, "hand": hand, "status": "waiting",
-                "moves": 0, "drawn": 0, "to_pile": 0, "power_used": False, "offers_made": 0,
+                "moves": 0, "drawn": 0, "to_pile": 0, "pile_cards": {}, "power_used": False,
+                "offers_made": 0,
                 "stats": {"fortifications": 0, "dams": 0, "evacuated": 0, "trades": 0,
                           "cards_played": 0, "moved": 0},
             })
@@ -345,6 +405,9 @@ class Stormfury:
         """A state from ``dump``'s output, upgraded to the current schema step by step."""
         state = json_copy(data)
         schema = state.get("schema")
+        if schema == 1:
+            _upgrade_1_to_2(state)
+            schema = state["schema"]
         if schema != SCHEMA_VERSION:
             raise ValueError(f"cannot load Stormfury state schema {schema!r}")
         return state
@@ -370,12 +433,12 @@ class Stormfury:
         """Everything that never changes during a game: enough to draw the map and the cards."""
         return {
             "key": self.key, "version": VERSION, "content_hash": CONTENT_HASH,
-            "layout": CONTENT["map"]["layout"],
+            "layout": MAP["layout"],
             "directions": {k: list(v) for k, v in DIRECTIONS.items()},
-            "hexes": CONTENT["map"]["hexes"],
-            "cities": CONTENT["map"]["cities"],
-            "roads": CONTENT["map"]["roads"],
-            "storm_starts": CONTENT["map"]["storm_starts"],
+            "hexes": MAP["hexes"],
+            "cities": MAP["cities"],
+            "roads": MAP["roads"],
+            "storm_starts": MAP["storm_starts"],
             "categories": CONTENT["hurricane_cards"]["categories"],
             "category_source": CONTENT["hurricane_cards"]["category_source"],
             "hurricane_cards": CONTENT["hurricane_cards"]["cards"],
@@ -402,7 +465,8 @@ class Stormfury:
         forecast = {"cards": list(state["forecast"]), "draws": min(SPEED[cat], FORECAST_SIZE),
                     "deck": storm["deck"], "reach": [], "threat": []}
         if state["forecast"] and state["phase"] in ("player", "storm"):
-            outlook = forecast_outlook((q, r), cat, tuple(state["forecast"]))
+            outlook = forecast_outlook((q, r), cat, tuple(state["forecast"]),
+                                       state["options"]["edition"])
             forecast["reach"] = [list(h) for h in outlook["reach"]]
             forecast["threat"] = [list(h) for h in outlook["threat"]]
             forecast["city_risk"] = outlook["city_risk"]
@@ -414,7 +478,8 @@ class Stormfury:
             "turn_cap": state["options"]["turn_cap"], "turn_order": state["options"]["turn_order"],
             "turn": state["turn"], "ended": state["ended"], "to_act": self.to_act(state),
             "storm": {"at": [q, r], "category": cat, "radius": RADIUS[cat],
-                      "over": TERRAIN[(q, r)], "footprint": footprint(q, r, RADIUS[cat]),
+                      "over": TERRAINS[state["options"]["edition"]][(q, r)],
+                      "footprint": footprint(q, r, RADIUS[cat], state["options"]["edition"]),
                       "history": [dict(h) for h in storm["history"]]},
             "forecast": forecast,
             "players": players,
@@ -429,9 +494,20 @@ class Stormfury:
             "population": dict(state["population"]),
             "relief_pile": list(state["pile"]),
             "deck_left": len(state["deck"]),
+            "chits_left": self.chits_left(state),
             "offers": offers,
             "last_storm": [dict(e) for e in state["last_storm"]],
             "actions": self.actions(state, seat),
+        }
+
+    def chits_left(self, state: dict) -> dict | None:
+        """Chits still in the box by kind, when the ``chits`` option limits them; else None."""
+        if not state["options"]["chits"]:
+            return None
+        return {
+            "damage": CHITS["damage"] - state["damage"]["total"],
+            "fortification": CHITS["fortification"] - sum(state["fortifications"].values()),
+            "dam": CHITS["dam"] - sum(len(ends) for ends in state["dams"].values()),
         }
 
     def results(self, state: dict) -> list[dict]:
@@ -496,8 +572,10 @@ class Stormfury:
                     out.append({"type": "move", "to": other})
         can_play = status in ("drawn", "played")
         if can_play:
+            tokens_left = self._fortification_chits(state)
             for kind in FORTIFY_KINDS:
-                if hand[kind] and self._fortify_payment(p, kind) is not None:
+                if hand[kind] and RCARDS[kind]["tokens"] <= tokens_left \
+                        and self._fortify_payment(p, kind) is not None:
                     for sid in CITIES[city]["spaces"]:
                         sid = sid["id"]
                         if self._space_open(state, sid):
@@ -514,8 +592,9 @@ class Stormfury:
             for cards in _multisets(hand, 2):
                 out.append({"type": "use_role", "discard": cards})
         if role == "relief_corps" and p["to_pile"] > 0:
+            loose = state["options"]["edition"] == 1
             for k in KINDS:
-                if hand[k]:
+                if hand[k] and (loose or p["pile_cards"].get(k)):
                     out.append({"type": "use_role", "card": k})
         if status == "drawn":
             out.append({"type": "draw_more", "from": "deck"})
@@ -565,6 +644,12 @@ class Stormfury:
         if space["kind"] == "population":
             return state["population"][space["city"]] > 0
         return sid not in state["destroyed"]
+
+    def _fortification_chits(self, state: dict) -> float:
+        """Fortification tokens left in the box (§19); unlimited without the ``chits`` option."""
+        if not state["options"]["chits"]:
+            return math.inf
+        return CHITS["fortification"] - sum(state["fortifications"].values())
 
     def _fortify_payment(self, p: dict, kind: str) -> dict | None:
         """What a Fortify card costs this player now, or None if she cannot pay (§9)."""
@@ -719,7 +804,7 @@ class Stormfury:
         p["status"] = status
         p["drawn"] += len(cards)
         if p["role"] == "relief_corps":
-            p["to_pile"] += len(cards)
+            self._may_pile(p, cards)
         return [{"type": event, "seat": p["seat"], "from": source, "count": len(cards)}]
 
     def _move(self, state: dict, seat: int, action: dict) -> list[dict]:
@@ -760,6 +845,12 @@ class Stormfury:
             if SPACES[sid]["kind"] == "population":
                 raise _refuse("nobody_home", "Everyone has already left: nothing to protect.")
             raise _refuse("space_destroyed", f"The {SPACES[sid]['name']} is already destroyed.")
+        tokens = RCARDS[kind]["tokens"]
+        left = self._fortification_chits(state)
+        if tokens > left:
+            raise _refuse("no_chits", f"Only {left} fortification token{'s' if left != 1 else ''} "
+                          f"{'are' if left != 1 else 'is'} left in the box: {RCARDS[kind]['name']} "
+                          f"needs {tokens}.", left=left, need=tokens)
         pay = self._fortify_payment(p, kind)
         need = RCARDS[kind]["cost"]["material"]
         if pay is None:
@@ -773,7 +864,6 @@ class Stormfury:
         _spend(state, p["hand"], {kind: 1, **pay})
         if "sandbag" in pay:
             p["power_used"] = True
-        tokens = RCARDS[kind]["tokens"]
         state["fortifications"][sid] += tokens
         p["status"] = "played"
         p["stats"]["fortifications"] += tokens
@@ -856,8 +946,13 @@ class Stormfury:
             if p["to_pile"] <= 0:
                 raise _refuse("power_used", "You can only put cards you drew this turn on the "
                               "Relief pile, and you already did.")
+            if state["options"]["edition"] > 1 and not p["pile_cards"].get(k):
+                raise _refuse("not_drawn", f"You did not draw a {RCARDS[k]['name']} card this "
+                              "turn: only cards you drew this turn go on the Relief pile.", card=k)
             p["hand"][k] -= 1
             p["to_pile"] -= 1
+            if p["pile_cards"].get(k):
+                p["pile_cards"][k] -= 1
             state["pile"].append(k)
             return [{"type": "to_relief_pile", "seat": seat, "card": k}]
         raise _refuse("passive_power", f"The {ROLES[role]['name']}'s power works by itself "
@@ -882,8 +977,9 @@ class Stormfury:
             raise _refuse("they_lack_card", f"They don't have a {RCARDS[get]['name']} card.",
                           card=get)
         if p["offers_made"] >= OFFERS_PER_TURN:
-            raise _refuse("too_many_offers", f"You can make {OFFERS_PER_TURN} trade offers a "
-                          "turn.", most=OFFERS_PER_TURN)
+            raise _refuse("too_many_offers", f"{OFFERS_PER_TURN} of your trade offers were not "
+                          "taken this turn: no more offers until your next turn.",
+                          most=OFFERS_PER_TURN)
         events = []
         for o in [o for o in state["offers"] if o["from"] == seat]:
             state["offers"].remove(o)
@@ -919,6 +1015,8 @@ class Stormfury:
         b["hand"][o["get"]] -= 1
         a["hand"][o["get"]] += 1
         state["offers"].remove(o)
+        if state["options"]["edition"] > 1:
+            a["offers_made"] -= 1
         a["stats"]["trades"] += 1
         b["stats"]["trades"] += 1
         return [{"type": "traded", "offer": o["id"], "from": o["from"], "to": seat,
@@ -1005,7 +1103,8 @@ class Stormfury:
         """Forecast Phase, then the start of the Player Phase."""
         state["round"] += 1
         storm = state["storm"]
-        deck = "ocean" if TERRAIN[tuple(storm["at"])] == "ocean" else "land"
+        terrain = TERRAINS[state["options"]["edition"]]
+        deck = "ocean" if terrain[tuple(storm["at"])] == "ocean" else "land"
         storm["deck"] = deck
         state["forecast"] = shuffled(DECKS[deck], state["options"]["storm_seed"], "forecast",
                                      None, state["round"])[:FORECAST_SIZE]
@@ -1013,8 +1112,8 @@ class Stormfury:
                        "cards": list(state["forecast"])})
         state["phase"] = "player"
         for p in state["players"]:
-            p.update(status="waiting", moves=MOVES, drawn=0, to_pile=0, power_used=False,
-                     offers_made=0)
+            p.update(status="waiting", moves=MOVES, drawn=0, to_pile=0, pile_cards={},
+                     power_used=False, offers_made=0)
         if state["options"]["turn_order"] == "round_table":
             state["turn"] = 0
             self._start_turn(state, state["players"][0])
@@ -1027,12 +1126,19 @@ class Stormfury:
         if state["pile"] and p["role"] != "relief_corps":
             p["status"] = "start"
             return
-        for k in _draw_cards(state, DRAW):
+        cards = _draw_cards(state, DRAW)
+        for k in cards:
             p["hand"][k] += 1
             p["drawn"] += 1
         if p["role"] == "relief_corps":
-            p["to_pile"] = p["drawn"]
+            self._may_pile(p, cards)
         p["status"] = "drawn"
+
+    def _may_pile(self, p: dict, cards: list[str]) -> None:
+        """The Relief Corps may put the cards she just drew on her pile this turn (§13)."""
+        p["to_pile"] += len(cards)
+        for k in cards:
+            p["pile_cards"][k] = p["pile_cards"].get(k, 0) + 1
 
     def _finish_turn(self, state: dict, p: dict, events: list, storm: bool = True) -> None:
         p["status"] = "ended"
@@ -1070,11 +1176,13 @@ class Stormfury:
                          state["round"])[:SPEED[cat]]
         log: list[dict] = [{"type": "storm_flips", "round": state["round"], "cards": flips,
                             "category": cat}]
+        edition = opts["edition"]
+        terrain = TERRAINS[edition]
         q, r = start
         path = [(q, r)]
         for cid in flips:
             for (dq, dr), name in zip(CARD_STEPS[cid], HCARDS[cid]["steps"]):
-                if (q + dq, r + dr) in TERRAIN:
+                if (q + dq, r + dr) in terrain:
                     q, r = q + dq, r + dr
                     path.append((q, r))
                     log.append({"type": "storm_step", "card": cid, "direction": name,
@@ -1083,7 +1191,7 @@ class Stormfury:
                     log.append({"type": "storm_blocked", "card": cid, "direction": name,
                                 "at": [q, r]})
         storm["at"] = [q, r]
-        over = TERRAIN[(q, r)]
+        over = terrain[(q, r)]
         ups = sum(HCARDS[c]["strengthen"] for c in flips)
         downs = sum(HCARDS[c]["weaken"] for c in flips)
         if over == "land":
@@ -1092,7 +1200,7 @@ class Stormfury:
             change = 1 if ups > downs else -1 if downs > ups else 0
         dies = cat == 1 and change == -1
         if not dies or opts["final_move_damage"]:
-            self._resolve_damage(state, path, cat, log)
+            self._resolve_damage(state, hit_centres(path, edition), cat, log)
         new_cat = max(1, min(5, cat + change))
         if dies:
             log.append({"type": "dissipated", "at": [q, r], "over": over})
@@ -1131,6 +1239,12 @@ class Stormfury:
         damage = state["damage"]
         by_city = state["damage_by_city"]
         forts = state["fortifications"]
+        limited = state["options"]["chits"]
+
+        def chits(n: int) -> int:
+            """How many of ``n`` damage chits are left to place (all, without the option)."""
+            return min(n, CHITS["damage"] - damage["total"]) if limited else n
+
         for cities, roads in hits:
             for cid in cities:
                 for sid in INFRA[cid]:
@@ -1140,6 +1254,8 @@ class Stormfury:
                         forts[sid] -= 1
                         log.append({"type": "held", "space": sid, "city": cid,
                                     "left": forts[sid]})
+                    elif not chits(1):
+                        log.append({"type": "no_chits", "space": sid, "city": cid})
                     else:
                         state["destroyed"].append(sid)
                         damage["infrastructure"] += 1
@@ -1153,7 +1269,10 @@ class Stormfury:
                 elif forts[sid]:
                     forts[sid] -= 1
                     log.append({"type": "held", "space": sid, "city": cid, "left": forts[sid]})
+                elif not chits(people):
+                    log.append({"type": "no_chits", "space": sid, "city": cid})
                 else:
+                    people = chits(people)
                     damage["population"] += people
                     damage["total"] += people
                     by_city[cid] += people
@@ -1164,6 +1283,9 @@ class Stormfury:
                     continue
                 if len(state["dams"][rid]) == 2:
                     log.append({"type": "dam_held", "road": rid})
+                    continue
+                if not chits(1):
+                    log.append({"type": "no_chits", "road": rid})
                     continue
                 state["flooded"].append(rid)
                 damage["roads"] += 1

@@ -244,6 +244,7 @@ def test_trade_offers_expire_and_never_block_a_turn():
     s2["players"][0]["hand"] = hand(material=2)
     s2["players"][1]["hand"] = hand(dam=1)
     s2["players"][2]["hand"] = hand(dam=1, sandbag=1)
+    s2["players"][2]["pile_cards"] = {"dam": 1, "sandbag": 1}
     ENGINE.apply(s2, 0, {"type": "offer_trade", "to": 1, "give": "material", "get": "dam"})
     for action in ({"type": "move", "to": "gulfport"}, {"type": "move", "to": "mobile"},
                    {"type": "use_role", "card": "dam"}):
@@ -319,7 +320,8 @@ def test_storm_stops_at_the_map_edge():
     """A step that would leave the map is skipped; the storm stays on the map."""
     s = table()
     _quiet(s)
-    force_storm(s, ["l4", "l8"], at=(16, -8), category=1)  # Hattiesburg, on the north edge
+    top = min(r for q, r in rules.TERRAIN if q == 16)
+    force_storm(s, ["l4", "l8"], at=(16, top), category=1)
     s["storm"]["category"] = 1
     ev = storm_moves(s)
     assert tuple(s["storm"]["at"]) in rules.TERRAIN
