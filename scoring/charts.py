@@ -164,7 +164,7 @@ def storm_map(story: dict) -> str:
         x, y = _hex_xy(q, r)
         polys.append([(x + cx, y + cy) for cx, cy in corners])
         colours.append(LAND if terrain == "land" else SEA)
-    # The 360 sea and land hexes go in as one small raster inside the SVG: as vectors they made
+    # The sea and land hexes go in as one small raster inside the SVG: as vectors they made
     # the PDF several times slower to print, and they carry no text.
     ax.add_collection(PolyCollection(polys, facecolors=colours, edgecolors="white", linewidths=.4,
                                      rasterized=True))
@@ -199,6 +199,8 @@ def storm_map(story: dict) -> str:
                     fontsize=7, color=BAD if hit else INK, zorder=7)
     ax.set_aspect("equal")
     ax.autoscale_view()
+    # The inland rows north of the board's frame show only as far as the storm went.
+    ax.set_ylim(top=max(_hex_xy(*h)[1] for h in sf.MAP["frame"] + [t["to"] for t in track]) + 1.5)
     ax.axis("off")
     from matplotlib.lines import Line2D
 

@@ -281,6 +281,13 @@ function lookups(board) {
     minX = Math.min(minX, x); minY = Math.min(minY, y); maxX = Math.max(maxX, x); maxY = Math.max(maxY, y);
   }
   ix.box = [minX - S * 1.2, minY - S * 1.2, maxX - minX + S * 2.4, maxY - minY + S * 2.4];
+  ix.home = ix.box;
+  if (board.frame) { // the coast and the Gulf fill the first view; the inland rows are a pan away
+    const xy = board.frame.map((p) => hexXY(p[0], p[1]));
+    const xs = xy.map((p) => p[0]), ys = xy.map((p) => p[1]);
+    const x0 = Math.min(...xs), y0 = Math.min(...ys);
+    ix.home = [x0 - S * 1.2, y0 - S * 1.2, Math.max(...xs) - x0 + S * 2.4, Math.max(...ys) - y0 + S * 2.4];
+  }
   indexes.set(board, ix);
   return ix;
 }
@@ -339,7 +346,7 @@ export function render(root, board, message, controls) {
   ctx.disabled = !ctx.canAct || Boolean(controls.busy);
   ctx.moves = {};
   if (ctx.canAct) for (const a of ctx.actions) if (a.type === "move") ctx.moves[a.to] = a;
-  if (!mem.box) mem.box = ix.box.slice();
+  if (!mem.box) mem.box = ix.home.slice();
   trackStorm(ctx);
 
   saveUiState(root, mem);
@@ -647,7 +654,7 @@ function renderMap(ctx) {
       h("button", { type: "button", "aria-label": T.zoomIn, title: T.zoomIn, "data-key": "zoom-in", onclick: zoom(1 / 1.4) }, "+"),
       h("button", { type: "button", "aria-label": T.zoomOut, title: T.zoomOut, "data-key": "zoom-out", onclick: zoom(1.4) }, "−"),
       h("button", { type: "button", "aria-label": T.zoomReset, title: T.zoomReset, "data-key": "zoom-reset",
-        onclick: () => { mem.box = ix.box.slice(); map.setAttribute("viewBox", mem.box.join(" ")); } }, "⤢"),
+        onclick: () => { mem.box = ix.home.slice(); map.setAttribute("viewBox", mem.box.join(" ")); } }, "⤢"),
       me && me.city ? h("button", { type: "button", "aria-label": T.zoomMe, title: T.zoomMe, "data-key": "zoom-me", onclick: zoomMe }, "◎") : null,
       (fc.threat || []).length && !ctx.over ? h("button", {
         type: "button", class: "sf-fc-toggle", "aria-pressed": mem.showForecast ? "true" : "false", title: T.forecastToggle,

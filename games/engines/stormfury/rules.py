@@ -439,6 +439,7 @@ class Stormfury:
             "cities": MAP["cities"],
             "roads": MAP["roads"],
             "storm_starts": MAP["storm_starts"],
+            "frame": MAP["frame"],
             "categories": CONTENT["hurricane_cards"]["categories"],
             "category_source": CONTENT["hurricane_cards"]["category_source"],
             "hurricane_cards": CONTENT["hurricane_cards"]["cards"],
