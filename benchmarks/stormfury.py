@@ -2,9 +2,12 @@
 
 ``python -m benchmarks.stormfury`` from the repository root: whole games with 4 cooperative
 policy bots on one core (the bots' thinking included), rounds per game and taps per seat.
-``python -m benchmarks.stormfury --edition``: 1,000 storms (storm seeds 0–999) on each storm
-edition (RULES.md "Map versions"): how often a move runs into a map edge, and how many city
+``python -m benchmarks.stormfury --geometry``: 1,000 storms (storm seeds 0–999) on each rules
+edition (RULES.md "Editions"): how often a move runs into a map edge, and how many city
 hits come only from the footprint the move started from.
+``python -m benchmarks.stormfury --balance``: 1,000 four-seat games (seeds 0–999) by the random
+and the cooperative bot, with the default options and with the "As printed" preset (RULES.md's
+balance table).
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ import statistics
 import time
 from collections import Counter
 
-from games.engines.stormfury import ENGINE, rules
+from games.engines.stormfury import ENGINE, PRESETS, rules
 from games.engines.stormfury.bots import BOTS, POLICY_BOT
 
 GAMES = 400
@@ -46,7 +49,7 @@ def _edge(q: int, r: int, terrain: dict) -> str:
     return "north" if r < min(rows) else "south"
 
 
-def storm_edition(edition: int, storms: int = STORMS) -> dict:
+def storm_geometry(edition: int, storms: int = STORMS) -> dict:
     """Play ``storms`` storms alone (a storm never depends on the players) and count moves that
     ran into an edge and city hits that only the starting footprint gave."""
     terrain = rules.TERRAINS[edition]
@@ -84,9 +87,9 @@ def storm_edition(edition: int, storms: int = STORMS) -> dict:
             "start_only": start_only, "rounds": rounds, "ended": ended, "inland": inland}
 
 
-def edition_main() -> None:
+def geometry_main() -> None:
     for edition in sorted(rules.MAPS):
-        g = storm_edition(edition)
+        g = storm_geometry(edition)
         rows = len({q // 2 + r for q, r in rules.TERRAINS[edition]})
         print(f"edition {edition} ({rows} rows, {len(rules.TERRAINS[edition])} hexes), "
               f"{STORMS} storms, {g['moves']} storm moves:")
@@ -106,12 +109,48 @@ def edition_main() -> None:
               f"take their centre north of map 1's top row (at most {max(beyond, default=0)} rows)")
 
 
+def whole_game(seed: int, bot: str, options: dict | None = None) -> dict:
+    """One 4-seat game with ``bot`` in every seat; its final state."""
+    state = ENGINE.setup(seed, 4, options)
+    while not ENGINE.finished(state):
+        seats = ENGINE.to_act(state)
+        if seats:
+            ENGINE.apply(state, seats[0], BOTS[bot](state, seats[0]))
+        else:
+            ENGINE.apply(state, None, {"type": "storm_moves"})
+    return state
+
+
+def balance_main() -> None:
+    for label, options in (("default options", None), ("as_printed", PRESETS["as_printed"])):
+        for bot in ("random", POLICY_BOT):
+            games = [whole_game(seed, bot, options) for seed in range(STORMS)]
+            damage = sorted(g["damage"]["total"] for g in games)
+            kinds = {k: statistics.mean(g["damage"][k] for g in games)
+                     for k in ("infrastructure", "population", "roads")}
+            print(f"{label}, {bot}: mean damage {statistics.mean(damage):.1f}, median "
+                  f"{statistics.median(damage):g}, 10th-90th pct {damage[STORMS // 10]}-"
+                  f"{damage[9 * STORMS // 10]}, infrastructure/people/roads "
+                  f"{kinds['infrastructure']:.1f}/{kinds['population']:.1f}/{kinds['roads']:.1f}, "
+                  f"30 or more: {100 * sum(d >= 30 for d in damage) / STORMS:.1f} %")
+        rounds = Counter(g["round"] for g in games)
+        peak = Counter(max([h["category"] for h in g["storm"]["history"]] or [2]) for g in games)
+        print(f"{label}: rounds {dict(sorted(rounds.items()))}, peak category "
+              f"{dict(sorted(peak.items()))}, ended {dict(Counter(g['ended'] for g in games))}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.stormfury")
-    parser.add_argument("--edition", action="store_true",
+    parser.add_argument("--geometry", action="store_true",
                         help="storm-edge and start-footprint figures over 1,000 storms")
-    if parser.parse_args().edition:
-        edition_main()
+    parser.add_argument("--balance", action="store_true",
+                        help="damage by bot over 1,000 games, default options and as printed")
+    args = parser.parse_args()
+    if args.geometry:
+        geometry_main()
+        return
+    if args.balance:
+        balance_main()
         return
     play(10_000)  # warm the forecast and footprint caches' code paths, not their contents
     start = time.perf_counter()

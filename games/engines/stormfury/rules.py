@@ -115,7 +115,7 @@ def storm_path(start: tuple[int, int], cards: list[str],
 
 def hit_centres(path: list[tuple[int, int]], edition: int = EDITION) -> list[tuple[int, int]]:
     """The centres whose footprint a move hits (§1): each centre entered this turn, or where the
-    storm stands if it took no step. Geometry 1 also hits the centre the move started from."""
+    storm stands if it took no step. Edition 1 also hits the centre the move started from."""
     if edition == 1:
         return path
     return path[1:] or path[:1]
