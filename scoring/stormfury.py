@@ -129,7 +129,8 @@ def team_story(table: dict, bot_results: list[dict] | None = None) -> dict:
             here.update(played=False, start=None, end=None, category=None, risk={}, road_risk={}, likely=[],
                         likely_hit=[], surprises=[], threats=[], hit_names=[])
             continue
-        outlook = sf.forecast_outlook(tuple(move["from"]), move["category"], tuple(here["cards"]))
+        outlook = sf.forecast_outlook(tuple(move["from"]), move["category"], tuple(here["cards"]),
+                                      state["options"].get("edition", 1))
         here.update(played=True, start=move["from"], end=move["to"], category=move["category"],
                     after=move["after"], risk=outlook["city_risk"], road_risk=outlook["road_risk"],
                     likely=[c for c, p in outlook["city_risk"].items() if p >= LIKELY],
