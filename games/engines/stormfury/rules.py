@@ -75,6 +75,7 @@ MOVES = 2
 OFFERS_PER_TURN = 3
 #: The box's 90 chits (option ``chits``). 30 dam chits are one per road end, so they never run out.
 CHITS = {"damage": 30, "fortification": 30, "dam": 30}
+#: The centre one of the map's three start hexes, the one ``storm_start=single`` uses (§20).
 CENTRE_START = 1
 
 # Per (centre, radius): the cities whose hex the storm covers and the roads it touches.
