@@ -90,9 +90,30 @@ class Session(models.Model):
         return dict(SCENARIO_CHOICES).get(self.scenario, self.scenario)
 
     @property
+    def preset(self):
+        """The named set of rules the session plays ("" is the scenario's tuned defaults)."""
+        return self.options.get("preset", "")
+
+    def get_preset_display(self):
+        return preset_label(self.preset)
+
+    @property
     def shared_storm(self):
         """Stormfury: every table faces the same storm, moving for the whole class at once."""
         return self.scenario == "stormfury" and self.options.get("shared_storm", True)
+
+
+#: How the platform names a scenario's option presets (engines hold no UI text); "" is the
+#: scenario's own defaults.
+PRESET_LABELS = {
+    "": _("Tuned for class (default)"),
+    "as_printed": _("As printed in the rule book"),
+}
+
+
+def preset_label(key):
+    """The teacher-facing name of a preset key (a readable fallback for a key not listed)."""
+    return PRESET_LABELS.get(key) or key.replace("_", " ").capitalize()
 
 
 SCENARIO_CHOICES = [
