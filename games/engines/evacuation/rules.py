@@ -11,13 +11,17 @@ import heapq
 from bisect import bisect_right
 from pathlib import Path
 
-from ..base import IllegalAction, json_copy, load_content, roll
+from ..base import IllegalAction, json_copy, load_content, roll, rules_fingerprint
 
 VERSION = "1.1.0"
 SCHEMA_VERSION = 1
 CONTENT, CONTENT_HASH = load_content(
     Path(__file__).parent / "content", ["network.json", "cards.json", "rules.json"]
 )
+#: Content fields that are words: they may be corrected in place (RULES.md, "Content versions").
+WORDS = frozenset({"about", "title", "text", "basis", "source", "fact", "grade", "url", "label", "name",
+                   "reasons", "consequences"})
+RULES_FINGERPRINT = rules_fingerprint(CONTENT, WORDS)
 NETWORK = CONTENT["network"]
 CARDS = {card["id"]: card for card in CONTENT["cards"]["cards"]}
 CARD_IDS = [card["id"] for card in CONTENT["cards"]["cards"]]
