@@ -90,7 +90,7 @@ class SessionForm(forms.Form):
             field = forms.ChoiceField(
                 label=_("Rules"), required=False, initial="", widget=forms.RadioSelect,
                 choices=[("", preset_label(""))] + [(key, preset_label(key)) for key in named],
-                help_text=_("The default is tuned for a lesson (see the scenario options below). "
+                help_text=_("The default is tuned for a lesson. "
                             "“As printed” plays and scores exactly as the rule book, so you "
                             "can check the totals by hand; it sets the options it names."))
             field.preset_for = scenario

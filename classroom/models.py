@@ -95,7 +95,17 @@ class Session(models.Model):
         return self.options.get("preset", "")
 
     def get_preset_display(self):
-        return preset_label(self.preset)
+        """The rules played, as a teacher reads them; tuned rules the teacher changed say so."""
+        if self.preset or not self.changed_options():
+            return preset_label(self.preset)
+        return PRESET_LABELS["changed"]
+
+    def changed_options(self):
+        """The engine options this session sets to something other than the engine's default."""
+        from games.engines import ENGINES
+
+        defaults = {o["name"]: o["default"] for o in ENGINES[self.scenario].options()}
+        return sorted(k for k, v in self.options.items() if k in defaults and v != defaults[k])
 
     @property
     def shared_storm(self):
@@ -108,6 +118,7 @@ class Session(models.Model):
 PRESET_LABELS = {
     "": _("Tuned for class (default)"),
     "as_printed": _("As printed in the rule book"),
+    "changed": _("Tuned for class, with options changed by the teacher"),
 }
 
 

@@ -60,6 +60,13 @@ def test_the_default_keeps_the_tuned_options(client):
     assert session.options["race_points"] == "half" and session.options["bank_scoring"] == "net"
 
 
+def test_tuned_rules_with_a_changed_option_are_not_called_the_default():
+    session = services.create_session(teacher=make_teacher(), scenario="evacuation",
+                                      options={"race_points": "on", "reasons": "on"})
+    assert session.changed_options() == ["race_points"]
+    assert session.get_preset_display() == "Tuned for class, with options changed by the teacher"
+
+
 def test_a_scenario_without_presets_offers_no_rules_choice():
     """An engine with no PRESETS gets no "Rules" field, and its sessions play its defaults."""
     options = {k: ENGINES[k].options() for k in ("evacuation", "stormfury")}
