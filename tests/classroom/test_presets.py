@@ -109,3 +109,5 @@ def test_every_results_screen_names_the_preset_played(client):
     seat = Seat.objects.filter(table__session=session, participant=participant).first()
     html, _pdf, _data = reports.student_report(session, seat)
     assert AS_PRINTED in html
+    html, _pdf, _data = reports.class_packet(session)
+    assert AS_PRINTED in html
