@@ -75,12 +75,27 @@ class SessionForm(forms.Form):
     #: engine options the session sets itself rather than the teacher's form
     MANAGED = {"storm_seed", "hold_storm"}
 
-    def __init__(self, *args, scenario_options=None, **kwargs):
-        from classroom.models import SCENARIO_CHOICES, Session
+    def __init__(self, *args, scenario_options=None, scenario_presets=None, **kwargs):
+        from classroom.models import SCENARIO_CHOICES, Session, preset_label
 
         super().__init__(*args, **kwargs)
         self.fields["scenario"].choices = SCENARIO_CHOICES
         self.fields["names"].choices = Session.Names.choices
+        self.scenario_options = scenario_options or {}
+        self.scenario_presets = {k: v for k, v in (scenario_presets or {}).items() if v}
+        # One "Rules" choice per scenario that has presets; a scenario without any plays its
+        # tuned defaults and shows no choice.
+        self.preset_fields = []
+        for scenario, named in self.scenario_presets.items():
+            field = forms.ChoiceField(
+                label=_("Rules"), required=False, initial="", widget=forms.RadioSelect,
+                choices=[("", preset_label(""))] + [(key, preset_label(key)) for key in named],
+                help_text=_("The default is tuned for a lesson. "
+                            "“As printed” plays and scores exactly as the rule book, so you "
+                            "can check the totals by hand; it sets the options it names."))
+            field.preset_for = scenario
+            self.fields[f"{scenario}__preset"] = field
+            self.preset_fields.append(self[f"{scenario}__preset"])
         self.engine_fields = []
         for scenario, options in (scenario_options or {}).items():
             for option in options:
@@ -106,7 +121,22 @@ class SessionForm(forms.Form):
         scenario = cleaned.get("scenario")
         if scenario == "stormfury" and (cleaned.get("seats_per_table") or 0) > 4:
             self.add_error("seats_per_table", _("Project Stormfury tables seat 2 to 4 players."))
+        preset = self.preset() if scenario else ""
+        if preset:
+            specs = {o["name"]: o for o in self.scenario_options.get(scenario, [])}
+            for name, value in self.scenario_presets[scenario][preset].items():
+                spec = specs.get(name)
+                if spec is None or ("choices" in spec and value not in spec["choices"]):
+                    self.add_error(f"{scenario}__preset", forms.ValidationError(
+                        _("This scenario's preset names an option it does not have."), code="bad_preset"))
+                    break
         return cleaned
+
+    def preset(self):
+        """The chosen scenario's preset key ("" for its tuned defaults)."""
+        scenario = self.cleaned_data.get("scenario")
+        preset = self.cleaned_data.get(f"{scenario}__preset") or ""
+        return preset if preset in self.scenario_presets.get(scenario, {}) else ""
 
     def engine_options(self):
         """The chosen scenario's options, typed like the engine's defaults."""

@@ -90,9 +90,41 @@ class Session(models.Model):
         return dict(SCENARIO_CHOICES).get(self.scenario, self.scenario)
 
     @property
+    def preset(self):
+        """The named set of rules the session plays ("" is the scenario's tuned defaults)."""
+        return self.options.get("preset", "")
+
+    def get_preset_display(self):
+        """The rules played, as a teacher reads them; tuned rules the teacher changed say so."""
+        if self.preset or not self.changed_options():
+            return preset_label(self.preset)
+        return PRESET_LABELS["changed"]
+
+    def changed_options(self):
+        """The engine options this session sets to something other than the engine's default."""
+        from games.engines import ENGINES
+
+        defaults = {o["name"]: o["default"] for o in ENGINES[self.scenario].options()}
+        return sorted(k for k, v in self.options.items() if k in defaults and v != defaults[k])
+
+    @property
     def shared_storm(self):
         """Stormfury: every table faces the same storm, moving for the whole class at once."""
         return self.scenario == "stormfury" and self.options.get("shared_storm", True)
+
+
+#: How the platform names a scenario's option presets (engines hold no UI text); "" is the
+#: scenario's own defaults.
+PRESET_LABELS = {
+    "": _("Tuned for class (default)"),
+    "as_printed": _("As printed in the rule book"),
+    "changed": _("Tuned for class, with options changed by the teacher"),
+}
+
+
+def preset_label(key):
+    """The teacher-facing name of a preset key (a readable fallback for a key not listed)."""
+    return PRESET_LABELS.get(key) or key.replace("_", " ").capitalize()
 
 
 SCENARIO_CHOICES = [

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from classroom import nicknames
 from classroom.models import Participant, Seat, Session, Table
+from games import engines as games_engines
 from games import services as games
 from games.models import Game, Move
 from games.refusals import Refused
@@ -58,8 +59,20 @@ def format_code(code: str) -> str:
 
 def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_with_bots=True,
                    turn_timer=True, turn_seconds=60, names=Session.Names.APPROVE, seed=None,
-                   options=None, title="") -> Session:
-    """A new session in the lobby, with a join code unique among all sessions."""
+                   options=None, title="", preset="") -> Session:
+    """A new session in the lobby, with a join code unique among all sessions.
+
+    ``preset`` names one of the scenario's ``PRESETS`` (see ``games.engines.presets``): its
+    option values are set over ``options``, and the session remembers which preset it plays so
+    that every results screen and report can say so.
+    """
+    options = dict(options or {})
+    if preset:
+        named = games_engines.presets(scenario)
+        if preset not in named:
+            raise ValueError(f"Scenario {scenario!r} has no preset {preset!r}.")
+        options.update(named[preset])
+    options["preset"] = preset
     for _attempt in range(20):
         try:
             with transaction.atomic():
@@ -68,7 +81,7 @@ def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_wit
                     seats_per_table=seats_per_table, fill_with_bots=fill_with_bots,
                     turn_timer=turn_timer, turn_seconds=turn_seconds, names=names,
                     seed=seed if seed is not None else secrets.randbits(48),
-                    options=options or {}, title=title,
+                    options=options, title=title,
                 )
         except IntegrityError:
             continue
@@ -312,9 +325,13 @@ def start(*, session: Session) -> Session:
     return session
 
 
+#: keys of ``Session.options`` that belong to the session, not to the engine
+SESSION_ONLY_OPTIONS = {"shared_storm", "preset"}
+
+
 def table_options(session: Session, table_number: int) -> dict:
     """The engine options of one table: the teacher's choices, plus the shared storm if any."""
-    options = {k: v for k, v in session.options.items() if k != "shared_storm"}
+    options = {k: v for k, v in session.options.items() if k not in SESSION_ONLY_OPTIONS}
     if session.scenario == "stormfury":
         shared = session.shared_storm
         options["hold_storm"] = shared

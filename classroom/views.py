@@ -21,7 +21,7 @@ from classroom import guesses, selectors, services
 from classroom.consumers import MAX_FRAME_BYTES, token_cookie
 from classroom.forms import JoinForm, SessionForm, SignUpForm
 from classroom.models import Participant, Seat, Session
-from games.engines import ENGINES, SCENARIOS
+from games.engines import ENGINES, SCENARIOS, presets
 from games.refusals import Refused
 
 TOKEN_MAX_AGE = 14 * 24 * 3600  # a parked lesson resumes days later on the same tablet
@@ -57,9 +57,14 @@ def _scenario_options():
     return {key: ENGINES[key].options() for key in SCENARIOS}
 
 
+def _scenario_presets():
+    return {key: presets(key) for key in SCENARIOS}
+
+
 @login_required
 def session_new(request):
-    form = SessionForm(request.POST or None, scenario_options=_scenario_options())
+    form = SessionForm(request.POST or None, scenario_options=_scenario_options(),
+                       scenario_presets=_scenario_presets())
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         session = services.create_session(
@@ -67,6 +72,7 @@ def session_new(request):
             seats_per_table=data["seats_per_table"], fill_with_bots=data["fill_with_bots"],
             turn_timer=data["turn_timer"], turn_seconds=data["turn_seconds"], names=data["names"],
             seed=data["seed"], options={**form.engine_options(), "shared_storm": data["shared_storm"]},
+            preset=form.preset(),
         )
         return redirect(session)
     return render(request, "classroom/session_new.html", {"form": form})

@@ -20,3 +20,13 @@ class _Registry(dict):
 
 
 ENGINES = _Registry()
+
+
+def presets(key):
+    """A scenario's named option presets, ``{name: {option: value}}`` ({} if it has none).
+
+    Each engine package may expose a module-level ``PRESETS``; a preset's values are merged over
+    the engine's defaults (and the teacher's other choices) when a session uses it.
+    """
+    ENGINES[key]  # an unknown key raises KeyError here
+    return getattr(import_module(f"{__name__}.{key}"), "PRESETS", {})

@@ -111,3 +111,21 @@ def load_content(folder: Path, names: list[str]) -> tuple[dict[str, Any], str]:
         digest.update(name.encode() + b"\0" + raw)
         content[name.rsplit(".", 1)[0]] = json.loads(raw)
     return content, digest.hexdigest()[:16]
+
+
+def rules_fingerprint(content: Any, words: frozenset[str]) -> str:
+    """A short hash of content without its words (the fields named in ``words``, at any depth).
+
+    Words (titles, card texts, real-world bases and their sources) may be corrected in place;
+    everything else decides how a game plays, so a change to it is a new content version.
+    Pinning this fingerprint in a test makes an in-place change to the rules fail loudly.
+    """
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in words}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    raw = json.dumps(strip(content), sort_keys=True, ensure_ascii=False).encode()
+    return hashlib.sha256(raw).hexdigest()[:16]

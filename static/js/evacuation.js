@@ -4,6 +4,7 @@
 // open <details> and focus across renders. Safari 15 / Chrome 100: no build step, no new syntax.
 
 import { h, svg, rootMemory, saveUiState, restoreUiState, startTicking, setCountdown, zoomAt, attachPanZoom } from "./kit.js";
+import { basisBlock } from "./facts.js";
 
 const T = {
   yourMove: "Your move",
@@ -94,8 +95,10 @@ const T = {
   cardTitle: "Chance card",
   cardNew: "New",
   cardAt: (h) => `drawn at hour ${h}`,
-  cardBasis: "Really happened:",
-  cardSource: "Source:",
+  factChecked: "Really happened:",
+  factReported: "Reported, not checked against the original source:",
+  factSource: "Source:",
+  factReportedBy: "Reported by:",
   tallyTitle: "Your tally sheet",
   tTime: "Game hour",
   tFuel: "Fuel",
@@ -572,9 +575,14 @@ function renderCard(ctx) {
     h("p", { class: "evac-card-kicker" }, T.cardTitle, fresh ? h("span", { class: "evac-new", text: T.cardNew }) : null, ` · ${T.cardAt(hourText(card.hour))}`),
     h("h2", { id: "evac-card-title", text: card.title }),
     h("p", { class: "evac-card-text", text: card.text }),
-    h("p", { class: "evac-card-basis" }, h("strong", { text: T.cardBasis }), " ", card.basis),
-    h("p", { class: "evac-card-source" }, T.cardSource, " ", card.source));
+    cardBasis(ctx.board, card));
   return { el, fresh };
+}
+
+// The card's real-world basis with its grade, source and link, from the board's copy of the card.
+function cardBasis(board, card) {
+  const full = (board.cards || []).find((c) => c.id === card.id) || card;
+  return full.basis ? basisBlock({ text: full.basis, source: full.source, url: full.url, grade: full.grade }, T, "evac-card-basis") : null;
 }
 
 function renderActions(ctx) {

@@ -5,6 +5,7 @@
 // Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
 import { h, svg, rootMemory, saveUiState, restoreUiState, startTicking, setCountdown, zoomAt, attachPanZoom } from "./kit.js";
+import { basisBlock } from "./facts.js";
 
 const T = {
   // banner
@@ -81,7 +82,10 @@ const T = {
   pickRoleSub: (city) => `start in ${city}`,
   otherCity: "Start in another city",
   pickRoleName: (role, city) => `Be the ${role}, starting in ${city}`,
-  basis: "Really happened:",
+  factChecked: "Really happened:",
+  factReported: "Reported, not checked against the original source:",
+  factSource: "Source:",
+  factReportedBy: "Reported by:",
   // actions
   actionsTitle: "What will you do?",
   chooseKind: "Choose what to do, then how.",
@@ -802,7 +806,7 @@ function renderRoles(ctx) {
     return h("article", { class: "sf-role" + (who !== undefined ? " is-taken" : "") + (who === seat ? " is-mine" : "") },
       h("h3", { text: role.name }),
       h("p", { class: "sf-role-power", text: role.power }),
-      role.basis ? h("p", { class: "sf-role-basis" }, h("strong", { text: T.basis }), " ", role.basis.text) : null,
+      basisBlock(role.basis, T, "sf-role-basis"),
       who !== undefined ? h("p", { class: "sf-role-taken", text: T.roleTaken(seatLabel(ix, view, who, seat)) }) : null,
       def ? button(ctx, def, { label: T.pickRoleBtn(role.name), sub: T.pickRoleSub(cityName(ix, def.city)), name: T.pickRoleName(role.name, cityName(ix, def.city)), cls: "sf-act--go" }) : null,
       others.length ? h("details", { class: "sf-more", "data-key": key, open: mem.open[key] || null },

@@ -7,6 +7,14 @@ from __future__ import annotations
 
 from . import rules
 
+#: Named sets of option values merged over the defaults (the platform labels the keys).
+#: "as_printed" plays and scores as the rule book prints it; where the book contradicts
+#: itself it takes the Scoring section's destination points (RULES.md, "As printed").
+PRESETS = {
+    "as_printed": {"race_points": "on", "bank_scoring": "book", "timeline": "off",
+                   "destination_points": "scoring"},
+}
+
 
 class EvacuationEngine:
     """The engine object the registry hands out (see games.engines.base.Engine)."""

@@ -11,13 +11,17 @@ import heapq
 from bisect import bisect_right
 from pathlib import Path
 
-from ..base import IllegalAction, json_copy, load_content, roll
+from ..base import IllegalAction, json_copy, load_content, roll, rules_fingerprint
 
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 SCHEMA_VERSION = 1
 CONTENT, CONTENT_HASH = load_content(
     Path(__file__).parent / "content", ["network.json", "cards.json", "rules.json"]
 )
+#: Content fields that are words: they may be corrected in place (RULES.md, "Content versions").
+WORDS = frozenset({"about", "title", "text", "basis", "source", "fact", "grade", "url", "label", "name",
+                   "reasons", "consequences"})
+RULES_FINGERPRINT = rules_fingerprint(CONTENT, WORDS)
 NETWORK = CONTENT["network"]
 CARDS = {card["id"]: card for card in CONTENT["cards"]["cards"]}
 CARD_IDS = [card["id"] for card in CONTENT["cards"]["cards"]]
@@ -389,8 +393,14 @@ def _fuel_price_here(s, system):
         return None
     price = system["fuel_price"]
     if node["activity"] == "gas":
-        return price * MONEY["tow_fuel_factor"] if s["tow_price"] else price
+        return price * MONEY["tow_fuel_factor"] if _towed_here(s) else price
     return price * MONEY["elsewhere_fuel_factor"]
+
+
+def _towed_here(s):
+    """True at the station a tow brought the seat to, until its first fill-up there. States
+    stored by engine 1.0.0 hold ``True`` instead of the station's id."""
+    return s["tow_price"] is True or s["tow_price"] == s["pos"]
 
 
 def _fuel_cost(s, price, gallons):
@@ -400,7 +410,7 @@ def _fuel_cost(s, price, gallons):
 
 def _max_gallons(s, system, price):
     room = min(TANK - s["fuel"], system["fuel_limit"])
-    if s["tow_price"] and NODES[s["pos"]]["activity"] == "gas":
+    if _towed_here(s):
         return room  # the fill-up after a tow is part of the tow: it may leave cash negative
     while room > 0 and _fuel_cost(s, price, room) > s["cash"]:
         room -= 1
@@ -549,7 +559,7 @@ def _check_fuel(state, s, system, action):
         _refuse("fuel_limit", f"Stations sell at most {system['fuel_limit']} gallons per car right now.",
                 limit=system["fuel_limit"])
     cost = _fuel_cost(s, price, gallons)
-    if cost > s["cash"] and not (s["tow_price"] and NODES[s["pos"]]["activity"] == "gas"):
+    if cost > s["cash"] and not _towed_here(s):
         _refuse("not_enough_cash", f"{gallons} gallons cost ${cost} and you have ${s['cash']}.", need=cost, have=s["cash"])
 
 
@@ -757,20 +767,47 @@ def _chance(state, s, events):
         else:
             _event(s, events, "no_cash", minutes=minutes)
             _advance(s, minutes, events)
+    stop = bool(card.get("stop"))
     if "tired" in card:
         if s["friends"]:
             _event(s, events, "friends_drive")
+            stop = False  # the friend takes the wheel and the car drives on
         else:
             _advance(s, card["tired"], events)
     if "delay" in card:
         _advance(s, card["delay"], events)
     if card.get("return_home") and s["status"] == "playing":
-        s["pos"] = HOME
-        s["card_home"] = True
-        _event(s, events, "sent_home")
-        _at_home(s, events)
+        _drive_home(state, s, events)
         return True
-    return bool(card.get("stop")) or s["status"] != "playing"
+    return stop or s["status"] != "playing"
+
+
+def _drive_home(state, s, events):
+    """A card sends the family home: they drive the roads open now, link by link, without dice
+    (they turn back against the outbound traffic), 30 minutes and a gallon a link. Closed
+    bridges and contraflow lanes are not driven: with no open road home, or when the tank or
+    the clock runs out on the way, the family stays where it stopped and the card's promise
+    of no home damage does not hold."""
+    links = 0
+    while s["pos"] != HOME:
+        hop = _routes(system_at(state, s["clock"])["config"], HOME).get(s["pos"])
+        if hop is None:
+            _event(s, events, "no_way_home", links=links)
+            return
+        if s["fuel"] <= 0:
+            _event(s, events, "out_of_fuel", position=s["pos"])
+            return
+        nxt, li = hop
+        s["fuel"] -= 1
+        s["pos"] = nxt
+        links += 1
+        _event(s, events, "drove_back", to=nxt, link=LINKS[li]["id"])
+        _advance(s, LINK_MIN, events)
+        if s["status"] != "playing":
+            return
+    s["card_home"] = True
+    _event(s, events, "sent_home", links=links, minutes=links * LINK_MIN)
+    _at_home(s, events)
 
 
 def _do_withdraw(state, s, action, events):
@@ -843,7 +880,7 @@ def _do_tow(state, s, action, events):
     gas, _ = _nearest_gas(s, system_at(state, s["clock"])["config"])
     _spend(s, MONEY["tow"])
     s["pos"] = gas
-    s["tow_price"] = True
+    s["tow_price"] = gas
     s["visit"] = [False, False, False]
     _event(s, events, "towed", to=gas, cost=MONEY["tow"])
     _advance(s, MINUTES["tow"], events)
@@ -1111,7 +1148,9 @@ _FEED_TEXT = {
     "out_of_time": lambda e: "Tropical-storm winds arrived",
     "out_of_fuel": lambda e: "Out of gas",
     "no_route": lambda e: "No open road that way",
-    "sent_home": lambda e: "Went back home",
+    "sent_home": lambda e: f"Back home after {e.get('links', 0)} roads",
+    "drove_back": lambda e: f"Drove back toward home: {_label(e['to'])}",
+    "no_way_home": lambda e: "No open road leads home: you stay here",
     "friends_drive": lambda e: "A friend took the wheel",
     "no_cash": lambda e: f"No cash: lost {e['minutes']} minutes",
     "supplies_short": lambda e: f"Arrived with too few supplies: bought {e['short']} for ${e['cost']}",

@@ -1,7 +1,7 @@
 """A whole scripted game, every figure worked out by hand from the rule book's formulas."""
 from evacuation_helpers import fresh, play
 
-from games.engines.evacuation import ENGINE, rules
+from games.engines.evacuation import ENGINE, PRESETS, rules
 
 D = lambda to: {"type": "drive", "to": to}  # noqa: E731
 
@@ -83,6 +83,50 @@ def test_same_game_with_book_bank_scoring_adds_the_withdrawal():
     row = ENGINE.results(state)[0]
     # Alone at the table: first to arrive (30) instead of second (20): 1810/100 + 25 + 20 + 30.
     assert row["score"] == 18.1 + 25 + 20 + 30
+
+
+def test_as_printed_preset_scored_by_hand_from_the_book():
+    """The "As printed" preset: no warning timeline, every dollar on hand scores, 30/20/10 for
+    the order of arrival, and the Scoring section's destination points (relative 25, hotel 20,
+    shelter 5), where the book's destination table says 50/25/5.
+
+    Seed 3: seat 0 has 20 gallons and $900, seat 1 17 gallons and $300, seat 2 20 gallons and
+    $300. Every die is 10; seats 0 and 1 play the errands of the scripted game above, seat 2
+    draws "Forgot the medicine" on Coast Road, drives the one road home and stays there.
+    """
+    state = fresh(seats=3, seed=3, **PRESETS["as_printed"])
+    assert state["changes"] == []  # the book's state of the system never moves by the clock
+    rules.force(state, 0, dice=[10] * 40, cards=["C35"] * 10, damage=7)
+    rules.force(state, 1, dice=[10] * 40, cards=["C22", "C35", "C35", "C35"], damage=4)
+    rules.force(state, 2, dice=[10] * 40, cards=["C20"], damage=9)
+    play(state, 0, {"type": "set_destination", "destination": "relative"}, D("BK"),
+         {"type": "withdraw", "amount": 2000}, D("HS"), {"type": "buy_home_supplies"}, D("GS"),
+         {"type": "buy_fuel", "gallons": 8}, {"type": "buy_supplies", "units": 25}, D("H"), D("RE"))
+    play(state, 1, {"type": "set_destination", "destination": "shelter"}, D("SH"))
+    play(state, 2, D("N2"))
+    s2 = state["seats"][2]
+    assert (s2["pos"], s2["clock"], s2["fuel"]) == ("H", 60, 18)   # out one link, back one link
+    play(state, 2, {"type": "stay_home"})
+    assert ENGINE.finished(state)
+
+    # Cash points (book): cash on hand + fuel x $5 + supplies x $10 - damage - accommodation.
+    # Seat 0: 2110 + 10x5 + 75x10 - (7-5)x500 - 100 = 1810 -> 18.10
+    #         + relative 25 + in time 20 + second to arrive (minute 870 after seat 1's 240) 20 = 83.10
+    # Seat 1: 300 + 9x5 + 40x10 - 4x500 - 0 = -1255 -> -12.55 + shelter 5 + in time 20 + first 30 = 42.45
+    # Seat 2: 300 + 18x5 + 50x10 - 0 (sent home by a card: no damage) - 0 = 890 -> 8.90
+    #         + starting location 0 + not evacuated 0 = 8.90
+    rows = {r["seat"]: r for r in ENGINE.results(state)}
+    assert rows[0]["breakdown"]["cash"]["total"] == 1810
+    assert rows[0]["breakdown"]["points"] == {"cash": 18.1, "destination": 25, "in_time": 20,
+                                              "arrival_order": 30 - 10, "total": 83.1}
+    assert rows[1]["breakdown"]["cash"]["total"] == -1255 and rows[1]["score"] == 42.45
+    assert rows[2]["breakdown"]["cash"]["total"] == 890 and rows[2]["score"] == 8.9
+    assert [rows[s]["rank"] for s in (0, 1, 2)] == [1, 2, 3]
+
+    # The tuned defaults score the same play differently: 10/5 order points, bank savings not
+    # counted, so seat 0 has 83.10 - 20 (withdrawal) - 10 (half of second place) = 53.10.
+    state["options"].update(bank_scoring="net", race_points="half")
+    assert {r["seat"]: r["score"] for r in ENGINE.results(state)} == {0: 53.1, 1: 27.45, 2: 8.9}
 
 
 def test_frozen_schema_1_state_loads_and_plays_on():

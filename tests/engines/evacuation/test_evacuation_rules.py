@@ -361,6 +361,58 @@ def test_card_sending_home_means_no_damage():
     assert ENGINE.results(state)[0]["breakdown"]["cash"]["home_damage"] == 0
 
 
+def test_going_back_home_drives_the_open_roads_for_time_and_fuel():
+    """"Go back HOME" from Route 1 junction: N12-N7-N2-H, three links of 30 minutes and a
+    gallon each, without dice, and the move ends at home."""
+    state = fresh(timeline="off")
+    s = place(state, 0, pos="N7", fuel=10)
+    rules.force(state, 0, dice=[10], cards=["C20"])
+    events = play(state, 0, DRIVE("N12"))
+    assert [e["to"] for e in events if e["type"] == "drove_back"] == ["N7", "N2", "H"]
+    assert (s["pos"], s["clock"], s["fuel"], s["card_home"]) == ("H", 30 + 3 * 30, 10 - 1 - 3, True)
+    assert s["dice"] == 0, "the way home rolled dice"
+
+
+def test_going_back_home_never_crosses_a_closed_bridge_or_contraflow():
+    """On the mainland with the bridges closed, or with contraflow on, no road leads home:
+    the family stays where the card found it, and its home is rolled for damage as usual."""
+    for change in ({"bridge.west": False, "bridge.bay": False, "bridge.east": False}, {"contraflow": True}):
+        state = fresh(timeline="off")
+        for field, value in change.items():
+            rules._add_change(state, 0, field, value, "test", None)
+        s = place(state, 0, pos="N19", fuel=10)
+        rules.force(state, 0, dice=[10], cards=["C21"])
+        events = play(state, 0, DRIVE("N22"))
+        assert events[-1]["type"] == "no_way_home"
+        assert (s["pos"], s["clock"], s["fuel"], s["card_home"]) == ("N22", 30, 9, False)
+
+
+def test_going_back_home_stops_when_the_tank_runs_dry():
+    state = fresh(timeline="off")
+    s = place(state, 0, pos="N7", fuel=2)
+    rules.force(state, 0, dice=[10], cards=["C20"])
+    events = play(state, 0, DRIVE("N12"))
+    assert events[-1]["type"] == "out_of_fuel"
+    assert (s["pos"], s["fuel"], s["card_home"]) == ("N7", 0, False)
+
+
+def test_a_friend_at_the_wheel_keeps_the_car_moving():
+    """"Long night" stops a tired driver for 2 hours; with friends one of them drives on."""
+    for friends, pos, clock in ((False, "N2", 30 + 120), (True, "N7", 60)):
+        state = fresh(timeline="off")
+        s = place(state, 0, friends=friends)
+        rules.force(state, 0, dice=[10, 10], cards=["C24"])
+        play(state, 0, DRIVE("N7"))
+        assert (s["pos"], s["clock"]) == (pos, clock)
+
+
+def test_double_fuel_price_only_at_the_station_the_tow_reached():
+    state = fresh(timeline="off")
+    s = place(state, 0, pos="TS", fuel=0, cash=400, tow_price="GS")
+    play(state, 0, {"type": "buy_fuel", "gallons": 10})
+    assert s["cash"] == 400 - 10 * 5
+
+
 # --- Destinations, arrival, end ----------------------------------------------------------------
 
 def test_destination_must_be_chosen_and_open():

@@ -1,0 +1,31 @@
+"""A teacher picks the "As printed" rules on the new-session form, on a tablet-sized screen."""
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.lesson import teacher_page
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_teacher_picks_the_rules_as_printed(browser, asgi_server):
+    """The choice shows for the evacuation game, defaults to the tuned rules, and the session
+    page then names the rules played."""
+    page = teacher_page(browser, asgi_server, viewport={"width": 768, "height": 1024})
+    page.get_by_role("link", name="New session").click()
+    tuned = page.get_by_role("radio", name="Tuned for class (default)")
+    book = page.get_by_role("radio", name="As printed in the rule book")
+    expect(tuned).to_be_checked()
+    book.check()
+    shots = os.environ.get("SHOTS")
+    if shots:
+        page.screenshot(path=f"{shots}/session_new_768.png", full_page=True)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.screenshot(path=f"{shots}/session_new_390.png", full_page=True)
+    page.get_by_label("Seed (optional: the same seed replays the same dice)").fill("2026")
+    page.get_by_role("button", name="Create session").click()
+    expect(page.get_by_text("Rules played: As printed in the rule book")).to_be_visible()
+    if shots:
+        page.screenshot(path=f"{shots}/session_390.png")
+    page.context.close()
