@@ -1,7 +1,6 @@
 """Pages and endpoints for teachers and students. Thin: each calls a service or a selector."""
 import asyncio
 import json
-import secrets
 
 import qrcode
 import qrcode.image.svg
@@ -182,36 +181,41 @@ def _secure_cookies(request) -> bool:
     return settings.SESSION_COOKIE_SECURE or request.is_secure()
 
 
-def _guarded_lookup(request, device, code):
-    """The session for a typed code, counting wrong guesses against this device and address."""
+def _guarded_lookup(request, device, age, code):
+    """The session for a code typed into the form; misses count against this device and address."""
     address = request.META.get("REMOTE_ADDR", "")
-    guesses.check(device=device, address=address)
+    guesses.check(device=device, age=age, address=address)
     try:
         return services.open_session_for_code(code)
     except services.JoinError as error:
         if error.code == "wrong_code":
-            guesses.record_wrong(device=device, address=address)
+            guesses.record_miss(device=device, address=address)
         raise
+
+
+def _quiet_lookup(code) -> Session | None:
+    """The session a QR link names, if any; nothing is counted and nothing is said, so the link
+    of an ended lesson, a typo or a hostile page's requests only fill in the form."""
+    try:
+        return services.open_session_for_code(code)
+    except services.JoinError:
+        return None
 
 
 @never_cache
 def join(request, code=""):
     """The code and nickname form; on success the device keeps a token cookie for the session."""
-    form = JoinForm(request.POST or None, initial={"code": code})
+    form = JoinForm(request.POST or None, initial={"code": code[:20]})
     offer_move = False
-    device = request.COOKIES.get(DEVICE_COOKIE) or secrets.token_urlsafe(12)
+    device, age, device_cookie = guesses.device_id(request.COOKIES.get(DEVICE_COOKIE))
     session = None
     if code and request.method == "GET":
-        try:
-            session = _guarded_lookup(request, device, code)
-        except (services.JoinError, guesses.TooManyGuesses) as error:
-            form.add_error("code", error.message)
-        else:
-            if services.participant_for_token(session, request.COOKIES.get(token_cookie(session.pk))):
-                return redirect("classroom:play", session.pk)
+        found = _quiet_lookup(code)  # not kept: the page must look the same for any code
+        if found and services.participant_for_token(found, request.COOKIES.get(token_cookie(found.pk))):
+            return redirect("classroom:play", found.pk)
     if request.method == "POST" and form.is_valid():
         try:
-            session = _guarded_lookup(request, device, form.cleaned_data["code"])
+            session = _guarded_lookup(request, device, age, form.cleaned_data["code"])
             existing = services.participant_for_token(session, request.COOKIES.get(token_cookie(session.pk)))
             if existing:
                 return redirect("classroom:play", session.pk)
@@ -235,7 +239,7 @@ def join(request, code=""):
     generated = session is not None and session.names == Session.Names.GENERATED
     response = render(request, "classroom/join.html", {"form": form, "generated_names": generated,
                                                        "offer_move": offer_move})
-    response.set_cookie(DEVICE_COOKIE, device, max_age=TOKEN_MAX_AGE, httponly=True, samesite="Lax",
+    response.set_cookie(DEVICE_COOKIE, device_cookie, max_age=TOKEN_MAX_AGE, httponly=True, samesite="Lax",
                         secure=_secure_cookies(request))
     return response
 

@@ -221,3 +221,7 @@ JOIN_GUESSES = {"device": int(os.environ.get("JOIN_GUESSES_DEVICE", "8")),
                 "address": int(os.environ.get("JOIN_GUESSES_ADDRESS", "120")),
                 "global": int(os.environ.get("JOIN_GUESSES_GLOBAL", "2000"))}
 JOIN_GUESS_WINDOW_SECONDS = 600
+# A device past its allowance waits this long, doubling with each further miss, up to the most;
+# while an address is over its ceiling a device's code is looked up once it has held its id this long.
+JOIN_BACKOFF_SECONDS, JOIN_BACKOFF_MAX_SECONDS = 30, 600
+JOIN_SETTLE_SECONDS = float(os.environ.get("JOIN_SETTLE_SECONDS", "5"))
