@@ -67,6 +67,10 @@ class Session(models.Model):
     options = models.JSONField(default=dict, blank=True)
     #: when the teacher's "storm moves" countdown ends (Stormfury with one storm for the class)
     storm_deadline = models.DateTimeField(null=True, blank=True)
+    #: the most students (devices) that may join; the teacher can raise or lower it during the lesson
+    max_participants = models.PositiveSmallIntegerField(_("most students who may join"), default=40)
+    #: the teacher closed the door: nobody new joins (students already in keep playing)
+    joining_locked = models.BooleanField(_("joining locked"), default=False)
     #: once the teacher moves a student, new arrivals no longer reshuffle the tables
     arranged_by_teacher = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -176,6 +176,15 @@ MEDIA_URL = "media/"
 
 # --- Privacy: sessions' nicknames and move logs are purged after this many days -------------------
 RETENTION_DAYS = int(os.environ.get("RETENTION_DAYS", "30"))
+# Sessions one teacher account may keep (a month of lessons for every class, many times over).
+SESSIONS_PER_TEACHER = int(os.environ.get("SESSIONS_PER_TEACHER", "300"))
+# A student's device opens its own report from its cookie for this long after the lesson ends;
+# later, the next child on a shared tablet must not (the teacher hands out the report link).
+DEVICE_REPORT_HOURS = 4
+
+# --- Request bodies: config.bodylimit refuses a bigger one (413) before it is read ---------------
+# The largest form is the teacher's new-session form, well under this.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 
 # --- Production hardening (DEBUG off) -------------------------------------------------------------
 if not DEBUG and not EMBEDDED:
