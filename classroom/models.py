@@ -1,5 +1,7 @@
 from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.db import models
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 
@@ -147,6 +149,16 @@ class Table(models.Model):
 
     def __str__(self):
         return f"Table {self.number}"
+
+
+@receiver(post_delete, sender=Table)
+def _delete_tables_game(sender, instance, **kwargs):
+    """A table's game goes with it, however the table is deleted (with its session, or with a
+    teacher's account and all their sessions): no orphan game is left for bots to play on."""
+    if instance.game_id:
+        from games.models import Game
+
+        Game.objects.filter(pk=instance.game_id).delete()
 
 
 class Seat(models.Model):

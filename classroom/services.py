@@ -657,6 +657,17 @@ def delete_session(*, session: Session) -> None:
         Game.objects.filter(pk__in=game_ids).delete()
         # Each socket looks for its participant again, finds none, and closes.
         transaction.on_commit(lambda: live.session_changed(session_id))
+        transaction.on_commit(_forget_on_disk)
+
+
+def _forget_on_disk() -> None:
+    """SQLite (embedded mode) keeps deleted rows in its write-ahead log until a checkpoint: copy
+    the log into the database file, whose freed pages are zeroed (``secure_delete``), and empty it."""
+    from django.db import connection
+
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 # --- Retention ------------------------------------------------------------------------------------

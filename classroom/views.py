@@ -86,6 +86,7 @@ def session_detail(request, pk):
 
 
 @login_required
+@never_cache
 def session_dashboard_json(request, pk):
     """The dashboard snapshot over plain HTTP, for networks that block WebSockets."""
     return JsonResponse(selectors.dashboard(_own_session(request, pk)))
