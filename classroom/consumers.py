@@ -424,8 +424,19 @@ class DashboardConsumer(Consumer):
 
 
 class CheckConsumer(Consumer):
-    """``/ws/check/``: echoes small frames so /check can tell whether this network holds a socket."""
+    """``/ws/check/``: echoes small frames so /check can tell whether this network holds a socket.
+
+    It needs no sign-in, so it is held to a socket's rate: frames too big or too fast are not
+    echoed, and past ``FLOOD_LIMIT`` of them the socket is closed."""
+
+    async def connect(self):
+        self.limit, self.refused = RateLimit(), 0
+        await self.accept()
 
     async def receive(self, text_data=None, bytes_data=None):
-        if text_data and len(text_data) <= 256:
+        if text_data and len(text_data) <= 256 and self.limit.allow():
             await self.send(text_data=text_data)
+            return
+        self.refused += 1
+        if self.refused > FLOOD_LIMIT:
+            await self.close(code=CLOSE_FLOODING)

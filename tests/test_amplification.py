@@ -257,3 +257,24 @@ def test_a_teacher_caps_a_session_and_locks_joining():
     bad = browser.post(f"/sessions/{session.pk}/do/set-cap", {"max_participants": 100000},
                        HTTP_ACCEPT="application/json")
     assert bad.status_code == 400 and "between 1 and 200" in bad.json()["message"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_check_socket_closes_a_flooder():
+    """``/ws/check/`` echoes a device's probe, and closes a socket that keeps sending frames too
+    big or too fast, as the play socket does."""
+    async def run():
+        sock = WebsocketCommunicator(application, "/ws/check/", headers=[
+            (b"origin", b"http://testserver"), (b"host", b"testserver")])
+        connected, _ = await sock.connect()
+        assert connected
+        await sock.send_to(text_data="ping")
+        assert await sock.receive_from(timeout=5) == "ping"
+        for _ in range(FLOOD_LIMIT + 1):
+            await sock.send_to(text_data="x" * 300)
+        output = await sock.receive_output(timeout=5)
+        await sock.disconnect()
+        return output
+
+    closed = async_to_sync(run)()
+    assert closed["type"] == "websocket.close" and closed["code"] == CLOSE_FLOODING, closed
