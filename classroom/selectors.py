@@ -171,7 +171,8 @@ def standings(session: Session, tables: list[dict]) -> dict:
         names = {s["seat"]: s for s in table["seats"]}
         for result in table["summary"]["results"]:
             seat = names.get(result["seat"], {})
-            rows.append({"table": table["number"], "seat": result["seat"], "name": _shown_name(seat, table["number"]),
+            rows.append({"table": table["number"], "seat": result["seat"], "name": seat.get("name"),
+                         "projected": _projected_name(seat, table["number"]),
                          "bot": seat.get("participant") is None or bool(seat.get("bot")),
                          "score": result["score"], "table_rank": result["rank"],
                          "breakdown": result.get("breakdown", {})})
@@ -184,9 +185,9 @@ def standings(session: Session, tables: list[dict]) -> dict:
     return {"final": True, "rows": rows, "class": humans}
 
 
-def _shown_name(seat: dict, table_number: int) -> str | None:
-    """A seat's name in the standings, which the projector shows: the nickname once the teacher
-    approved it, else the seat's place."""
+def _projected_name(seat: dict, table_number: int) -> str | None:
+    """A seat's name in the standings on the projector: the nickname once the teacher approved
+    it, else the seat's place (the teacher's own screen shows every nickname)."""
     if seat.get("participant") is None:
         return None
     if seat.get("approved"):
@@ -219,8 +220,10 @@ def team_standings(session: Session, tables: list[dict]) -> dict:
     for table in finished:
         damage = table["summary"]["results"][0]["score"]
         yardstick = games.policy_results(Game.objects.get(pk=table["game"]))[0]["score"]
-        names = [_shown_name(s, table["number"]) for s in table["seats"] if s["participant"]]
-        rows.append({"table": table["number"], "name": ", ".join(names) or None, "score": damage,
+        names = [s["name"] for s in table["seats"] if s["name"]]
+        projected = [_projected_name(s, table["number"]) for s in table["seats"] if s["participant"]]
+        rows.append({"table": table["number"], "name": ", ".join(names) or None,
+                     "projected": ", ".join(projected) or None, "score": damage,
                      "bot_score": yardstick, "humans": bool(names)})
     ranked = sorted((r for r in rows if r["humans"]), key=lambda r: r["score"])
     for index, row in enumerate(ranked):
