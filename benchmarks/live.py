@@ -111,7 +111,8 @@ def build_classes(students, class_size=32, table_size=4, label="bench"):
         number += 1
         session = services.create_session(teacher=teacher, scenario="evacuation", seats_per_table=table_size,
                                           fill_with_bots=True, turn_timer=False,
-                                          names=Session.Names.GENERATED, seed=number, title=f"{label} {number}")
+                                          names=Session.Names.GENERATED, seed=number, title=f"{label} {number}",
+                                          max_participants=size)
         joined = [services.join(session=session) for _ in range(size)]
         services.start(session=session)
         for participant, token in joined:

@@ -34,12 +34,15 @@ from games.refusals import Refused
 logger = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4096
+# The server closes a socket whose frame is bigger than this (uvicorn's ws_max_size; its default
+# is 16 MB): room for a frame of MAX_FRAME_BYTES characters, which is refused and counted.
+WS_MAX_BYTES = 8192
 MAX_FRAMES_PER_SECOND = 10
 # A tap waits for its answer and its view, then for a person to decide: two a second, a burst
 # of four (a shared tablet's players), is more than a class needs. Each applied act locks its
 # table's game for a moment, so a flooder's acts would make its tablemates wait.
 MAX_ACTS_PER_SECOND, ACT_BURST = 2, 4
-FLOOD_LIMIT = 20  # frames refused for speed before the socket is closed
+FLOOD_LIMIT = 20  # frames refused for speed or size before the socket is closed
 FLOOD_HOLD_SECONDS = 30  # a device closed for flooding waits this long before it is let in again
 CLOSE_UNAUTHORISED = 4403
 CLOSE_NOT_FOUND = 4404
@@ -219,7 +222,7 @@ class PlayConsumer(Consumer):
             return
         raw = text_data if text_data is not None else bytes_data
         if raw is None or len(raw) > MAX_FRAME_BYTES:
-            await self.send_json(Refused("too_big").as_message())
+            await self.too_fast(refusal="too_big")
             return
         if not self.limit.allow():
             await self.too_fast()
@@ -242,20 +245,24 @@ class PlayConsumer(Consumer):
             # (and counted by the rate limit) while the database works.
             self.acting = asyncio.ensure_future(self.act(message, after=self.acting))
         elif kind == "ask_teacher":
-            await database_sync_to_async(services.ask_teacher_by_id)(self.participant_id, bool(message.get("asking", True)))
+            answer = await database_sync_to_async(services.device_asks_teacher)(
+                self.participant_id, bool(message.get("asking", True)))
+            if answer["type"] == "error":
+                await self.send_json(answer)
         elif kind == "sync":
             await self.send_state()
         else:
             await self.send_json(Refused("unknown_type").as_message(message.get("id")))
 
-    async def too_fast(self, action_id=None):
+    async def too_fast(self, action_id=None, refusal="too_fast"):
+        """Refuse a frame sent too fast (or too big); past ``FLOOD_LIMIT`` of them, close."""
         self.refused_fast += 1
         if self.refused_fast > FLOOD_LIMIT:
             self.flooded = True
             await _hold_flooder(self.participant_id)
             await self.close(code=CLOSE_FLOODING)
         else:
-            await self.send_json(Refused("too_fast").as_message(action_id if isinstance(action_id, str) else None))
+            await self.send_json(Refused(refusal).as_message(action_id if isinstance(action_id, str) else None))
 
     async def act(self, message, after=None):
         if after is not None:
@@ -417,8 +424,19 @@ class DashboardConsumer(Consumer):
 
 
 class CheckConsumer(Consumer):
-    """``/ws/check/``: echoes small frames so /check can tell whether this network holds a socket."""
+    """``/ws/check/``: echoes small frames so /check can tell whether this network holds a socket.
+
+    It needs no sign-in, so it is held to a socket's rate: frames too big or too fast are not
+    echoed, and past ``FLOOD_LIMIT`` of them the socket is closed."""
+
+    async def connect(self):
+        self.limit, self.refused = RateLimit(), 0
+        await self.accept()
 
     async def receive(self, text_data=None, bytes_data=None):
-        if text_data and len(text_data) <= 256:
+        if text_data and len(text_data) <= 256 and self.limit.allow():
             await self.send(text_data=text_data)
+            return
+        self.refused += 1
+        if self.refused > FLOOD_LIMIT:
+            await self.close(code=CLOSE_FLOODING)

@@ -66,6 +66,10 @@ class SessionForm(forms.Form):
                                       max_value=600, initial=60)
     names = forms.ChoiceField(label=_("Nicknames"), choices=(), initial="approve",
                               widget=forms.RadioSelect)
+    max_participants = forms.IntegerField(
+        label=_("Most students who may join"), min_value=1, max_value=200, initial=40,
+        help_text=_("A device that plays for several students counts once. You can change it, or lock "
+                    "joining, on the session page."))
     seed = forms.IntegerField(label=_("Seed (optional: the same seed replays the same dice)"),
                               required=False, min_value=0, max_value=2**48)
     shared_storm = forms.BooleanField(

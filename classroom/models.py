@@ -1,5 +1,7 @@
 from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.db import models
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 
@@ -67,6 +69,10 @@ class Session(models.Model):
     options = models.JSONField(default=dict, blank=True)
     #: when the teacher's "storm moves" countdown ends (Stormfury with one storm for the class)
     storm_deadline = models.DateTimeField(null=True, blank=True)
+    #: the most students (devices) that may join; the teacher can raise or lower it during the lesson
+    max_participants = models.PositiveSmallIntegerField(_("most students who may join"), default=40)
+    #: the teacher closed the door: nobody new joins (students already in keep playing)
+    joining_locked = models.BooleanField(_("joining locked"), default=False)
     #: once the teacher moves a student, new arrivals no longer reshuffle the tables
     arranged_by_teacher = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -175,6 +181,16 @@ class Table(models.Model):
 
     def __str__(self):
         return f"Table {self.number}"
+
+
+@receiver(post_delete, sender=Table)
+def _delete_tables_game(sender, instance, **kwargs):
+    """A table's game goes with it, however the table is deleted (with its session, or with a
+    teacher's account and all their sessions): no orphan game is left for bots to play on."""
+    if instance.game_id:
+        from games.models import Game
+
+        Game.objects.filter(pk=instance.game_id).delete()
 
 
 class Seat(models.Model):

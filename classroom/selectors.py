@@ -6,6 +6,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from classroom.models import Participant, Seat, Session
 from classroom.services import format_code
@@ -171,7 +172,8 @@ def standings(session: Session, tables: list[dict]) -> dict:
         for result in table["summary"]["results"]:
             seat = names.get(result["seat"], {})
             rows.append({"table": table["number"], "seat": result["seat"], "name": seat.get("name"),
-                         "bot": seat.get("name") is None or bool(seat.get("bot")),
+                         "projected": _projected_name(seat, table["number"]),
+                         "bot": seat.get("participant") is None or bool(seat.get("bot")),
                          "score": result["score"], "table_rank": result["rank"],
                          "breakdown": result.get("breakdown", {})})
     humans = sorted((r for r in rows if not r["bot"]), key=lambda r: -r["score"])
@@ -181,6 +183,16 @@ def standings(session: Session, tables: list[dict]) -> dict:
             rank = index + 1
         row["class_rank"] = rank
     return {"final": True, "rows": rows, "class": humans}
+
+
+def _projected_name(seat: dict, table_number: int) -> str | None:
+    """A seat's name in the standings on the projector: the nickname once the teacher approved
+    it, else the seat's place (the teacher's own screen shows every nickname)."""
+    if seat.get("participant") is None:
+        return None
+    if seat.get("approved"):
+        return seat["name"]
+    return _("Table %(table)d, seat %(seat)d") % {"table": table_number, "seat": seat["seat"] + 1}
 
 
 def device_state(participant: Participant) -> dict:
@@ -209,7 +221,9 @@ def team_standings(session: Session, tables: list[dict]) -> dict:
         damage = table["summary"]["results"][0]["score"]
         yardstick = games.policy_results(Game.objects.get(pk=table["game"]))[0]["score"]
         names = [s["name"] for s in table["seats"] if s["name"]]
-        rows.append({"table": table["number"], "name": ", ".join(names) or None, "score": damage,
+        projected = [_projected_name(s, table["number"]) for s in table["seats"] if s["participant"]]
+        rows.append({"table": table["number"], "name": ", ".join(names) or None,
+                     "projected": ", ".join(projected) or None, "score": damage,
                      "bot_score": yardstick, "humans": bool(names)})
     ranked = sorted((r for r in rows if r["humans"]), key=lambda r: r["score"])
     for index, row in enumerate(ranked):

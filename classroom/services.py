@@ -28,6 +28,7 @@ from games.refusals import Refused
 # 32 symbols, no I, L, O or U: about 30 bits in six characters, none easily misread.
 CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 CODE_LENGTH = 6
+MAX_PARTICIPANTS = 200  # the highest cap a teacher may set on one session
 _FOLD = str.maketrans({"O": "0", "I": "1", "L": "1", "U": "V"})
 
 
@@ -57,15 +58,28 @@ def format_code(code: str) -> str:
     return f"{code[:3]}-{code[3:]}"
 
 
+class SessionQuotaReached(Exception):
+    """A teacher already keeps as many sessions as one account may; nothing was created."""
+
+    def __init__(self, most):
+        self.message = _("You already keep %(most)d sessions, the most one account may. Delete old "
+                         "ones to start a new lesson.") % {"most": most}
+        super().__init__(self.message)
+
+
 def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_with_bots=True,
                    turn_timer=True, turn_seconds=60, names=Session.Names.APPROVE, seed=None,
-                   options=None, title="", preset="") -> Session:
+                   options=None, title="", preset="", max_participants=40) -> Session:
     """A new session in the lobby, with a join code unique among all sessions.
 
     ``preset`` names one of the scenario's ``PRESETS`` (see ``games.engines.presets``): its
     option values are set over ``options``, and the session remembers which preset it plays so
     that every results screen and report can say so.
+
+    Raises ``SessionQuotaReached`` when the teacher keeps ``SESSIONS_PER_TEACHER`` already.
     """
+    if Session.objects.filter(teacher=teacher).count() >= settings.SESSIONS_PER_TEACHER:
+        raise SessionQuotaReached(settings.SESSIONS_PER_TEACHER)
     options = dict(options or {})
     if preset:
         named = games_engines.presets(scenario)
@@ -81,7 +95,7 @@ def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_wit
                     seats_per_table=seats_per_table, fill_with_bots=fill_with_bots,
                     turn_timer=turn_timer, turn_seconds=turn_seconds, names=names,
                     seed=seed if seed is not None else secrets.randbits(48),
-                    options=options, title=title,
+                    options=options, title=title, max_participants=max_participants,
                 )
         except IntegrityError:
             continue
@@ -143,6 +157,11 @@ def join(*, session: Session, nickname: str = "", players: int = 1) -> tuple[Par
     token = secrets.token_urlsafe(24)
     with transaction.atomic():
         session = Session.objects.select_for_update().get(pk=session.pk)
+        if session.joining_locked:
+            raise JoinError(_("Your teacher has closed this lesson to new students. Ask your teacher "
+                              "to open it."), code="joining_locked")
+        if session.participants.count() >= session.max_participants:
+            raise JoinError(_("This lesson is full. Ask your teacher to make room."), code="session_full")
         if session.names == Session.Names.GENERATED:
             index = session.participants.count()
             name = nicknames.generated(index)
@@ -180,6 +199,25 @@ def approve(*, participant: Participant, approved=True) -> None:
     notify_session(participant.session)
 
 
+def set_joining_locked(*, session: Session, locked: bool) -> None:
+    """The teacher closes the door to new students (or opens it); students already in play on."""
+    Session.objects.filter(pk=session.pk).update(joining_locked=locked)
+    notify_session(session)
+
+
+def set_max_participants(*, session: Session, most) -> None:
+    """How many students may join at most (1–200); those already in stay."""
+    try:
+        most = int(most)
+    except (TypeError, ValueError):
+        most = 0
+    if not 1 <= most <= MAX_PARTICIPANTS:
+        raise JoinError(_("Choose between 1 and %(most)d students.") % {"most": MAX_PARTICIPANTS},
+                        code="bad_cap")
+    Session.objects.filter(pk=session.pk).update(max_participants=most)
+    notify_session(session)
+
+
 def remove(*, participant: Participant) -> None:
     """Take a student out: their seats go to bots (during play) or the tables are rearranged."""
     session = participant.session
@@ -198,10 +236,14 @@ def remove(*, participant: Participant) -> None:
     notify_session(session)
 
 
-def ask_teacher(*, participant: Participant, asking=True) -> None:
-    participant.asked_teacher_at = timezone.now() if asking else None
-    participant.save(update_fields=["asked_teacher_at"])
-    notify_session(participant.session)
+def ask_teacher(*, participant: Participant, asking=True) -> bool:
+    """Raise or lower a student's "ask the teacher" hand; the dashboard is told only if it
+    changed. Returns whether it changed."""
+    changed = Participant.objects.filter(pk=participant.pk, asked_teacher_at__isnull=asking).update(
+        asked_teacher_at=timezone.now() if asking else None)
+    if changed:
+        notify_session(participant.session)
+    return bool(changed)
 
 
 # --- Tables -------------------------------------------------------------------------------------
@@ -258,6 +300,9 @@ def move_participant(*, participant: Participant, table_number: int) -> None:
     session = participant.session
     if session.status != Session.Status.LOBBY:
         raise JoinError(_("Students can be moved only before the game starts."), code="started")
+    tables = session.tables.count()
+    if not 1 <= table_number <= tables + 1:  # an existing table, or one new table
+        raise JoinError(_("Choose a table from 1 to %(most)d.") % {"most": tables + 1}, code="no_such_table")
     with transaction.atomic():
         Session.objects.filter(pk=session.pk).update(arranged_by_teacher=True)
         table, _created = Table.objects.get_or_create(session=session, number=table_number)
@@ -440,9 +485,11 @@ def request_device_move(*, session: Session, nickname: str) -> tuple[Participant
     if participant is None:
         raise JoinError(_("Nobody in this lesson uses that nickname."), code="unknown_nickname")
     token = secrets.token_urlsafe(24)
+    was_waiting = bool(participant.move_token_hash)
     participant.move_token_hash = hash_token(token)
     participant.save(update_fields=["move_token_hash"])
-    notify_session(session)
+    if not was_waiting:  # the dashboard shows one request; a repeated one changes nothing there
+        notify_session(session)
     return participant, token
 
 
@@ -584,10 +631,24 @@ async def aact(participant_id: int, message: dict) -> tuple[dict, list]:
     return _accepted(outcome, participant_id, held), batch
 
 
-def ask_teacher_by_id(participant_id: int, asking: bool) -> None:
+ASK_CHANGES_PER_MINUTE = 6
+
+
+def device_asks_teacher(participant_id: int, asking: bool) -> dict:
+    """A tablet's "ask the teacher" button (socket and HTTP alike): a change tells the teacher's
+    dashboard and every tablet's lobby, so each seat may change it only a few times a minute.
+    Returns the answer for the device."""
+    from classroom import buckets
+
     participant = Participant.objects.select_related("session").filter(pk=participant_id).first()
-    if participant is not None:
-        ask_teacher(participant=participant, asking=asking)
+    if participant is None:
+        return Refused("session_closed").as_message()
+    if bool(participant.asked_teacher_at) == asking:
+        return {"type": "ok"}
+    if not buckets.allow(f"ask:{participant_id}", rate=ASK_CHANGES_PER_MINUTE / 60, burst=ASK_CHANGES_PER_MINUTE):
+        return Refused("too_fast").as_message()
+    ask_teacher(participant=participant, asking=asking)
+    return {"type": "ok"}
 
 
 def touch(*, participant: Participant) -> None:
@@ -613,6 +674,17 @@ def delete_session(*, session: Session) -> None:
         Game.objects.filter(pk__in=game_ids).delete()
         # Each socket looks for its participant again, finds none, and closes.
         transaction.on_commit(lambda: live.session_changed(session_id))
+        transaction.on_commit(_forget_on_disk)
+
+
+def _forget_on_disk() -> None:
+    """SQLite (embedded mode) keeps deleted rows in its write-ahead log until a checkpoint: copy
+    the log into the database file, whose freed pages are zeroed (``secure_delete``), and empty it."""
+    from django.db import connection
+
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 # --- Retention ------------------------------------------------------------------------------------

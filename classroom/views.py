@@ -1,7 +1,6 @@
 """Pages and endpoints for teachers and students. Thin: each calls a service or a selector."""
 import asyncio
 import json
-import secrets
 
 import qrcode
 import qrcode.image.svg
@@ -17,8 +16,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from classroom import guesses, selectors, services
-from classroom.consumers import MAX_FRAME_BYTES, token_cookie
+from classroom import buckets, guesses, selectors, services
+from classroom.consumers import ACT_BURST, MAX_ACTS_PER_SECOND, MAX_FRAME_BYTES, MAX_FRAMES_PER_SECOND, token_cookie
 from classroom.forms import JoinForm, SessionForm, SignUpForm
 from classroom.models import Participant, Seat, Session
 from games.engines import ENGINES, SCENARIOS, presets
@@ -67,14 +66,18 @@ def session_new(request):
                        scenario_presets=_scenario_presets())
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        session = services.create_session(
-            teacher=request.user, scenario=data["scenario"], title=data["title"],
-            seats_per_table=data["seats_per_table"], fill_with_bots=data["fill_with_bots"],
-            turn_timer=data["turn_timer"], turn_seconds=data["turn_seconds"], names=data["names"],
-            seed=data["seed"], options={**form.engine_options(), "shared_storm": data["shared_storm"]},
-            preset=form.preset(),
-        )
-        return redirect(session)
+        try:
+            session = services.create_session(
+                teacher=request.user, scenario=data["scenario"], title=data["title"],
+                seats_per_table=data["seats_per_table"], fill_with_bots=data["fill_with_bots"],
+                turn_timer=data["turn_timer"], turn_seconds=data["turn_seconds"], names=data["names"],
+                seed=data["seed"], options={**form.engine_options(), "shared_storm": data["shared_storm"]},
+                preset=form.preset(), max_participants=data["max_participants"],
+            )
+        except services.SessionQuotaReached as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect(session)
     return render(request, "classroom/session_new.html", {"form": form})
 
 
@@ -88,6 +91,7 @@ def session_detail(request, pk):
 
 
 @login_required
+@never_cache
 def session_dashboard_json(request, pk):
     """The dashboard snapshot over plain HTTP, for networks that block WebSockets."""
     return JsonResponse(selectors.dashboard(_own_session(request, pk)))
@@ -136,6 +140,9 @@ COMMANDS = {
     "to-bot": lambda s, p: services.hand_to_bot(seat=_seat(s, p.get("seat")), to_bot=True),
     "to-student": lambda s, p: services.hand_to_bot(seat=_seat(s, p.get("seat")), to_bot=False),
     "approve-move": lambda s, p: services.approve_device_move(participant=_participant(s, p.get("participant"))),
+    "lock-joining": lambda s, p: services.set_joining_locked(session=s, locked=True),
+    "unlock-joining": lambda s, p: services.set_joining_locked(session=s, locked=False),
+    "set-cap": lambda s, p: services.set_max_participants(session=s, most=p.get("max_participants")),
 }
 
 
@@ -188,36 +195,41 @@ def _secure_cookies(request) -> bool:
     return settings.SESSION_COOKIE_SECURE or request.is_secure()
 
 
-def _guarded_lookup(request, device, code):
-    """The session for a typed code, counting wrong guesses against this device and address."""
+def _guarded_lookup(request, device, age, code):
+    """The session for a code typed into the form; misses count against this device and address."""
     address = request.META.get("REMOTE_ADDR", "")
-    guesses.check(device=device, address=address)
+    guesses.check(device=device, age=age, address=address)
     try:
         return services.open_session_for_code(code)
     except services.JoinError as error:
         if error.code == "wrong_code":
-            guesses.record_wrong(device=device, address=address)
+            guesses.record_miss(device=device, address=address)
         raise
+
+
+def _quiet_lookup(code) -> Session | None:
+    """The session a QR link names, if any; nothing is counted and nothing is said, so the link
+    of an ended lesson, a typo or a hostile page's requests only fill in the form."""
+    try:
+        return services.open_session_for_code(code)
+    except services.JoinError:
+        return None
 
 
 @never_cache
 def join(request, code=""):
     """The code and nickname form; on success the device keeps a token cookie for the session."""
-    form = JoinForm(request.POST or None, initial={"code": code})
+    form = JoinForm(request.POST or None, initial={"code": code[:20]})
     offer_move = False
-    device = request.COOKIES.get(DEVICE_COOKIE) or secrets.token_urlsafe(12)
+    device, age, device_cookie = guesses.device_id(request.COOKIES.get(DEVICE_COOKIE))
     session = None
     if code and request.method == "GET":
-        try:
-            session = _guarded_lookup(request, device, code)
-        except (services.JoinError, guesses.TooManyGuesses) as error:
-            form.add_error("code", error.message)
-        else:
-            if services.participant_for_token(session, request.COOKIES.get(token_cookie(session.pk))):
-                return redirect("classroom:play", session.pk)
+        found = _quiet_lookup(code)  # not kept: the page must look the same for any code
+        if found and services.participant_for_token(found, request.COOKIES.get(token_cookie(found.pk))):
+            return redirect("classroom:play", found.pk)
     if request.method == "POST" and form.is_valid():
         try:
-            session = _guarded_lookup(request, device, form.cleaned_data["code"])
+            session = _guarded_lookup(request, device, age, form.cleaned_data["code"])
             existing = services.participant_for_token(session, request.COOKIES.get(token_cookie(session.pk)))
             if existing:
                 return redirect("classroom:play", session.pk)
@@ -230,7 +242,8 @@ def join(request, code=""):
         except guesses.TooManyGuesses as error:
             form.add_error("code", error.message)
         except services.JoinError as error:
-            field = "code" if error.code in ("bad_code", "wrong_code", "ended") else "nickname"
+            field = "code" if error.code in ("bad_code", "wrong_code", "ended", "joining_locked",
+                                             "session_full") else "nickname"
             form.add_error(field, error.message)
             offer_move = error.code == "duplicate_nickname" and session.status != Session.Status.LOBBY
         else:
@@ -241,7 +254,7 @@ def join(request, code=""):
     generated = session is not None and session.names == Session.Names.GENERATED
     response = render(request, "classroom/join.html", {"form": form, "generated_names": generated,
                                                        "offer_move": offer_move})
-    response.set_cookie(DEVICE_COOKIE, device, max_age=TOKEN_MAX_AGE, httponly=True, samesite="Lax",
+    response.set_cookie(DEVICE_COOKIE, device_cookie, max_age=TOKEN_MAX_AGE, httponly=True, samesite="Lax",
                         secure=_secure_cookies(request))
     return response
 
@@ -268,15 +281,28 @@ def play(request, pk):
     })
 
 
+def _too_fast(action_id=None) -> JsonResponse:
+    return JsonResponse(Refused("too_fast").as_message(action_id if isinstance(action_id, str) else None), status=429)
+
+
 @require_POST
 def play_act(request, pk):
-    """The HTTP fallback of the socket's ``act`` frame: same id, same service, same answer."""
+    """The HTTP fallback of the socket's ``act`` frame: same id, same service, same answer, and
+    the same limits per device as the socket."""
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = MAX_FRAME_BYTES + 1
+    if declared > MAX_FRAME_BYTES:  # before the body is read
+        return JsonResponse(Refused("too_big").as_message(), status=413)
     session, participant = _device_participant(request, pk)
     if participant is None:
         return JsonResponse({"type": "error", "code": "unknown_device",
                              "message": _("This tablet has not joined that lesson.")}, status=403)
+    if not buckets.allow(f"frames:{participant.pk}", rate=MAX_FRAMES_PER_SECOND, burst=MAX_FRAMES_PER_SECOND):
+        return _too_fast()
     if len(request.body) > MAX_FRAME_BYTES:
-        return JsonResponse({"type": "error", "code": "too_big", "message": _("That message is too big.")}, status=413)
+        return JsonResponse(Refused("too_big").as_message(), status=413)
     try:
         message = json.loads(request.body)
     except (ValueError, RecursionError):  # deep nesting fits in 4 KB
@@ -284,32 +310,40 @@ def play_act(request, pk):
     if not isinstance(message, dict):
         return HttpResponseBadRequest()
     if message.get("type") == "ask_teacher":
-        services.ask_teacher(participant=participant, asking=bool(message.get("asking", True)))
-        return JsonResponse({"type": "ok"})
+        answer = services.device_asks_teacher(participant.pk, bool(message.get("asking", True)))
+        return JsonResponse(answer, status=429 if answer.get("code") == "too_fast" else 200)
+    if not buckets.allow(f"acts:{participant.pk}", rate=MAX_ACTS_PER_SECOND, burst=ACT_BURST):
+        return _too_fast(message.get("id"))
     try:
         return JsonResponse(services.act(participant.pk, message))
     except (OperationalError, InterfaceError):  # the database is briefly out of reach
         return JsonResponse(Refused("unavailable").as_message(message.get("id")), status=503)
 
 
-def _poll_state(pk, token):
+def _poll_state(pk, token, first):
     session = Session.objects.filter(pk=pk).first()
     participant = services.participant_for_token(session, token) if session else None
     if participant is None:
         return None
+    if first and not buckets.allow(f"frames:{participant.pk}", rate=MAX_FRAMES_PER_SECOND,
+                                   burst=MAX_FRAMES_PER_SECOND):
+        return "too_fast"
     services.touch(participant=participant)
     return selectors.device_state(participant)
 
 
 async def play_poll(request, pk):
-    """Long-poll: answers as soon as anything is newer than what the device holds, or after 20 s."""
+    """Long-poll: answers as soon as anything is newer than what the device holds, or after 20 s.
+    Each poll takes a token from the device's bucket, as a socket frame does."""
     token = request.COOKIES.get(token_cookie(pk))
     since = request.GET.get("since", "")
     waited = 0.0
     while True:
-        state = await sync_to_async(_poll_state)(pk, token)
+        state = await sync_to_async(_poll_state)(pk, token, waited == 0)
         if state is None:
             return JsonResponse({"type": "error", "code": "unknown_device"}, status=403)
+        if state == "too_fast":
+            return _too_fast()
         if state["stamp"] != since or waited >= LONG_POLL_SECONDS:
             return JsonResponse(state)
         await asyncio.sleep(0.5)

@@ -96,7 +96,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        # secure_delete: a deleted session's rows are overwritten, not left in free pages.
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA secure_delete=ON;",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -176,6 +177,15 @@ MEDIA_URL = "media/"
 
 # --- Privacy: sessions' nicknames and move logs are purged after this many days -------------------
 RETENTION_DAYS = int(os.environ.get("RETENTION_DAYS", "30"))
+# Sessions one teacher account may keep (a month of lessons for every class, many times over).
+SESSIONS_PER_TEACHER = int(os.environ.get("SESSIONS_PER_TEACHER", "300"))
+# A student's device opens its own report from its cookie for this long after the lesson ends;
+# later, the next child on a shared tablet must not (the teacher hands out the report link).
+DEVICE_REPORT_HOURS = 4
+
+# --- Request bodies: config.bodylimit refuses a bigger one (413) before it is read ---------------
+# The largest form is the teacher's new-session form, well under this.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 
 # --- Production hardening (DEBUG off) -------------------------------------------------------------
 if not DEBUG and not EMBEDDED:
@@ -221,3 +231,7 @@ JOIN_GUESSES = {"device": int(os.environ.get("JOIN_GUESSES_DEVICE", "8")),
                 "address": int(os.environ.get("JOIN_GUESSES_ADDRESS", "120")),
                 "global": int(os.environ.get("JOIN_GUESSES_GLOBAL", "2000"))}
 JOIN_GUESS_WINDOW_SECONDS = 600
+# A device past its allowance waits this long, doubling with each further miss, up to the most;
+# while an address is over its ceiling a device's code is looked up once it has held its id this long.
+JOIN_BACKOFF_SECONDS, JOIN_BACKOFF_MAX_SECONDS = 30, 600
+JOIN_SETTLE_SECONDS = float(os.environ.get("JOIN_SETTLE_SECONDS", "5"))

@@ -217,6 +217,9 @@ def advance(game: Game, seat, action, action_id, actor, *, views=True) -> Step:
     before = game.state  # the stored state as it was: ``load`` gave ``apply`` a copy
     try:
         events = engine.apply(state, seat, action)
+        # Only what the engine knows is stored (the move log, exports); ``state`` is a copy, so
+        # a refusal here still changes nothing.
+        action = engine.canonical(action)
     except IllegalAction as error:
         raise Refused.from_illegal(error) from None
     game.version += 1

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import traceback
+from datetime import timedelta
 
 from django.conf import settings
 from django.core import signing
@@ -267,6 +268,15 @@ def student_report_url(participant: Participant) -> str:
     return f"{settings.PUBLIC_BASE_URL}{path}"
 
 
+def device_may_open_report(session: Session) -> bool:
+    """Whether a device's cookie still opens its student's report: during the lesson and for
+    ``DEVICE_REPORT_HOURS`` after it ended. A shared tablet passes to the next class after that,
+    and the next child must not land in the last one's report."""
+    if session.ended_at is None:
+        return True
+    return timezone.now() - session.ended_at < timedelta(hours=settings.DEVICE_REPORT_HOURS)
+
+
 def student_reports(participant: Participant) -> list[Report]:
     """The reports a student may open: their own seat's, and their team's (Stormfury)."""
     from django.db.models import Q
@@ -383,9 +393,21 @@ def export_csv(session: Session) -> str:
     writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore")
     writer.writeheader()
     for row in data["moves"]:
-        writer.writerow({**row, "action": json.dumps(row["action"], separators=(",", ":")),
-                         "events": json.dumps(row["events"], separators=(",", ":"))})
+        row = {**row, "action": json.dumps(row["action"], separators=(",", ":")),
+               "events": json.dumps(row["events"], separators=(",", ":"))}
+        writer.writerow({key: _inert(value) for key, value in row.items()})
     return out.getvalue()
+
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _inert(value):
+    """A text cell a spreadsheet would run as a formula (a nickname like ``=HYPERLINK(…)``) gets a
+    leading apostrophe, so it is shown as text; numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def update_settings(*, session: Session, intensity=None, age_band=None, research_opt_in=None) -> DebriefSettings:

@@ -69,6 +69,7 @@ def session_rebuild(request, pk):
 
 
 @login_required
+@never_cache
 def export_csv(request, pk):
     session = _own_session(request, pk)
     response = HttpResponse(services.export_csv(session), content_type="text/csv; charset=utf-8")
@@ -77,6 +78,7 @@ def export_csv(request, pk):
 
 
 @login_required
+@never_cache
 def export_json(request, pk):
     session = _own_session(request, pk)
     response = HttpResponse(json.dumps(services.export_data(session), indent=1, default=str),
@@ -86,6 +88,7 @@ def export_json(request, pk):
 
 
 @login_required
+@never_cache
 def report_page(request, report):
     report = _own_report(request, report)
     if not report.html:
@@ -102,6 +105,7 @@ def _pdf_response(report: Report, name: str) -> HttpResponse:
 
 
 @login_required
+@never_cache
 def report_pdf(request, report):
     report = _own_report(request, report)
     return _pdf_response(report, f"stormwise-report-{report.pk}")
@@ -156,13 +160,14 @@ def my_report(request, pk):
     """From a student's device at the end of the game: on to their own signed report link.
 
     The device's cookie names the participant (as on the play page); a device that never joined
-    this lesson gets a 404.
+    this lesson gets a 404, and so does one asking more than ``DEVICE_REPORT_HOURS`` after the
+    lesson ended (the next child on a shared tablet).
     """
     from classroom.consumers import token_cookie
     from classroom.services import participant_for_token
 
     session = get_object_or_404(Session, pk=pk)
     participant = participant_for_token(session, request.COOKIES.get(token_cookie(session.pk)))
-    if participant is None:
+    if participant is None or not services.device_may_open_report(session):
         raise Http404
     return redirect(services.student_report_url(participant))

@@ -71,10 +71,11 @@ class _ServerThread(threading.Thread):
         super().__init__(daemon=True)
         import uvicorn
 
+        from classroom.consumers import WS_MAX_BYTES
         from config.asgi import application
 
         config = uvicorn.Config(application, host="127.0.0.1", port=port, lifespan="on",
-                                ws_per_message_deflate=False, log_level="warning")
+                                ws_per_message_deflate=False, ws_max_size=WS_MAX_BYTES, log_level="warning")
         self.server = uvicorn.Server(config)
 
     def run(self):

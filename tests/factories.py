@@ -14,6 +14,7 @@ def make_teacher(email=None, password=PASSWORD):
 def make_session(teacher=None, **options):
     from classroom import services
 
+    options.setdefault("max_participants", services.MAX_PARTICIPANTS)  # load tests seat hundreds
     return services.create_session(teacher=teacher or make_teacher(), scenario=options.pop("scenario", "evacuation"),
                                    seed=options.pop("seed", 1234), **options)
 

@@ -38,6 +38,38 @@ class IllegalAction(Exception):
         return {"code": self.code, "message": self.message, "params": self.params}
 
 
+def canonical(action: Any, fields: Mapping[str, tuple[str, ...]], words: frozenset) -> dict:
+    """The action as an engine knows it, to be stored in place of what a device sent: its
+    ``type`` and that type's ``fields`` in their order, holding numbers, booleans and the engine's
+    own ``words`` (ids of places, cards, roles, answers) or lists of them, and nothing else.
+
+    Raises IllegalAction for an unknown type or field, or any other text, so no free text from a
+    device reaches a move log or an export. Call it after ``apply`` accepted the action."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    known = fields.get(kind) if isinstance(kind, str) else None
+    if known is None:
+        raise IllegalAction("unknown_action", "That is not an action this game knows.")
+    if any(key != "type" and key not in known for key in action):
+        raise IllegalAction("unknown_field", "That action carries something this game does not know.")
+    out = {"type": kind}
+    for key in known:
+        if key in action:
+            out[key] = _known(action[key], words, depth=0)
+    return out
+
+
+def _known(value: Any, words: frozenset, depth: int) -> Any:
+    if isinstance(value, str):
+        if value not in words:
+            raise IllegalAction("unknown_word", "That action names something this game does not know.")
+        return value
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, list) and depth < 2:
+        return [_known(item, words, depth + 1) for item in value]
+    raise IllegalAction("unknown_value", "That action carries something this game does not know.")
+
+
 class Engine(Protocol):
     key: str
     version: str
@@ -52,6 +84,9 @@ class Engine(Protocol):
     def results(self, state: State) -> list[dict]: ...
     def dump(self, state: State) -> dict: ...
     def load(self, data: dict) -> State: ...
+    # The action as applied, to store: ``canonical(action, fields, words)`` with the engine's own
+    # fields per action type and its words (raises IllegalAction for anything else).
+    def canonical(self, action: dict) -> dict: ...
     # Optional: an engine with both lets a move send tablemates whose own view did not change
     # only the others' progress. ``own(before, seat) == own(after, seat)`` must mean the seat's
     # view differs at most in the keys ``progress`` returns; ``before`` is the stored state

@@ -165,7 +165,9 @@ function standings(big) {
     el("th", {}, T.table("")), el("th", {}, teams ? T.damage : T.score), teams ? el("th", {}, T.botDamage) : null)));
   const body = el("tbody");
   for (const row of st.class) {
-    body.append(el("tr", {}, el("td", {}, String(row.class_rank)), el("td", {}, row.name || ""), el("td", {}, String(row.table)),
+    // The projector (big) shows only nicknames the teacher approved; the server sends both.
+    const name = big ? row.projected : row.name;
+    body.append(el("tr", {}, el("td", {}, String(row.class_rank)), el("td", {}, name || ""), el("td", {}, String(row.table)),
       el("td", {}, round(row.score)), teams ? el("td", {}, round(row.bot_score)) : null));
   }
   table.append(body);

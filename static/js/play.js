@@ -269,6 +269,8 @@ async function pollLoop() {
       const response = await fetch(`${cfg.pollUrl}?since=${encodeURIComponent(state.stamp)}`,
         {credentials: "same-origin", signal: pollController.signal});
       if (response.status === 403) { location.href = "/join"; return; }
+      // Polling faster than the device's limit: wait a moment rather than ask again at once.
+      if (response.status === 429) { await new Promise((r) => setTimeout(r, 1000)); continue; }
       handle(await response.json());
     } catch (err) {
       await new Promise((r) => setTimeout(r, 2000));

@@ -13,7 +13,7 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from classroom import consumers
+from classroom import buckets, consumers
 from classroom.consumers import MAX_FRAME_BYTES, token_cookie
 from config.asgi import application
 from games.engines.evacuation import rules
@@ -113,8 +113,11 @@ def snapshot(game_id):
 
 @pytest.fixture
 def no_rate_limit(monkeypatch):
-    """The fuzz is about what a frame says, not how fast it comes (flooding is tested apart)."""
+    """The fuzz is about what a frame says, not how fast or big it comes (flooding is tested
+    apart, in tests/test_amplification.py)."""
     monkeypatch.setattr(consumers.RateLimit, "allow", lambda self: True)
+    monkeypatch.setattr(consumers, "FLOOD_LIMIT", 10 ** 9)
+    monkeypatch.setattr(buckets, "allow", lambda key, **rates: True)
 
 
 def test_random_socket_frames_are_refused_and_change_nothing(no_rate_limit):
@@ -162,7 +165,7 @@ def test_random_socket_frames_are_refused_and_change_nothing(no_rate_limit):
     assert snapshot(game_id) == before, kinds
 
 
-def test_random_http_posts_never_answer_500_and_change_nothing():
+def test_random_http_posts_never_answer_500_and_change_nothing(no_rate_limit):
     """The HTTP fallback answers every hostile body with a 4xx or an error in JSON, never a 500."""
     session, devices = started_session(students=2, seed=78)
     (p0, t0), _ = devices

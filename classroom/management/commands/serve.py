@@ -26,6 +26,8 @@ class Command(BaseCommand):
     def handle(self, *args, host, port, workers, **options):
         import uvicorn
 
+        from classroom.consumers import WS_MAX_BYTES
+
         if not os.environ.get("PUBLIC_BASE_URL"):
             shown = lan_address() if host in ("0.0.0.0", "::") else host
             os.environ["PUBLIC_BASE_URL"] = f"http://{shown}:{port}"
@@ -40,6 +42,6 @@ class Command(BaseCommand):
             f"(students: {os.environ['PUBLIC_BASE_URL']}/join)"))
         uvicorn.run(
             "config.asgi:application", host=host, port=port, workers=workers,
-            lifespan="on", ws_per_message_deflate=False, ws_ping_interval=20,
+            lifespan="on", ws_per_message_deflate=False, ws_ping_interval=20, ws_max_size=WS_MAX_BYTES,
             log_level=os.environ.get("UVICORN_LOG_LEVEL", "warning"),
         )

@@ -5,6 +5,7 @@ rule book and ``rules.py`` for the rules themselves.
 """
 from __future__ import annotations
 
+from ..base import canonical
 from . import rules
 
 #: Named sets of option values merged over the defaults (the platform labels the keys).
@@ -39,6 +40,10 @@ class EvacuationEngine:
     def apply(self, state, seat, action):
         """Validate (raising IllegalAction with the state untouched), then play; the events."""
         return rules.apply(state, seat, action)
+
+    def canonical(self, action):
+        """The applied ``action`` as it is stored: its known fields only (IllegalAction otherwise)."""
+        return canonical(action, rules.ACTION_FIELDS, rules.ACTION_WORDS)
 
     def board(self):
         """The static board: nodes with x/y, links with thresholds and labels, cards, options."""

@@ -618,6 +618,18 @@ _CHECKS = {
 }
 
 
+# What an action of each type may carry (students' and, last two, the teacher's), and every word
+# its fields may hold: what ``canonical`` keeps of an applied action for the move log.
+ACTION_FIELDS = {
+    "drive": ("to",), "withdraw": ("amount",), "buy_home_supplies": (), "pick_up_friends": (),
+    "buy_fuel": ("gallons",), "buy_supplies": ("units",), "set_destination": ("destination",),
+    "tow": (), "wait": (), "stay_home": (), "reason": ("about", "choice"),
+    "end_now": (), "skip": ("seat",),
+}
+ACTION_WORDS = frozenset([*NODE_IDS, *DESTINATIONS, *REASONS, "skip",
+                          *(choice for reason in REASONS.values() for choice in reason["choices"])])
+
+
 def legal(state, seat, action):
     """True if ``check`` accepts the action."""
     try:

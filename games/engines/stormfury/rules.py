@@ -11,7 +11,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..base import IllegalAction, draw, json_copy, load_content, shuffled
+from ..base import IllegalAction, canonical, draw, json_copy, load_content, shuffled
 from .hexes import DIRECTIONS, disk
 
 CONTENT_FILES = ["map.json", "map_2.json", "hurricane_cards.json", "resource_cards.json",
@@ -1323,3 +1323,18 @@ class Stormfury:
         "auto_roles": _auto_roles, "skip": _skip, "storm_moves": _storm_moves,
         "end_now": _end_now,
     }
+    # What an action of each type may carry, and every word its fields may hold: what
+    # ``canonical`` keeps of an applied action for the move log.
+    ACTION_FIELDS = {
+        "pick_role": ("role", "city"), "draw": ("from", "cards"), "draw_more": ("from", "cards"),
+        "move": ("to",), "fortify": ("card", "space"), "dam": ("road", "city"),
+        "evacuate": ("people", "discard"), "use_role": ("discard", "card"),
+        "offer_trade": ("to", "give", "get"), "accept_trade": ("offer",), "decline_trade": ("offer",),
+        "discard": ("card",), "end_turn": (),
+        "auto_roles": (), "skip": ("seat",), "storm_moves": (), "end_now": (),
+    }
+    ACTION_WORDS = frozenset([*ROLE_IDS, *CITY_IDS, *SPACE_IDS, *ROAD_IDS, *KINDS, "deck", "pile"])
+
+    def canonical(self, action: dict) -> dict:
+        """The applied ``action`` as it is stored: its known fields only (IllegalAction otherwise)."""
+        return canonical(action, self.ACTION_FIELDS, self.ACTION_WORDS)
