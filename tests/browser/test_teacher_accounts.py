@@ -9,12 +9,18 @@ pytestmark = pytest.mark.browser
 
 
 def test_teacher_signs_up_sees_empty_home_and_signs_out(page):
-    """A new teacher signs up, signs out, signs back in, sees the empty home page, signs out."""
+    """A new teacher signs up through the e-mailed link, signs out, signs back in, sees the empty
+    home page, signs out."""
+    from django.core import mail
+
     page.goto("/accounts/signup/")
     page.get_by_label("E-mail address").fill("ms.okafor@school.test")
-    page.get_by_label("Password", exact=True).fill(PASSWORD)
-    page.get_by_label("Password again").fill(PASSWORD)
-    page.get_by_role("button", name="Create account").click()
+    page.get_by_role("button", name="Send the link").click()
+    expect(page.get_by_role("heading", name="Check your e-mail")).to_be_visible()
+    page.goto(re.search(r"https?://\S+/accounts/signup/\S+/", mail.outbox[-1].body).group(0))
+    page.get_by_label("New password", exact=True).fill(PASSWORD)
+    page.get_by_label("New password confirmation").fill(PASSWORD)
+    page.get_by_role("button", name="Save password and sign in").click()
     expect(page.get_by_role("heading", name="Your sessions")).to_be_visible()
     expect(page.get_by_text("No sessions yet")).to_be_visible()
     page.get_by_role("button", name="Sign out").click()
