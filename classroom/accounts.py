@@ -31,12 +31,20 @@ SEEN_BUCKET_SECONDS = 300
 
 class NoPublishedPasswordBackend(ModelBackend):
     """Django's e-mail-and-password sign-in, except that a password ever published with Stormwise
-    never signs in, whatever an old database holds."""
+    never signs in, whatever an old database holds, and that wrong passwords are counted and
+    limited here, so every way in (the sign-in page, the admin's) is throttled alike."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
-        if password in install.KNOWN_PASSWORDS:
+        address = client_address(request) if request is not None else ""
+        account = username or kwargs.get("email") or ""
+        if seconds_to_wait("signin", address=address, account=account):
             return None
-        return super().authenticate(request, username=username, password=password, **kwargs)
+        teacher = None
+        if password not in install.KNOWN_PASSWORDS:
+            teacher = super().authenticate(request, username=username, password=password, **kwargs)
+        if teacher is None:
+            count_attempt("signin", address=address, account=account)
+        return teacher
 
 
 def uses_published_password(teacher) -> bool:

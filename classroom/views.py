@@ -70,7 +70,8 @@ class SignUpConfirmView(auth_views.PasswordResetConfirmView):
 
 
 class ThrottledLoginView(auth_views.LoginView):
-    """Sign-in, refused for a while after too many wrong passwords (classroom.accounts)."""
+    """Sign-in, refused for a while after too many wrong passwords: the backend counts and
+    refuses (classroom.accounts); this page says how long to wait."""
 
     def post(self, request, *args, **kwargs):
         wait = accounts.seconds_to_wait("signin", address=accounts.client_address(request),
@@ -78,11 +79,6 @@ class ThrottledLoginView(auth_views.LoginView):
         if wait:
             return _too_many(request, wait)
         return super().post(request, *args, **kwargs)
-
-    def form_invalid(self, form):
-        accounts.count_attempt("signin", address=accounts.client_address(self.request),
-                               account=self.request.POST.get("username", ""))
-        return super().form_invalid(form)
 
 
 class ThrottledPasswordResetView(auth_views.PasswordResetView):

@@ -151,6 +151,17 @@ def test_one_address_cannot_try_passwords_across_many_accounts(cache_kind):
     assert sign_in(Client(REMOTE_ADDR="10.7.0.1"), "victim@school.test", PASSWORD).status_code == 302
 
 
+def test_the_admin_sign_in_is_throttled_too(cache_kind):
+    """The admin's own sign-in page goes through the same backend, so the same count applies."""
+    Teacher.objects.create_user(email="head@school.test", password=PASSWORD, is_staff=True)
+    assert Client().post("/admin/login/", {"username": "head@school.test", "password": PASSWORD}).status_code == 302
+    guesser = Client(REMOTE_ADDR=f"10.5.{len(cache_kind)}.1")
+    for attempt in range(10):
+        guesser.post("/admin/login/", {"username": "head@school.test", "password": f"guess-{attempt}"})
+    answer = guesser.post("/admin/login/", {"username": "head@school.test", "password": PASSWORD})
+    assert answer.status_code == 200 and not answer.wsgi_request.user.is_authenticated
+
+
 def test_password_reset_and_sign_up_e_mails_are_limited(cache_kind):
     """Three reset e-mails per account an hour, then a plain refusal; sign-up likewise."""
     make_teacher(email="busy@school.test")
