@@ -6,6 +6,9 @@ Throttling rule: each attempt is counted in the cache (shared by every process w
 fixed window, per address and, where an e-mail is typed, per account. Sign-in counts only
 failures; sign-up and password reset count every request, since each may send an e-mail. Once a
 count reaches its limit the action is refused, with the minutes to wait, until the window ends.
+Wrong passwords are limited tightly per account from one address ("pair") and loosely per
+account from everywhere: a student guessing their teacher's password from a tablet cannot lock
+the teacher out of their own laptop.
 """
 import hashlib
 import time
@@ -22,7 +25,7 @@ from config import install
 
 # action: [(what is counted, attempts allowed, window in seconds)]
 LIMITS = {
-    "signin": [("address", 30, 900), ("account", 10, 900)],
+    "signin": [("address", 100, 900), ("account", 50, 900), ("pair", 10, 900)],
     "signup": [("address", 10, 3600), ("account", 3, 3600)],
     "reset": [("address", 10, 3600), ("account", 3, 3600)],
 }
@@ -60,9 +63,10 @@ def client_address(request) -> str:
 
 def _keys(action, address, account):
     now = time.time()
-    values = {"address": address, "account": (account or "").strip().lower()}
+    account = (account or "").strip().lower()
+    values = {"address": address, "account": account, "pair": f"{account} {address}"}
     for scope, limit, window in LIMITS[action]:
-        if scope == "account" and not values["account"]:
+        if scope != "address" and not account:
             continue
         digest = hashlib.sha256(values[scope].encode()).hexdigest()[:24]
         bucket = int(now // window)
