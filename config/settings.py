@@ -174,7 +174,6 @@ AUTHENTICATION_BACKENDS = ["classroom.accounts.NoPublishedPasswordBackend"]
 # A teacher who leaves a laptop signed in is signed out after a school day without using it;
 # classroom.accounts.KeepSignedInMiddleware pushes the expiry on while they work.
 SESSION_COOKIE_AGE = int(float(os.environ.get("TEACHER_IDLE_HOURS", "8")) * 3600)
-SESSION_COOKIE_SAMESITE = "Lax"
 # Who may create a teacher account: "open", "closed", or the e-mail domains allowed
 # ("school.example,district.example"). A laptop in a classroom has its one teacher.
 TEACHER_SIGNUP = os.environ.get("TEACHER_SIGNUP", "closed" if EMBEDDED else "open").strip().lower()
