@@ -72,7 +72,7 @@ def finished_session():
     from games.engines.evacuation import bots
     from games.models import Game
 
-    teacher = Teacher.objects.create_user(email=f"bench{time.time_ns()}@school.test", password="bench-password-1")
+    teacher = Teacher.objects.create_user(email=f"bench{time.time_ns()}@school.test")
     session = services.create_session(teacher=teacher, scenario="evacuation", seed=2024, title="Bench class")
     for i in range(32):
         services.join(session=session, nickname=f"Student{i:02d}")

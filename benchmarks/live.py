@@ -98,7 +98,7 @@ def build_classes(students, class_size=32, table_size=4, label="bench"):
 
     teacher = Teacher.objects.filter(email=f"{label}@bench.test").first()
     if teacher is None:
-        teacher = Teacher.objects.create_user(email=f"{label}@bench.test", password="bench-pass-123456")
+        teacher = Teacher.objects.create_user(email=f"{label}@bench.test")
     for old in Session.objects.filter(teacher=teacher):
         services.delete_session(session=old)  # its games and move logs too
     # Games that earlier versions of this harness left behind when they deleted only sessions.

@@ -23,10 +23,16 @@ KNOWN_SECRET_KEYS = frozenset({
     "x" * 20 + "production-secret-key-with-enough-entropy-1234567890",
 })
 
-# Teacher passwords that have been printed by `make run` or written in the code or the README.
+# Passwords that have been printed by `make run` or written in the code or the README (tests
+# keep this list complete: tests/test_install.py).
 KNOWN_PASSWORDS = frozenset({
     "hurricane-demo-2026",
     "correct-horse-battery-7",
+    "another-good-passphrase-9",
+    "bench-password-1",
+    "bench-pass-123456",
+    "nope-nope-nope",
+    "not-the-password",
 })
 
 LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}

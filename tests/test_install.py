@@ -177,6 +177,38 @@ def published_credentials():
     return [("demo@stormwise.test", password) for password in sorted(passwords)]
 
 
+def passwords_written_in_the_repository():
+    """Every string given as a password in a tracked file (code, tests, README)."""
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    patterns = [re.compile(r"""(?i)password\w*["']?\s*[:=]\s*["']([^"'\s{}]{6,})["']"""),
+                re.compile(r"""(?i)get_by_label\("Password[^)]*\)\.fill\(["']([^"']{6,})["']"""),
+                re.compile(r"(?i)password[:\s]+`([^\s`]{6,})`")]
+    found = set()
+    for name in files:
+        path = ROOT / name
+        if path.suffix in {".py", ".md", ".txt", ".sh", ".html"} and path.is_file():
+            text = path.read_text(errors="ignore")
+            found |= {match for pattern in patterns for match in pattern.findall(text)}
+    return found - {"password1", "password2", "new_password1", "new_password2", "old_password", "password_change",
+                    "password_reset", "new-password", "current-password"}
+
+
+def test_no_password_written_in_the_repository_signs_in(db):
+    """Every password literal in the repository is on the refused list, and none signs in, even
+    set on a real account."""
+    from django.contrib.auth import authenticate
+
+    from classroom.models import Teacher
+
+    written = passwords_written_in_the_repository()
+    assert "hurricane-demo-2026" in install.KNOWN_PASSWORDS
+    assert written <= install.KNOWN_PASSWORDS, sorted(written - install.KNOWN_PASSWORDS)
+    for number, password in enumerate(sorted(install.KNOWN_PASSWORDS)):
+        teacher = Teacher.objects.create_user(email=f"t{number}@school.test", password=password)
+        assert teacher.check_password(password)
+        assert authenticate(username=teacher.email, password=password) is None
+
+
 @pytest.fixture
 def classroom_server(tmp_path):
     """`HOST=0.0.0.0 make run` from a fresh clone: migrate, the teacher, serve in embedded mode on

@@ -1,6 +1,7 @@
 """Teacher accounts: sign-up by e-mail link, published passwords, throttling, idle sessions,
 and open dashboards closing when their teacher signs out or changes password."""
 import re
+import secrets
 from datetime import timedelta
 
 import pytest
@@ -15,7 +16,7 @@ from tests.factories import PASSWORD, make_teacher
 
 pytestmark = pytest.mark.django_db
 
-NEW_PASSWORD = "another-good-passphrase-9"
+NEW_PASSWORD = "pw-" + secrets.token_urlsafe(12)
 
 
 def link_in(message) -> str:
