@@ -115,15 +115,40 @@ def teacher_group(teacher_id: int) -> str:
 
 
 def close_dashboards(teacher_id: int) -> None:
-    """Every open dashboard socket of this teacher, in every process, closes."""
+    """Every open dashboard socket of this teacher, in every process, checks its sign-in and
+    closes if it no longer holds (DashboardConsumer.teacher_signed_out)."""
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(teacher_group(teacher_id), {"type": "teacher.signed_out"})
 
 
+# How long a dashboard told of a sign-out or password change waits before it checks its own
+# sign-in: long enough for the request that changed the password to update its own session.
+RECHECK_SECONDS = 1.0
+
+
+async def still_signed_in(scope, teacher_id: int) -> bool:
+    """Whether the browser session a socket opened with still signs this teacher in: read afresh
+    from the session store, with Django's check of the password hash."""
+    from importlib import import_module
+
+    from channels.auth import get_user
+
+    opened = scope.get("session")
+    if opened is None or not opened.session_key:
+        return False
+    fresh = import_module(settings.SESSION_ENGINE).SessionStore(session_key=opened.session_key)
+    user = await get_user({"session": fresh})
+    return user.is_authenticated and user.pk == teacher_id
+
+
 @receiver(user_logged_out)
 def _signed_out(sender, request, user, **kwargs):
     if user is not None:
+        # Django ends the session just after this signal; end it first, so a dashboard that
+        # reloads the moment its socket closes finds itself signed out.
+        if request is not None and hasattr(request, "session"):
+            request.session.flush()
         close_dashboards(user.pk)
 
 

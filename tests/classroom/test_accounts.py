@@ -241,3 +241,34 @@ def test_open_dashboards_close_when_their_teacher_signs_out_or_changes_password(
         connected, _code = await again.connect()
         assert not connected
     async_to_sync(run)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_browser_that_changed_the_password_opens_its_dashboard_again():
+    """Changing the password gives the browser it was typed in a new session: its dashboard
+    closes a moment later (the page reloads) and opens again with the new session."""
+    from asgiref.sync import async_to_sync, sync_to_async
+
+    from classroom.consumers import CLOSE_UNAUTHORISED
+    from tests.factories import started_session
+    from tests.test_security import closed_with, communicator
+
+    session, _devices = started_session(students=2)
+    laptop = Client()
+    assert sign_in(laptop, session.teacher.email, PASSWORD).status_code == 302
+
+    async def run():
+        socket = communicator(f"/ws/sessions/{session.pk}/", f"sessionid={laptop.cookies['sessionid'].value}")
+        connected, _code = await socket.connect()
+        assert connected
+        assert (await socket.receive_json_from(timeout=5))["type"] == "dashboard"
+        answer = await sync_to_async(laptop.post)(reverse("password_change"), {
+            "old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+        assert answer.status_code == 302
+        assert await closed_with(socket, timeout=5) == CLOSE_UNAUTHORISED
+        again = communicator(f"/ws/sessions/{session.pk}/", f"sessionid={laptop.cookies['sessionid'].value}")
+        connected, _code = await again.connect()
+        assert connected
+        assert (await again.receive_json_from(timeout=5))["type"] == "dashboard"
+        await again.disconnect()
+    async_to_sync(run)()
