@@ -25,9 +25,9 @@ def main():
     folder = Path(keep or tempfile.mkdtemp(prefix="stormwise-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
     os.environ.pop("REDIS_URL", None)
-    os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'db.sqlite3'}"
+    os.environ.pop("DATABASE_URL", None)  # the embedded set-up, with its data in the temp folder
+    os.environ["DATA_DIR"] = str(folder)
     os.environ["MEDIA_ROOT"] = str(folder / "media")
-    os.environ.setdefault("DEBUG", "1")  # a sqlite URL in a temp dir is still the embedded set-up
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -72,7 +72,7 @@ def finished_session():
     from games.engines.evacuation import bots
     from games.models import Game
 
-    teacher = Teacher.objects.create_user(email=f"bench{time.time_ns()}@school.test", password="bench-password-1")
+    teacher = Teacher.objects.create_user(email=f"bench{time.time_ns()}@school.test")
     session = services.create_session(teacher=teacher, scenario="evacuation", seed=2024, title="Bench class")
     for i in range(32):
         services.join(session=session, nickname=f"Student{i:02d}")

@@ -31,6 +31,7 @@ import os
 import random
 import re
 import resource
+import secrets
 import signal
 import socket
 import statistics
@@ -46,7 +47,8 @@ import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
-SECRET = "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
+# A key of this run's own (a key written in the repository is refused); servers get it by environment.
+SECRET = os.environ.get("SECRET_KEY") or secrets.token_urlsafe(48)
 VIEW_HEAD = re.compile(r'^\{"type":"(view|progress)","game":(\d+),"seat":(\d+),"version":(\d+)(?:,"built":(\d+))?')
 RESEND_SECONDS = 6.0  # play.js's resend timer for a tap still unanswered
 CATCH_UP_SECONDS, CATCH_UP_MAX_SECONDS = 2.0, 16.0  # play.js's waits for the full view a progress goes with
@@ -96,7 +98,7 @@ def build_classes(students, class_size=32, table_size=4, label="bench"):
 
     teacher = Teacher.objects.filter(email=f"{label}@bench.test").first()
     if teacher is None:
-        teacher = Teacher.objects.create_user(email=f"{label}@bench.test", password="bench-pass-123456")
+        teacher = Teacher.objects.create_user(email=f"{label}@bench.test")
     for old in Session.objects.filter(teacher=teacher):
         services.delete_session(session=old)  # its games and move logs too
     # Games that earlier versions of this harness left behind when they deleted only sessions.

@@ -23,7 +23,7 @@ from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from classroom import selectors, services
+from classroom import accounts, selectors, services
 from classroom.live import session_group
 from classroom.models import Participant, Session
 from classroom.services import participant_for_token
@@ -337,7 +337,9 @@ class DashboardConsumer(Consumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.seq, self.dirty, self.games, self.summaries, self.roster = 0, True, set(), {}, None
+        self.teacher_id = session.teacher_id
         await self.accept()
+        await self.channel_layer.group_add(accounts.teacher_group(self.teacher_id), self.channel_name)
         await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
         self.loop = asyncio.create_task(self.flush_forever())
 
@@ -345,6 +347,7 @@ class DashboardConsumer(Consumer):
         if not hasattr(self, "loop"):
             return
         self.loop.cancel()
+        await self.channel_layer.group_discard(accounts.teacher_group(self.teacher_id), self.channel_name)
         await self.channel_layer.group_discard(session_group(self.session_id), self.channel_name)
         for game_id in self.games:
             await self.channel_layer.group_discard(broadcast.watch_group_name(game_id), self.channel_name)
@@ -399,6 +402,16 @@ class DashboardConsumer(Consumer):
         for marker, summary in texts.items():
             text = text.replace(marker, summary, 1)
         await self.send(text_data=text)
+
+    async def teacher_signed_out(self, event):
+        """The teacher signed out or changed password (classroom.accounts.close_dashboards): close
+        unless this socket's browser session still signs them in. The page reloads on the close;
+        the browser the password was changed in has a new session by then and opens again."""
+        async def recheck():
+            await asyncio.sleep(accounts.RECHECK_SECONDS)
+            if not await accounts.still_signed_in(self.scope, self.teacher_id):
+                await self.close(code=CLOSE_UNAUTHORISED)
+        self.signed_out_check = asyncio.create_task(recheck())
 
     async def receive(self, text_data=None, bytes_data=None):
         if text_data and len(text_data) < 200 and '"ping"' in text_data:

@@ -1,3 +1,5 @@
+import secrets
+
 from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.db import models
 from django.db.models.signals import post_delete
@@ -39,6 +41,19 @@ class Teacher(AbstractUser):
 
     def __str__(self):
         return self.email
+
+    def save(self, *args, **kwargs):
+        password_changed = self.pk is not None and self._password is not None
+        super().save(*args, **kwargs)
+        if password_changed:
+            # A changed password signs out the teacher's other browsers (Django's session hash);
+            # their open dashboards close too, in every process, once the change is saved.
+            from django.db import transaction
+
+            from classroom.accounts import close_dashboards
+
+            teacher_id = self.pk
+            transaction.on_commit(lambda: close_dashboards(teacher_id))
 
 
 class Session(models.Model):
@@ -139,6 +154,10 @@ SCENARIO_CHOICES = [
 ]
 
 
+def new_report_secret() -> str:
+    return secrets.token_urlsafe(16)
+
+
 class Participant(models.Model):
     """A student in one session: a nickname and a device token, nothing else about them."""
 
@@ -156,6 +175,8 @@ class Participant(models.Model):
     last_seen_at = models.DateTimeField(null=True, blank=True)
     connected = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: in the student's report link beside the signature, so a link cannot be made from ids alone
+    report_secret = models.CharField(max_length=32, default=new_report_secret, editable=False)
 
     class Meta:
         ordering = ["created_at"]

@@ -7,16 +7,17 @@ import qrcode.image.svg
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from classroom import buckets, guesses, selectors, services
+from classroom import accounts, buckets, guesses, selectors, services
 from classroom.consumers import ACT_BURST, MAX_ACTS_PER_SECOND, MAX_FRAME_BYTES, MAX_FRAMES_PER_SECOND, token_cookie
 from classroom.forms import JoinForm, SessionForm, SignUpForm
 from classroom.models import Participant, Seat, Session
@@ -27,16 +28,68 @@ TOKEN_MAX_AGE = 14 * 24 * 3600  # a parked lesson resumes days later on the same
 LONG_POLL_SECONDS = 20
 
 
+def _too_many(request, seconds):
+    minutes = max(1, round(seconds / 60))
+    return render(request, "registration/throttled.html", {"minutes": minutes}, status=429)
+
+
 def signup(request):
+    """Sign-up by e-mail link; the same answer whether or not the address has an account."""
     if request.user.is_authenticated:
         return redirect("classroom:home")
+    if settings.TEACHER_SIGNUP == "closed":
+        return render(request, "registration/signup.html", {"closed": True})
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        teacher = form.save()
-        login(request, teacher, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome to Stormwise! Your account is ready."))
-        return redirect("classroom:home")
+    if request.method == "POST":
+        address = accounts.client_address(request)
+        email = request.POST.get("email", "")
+        wait = accounts.seconds_to_wait("signup", address=address, account=email)
+        if wait:
+            return _too_many(request, wait)
+        if form.is_valid():
+            accounts.count_attempt("signup", address=address, account=form.cleaned_data["email"])
+            accounts.request_signup(email=form.cleaned_data["email"], request=request)
+            return render(request, "registration/signup_sent.html", {"email": form.cleaned_data["email"]})
     return render(request, "registration/signup.html", {"form": form})
+
+
+class SignUpConfirmView(auth_views.PasswordResetConfirmView):
+    """The link of the sign-up e-mail: choose a password, and the account is ready."""
+
+    template_name = "registration/signup_confirm.html"
+    post_reset_login = True
+    post_reset_login_backend = "classroom.accounts.NoPublishedPasswordBackend"
+    success_url = reverse_lazy("classroom:home")
+
+    def form_valid(self, form):
+        form.user.is_active = True
+        response = super().form_valid(form)
+        messages.success(self.request, _("Welcome to Stormwise! Your account is ready."))
+        return response
+
+
+class ThrottledLoginView(auth_views.LoginView):
+    """Sign-in, refused for a while after too many wrong passwords: the backend counts and
+    refuses (classroom.accounts); this page says how long to wait."""
+
+    def post(self, request, *args, **kwargs):
+        wait = accounts.seconds_to_wait("signin", address=accounts.client_address(request),
+                                        account=request.POST.get("username", ""))
+        if wait:
+            return _too_many(request, wait)
+        return super().post(request, *args, **kwargs)
+
+
+class ThrottledPasswordResetView(auth_views.PasswordResetView):
+    """Password reset e-mails, limited per address and per account (classroom.accounts)."""
+
+    def post(self, request, *args, **kwargs):
+        address, email = accounts.client_address(request), request.POST.get("email", "")
+        wait = accounts.seconds_to_wait("reset", address=address, account=email)
+        if wait:
+            return _too_many(request, wait)
+        accounts.count_attempt("reset", address=address, account=email)
+        return super().post(request, *args, **kwargs)
 
 
 # --- Teacher ----------------------------------------------------------------------------------------

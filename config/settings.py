@@ -9,7 +9,10 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from config import install
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -25,19 +28,37 @@ def env_list(name, default=""):
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-# Embedded mode (no DATABASE_URL) is a teacher's laptop or a developer's machine.
+# Embedded mode (no DATABASE_URL) is a teacher's laptop or a developer's machine. Its SQLite
+# file and its own secret key live in DATA_DIR (the project folder unless set; both gitignored).
 EMBEDDED = not os.environ.get("DATABASE_URL")
-DEBUG = env_bool("DEBUG", EMBEDDED)
-SECRET_KEY = os.environ.get("SECRET_KEY") or (
-    "embedded-only-insecure-key-do-not-use-in-production" if (DEBUG or EMBEDDED) else None
-)
-if not SECRET_KEY:
-    raise RuntimeError("Set SECRET_KEY (or DEBUG=1 for local development).")
+DATA_DIR = Path(os.environ.get("DATA_DIR") or BASE_DIR)
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "*" if (DEBUG or EMBEDDED) else "")
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# The address the server listens on: `manage.py serve --host` puts it here before settings load.
+HOST = os.environ.get("HOST", "127.0.0.1")
+PORT = int(os.environ.get("PORT", "8000"))
+LOOPBACK_ONLY = install.is_loopback(HOST)
+# Django's debug pages show settings, paths and local variables: never to another machine.
+DEBUG = env_bool("DEBUG", EMBEDDED) and LOOPBACK_ONLY
+
+if EMBEDDED and not os.environ.get("SECRET_KEY"):
+    SECRET_KEY = install.embedded_secret_key(DATA_DIR)
+else:
+    SECRET_KEY = os.environ.get("SECRET_KEY", "")
+    if problem := install.secret_key_problem(SECRET_KEY):
+        raise ImproperlyConfigured(
+            f"{problem} Set SECRET_KEY to at least {install.MIN_SECRET_KEY_LENGTH} random characters, e.g. "
+            "the output of: python3 -c 'import secrets; print(secrets.token_urlsafe(48))'")
+
 # Every printed or encoded address (join URL, QR code) is built from this.
-PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "http://localhost:8000").rstrip("/")
+PUBLIC_BASE_URL = (os.environ.get("PUBLIC_BASE_URL")
+                   or f"http://{'localhost' if LOOPBACK_ONLY else install.served_address(HOST)}:{PORT}").rstrip("/")
+# The names this server answers to: loopback, the address it serves and the public one.
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or install.allowed_hosts(
+    HOST, urlparse(PUBLIC_BASE_URL).hostname if os.environ.get("PUBLIC_BASE_URL") else None)
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# Addresses of reverse proxies whose X-Forwarded-For/-Proto headers uvicorn believes; from any
+# other address the headers are ignored, so a request cannot choose its own address or scheme.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -60,6 +81,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "classroom.accounts.KeepSignedInMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
@@ -87,7 +109,7 @@ TEMPLATES = [
 # --- Database -----------------------------------------------------------------------------------
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+        os.environ.get("DATABASE_URL", f"sqlite:///{DATA_DIR / 'db.sqlite3'}"),
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
@@ -147,6 +169,24 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 AUTH_USER_MODEL = "classroom.Teacher"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "classroom:home"
+# Refuses every password ever published (the old demo password, the README's) even if an old
+# database still holds it.
+AUTHENTICATION_BACKENDS = ["classroom.accounts.NoPublishedPasswordBackend"]
+# A teacher who leaves a laptop signed in is signed out after a school day without using it;
+# classroom.accounts.KeepSignedInMiddleware pushes the expiry on while they work.
+SESSION_COOKIE_AGE = int(float(os.environ.get("TEACHER_IDLE_HOURS", "8")) * 3600)
+# Who may create a teacher account: "open", "closed", or the e-mail domains allowed
+# ("school.example,district.example"). A laptop in a classroom has its one teacher.
+TEACHER_SIGNUP = os.environ.get("TEACHER_SIGNUP", "closed" if EMBEDDED else "open").strip().lower()
+# Sign-up and password reset links go out by e-mail; the embedded mode prints them in the terminal.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend" if EMBEDDED
+                               else "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "stormwise@localhost")
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -188,8 +228,9 @@ DEVICE_REPORT_HOURS = 4
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 
 # --- Production hardening (DEBUG off) -------------------------------------------------------------
+# Behind a TLS proxy, uvicorn takes the scheme from X-Forwarded-Proto of TRUSTED_PROXIES only
+# (manage.py serve), so Django needs no SECURE_PROXY_SSL_HEADER, which would believe anyone.
 if not DEBUG and not EMBEDDED:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

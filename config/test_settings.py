@@ -1,9 +1,12 @@
 """Test settings: the real services on their standard local ports, overridable by environment."""
 import os
+import secrets
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/stormwise")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
-os.environ.setdefault("SECRET_KEY", "test-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz")
+# A key of this run's own, in the environment so that the servers and workers the tests start
+# share it; no key written in the repository may sign anything (config/install.py).
+os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(48))
 os.environ.setdefault("DEBUG", "0")
 
 from config.settings import *  # noqa: E402,F401,F403
@@ -16,3 +19,6 @@ ALLOWED_HOSTS = ["*"]
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MEDIA_ROOT = BASE_DIR / ".test-media"  # noqa: F405
 BOT_STEP_SECONDS = 0.05
+# Counters in the cache (join guesses, sign-in throttling) start afresh each run, though Redis
+# keeps the last run's for their window.
+CACHES["default"]["KEY_PREFIX"] = os.environ.setdefault("TEST_CACHE_PREFIX", "test-" + secrets.token_hex(4))  # noqa: F405

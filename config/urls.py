@@ -7,6 +7,9 @@ from config.health import healthz
 
 urlpatterns = [
     path("accounts/signup/", classroom_views.signup, name="signup"),
+    path("accounts/signup/<uidb64>/<token>/", classroom_views.SignUpConfirmView.as_view(), name="signup_confirm"),
+    path("accounts/login/", classroom_views.ThrottledLoginView.as_view(), name="login"),
+    path("accounts/password_reset/", classroom_views.ThrottledPasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),

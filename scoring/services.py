@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import secrets
 import traceback
 from datetime import timedelta
 
@@ -218,6 +219,47 @@ def build_report(report_id: int) -> Report | None:
     return Report.objects.get(pk=report.pk)
 
 
+# Rebuilding every report of a session, or retrying one, starts real work (charts, PDFs) on the
+# report worker; a teacher clicking again, or a script, must not be able to queue it over and over.
+BUILDS_PER_HOUR = {"rebuild": 6, "retry": 60}
+
+
+def _building(reports) -> bool:
+    return reports.filter(status__in=[Report.Status.QUEUED, Report.Status.RUNNING]).exists()
+
+
+def _within_hourly_limit(kind: str, session_id: int) -> bool:
+    from django.core.cache import cache
+
+    key = f"builds:{kind}:{session_id}:{int(timezone.now().timestamp() // 3600)}"
+    if cache.add(key, 1, timeout=3600):
+        return True
+    return cache.incr(key) <= BUILDS_PER_HOUR[kind]
+
+
+def request_rebuild(*, session: Session) -> bool:
+    """The teacher's "write every report again": ignored (False) while the session's reports are
+    being written, or after BUILDS_PER_HOUR["rebuild"] in the last hour."""
+    with transaction.atomic():
+        if _building(Report.objects.filter(session=session)):
+            return False
+        if not _within_hourly_limit("rebuild", session.pk):
+            return False
+        # Shown as queued at once, so a second click before the task starts is ignored too.
+        Report.objects.filter(session=session).update(status=Report.Status.QUEUED, queued_at=timezone.now())
+        queue_debrief(session_id=session.pk)
+    return True
+
+
+def request_retry(*, report: Report) -> bool:
+    """The teacher's retry button: ignored (False) while this report is queued or being written,
+    or after BUILDS_PER_HOUR["retry"] retries in the session in the last hour."""
+    if _building(Report.objects.filter(pk=report.pk)) or not _within_hourly_limit("retry", report.session_id):
+        return False
+    retry_report(report=report)
+    return True
+
+
 def retry_report(*, report: Report) -> None:
     """The teacher's retry button: queue the one report again."""
     from config.tasks import enqueue
@@ -259,7 +301,10 @@ def report_label(report: Report) -> str:
 # --- Student links ---------------------------------------------------------------------------------
 
 def student_report_token(participant: Participant) -> str:
-    return signing.TimestampSigner(salt=LINK_SALT).sign(f"{participant.session_id}:{participant.pk}")
+    """Signed and expiring, and carrying the participant's own random secret: even someone who
+    could sign would still need the secret, which no id reveals."""
+    return signing.TimestampSigner(salt=LINK_SALT).sign(
+        f"{participant.session_id}:{participant.pk}:{participant.report_secret}")
 
 
 def student_report_url(participant: Participant) -> str:
@@ -293,8 +338,14 @@ def participant_for_link(token: str) -> Participant | None:
         value = signing.TimestampSigner(salt=LINK_SALT).unsign(token, max_age=link_max_age())
     except signing.BadSignature:  # SignatureExpired is a BadSignature
         return None
-    session_id, participant_id = (int(part) for part in value.split(":"))
-    return Participant.objects.filter(pk=participant_id, session_id=session_id).first()
+    parts = value.split(":")
+    if len(parts) != 3:  # a link from before links carried a secret
+        return None
+    session_id, participant_id, secret = parts
+    participant = Participant.objects.filter(pk=int(participant_id), session_id=int(session_id)).first()
+    if participant is None or not secrets.compare_digest(participant.report_secret, secret):
+        return None
+    return participant
 
 
 # --- Exports ---------------------------------------------------------------------------------------

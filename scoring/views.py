@@ -2,9 +2,11 @@
 their own reports, through a signed link that expires."""
 import json
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -64,7 +66,9 @@ def session_rebuild(request, pk):
     session = _own_session(request, pk)
     if session.status != Session.Status.ENDED:
         raise Http404
-    services.queue_debrief(session_id=session.pk)
+    if not services.request_rebuild(session=session):
+        messages.info(request, _("The reports are being written already, or were rebuilt many times in the "
+                                 "last hour. Wait for them to finish, then try again."))
     return redirect("scoring:session_reports", pk=session.pk)
 
 
@@ -115,9 +119,12 @@ def report_pdf(request, report):
 @require_POST
 def report_retry(request, report):
     report = _own_report(request, report)
-    services.retry_report(report=report)
+    queued = services.request_retry(report=report)
     if "application/json" in request.headers.get("Accept", ""):
-        return JsonResponse({"ok": True})
+        return JsonResponse({"ok": queued})
+    if not queued:
+        messages.info(request, _("This report is being written already, or was retried many times in the "
+                                 "last hour. Wait for it to finish, then try again."))
     return redirect("scoring:session_reports", pk=report.session_id)
 
 

@@ -10,10 +10,27 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _healthz(url, cookie=""):
+    request = urllib.request.Request(f"{url}/healthz", headers={"Cookie": cookie} if cookie else {})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status, json.load(response)
+
+
 def test_healthz_reports_real_services(asgi_server, celery_worker):
-    """/healthz, served over ASGI, names PostgreSQL, the Redis layer and Celery; each answers."""
-    with urllib.request.urlopen(f"{asgi_server}/healthz", timeout=10) as response:
-        status, report = response.status, json.load(response)
+    """/healthz, served over ASGI, tells staff it runs on PostgreSQL, the Redis layer and Celery,
+    each answering; anyone else learns only that it is well."""
+    from django.test import Client
+
+    from classroom.models import Teacher
+
+    assert _healthz(asgi_server) == (200, {"ok": True})
+    for staff in (False, True):
+        teacher = Teacher.objects.create_user(email=f"staff-{staff}@school.test", is_staff=staff)
+        browser = Client()
+        browser.force_login(teacher)
+        status, report = _healthz(asgi_server, f"sessionid={browser.cookies['sessionid'].value}")
+        if not staff:
+            assert (status, report) == (200, {"ok": True})
     assert status == 200, report
     assert report["database"]["engine"] == "postgresql" and report["database"]["ok"]
     assert report["channel_layer"]["backend"] == "RedisPubSubChannelLayer" and report["channel_layer"]["ok"]
@@ -30,8 +47,10 @@ def _manage(*args, **env):
 
 def test_production_settings_pass_deploy_check():
     """With DEBUG off, a secret key and host names, `check --deploy` has no warnings."""
+    import secrets
+
     result = _manage("check", "--deploy", "--fail-level", "WARNING",
-                     DEBUG="0", SECRET_KEY="x" * 20 + "production-secret-key-with-enough-entropy-1234567890",
+                     DEBUG="0", SECRET_KEY=secrets.token_urlsafe(48),
                      ALLOWED_HOSTS="stormwise.example.org", DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
@@ -51,7 +70,7 @@ def test_embedded_mode_is_sqlite_memory_layer_and_thread_tasks(tmp_path):
             "cur=c.cursor();cur.execute('PRAGMA journal_mode');"
             "print(json.dumps([s.DATABASES['default']['ENGINE'],s.CHANNEL_LAYERS['default']['BACKEND'],s.TASK_MODE,cur.fetchone()[0]]))")
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY"}}
-    env.update(DJANGO_SETTINGS_MODULE="config.settings")
+    env.update(DJANGO_SETTINGS_MODULE="config.settings", DATA_DIR=str(tmp_path))
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env={**env, "PYTHONPATH": str(ROOT)},
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr

@@ -521,6 +521,7 @@ asyncio.run(main())
 def _production_python(script, **env):
     """Run ``script`` in a fresh interpreter with the production environment (as test_health does)."""
     import os
+    import secrets
     import subprocess
     import sys
 
@@ -528,7 +529,7 @@ def _production_python(script, **env):
         "DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS",
         "SECURE_SSL_REDIRECT", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
     full_env.update(DJANGO_SETTINGS_MODULE="config.settings", DEBUG="0", ALLOWED_HOSTS=PRODUCTION_HOST,
-                    SECRET_KEY="x" * 20 + "production-secret-key-with-enough-entropy-1234567890",
+                    SECRET_KEY=secrets.token_urlsafe(48),
                     DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres", PYTHONPATH=str(ROOT), **env)
     return subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=full_env, capture_output=True,
                           text=True, timeout=120)
@@ -700,7 +701,7 @@ def test_with_production_settings_every_cookie_we_set_is_secure(db, settings, pr
 # A participant is a nickname, a hashed device token and the state of play: nothing else about a child.
 PARTICIPANT_FIELDS = {
     "id", "session", "nickname", "approved", "token_hash", "move_token_hash", "players",
-    "asked_teacher_at", "refusals", "last_seen_at", "connected", "created_at",
+    "asked_teacher_at", "refusals", "last_seen_at", "connected", "created_at", "report_secret",
 }
 PERSONAL = {"email", "e_mail", "first_name", "last_name", "full_name", "surname", "birthday", "date_of_birth",
             "birth_date", "gender", "phone", "address", "photo", "ip_address", "user_agent", "student_id"}

@@ -277,7 +277,9 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "dashboard" && (!data.seq || message.seq > data.seq || message.seq === 1)) { data = message; render(); }
   };
-  ws.onclose = () => {
+  ws.onclose = (event) => {
+    // 4403: this teacher signed out or changed password; reloading shows sign-in, not the names.
+    if (event.code === 4403) { location.reload(); return; }
     failures += 1;
     if (failures >= 3 && !pollTimer) { pollTimer = setInterval(refresh, 2000); setConnection(T.polling); }
     else if (!pollTimer) setConnection(T.reconnecting);

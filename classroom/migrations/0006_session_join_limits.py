@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('classroom', '0004_device_moves'),
+        ('classroom', '0005_participant_report_secret'),
     ]
 
     operations = [

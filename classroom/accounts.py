@@ -1,0 +1,194 @@
+"""Teacher accounts: published passwords never sign in, sign-in, sign-up and password reset are
+throttled, an idle teacher is signed out after a school day, and a teacher's open dashboards
+close when they sign out or their password changes.
+
+Throttling rule: each attempt is counted in the cache (shared by every process with Redis) in a
+fixed window, per address and, where an e-mail is typed, per account. Sign-in counts only
+failures; sign-up and password reset count every request, since each may send an e-mail. Once a
+count reaches its limit the action is refused, with the minutes to wait, until the window ends.
+Wrong passwords are limited tightly per account from one address ("pair") and loosely per
+account from everywhere: a student guessing their teacher's password from a tablet cannot lock
+the teacher out of their own laptop.
+"""
+import hashlib
+import time
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.signals import user_logged_out
+from django.core.cache import cache
+from django.dispatch import receiver
+
+from config import install
+
+# action: [(what is counted, attempts allowed, window in seconds)]
+LIMITS = {
+    "signin": [("address", 100, 900), ("account", 50, 900), ("pair", 10, 900)],
+    "signup": [("address", 10, 3600), ("account", 3, 3600)],
+    "reset": [("address", 10, 3600), ("account", 3, 3600)],
+}
+SEEN_BUCKET_SECONDS = 300
+
+
+class NoPublishedPasswordBackend(ModelBackend):
+    """Django's e-mail-and-password sign-in, except that a password ever published with Stormwise
+    never signs in, whatever an old database holds, and that wrong passwords are counted and
+    limited here, so every way in (the sign-in page, the admin's) is throttled alike."""
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        address = client_address(request) if request is not None else ""
+        account = username or kwargs.get("email") or ""
+        if seconds_to_wait("signin", address=address, account=account):
+            return None
+        teacher = None
+        if password not in install.KNOWN_PASSWORDS:
+            teacher = super().authenticate(request, username=username, password=password, **kwargs)
+        if teacher is None:
+            count_attempt("signin", address=address, account=account)
+        return teacher
+
+
+def uses_published_password(teacher) -> bool:
+    return any(teacher.check_password(known) for known in install.KNOWN_PASSWORDS)
+
+
+# --- Throttling -------------------------------------------------------------------------------------
+
+def client_address(request) -> str:
+    # uvicorn puts a trusted proxy's X-Forwarded-For here and nobody else's (manage.py serve).
+    return request.META.get("REMOTE_ADDR", "")
+
+
+def _keys(action, address, account):
+    now = time.time()
+    account = (account or "").strip().lower()
+    values = {"address": address, "account": account, "pair": f"{account} {address}"}
+    for scope, limit, window in LIMITS[action]:
+        if scope != "address" and not account:
+            continue
+        digest = hashlib.sha256(values[scope].encode()).hexdigest()[:24]
+        bucket = int(now // window)
+        yield f"throttle:{action}:{scope}:{digest}:{bucket}", limit, window, window - now % window
+
+
+def seconds_to_wait(action: str, *, address: str, account: str = "") -> int:
+    """0 if ``action`` may go ahead, else the seconds until its window ends."""
+    keys = list(_keys(action, address, account))
+    counts = cache.get_many([key for key, *_rest in keys])
+    waits = [left for key, limit, _window, left in keys if counts.get(key, 0) >= limit]
+    return int(max(waits)) + 1 if waits else 0
+
+
+def count_attempt(action: str, *, address: str, account: str = "") -> None:
+    for key, _limit, window, _left in _keys(action, address, account):
+        if not cache.add(key, 1, timeout=window):
+            try:
+                cache.incr(key)
+            except ValueError:  # expired between add and incr
+                cache.add(key, 1, timeout=window)
+
+
+# --- Idle sessions ----------------------------------------------------------------------------------
+
+class KeepSignedInMiddleware:
+    """A working teacher's session is saved (and its expiry pushed on) every few minutes, so it
+    ends SESSION_COOKIE_AGE after the teacher's last request, not after they signed in."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            bucket = int(time.time() // SEEN_BUCKET_SECONDS)
+            if request.session.get("seen") != bucket:
+                request.session["seen"] = bucket
+        return self.get_response(request)
+
+
+# --- Dashboards close when their teacher signs out or changes password -----------------------------
+
+def teacher_group(teacher_id: int) -> str:
+    return f"teacher.{teacher_id}"
+
+
+def close_dashboards(teacher_id: int) -> None:
+    """Every open dashboard socket of this teacher, in every process, checks its sign-in and
+    closes if it no longer holds (DashboardConsumer.teacher_signed_out)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(teacher_group(teacher_id), {"type": "teacher.signed_out"})
+
+
+# How long a dashboard told of a sign-out or password change waits before it checks its own
+# sign-in: long enough for the request that changed the password to update its own session.
+RECHECK_SECONDS = 1.0
+
+
+async def still_signed_in(scope, teacher_id: int) -> bool:
+    """Whether the browser session a socket opened with still signs this teacher in: read afresh
+    from the session store, with Django's check of the password hash."""
+    from importlib import import_module
+
+    from channels.auth import get_user
+
+    opened = scope.get("session")
+    if opened is None or not opened.session_key:
+        return False
+    fresh = import_module(settings.SESSION_ENGINE).SessionStore(session_key=opened.session_key)
+    user = await get_user({"session": fresh})
+    return user.is_authenticated and user.pk == teacher_id
+
+
+@receiver(user_logged_out)
+def _signed_out(sender, request, user, **kwargs):
+    if user is not None:
+        # Django ends the session just after this signal; end it first, so a dashboard that
+        # reloads the moment its socket closes finds itself signed out.
+        if request is not None and hasattr(request, "session"):
+            request.session.flush()
+        close_dashboards(user.pk)
+
+
+# --- Sign-up ----------------------------------------------------------------------------------------
+
+def signup_allowed_for(email: str) -> bool:
+    """TEACHER_SIGNUP: "open", "closed", or the comma-separated e-mail domains allowed."""
+    rule = settings.TEACHER_SIGNUP
+    if rule == "open":
+        return True
+    if rule == "closed":
+        return False
+    domains = {part.strip().lstrip("@") for part in rule.split(",") if part.strip()}
+    return email.rsplit("@", 1)[-1].lower() in domains
+
+
+def request_signup(*, email: str, request) -> None:
+    """Send the link that finishes sign-up; the page that follows is the same for every address.
+
+    A new address gets an inactive account with no password and a link to choose one (so nobody
+    can set a password for someone else's address); an address with an account gets a note with
+    a link to choose a new password. Either way the answer on screen is the same.
+    """
+    from django.contrib.auth.tokens import default_token_generator
+    from django.core.mail import send_mail
+    from django.template.loader import render_to_string
+    from django.urls import reverse
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlsafe_base64_encode
+
+    from classroom.models import Teacher
+
+    teacher = Teacher.objects.filter(email__iexact=email).first()
+    existing = teacher is not None and teacher.is_active
+    if teacher is None:
+        teacher = Teacher.objects.create_user(email=email, password=None, is_active=False)
+    path = reverse("signup_confirm", args=[urlsafe_base64_encode(force_bytes(teacher.pk)),
+                                          default_token_generator.make_token(teacher)])
+    context = {"link": request.build_absolute_uri(path), "existing": existing,
+               "sign_in": request.build_absolute_uri(reverse("login"))}
+    send_mail(render_to_string("registration/signup_email_subject.txt", context).strip(),
+              render_to_string("registration/signup_email.txt", context),
+              None, [teacher.email])
