@@ -31,7 +31,7 @@ const T = {
   hourShort: (h) => `h ${h}`,
   phase: { watch: "Hurricane watch", warning: "Hurricane warning", ts_winds: "Tropical-storm winds" },
   windsIn: (t) => `Winds arrive in ${t}`,
-  timelineName: (h, phase, left) => `Game hour ${h} of 48. ${phase}. Tropical-storm winds in ${left}.`,
+  timelineName: (h, end, phase, left) => `Game hour ${h} of ${end}. ${phase}. Tropical-storm winds in ${left}.`,
   mark: { watch: "Watch", warning: "Warning", ts_winds: "TS winds" },
   next: "Next:",
   duration: (min) => (min % 60 === 0 ? `${min / 60} h` : min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`),
@@ -259,16 +259,19 @@ function renderTimeline(ctx) {
   const pct = (hour) => `${Math.min(100, Math.max(0, (hour / endHour) * 100))}%`;
   const phase = T.phase[view.phase] || view.phase;
   const left = spanText(view.minutes_left / 60);
-  const marks = (view.timeline || []).filter((t) => t.mark).map((t) => [t.hour, T.mark[t.mark] || t.mark, t.mark === "ts_winds" ? "winds" : t.mark]);
-  const ticks = (view.timeline || []).filter((t) => !t.mark).map((t) =>
+  // The items and their texts are the board's; the view says which this game shows and how
+  // many of the board's have passed.
+  const timeline = view.timeline.shown.map((i) => ({ ...board.timeline[i], passed: i < view.timeline.passed }));
+  const marks = timeline.filter((t) => t.mark).map((t) => [t.minute / 60, T.mark[t.mark] || t.mark, t.mark === "ts_winds" ? "winds" : t.mark]);
+  const ticks = timeline.filter((t) => !t.mark).map((t) =>
     h("span", { class: "evac-tl-tick" + (t.passed ? " is-passed" : ""), style: `left:${pct(t.minute / 60)}`, title: `${T.hour(hourText(t.minute / 60))}: ${t.text}` }));
   const others = (view.others || []).map((o) =>
     h("span", { class: "evac-tl-other", style: `left:${pct(o.hour)}`, title: `${T.seatName(o.seat)}: ${T.atHour(hourText(o.hour))}`, text: String(o.seat + 1) }));
-  const upcoming = (view.timeline || []).find((t) => !t.passed && !t.mark);
+  const upcoming = timeline.find((t) => !t.passed && !t.mark);
   return h("div", { class: "evac-timeline" },
     h("div", {
       class: "evac-tl-bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": endHour,
-      "aria-valuenow": view.hour, "aria-valuetext": T.timelineName(hourText(view.hour), phase, left),
+      "aria-valuenow": view.hour, "aria-valuetext": T.timelineName(hourText(view.hour), endHour, phase, left),
     },
       h("span", { class: "evac-tl-warning", style: `left:${pct(12)}` }),
       h("span", { class: "evac-tl-fill", style: `width:${pct(view.hour)}` }),

@@ -1187,9 +1187,7 @@ def _seat_view(state, s, with_actions):
                   "start_cash": s["start_cash"], "tow_price": s["tow_price"],
                   "left_home": s["left_home"]},
         "system": _system_view(system), "links": _links_view(system),
-        "timeline": [{"minute": t["minute"], "hour": t["minute"] // 60, "mark": t.get("mark"),
-                      "text": t["text"], "passed": t["minute"] <= clock}
-                     for t in BOOK["timeline"] if t.get("mark") or state["options"]["timeline"] == "on"],
+        "timeline": _timeline_view(state, clock),
         "changes": [{"hour": c[0] / 60, "field": c[2], "value": c[3], "source": c[4]}
                     for c in state["changes"] if c[0] <= clock and c[4] != "timeline"][-6:],
         "last_card": card,
@@ -1202,6 +1200,14 @@ def _seat_view(state, s, with_actions):
         view["fuel_price_here"] = _fuel_price_here(s, system)
         view["costs"] = _costs(s, system, view["fuel_price_here"], view["actions"])
     return view
+
+
+def _timeline_view(state, clock):
+    """Which of the board's timeline items this game shows (the marks always; the rest with the
+    timeline option on), and how many of the board's items have passed at ``clock``: the items
+    and their texts are static, in the board."""
+    shown = [i for i, t in enumerate(BOOK["timeline"]) if t.get("mark") or state["options"]["timeline"] == "on"]
+    return {"shown": shown, "passed": bisect_right([t["minute"] for t in BOOK["timeline"]], clock)}
 
 
 def _phase(clock):
@@ -1263,7 +1269,7 @@ def _household(state, s):
     own tablet needs (the road choices, the timeline, the card text) and with its last few events.
     It travels to every dashboard after every move, so it stays small."""
     full = _seat_view(state, s, False)
-    for only_on_the_tablet in ("timeline", "roads", "changes", "last_card", "links"):
+    for only_on_the_tablet in ("timeline", "roads", "changes", "last_card", "links", "minutes_left"):
         del full[only_on_the_tablet]
     full["feed"] = full["feed"][-TEACHER_FEED:]
     return full

@@ -434,8 +434,13 @@ class Stormfury:
         for p in state["players"]:
             size = _hand_size(p["hand"])
             pv = {"seat": p["seat"], "role": p["role"], "city": p["city"], "status": p["status"],
-                  "moves_left": p["moves"], "power_used": p["power_used"],
-                  "hand_size": size, "over_limit": max(0, size - HAND_LIMIT), "to_pile": p["to_pile"]}
+                  "moves_left": p["moves"], "power_used": p["power_used"], "hand_size": size}
+            # Only when they apply, to keep the view small: cards to discard before the turn can
+            # end, and cards the Relief Corps may still put on the pile.
+            if size > HAND_LIMIT:
+                pv["over_limit"] = size - HAND_LIMIT
+            if p["role"] == "relief_corps":
+                pv["to_pile"] = p["to_pile"]
             if open_hands or seat is None or seat == p["seat"]:
                 pv["hand"] = dict(p["hand"])
             players.append(pv)

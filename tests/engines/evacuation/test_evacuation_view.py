@@ -200,3 +200,20 @@ def test_the_teacher_view_says_how_far_the_table_is():
     assert ENGINE.view(state, None)["progress"] == 50
     play(state, 1, {"type": "stay_home"})
     assert ENGINE.view(state, None)["progress"] == 100
+
+
+@pytest.mark.parametrize("timeline", ["on", "off"])
+def test_the_view_names_the_timeline_items_shown_and_those_passed(timeline):
+    """The timeline's texts are the board's; the view lists the items this game shows (the
+    marks always, the rest with the option on) and how many have passed on the seat's clock."""
+    items = ENGINE.board()["timeline"]
+    state = fresh(seed=3, timeline=timeline)
+    for _ in range(40):
+        clock = state["seats"][0]["clock"]
+        shown = ENGINE.view(state, 0)["timeline"]
+        assert [i for i in shown["shown"] if not items[i].get("mark")] == (
+            [i for i, t in enumerate(items) if not t.get("mark")] if timeline == "on" else [])
+        assert all((items[i]["minute"] <= clock) == (i < shown["passed"]) for i in range(len(items)))
+        if state["seats"][0]["status"] != "playing":
+            break
+        play(state, 0, {"type": "wait"})
