@@ -237,8 +237,15 @@ export function askButton(prefix, controls, label, askedLabel, disabled) {
 
 // ---- choices ----------------------------------------------------------------------------------
 
-/** Sends a legal action through the transport; an irreversible one asks `confirm` first (the
- * transport shows the confirmation dialog, then any refusal, and re-renders). */
+/** Asks once before an irreversible choice (leave home, choose a destination, end a turn
+ * with cards still playable); true to go ahead. The browser's own dialog: modal, and usable by
+ * keyboard and screen reader on every supported tablet. */
+export function confirmChoice(text) {
+  return !text || window.confirm(text);
+}
+
+/** Sends a legal action through the transport, which asks `confirm` first (confirmChoice),
+ * then shows any refusal above the screen and renders the answer. */
 export function sendAction(controls, action, confirm) {
   Promise.resolve(controls.act(action, { confirm: confirm || null })).catch(() => {});
 }

@@ -5,7 +5,7 @@
 // The one exception is documented: an `others` message carries a seat's whole new `others` part
 // (its tablemates' progress) for a view whose own part did not change, and replaces that part.
 
-import { h as el } from "./kit.js";
+import { h as el, confirmChoice } from "./kit.js";
 
 const T = {
   connecting: "Connecting…",
@@ -196,7 +196,7 @@ async function postFrame(frame) {
 
 function act(seat, action, options = {}) {
   if (state.busy) return Promise.resolve(false);
-  if (options.confirm && !window.confirm(options.confirm)) return Promise.resolve(false);
+  if (!confirmChoice(options.confirm)) return Promise.resolve(false);
   const view = state.views[seat];
   state.notice = null;
   state.pending = {type: "act", id: newId(), seat, version: view ? view.version : 0, action};
