@@ -6,7 +6,7 @@
 // Every render replaces what is shown (never patches); per-root memory keeps pan/zoom, scroll,
 // open <details> and focus across renders. Safari 15 / Chrome 100: no build step, no new syntax.
 
-import { h, svg, screenMemory, renderScreen, countdown, askButton, sendAction, choiceButton, box, defRows, basisLine,
+import { h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisLine,
   resultsTable, mapFrame } from "./kit.js";
 
 const T = {
@@ -246,10 +246,7 @@ function renderHeader(ctx) {
   const ask = askButton("evac", controls, T.askTeacher, T.teacherAsked, message.status === "finished");
   const over = message.status === "finished" || view.finished;
   return h("header", { class: "evac-head" },
-    h("div", { class: "evac-banner evac-banner--" + tone },
-      h("strong", { class: "evac-banner-title", text: bannerText(ctx) }),
-      ...extra,
-      over ? null : ask),
+    banner("evac", "div", tone, bannerText(ctx), extra, over ? null : ask),
     renderTimeline(ctx), renderTally(ctx));
 }
 

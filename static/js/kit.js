@@ -217,6 +217,15 @@ export function renderScreen(root, mem, screen) {
   startTicking(root, mem, (el) => setCountdown(el, running, over, `${p}-countdown--soon`));
 }
 
+/** The turn banner: what this seat should do now in words (title), its tone as a class
+ * (`<prefix>-banner--<tone>`: turn, wait, bot, paused, over…), then the round, timer and notes
+ * in `extra`, and the ask-the-teacher button. tag: "header" when the banner is the screen's
+ * whole header. */
+export function banner(prefix, tag, tone, title, extra, ask) {
+  return h(tag, { class: `${prefix}-banner ${prefix}-banner--${tone}` },
+    h("strong", { class: `${prefix}-banner-title`, text: title }), ...extra, ask);
+}
+
 /** The turn timer: counts down to deadline (ISO time) as running("m:ss"), then shows over. */
 export function countdown(prefix, deadline, running, over) {
   const el = h("span", { class: `${prefix}-countdown`, "data-deadline": deadline });

@@ -7,7 +7,7 @@
 // pan/zoom, scroll, open <details>, focus, the chosen kind of action and the storm animation.
 // Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
-import { h, svg, screenMemory, renderScreen, countdown, askButton, sendAction, choiceButton, box, defRows, basisLine,
+import { h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisLine,
   mapFrame } from "./kit.js";
 
 const T = {
@@ -439,8 +439,7 @@ function renderHeader(ctx, tone) {
   }
   if (tone !== "turn" && incoming(ctx).length) extra.push(h("span", { class: "sf-offer-flag", text: T.offerWaiting }));
   const ask = ctx.over ? null : askButton("sf", controls, T.askTeacher, T.teacherAsked, false);
-  return h("header", { class: "sf-banner sf-banner--" + tone },
-    h("strong", { class: "sf-banner-title", text: bannerText(ctx) }), ...extra, ask);
+  return banner("sf", "header", tone, bannerText(ctx), extra, ask);
 }
 
 // ---- map --------------------------------------------------------------------------------------
@@ -775,7 +774,6 @@ function renderActions(ctx) {
     return actionsBox(parts);
   }
   const kinds = ["move", "fortify", "dam", "evacuate", "role", "trade", "draw_more", "discard"].filter((k) => g[k].length);
-  if (me && me.role && ["architect", "aquatic_engineer"].indexOf(me.role) < 0 && !g.role.length) { /* power not usable now */ }
   if (mem.kind && kinds.indexOf(mem.kind) < 0) mem.kind = null;
   if (!mem.kind && g.discard.length && !g.end) mem.kind = "discard";
   const chooser = kinds.map((k) => {
