@@ -1219,17 +1219,25 @@ def _phase(clock):
     return phase
 
 
+_LINKS_VIEW: dict = {}
+
+
 def _links_view(system):
     """How the map draws the roads now: the column of the board's ``needs`` that applies, the
-    links closed both ways and those open one way only (contraflow)."""
-    config = system["config"]
-    closed, one_way = [], []
-    for link in LINKS:
-        if not _allowed(link, False, config):
-            closed.append(link["id"])
-        elif not _allowed(link, True, config):
-            one_way.append(link["id"])
-    return {"needs": _need_column(system), "closed": closed, "one_way": one_way}
+    links closed both ways and those open one way only (contraflow). Shared between views of
+    the same configuration (at most 32): do not mutate."""
+    key = (system["config"], system["numbers"])
+    out = _LINKS_VIEW.get(key)
+    if out is None:
+        config = system["config"]
+        closed, one_way = [], []
+        for link in LINKS:
+            if not _allowed(link, False, config):
+                closed.append(link["id"])
+            elif not _allowed(link, True, config):
+                one_way.append(link["id"])
+        out = _LINKS_VIEW[key] = {"needs": _need_column(system), "closed": closed, "one_way": one_way}
+    return out
 
 
 def _costs(s, system, fuel_price, offered):
