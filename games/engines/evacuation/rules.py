@@ -1277,7 +1277,7 @@ def _household(state, s):
     own tablet needs (the road choices, the timeline, the card text) and with its last few events.
     It travels to every dashboard after every move, so it stays small."""
     full = _seat_view(state, s, False)
-    for only_on_the_tablet in ("timeline", "roads", "changes", "last_card", "links", "minutes_left"):
+    for only_on_the_tablet in ("timeline", "roads", "changes", "last_card", "links", "phase", "minutes_left"):
         del full[only_on_the_tablet]
     full["feed"] = full["feed"][-TEACHER_FEED:]
     return full
