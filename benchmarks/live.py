@@ -49,9 +49,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 # A key of this run's own (a key written in the repository is refused); servers get it by environment.
 SECRET = os.environ.get("SECRET_KEY") or secrets.token_urlsafe(48)
-VIEW_HEAD = re.compile(r'^\{"type":"(view|progress)","game":(\d+),"seat":(\d+),"version":(\d+)(?:,"built":(\d+))?')
+VIEW_HEAD = re.compile(r'^\{"type":"(view|others)","game":(\d+),"seat":(\d+),"version":(\d+)(?:,"built":(\d+))?')
 RESEND_SECONDS = 6.0  # play.js's resend timer for a tap still unanswered
-CATCH_UP_SECONDS, CATCH_UP_MAX_SECONDS = 2.0, 16.0  # play.js's waits for the full view a progress goes with
+CATCH_UP_SECONDS, CATCH_UP_MAX_SECONDS = 2.0, 16.0  # play.js's waits for the full view an ``others`` message goes with
 VIEW_AFTER_OK_SECONDS = 3.0  # play.js syncs when a tap's ok came and its view did not
 SUMMARY = re.compile(r'"type":"view","game":(\d+),"seat":null,"version":(\d+)')
 
@@ -297,14 +297,14 @@ class Device:
                 head = VIEW_HEAD.match(text)
                 if head:
                     seat, version = int(head.group(3)), int(head.group(4))
-                    if head.group(1) == "progress" and seat == self.seat and self.version < int(head.group(5)):
+                    if head.group(1) == "others" and seat == self.seat and self.version < int(head.group(5)):
                         # The full view it goes with is on its way: as play.js, sync only if it never comes.
                         if self.catch_up_timer is None:
                             self.catch_up_timer = asyncio.get_running_loop().call_later(
                                 self.catch_up_wait, self.catch_up, ws, int(head.group(5)))
                         continue
                     if seat == self.seat and version >= self.version:
-                        if head.group(1) == "view":  # a progress leaves the held view's choices as they were
+                        if head.group(1) == "view":  # an ``others`` message leaves the held view's choices as they were
                             self.view_text = text
                         self.version = version
                         if self.pending is not None:

@@ -1,5 +1,7 @@
 """Pages and endpoints for teachers and students. Thin: each calls a service or a selector."""
 import asyncio
+import functools
+import hashlib
 import json
 
 import qrcode
@@ -138,7 +140,7 @@ def session_new(request):
 def session_detail(request, pk):
     session = _own_session(request, pk)
     return render(request, "classroom/session.html", {
-        "session": session, "dashboard": selectors.dashboard(session),
+        "session": session, "dashboard": selectors.dashboard(session), "board_url": board_url(session.scenario),
         "code": services.format_code(session.join_code), "join_url": selectors.join_url(session),
     })
 
@@ -154,7 +156,7 @@ def session_dashboard_json(request, pk):
 def session_screen(request, pk):
     session = _own_session(request, pk)
     return render(request, "classroom/screen.html", {
-        "session": session, "code": services.format_code(session.join_code),
+        "session": session, "code": services.format_code(session.join_code), "board_url": board_url(session.scenario),
         "join_url": selectors.join_url(session), "dashboard": selectors.dashboard(session),
     })
 
@@ -326,10 +328,9 @@ def play(request, pk):
             return render(request, "classroom/move_waiting.html", {"participant": waiting, "session": session})
         messages.error(request, _("This tablet has not joined that lesson yet. Type the code to join."))
         return redirect("classroom:join")
-    engine = ENGINES[session.scenario]
     return render(request, "classroom/play.html", {
         "session": session, "participant": participant, "scenario": session.scenario,
-        "board_url": f"/games/board/{session.scenario}.json?v={engine.content_hash}",
+        "board_url": board_url(session.scenario),
         "max_frame": MAX_FRAME_BYTES,
     })
 
@@ -401,6 +402,14 @@ async def play_poll(request, pk):
             return JsonResponse(state)
         await asyncio.sleep(0.5)
         waited += 0.5
+
+
+@functools.cache
+def board_url(scenario):
+    """The static board's address, versioned by the board itself: browsers keep it for good, and
+    fetch it again when the content or the way the engine lays out its board changes."""
+    raw = json.dumps(ENGINES[scenario].board(), sort_keys=True, separators=(",", ":"))
+    return f"/games/board/{scenario}.json?v={hashlib.sha256(raw.encode()).hexdigest()[:16]}"
 
 
 def board(request, scenario):

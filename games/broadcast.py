@@ -1,7 +1,8 @@
 """Group names by game id and the messages sent to them after each committed change.
 
 Every socket at a table joins ``game-<id>`` and gets its own seat's full view with the version
-(or, when a tablemate's move left that view as it was, only the others' progress);
+(or, when a tablemate's move left that view as it was, an ``others`` message: only the view's
+``others`` part, which the device puts in place of the one it holds, whole);
 teacher dashboards join ``game-<id>-watch`` and get the table's teacher view, which they keep and
 coalesce into one snapshot a second.
 
@@ -76,13 +77,15 @@ def view_message(snap: Snapshot, engine, state, seat: int | None, view: dict | N
     return message
 
 
-def progress_message(snap: Snapshot, seat: int, progress: dict, built: int) -> dict:
-    """For a seat whose own view this version left as it was: the others' progress, to put into
-    the view the device holds. A device holding a view older than ``built`` waits a moment
-    for that one, which may still be on its way, and asks for a sync if it never comes."""
-    return {"type": "progress", "game": snap.id, "seat": seat, "version": snap.version,
+def others_message(snap: Snapshot, seat: int, others, built: int) -> dict:
+    """For a seat whose own view this version left as it was: the message fields of a view
+    message and, instead of the view, its new ``others`` part, which replaces the one in the
+    view the device holds (built at version ``built``); the rest of that view stays as it is. A
+    device holding a view older than ``built`` waits a moment for that one, which may still be
+    on its way, and asks for a sync if it never comes."""
+    return {"type": "others", "game": snap.id, "seat": seat, "version": snap.version,
             "built": built, "status": snap.status, "mark": snap.marks.get(str(seat), 0),
-            "bot": snap.bots.get(str(seat)), "timer": snap.timers.get(str(seat)), "progress": progress}
+            "bot": snap.bots.get(str(seat)), "timer": snap.timers.get(str(seat)), "others": others}
 
 
 # What the dashboard's alerts and standings read from a table's view (classroom.selectors.dashboard).
@@ -98,11 +101,11 @@ def head(summary: dict) -> dict:
 
 
 def messages(snap: Snapshot, engine, state, views: dict | None = None,
-             progress: dict | None = None) -> list[tuple[str, dict]]:
-    """Every seat's view (or, where ``progress`` has it, its progress) for the table's group and
-    the teacher view for its dashboards."""
-    progress = progress or {}
-    seat_views = {str(seat): encode(progress_message(snap, seat, *progress[seat]) if seat in progress
+             others: dict | None = None) -> list[tuple[str, dict]]:
+    """Every seat's view (or, where ``others`` has it, its ``others`` part) for the table's group
+    and the teacher view for its dashboards."""
+    others = others or {}
+    seat_views = {str(seat): encode(others_message(snap, seat, *others[seat]) if seat in others
                                     else view_message(snap, engine, state, seat, (views or {}).get(seat)))
                   for seat in range(snap.seats)}
     summary = view_message(snap, engine, state, None)
@@ -113,10 +116,10 @@ def messages(snap: Snapshot, engine, state, views: dict | None = None,
     ]
 
 
-def publish(snap: Snapshot, engine, state, views: dict | None = None, progress: dict | None = None) -> None:
+def publish(snap: Snapshot, engine, state, views: dict | None = None, others: dict | None = None) -> None:
     """Send every seat its view and every dashboard the table's teacher view. Call after commit;
     code on an event loop sends ``messages`` itself (``send``)."""
-    async_to_sync(send)(get_channel_layer(), messages(snap, engine, state, views, progress))
+    async_to_sync(send)(get_channel_layer(), messages(snap, engine, state, views, others))
 
 
 async def send(layer, batch) -> None:

@@ -172,7 +172,7 @@ async def asubmit(*, game_id: int, seat: int, action: dict, action_id: str, vers
              _jsonb(move.action), _jsonb(move.events), move.created_at])
         if saved.rowcount == 1:
             batch = broadcast.messages(broadcast.Snapshot.of(game), step.engine, step.state,
-                                       step.views, step.progress)
+                                       step.views, step.others)
             return Outcome(move=move, version=game.version), batch
         row = None  # another move at the table got in first: read the game afresh
     raise OperationalError("the table kept changing; try again")
@@ -205,7 +205,7 @@ class Step:
     engine: object
     state: object
     views: dict | None
-    progress: dict | None = None  # seat -> (the others' progress, the version its view was built at)
+    others: dict | None = None  # seat -> (its view's new ``others`` part, the version its view was built at)
 
 
 def advance(game: Game, seat, action, action_id, actor, *, views=True) -> Step:
@@ -226,21 +226,21 @@ def advance(game: Game, seat, action, action_id, actor, *, views=True) -> Step:
     game.state = engine.dump(state)
     if engine.finished(state):
         game.status = Game.Status.FINISHED
-    seat_views = progress = None
+    seat_views = others = None
     if views:
-        # A tablemate whose own view this move left as it was gets only the others' progress,
-        # with the version its view was last built at; everyone else gets a full view, whose
-        # choices also decide staleness.
+        # A tablemate whose own view this move left as it was gets only its view's ``others``
+        # part, with the version its view was last built at; everyone else gets a full view,
+        # whose choices also decide staleness.
         built = {int(s): mark[2] for s, mark in game.seat_marks.items() if len(mark) > 2}
         same = {s for s in built if s != seat and own and own(before, s) == own(state, s)}
         seat_views = {s: engine.view(state, s) for s in range(game.seats) if s not in same}
-        progress = {s: (engine.progress(state, s), built[s]) for s in same}
-    _refresh_marks(game, engine, state, acted=seat, unchanged=progress or (),
+        others = {s: (engine.others(state, s), built[s]) for s in same}
+    _refresh_marks(game, engine, state, acted=seat, unchanged=others or (),
                    choices={s: v.get("actions", []) for s, v in seat_views.items()} if views else None)
     _reschedule(game, engine, state, acted=seat, now=timezone.now())
     move = Move(game=game, seq=game.version, seat=seat, actor=actor, action_id=action_id,
                 action=action, events=events)
-    return Step(move=move, engine=engine, state=state, views=seat_views, progress=progress)
+    return Step(move=move, engine=engine, state=state, views=seat_views, others=others)
 
 
 def _apply(game: Game, seat, action, action_id, actor, *, publish=True) -> Move:
@@ -249,14 +249,14 @@ def _apply(game: Game, seat, action, action_id, actor, *, publish=True) -> Move:
     step.move.save(force_insert=True)
     game.save(update_fields=MOVE_CHANGES)
     if publish:
-        _publish_on_commit(game, step.engine, step.state, step.views, step.progress)
+        _publish_on_commit(game, step.engine, step.state, step.views, step.others)
     return step.move
 
 
-def _publish_on_commit(game: Game, engine, state, views=None, progress=None):
+def _publish_on_commit(game: Game, engine, state, views=None, others=None):
     """Broadcast this version once the transaction commits (never from inside it)."""
     frozen = broadcast.Snapshot.of(game)
-    transaction.on_commit(lambda: broadcast.publish(frozen, engine, state, views, progress))
+    transaction.on_commit(lambda: broadcast.publish(frozen, engine, state, views, others))
 
 
 def _fingerprint(actions) -> str:

@@ -88,11 +88,13 @@ class Engine(Protocol):
     # fields per action type and its words (raises IllegalAction for anything else).
     def canonical(self, action: dict) -> dict: ...
     # Optional: an engine with both lets a move send tablemates whose own view did not change
-    # only the others' progress. ``own(before, seat) == own(after, seat)`` must mean the seat's
-    # view differs at most in the keys ``progress`` returns; ``before`` is the stored state
-    # (``dump``'s output) from before the move.
+    # only the ``others`` part of it (the other seats' progress), which the device puts in place
+    # of the ``others`` part of the view it holds, whole. ``own(before, seat) == own(after, seat)``
+    # must mean the seat's view differs at most in ``view["others"]``, which always equals
+    # ``others(state, seat)``; ``before`` is the stored state (``dump``'s output) from before
+    # the move.
     # def own(self, state: State, seat: int): ...
-    # def progress(self, state: State, seat: int) -> dict: ...
+    # def others(self, state: State, seat: int): ...
 
 
 # --- Counter-based random streams -------------------------------------------------------------

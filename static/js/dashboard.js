@@ -1,6 +1,8 @@
 // The teacher's live dashboard and the projector screen. Both show numbered snapshots from the
 // server (at most about a second stale); every button posts to one command endpoint.
 
+import { h as el } from "./kit.js";
+
 const T = {
   joinAt: "Go to", enter: "and enter",
   students: (n) => `${n} student${n === 1 ? "" : "s"} joined`,
@@ -34,18 +36,6 @@ const cfg = root.dataset;
 const mode = cfg.mode;
 let data = JSON.parse(document.getElementById("dashboard-initial").textContent);
 let renderer = null, board = null, ws = null, failures = 0, pollTimer = null;
-
-const el = (tag, attrs = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === false || value == null) continue;
-    if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children) if (child != null && child !== false) node.append(child);
-  return node;
-};
 
 async function command(name, params = {}, confirmText = null) {
   if (confirmText && !window.confirm(confirmText)) return;
@@ -224,7 +214,8 @@ function screenView() {
     el("p", {class: "lead"}, T.finishedTables(done, data.tables.length)));
   const list = el("ul", {class: "screen-tables"});
   for (const t of data.tables) {
-    const p = renderer && renderer.progress ? renderer.progress(board, t.summary && t.summary.view) : null;
+    // Each engine's teacher view says how far its table is, in percent.
+    const p = t.summary && t.summary.view ? t.summary.view.progress : null;
     list.append(el("li", {}, el("strong", {}, T.table(t.number)), " ",
       el("progress", {max: 100, value: p == null ? (t.summary && t.summary.status === "finished" ? 100 : 0) : p,
         "aria-label": T.table(t.number)})));

@@ -1,10 +1,13 @@
 // "Hurricane Approaching!" scenario renderer: draws one seat's view and turns its legal actions
-// into big buttons. The transport (play.js) owns the socket; this module only renders.
+// into big buttons. The transport (play.js) owns the socket; this module only renders, on the
+// screen skeleton of kit.js. It computes no rule: every number and rule-derived flag it shows
+// (the roll a road needs and its odds, prices and costs, the phase of the warning timeline, hours
+// left, whether the household has left home) comes in the view or the board.
 // Every render replaces what is shown (never patches); per-root memory keeps pan/zoom, scroll,
 // open <details> and focus across renders. Safari 15 / Chrome 100: no build step, no new syntax.
 
-import { h, svg, rootMemory, saveUiState, restoreUiState, startTicking, setCountdown, zoomAt, attachPanZoom } from "./kit.js";
-import { basisBlock } from "./facts.js";
+import { h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
+  resultsTable, mapFrame } from "./kit.js";
 
 const T = {
   yourMove: "Your move",
@@ -26,14 +29,10 @@ const T = {
   teacherAsked: "Teacher asked ✓",
   hour: (h) => `Hour ${h}`,
   hourShort: (h) => `h ${h}`,
-  phaseWatch: "Hurricane watch",
-  phaseWarning: "Hurricane warning",
-  phaseWinds: "Tropical-storm winds",
+  phase: { watch: "Hurricane watch", warning: "Hurricane warning", ts_winds: "Tropical-storm winds" },
   windsIn: (t) => `Winds arrive in ${t}`,
-  timelineName: (h, phase, left) => `Game hour ${h} of 48. ${phase}. Tropical-storm winds in ${left}.`,
-  markWatch: "Watch",
-  markWarning: "Warning",
-  markWinds: "TS winds",
+  timelineName: (h, end, phase, left) => `Game hour ${h} of ${end}. ${phase}. Tropical-storm winds in ${left}.`,
+  mark: { watch: "Watch", warning: "Warning", ts_winds: "TS winds" },
   next: "Next:",
   duration: (min) => (min % 60 === 0 ? `${min / 60} h` : min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`),
   money: (n) => (n < 0 ? "−$" : "$") + Math.abs(n).toLocaleString("en-US"),
@@ -48,7 +47,7 @@ const T = {
   water: "Bay",
   needs: (t) => `needs ${t}+ (${11 - t} in 10)`,
   needsShort: (t) => `${t}+`,
-  needsOdds: (t) => `${t}+ (${11 - t} in 10)`,
+  needsOdds: (t, inTen) => `${t}+ (${inTen} in 10)`,
   noRoll: "bridge open: no roll",
   closed: "closed",
   closedShort: "✕ closed",
@@ -177,13 +176,10 @@ const T = {
   colEvents: "Last events", colScore: "Score",
 };
 
-const END_HOUR = 48;
-const HOME = "H";
 const DEFAULT_BOX = [-20, -20, 1040, 1040];
 // Pan/zoom bounds for the 1000 × 1000 board (see kit.js attachPanZoom).
 const MAP_LIMITS = { world: [0, 0, 1000, 1000], minWidth: 220, maxWidth: 1400, alignY: 0.5, onZoom: markZoom };
-const remember = rootMemory(() => (
-  { box: DEFAULT_BOX.slice(), scroll: {}, open: {}, focusKey: null, card: null, live: null, tick: null }));
+const remember = screenMemory(() => ({ box: DEFAULT_BOX.slice(), card: null }));
 
 // ---- time text --------------------------------------------------------------------------------
 
@@ -195,41 +191,6 @@ function hourText(hour) {
 function spanText(hours) {
   const minutes = Math.max(0, Math.round(hours * 60));
   return minutes % 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes / 60} h`;
-}
-
-// ---- rules the client needs to label things (mirrors rules.threshold) ------------------------
-
-function linkNeed(link, system) {
-  if (link.bridge) return null;
-  let t = system.numbers === "red" ? link.red : link.black;
-  if (system.contraflow && link.contraflow) t = Math.max(1, t - 2);
-  return t;
-}
-
-function linkClosed(link, system) {
-  return Boolean(link.bridge && system.bridges && system.bridges[link.bridge] === false);
-}
-
-function fuelPrice(board, view, nodesById) {
-  const node = nodesById[view.position];
-  if (!node || node.kind !== "activity") return null;
-  const money = board.rules.money;
-  const base = view.system.fuel_price;
-  if (node.activity === "gas") return view.tally.tow_price ? base * money.tow_fuel_factor : base;
-  return base * money.elsewhere_fuel_factor;
-}
-
-function fuelCost(price, gallons, friends) {
-  const cost = price * gallons;
-  return friends ? Math.floor((cost + 1) / 2) : cost;
-}
-
-function leftHome(view) {
-  if (view.tally && typeof view.tally.left_home === "boolean") return view.tally.left_home;
-  if (view.position !== HOME) return true;
-  const t = view.tally || {};
-  return Boolean(t.withdrawn || t.friends || t.home_secured || t.home_supplies_in_car ||
-    (view.feed || []).some((e) => ["left_home", "moved", "towed", "sent_home"].indexOf(e.type) >= 0));
 }
 
 // ---- render -----------------------------------------------------------------------------------
@@ -244,34 +205,13 @@ export function render(root, board, message, controls) {
   ctx.canAct = ctx.seatPlaying && message.status === "playing" && !message.bot;
   ctx.disabled = !ctx.canAct || Boolean(controls.busy);
   ctx.drives = (view.actions || []).filter((a) => a.type === "drive").map((a) => a.to);
-
-  saveUiState(root, mem);
-  const page = h("div", { class: "evac" + (ctx.canAct ? " evac--turn" : ""), "aria-busy": controls.busy ? "true" : "false" },
-    renderHeader(ctx),
-    h("div", { class: "evac-body" },
-      h("section", { class: "evac-mapcol", "aria-label": T.mapTitle }, renderMap(ctx)),
-      h("div", { class: "evac-panel", "data-scroll": "panel" }, renderPanel(ctx))));
-  if (!mem.live) mem.live = h("div", { class: "visually-hidden", role: "status", "aria-live": "polite" });
-  root.classList.add("evac-root");
-  root.replaceChildren(page, mem.live);
-  restoreUiState(root, mem);
-  announce(ctx);
-  startTicking(root, mem, updateCountdown);
-}
-
-function announce(ctx) {
-  const { view, message, mem } = ctx;
   const last = (view.feed || [])[view.feed.length - 1];
-  const text = [bannerText(ctx), last ? last.text : ""].filter(Boolean).join(". ");
-  if (text !== mem.lastAnnounced) {
-    mem.lastAnnounced = text;
-    if (message.version !== mem.lastVersion) mem.live.textContent = text;
-  }
-  mem.lastVersion = message.version;
-}
-
-function updateCountdown(el) {
-  setCountdown(el, T.botIn, T.botNow, "evac-countdown--soon");
+  renderScreen(root, mem, {
+    prefix: "evac", pageClass: "evac" + (ctx.canAct ? " evac--turn" : ""), busy: controls.busy, mapLabel: T.mapTitle,
+    header: () => renderHeader(ctx), map: () => renderMap(ctx), panel: () => renderPanel(ctx),
+    announce: [bannerText(ctx), last ? last.text : ""].filter(Boolean).join(". "), version: message.version,
+    countdown: { running: T.botIn, over: T.botNow },
+  });
 }
 
 // ---- header: banner, timeline, tally ----------------------------------------------------------
@@ -303,40 +243,34 @@ function renderHeader(ctx) {
   if (!ctx.seatPlaying && !view.finished && message.status !== "finished") extra.push(h("span", { class: "evac-muted", text: T.waitingOthers }));
   if (view.ended_early) extra.push(h("span", { class: "evac-muted", text: T.endedEarly }));
   if (message.timer && ctx.seatPlaying && message.status === "playing" && !message.bot) {
-    const el = h("span", { class: "evac-countdown", "data-deadline": message.timer });
-    updateCountdown(el);
-    extra.push(el);
+    extra.push(countdown("evac", message.timer, T.botIn, T.botNow));
   }
-  const asking = Boolean(controls.asking);
-  const ask = h("button", {
-    type: "button", class: "evac-ask" + (asking ? " is-asked" : ""), "data-key": "ask",
-    disabled: asking || message.status === "finished", text: asking ? T.teacherAsked : T.askTeacher,
-    onclick: () => { Promise.resolve(controls.askTeacher()).catch(() => {}); }, // the transport reports failures
-  });
+  const ask = askButton("evac", controls, T.askTeacher, T.teacherAsked, message.status === "finished");
   const over = message.status === "finished" || view.finished;
   return h("header", { class: "evac-head" },
-    h("div", { class: "evac-banner evac-banner--" + tone },
-      h("strong", { class: "evac-banner-title", text: bannerText(ctx) }),
-      ...extra,
-      over ? null : ask),
+    banner("evac", "div", tone, bannerText(ctx), extra, over ? null : ask),
     renderTimeline(ctx), renderTally(ctx));
 }
 
 function renderTimeline(ctx) {
-  const { view } = ctx;
-  const pct = (hour) => `${Math.min(100, Math.max(0, (hour / END_HOUR) * 100))}%`;
-  const phase = view.hour >= END_HOUR ? T.phaseWinds : view.hour >= 12 ? T.phaseWarning : T.phaseWatch;
-  const left = spanText(END_HOUR - view.hour);
-  const marks = [[0, T.markWatch, "watch"], [12, T.markWarning, "warning"], [48, T.markWinds, "winds"]];
-  const ticks = (view.timeline || []).filter((t) => !t.mark).map((t) =>
+  const { view, board } = ctx;
+  const endHour = board.rules.clock.end_minute / 60;
+  const pct = (hour) => `${Math.min(100, Math.max(0, (hour / endHour) * 100))}%`;
+  const phase = T.phase[view.phase] || view.phase;
+  const left = spanText(view.minutes_left / 60);
+  // The items and their texts are the board's; the view says which this game shows and how
+  // many of the board's have passed.
+  const timeline = view.timeline.shown.map((i) => ({ ...board.timeline[i], passed: i < view.timeline.passed }));
+  const marks = timeline.filter((t) => t.mark).map((t) => [t.minute / 60, T.mark[t.mark] || t.mark, t.mark === "ts_winds" ? "winds" : t.mark]);
+  const ticks = timeline.filter((t) => !t.mark).map((t) =>
     h("span", { class: "evac-tl-tick" + (t.passed ? " is-passed" : ""), style: `left:${pct(t.minute / 60)}`, title: `${T.hour(hourText(t.minute / 60))}: ${t.text}` }));
   const others = (view.others || []).map((o) =>
     h("span", { class: "evac-tl-other", style: `left:${pct(o.hour)}`, title: `${T.seatName(o.seat)}: ${T.atHour(hourText(o.hour))}`, text: String(o.seat + 1) }));
-  const upcoming = (view.timeline || []).find((t) => !t.passed && !t.mark);
+  const upcoming = timeline.find((t) => !t.passed && !t.mark);
   return h("div", { class: "evac-timeline" },
     h("div", {
-      class: "evac-tl-bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": END_HOUR,
-      "aria-valuenow": view.hour, "aria-valuetext": T.timelineName(hourText(view.hour), phase, left),
+      class: "evac-tl-bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": endHour,
+      "aria-valuenow": view.hour, "aria-valuetext": T.timelineName(hourText(view.hour), endHour, phase, left),
     },
       h("span", { class: "evac-tl-warning", style: `left:${pct(12)}` }),
       h("span", { class: "evac-tl-fill", style: `width:${pct(view.hour)}` }),
@@ -362,7 +296,7 @@ function renderTally(ctx) {
       row(T.tTime, hourText(view.hour)),
       row(T.tFuel, T.fuelOf(t.fuel, tank), t.tow_price ? T.towPriceNote : null, t.fuel <= 2 ? "is-low" : ""),
       row(T.tCash, T.money(t.cash), t.withdrawn ? T.withdrawnNote(T.money(t.withdrawn)) : null, t.cash < 0 ? "is-low" : ""),
-      row(T.tSupplies, String(t.supplies), null, t.supplies < board.rules.start.min_supplies_on_arrival ? "is-low" : ""),
+      row(T.tSupplies, String(t.supplies), null, t.supplies_short ? "is-low" : ""),
       row(T.tFriends, t.friends ? T.friendsYes : T.friendsNo),
       row(T.tDestination, dest),
       row(T.tHome, home, null, t.home_secured ? "is-good" : "")));
@@ -376,6 +310,7 @@ function renderMap(ctx) {
   const here = view.position;
   const drivable = new Set(ctx.drives);
   const fromHere = new Set((view.roads || []).map((r) => r.link));
+  const closedLinks = new Set(view.links.closed), oneWay = new Set(view.links.one_way);
   const descId = "evac-map-desc-" + view.seat;
 
   const layers = { water: svg("g", { class: "m-water" }), links: svg("g", { class: "m-links" }),
@@ -388,21 +323,21 @@ function renderMap(ctx) {
 
   for (const link of board.links) {
     const a = nodesById[link.a], b = nodesById[link.b];
-    const closed = linkClosed(link, system);
-    const need = linkNeed(link, system);
+    const closed = closedLinks.has(link.id);
+    const need = link.needs[view.links.needs];
     const mine = fromHere.has(link.id);
     const cls = ["m-link", link.bridge ? "is-bridge" : "", closed ? "is-closed" : "", mine ? "is-here" : "",
       system.numbers === "red" ? "is-red" : ""].filter(Boolean).join(" ");
     if (link.bridge) layers.links.append(svg("line", { class: "m-bridge-casing", x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
     layers.links.append(svg("line", { class: cls, x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
-    if (system.contraflow && link.contraflow && !closed) layers.links.append(arrow(a, b));
+    if (oneWay.has(link.id)) layers.links.append(arrow(a, b));
     // Labels of the roads from here sit nearer the far end, so they do not pile up on this node.
     const far = mine && link.a === here ? 0.6 : mine ? 0.4 : 0.5;
     const mx = a.x + (b.x - a.x) * far, my = a.y + (b.y - a.y) * far;
     let text;
     if (closed) text = (link.name ? link.name + ": " : "") + T.closedShort;
     else if (need === null) text = link.name || T.noRoll;
-    else text = mine ? T.needsOdds(need) : T.needsShort(need);
+    else text = mine ? T.needsOdds(need, board.chance_in_10[need]) : T.needsShort(need);
     layers.labels.append(pill(mx, my, text, "m-pill" + (closed ? " is-closed" : "") + (mine ? " is-here" : "") + (need !== null && system.numbers === "red" ? " is-red" : "")));
   }
 
@@ -422,28 +357,16 @@ function renderMap(ctx) {
       svg("circle", { r: 15 }), svg("text", { y: 6, text: String(other.seat + 1) })));
   }
 
-  const box = mem.box;
   const map = svg("svg", {
-    class: "evac-map", viewBox: box.join(" "), preserveAspectRatio: "xMidYMid meet",
+    class: "evac-map", viewBox: mem.box.join(" "), preserveAspectRatio: "xMidYMid meet",
     role: "group", "aria-label": T.mapTitle, "aria-describedby": descId,
   }, svg("rect", { class: "m-land", x: -500, y: -500, width: 2000, height: 2000 }),
   layers.water, layers.links, layers.labels, layers.nodes, layers.tokens);
-  attachPanZoom(mem, map, MAP_LIMITS);
-
-  const zoom = (factor) => () => { zoomAt(mem, map, MAP_LIMITS, factor, null); };
-  markZoom(map, mem.box);
-  return h("div", { class: "evac-mapwrap" },
-    h("div", { class: "evac-mapframe" }, map),
-    h("p", { id: descId, class: "visually-hidden", text: T.mapDesc(view.position_label) }),
-    h("div", { class: "evac-maptools" },
-      h("button", { type: "button", "aria-label": T.zoomIn, title: T.zoomIn, "data-key": "zoom-in", onclick: zoom(1 / 1.4) }, "+"),
-      h("button", { type: "button", "aria-label": T.zoomOut, title: T.zoomOut, "data-key": "zoom-out", onclick: zoom(1.4) }, "−"),
-      h("button", { type: "button", "aria-label": T.zoomReset, title: T.zoomReset, "data-key": "zoom-reset",
-        onclick: () => { mem.box = DEFAULT_BOX.slice(); map.setAttribute("viewBox", mem.box.join(" ")); markZoom(map, mem.box); } }, "⤢"),
-    h("details", { class: "evac-legend", "data-key": "legend", open: ctx.mem.open.legend || null },
-      h("summary", { "aria-label": T.legend },
-        h("span", { class: "evac-legend-icon", "aria-hidden": "true", text: "?" }), h("span", { class: "evac-legend-text", text: T.legend })),
-      h("ul", {}, [T.legendRoll, T.legendTap, T.legendChance, T.legendClosed, T.legendArrow].map((x) => h("li", { text: x }))))));
+  return mapFrame("evac", mem, map, {
+    limits: MAP_LIMITS, home: DEFAULT_BOX, descId, desc: T.mapDesc(view.position_label),
+    labels: { zoomIn: T.zoomIn, zoomOut: T.zoomOut, zoomReset: T.zoomReset },
+    legend: { title: T.legend, showTitle: true, items: [T.legendRoll, T.legendTap, T.legendChance, T.legendClosed, T.legendArrow] },
+  });
 }
 
 // Small street labels only once zoomed in, so the whole map stays readable.
@@ -534,17 +457,12 @@ function renderPanel(ctx) {
 
 function act(ctx, action, confirm) {
   if (ctx.disabled) return;
-  // The transport shows refusals and re-renders; nothing to do here when it rejects.
-  Promise.resolve(ctx.controls.act(action, { confirm: confirm || null })).catch(() => {});
+  sendAction(ctx.controls, action, confirm);
 }
 
 function actionButton(ctx, action, opts) {
-  const key = opts.key || JSON.stringify(action);
-  return h("button", {
-    type: "button", class: "evac-act" + (opts.cls ? " " + opts.cls : ""), "data-key": key,
-    "aria-label": opts.name || null, disabled: ctx.disabled,
-    onclick: () => act(ctx, action, opts.confirm),
-  }, h("span", { class: "evac-act-main", text: opts.label }), opts.sub ? h("span", { class: "evac-act-sub", text: opts.sub }) : null);
+  return choiceButton("evac", { ...opts, key: opts.key || JSON.stringify(action), disabled: ctx.disabled,
+    onclick: () => act(ctx, action, opts.confirm) });
 }
 
 function group(title, buttons, cls) {
@@ -588,11 +506,11 @@ function cardBasis(board, card) {
 function renderActions(ctx) {
   const { view, board, nodesById } = ctx;
   const actions = view.actions || [];
-  const money = board.rules.money, minutes = board.rules.minutes;
+  const minutes = board.rules.minutes, costs = view.costs || {};
   const here = nodesById[view.position];
   const roads = {};
   for (const r of view.roads || []) if (r.open) roads[r.to] = r;
-  const leaving = !leftHome(view);
+  const leaving = !view.tally.left_home;
   const groups = { here: [], fuel: [], supplies: [], drive: [], more: [], destination: [], other: [] };
 
   for (const action of actions) {
@@ -605,7 +523,7 @@ function renderActions(ctx) {
         let cls = "";
         if (node && node.kind === "destination") { sub = T.driveSubDest; cls = "evac-act--goal"; }
         else if (roads[action.to]) sub = T.driveSubRoad(roads[action.to].needs_label);
-        else if (action.to === HOME) sub = T.driveSubHome;
+        else if (node && node.kind === "home") sub = T.driveSubHome;
         const important = !node || node.kind !== "free" && node.kind !== "chance" || roads[action.to];
         const btn = actionButton(ctx, action, { label, sub, cls, confirm, name: T.driveTo(label) });
         (important ? groups.drive : groups.more).push([node && node.kind === "destination" ? 0 : node && node.kind === "free" || node && node.kind === "chance" ? 2 : 1, btn]);
@@ -615,25 +533,25 @@ function renderActions(ctx) {
         groups.here.push([0, actionButton(ctx, action, { label: T.withdraw(T.money(action.amount)), sub: T.takes(T.duration(minutes.bank)) })]);
         break;
       case "buy_home_supplies":
-        groups.here.push([0, actionButton(ctx, action, { label: T.homeSupplies(T.money(money.home_supplies)), sub: T.takes(T.duration(minutes.home_supplies)) })]);
+        groups.here.push([0, actionButton(ctx, action, { label: T.homeSupplies(T.money(costs.buy_home_supplies)), sub: T.takes(T.duration(minutes.home_supplies)) })]);
         break;
       case "pick_up_friends":
         groups.here.push([0, actionButton(ctx, action, { label: T.friends, sub: T.takes(T.duration(minutes.friends)) })]);
         break;
       case "buy_fuel": {
-        const price = fuelPrice(board, view, nodesById) || view.system.fuel_price;
-        const cost = T.money(fuelCost(price, action.gallons, view.tally.friends));
+        const cost = T.money(costs.buy_fuel[action.gallons]);
         groups.fuel.push([0, actionButton(ctx, action, { label: T.fuel(action.gallons, cost), sub: T.takes(T.duration(minutes.buy_fuel)) })]);
         break;
       }
       case "buy_supplies": {
-        const cost = T.money(action.units * view.system.supply_price);
+        const cost = T.money(costs.buy_supplies[action.units]);
         groups.supplies.push([0, actionButton(ctx, action, { label: T.supplies(action.units, cost), sub: T.takes(T.duration(minutes.buy_supplies)) })]);
         break;
       }
       case "set_destination": {
-        const dest = board.destinations[action.destination] || { label: action.destination, cost: 0 };
-        const cost = dest.cost ? T.money(dest.cost) : 0;
+        const dest = board.destinations[action.destination] || { label: action.destination };
+        const due = costs.set_destination[action.destination];
+        const cost = due ? T.money(due) : 0;
         groups.destination.push([0, actionButton(ctx, action, {
           label: dest.label, sub: T.destinationCost(cost), name: T.destinationName(dest.label, cost),
           confirm: T.confirmDestination(dest.label, cost),
@@ -641,7 +559,7 @@ function renderActions(ctx) {
         break;
       }
       case "tow":
-        groups.other.push([0, actionButton(ctx, action, { label: T.tow(T.money(money.tow)), sub: T.takes(T.duration(minutes.tow)), confirm: board.consequences.tow })]);
+        groups.other.push([0, actionButton(ctx, action, { label: T.tow(T.money(costs.tow)), sub: T.takes(T.duration(minutes.tow)), confirm: board.consequences.tow })]);
         break;
       case "wait":
         groups.other.push([1, actionButton(ctx, action, { label: T.wait, sub: T.takes(T.duration(minutes.wait)), name: `${T.wait} (${T.takes(T.duration(minutes.wait))})` })]);
@@ -656,14 +574,13 @@ function renderActions(ctx) {
     }
   }
   const sorted = (list) => list.sort((a, b) => a[0] - b[0]).map((x) => x[1]);
-  const price = fuelPrice(board, view, nodesById);
   const more = groups.more.length
     ? h("details", { class: "evac-more", "data-key": "more-places", open: ctx.mem.open["more-places"] || null },
       h("summary", { text: T.morePlaces(groups.more.length) }), h("div", { class: "evac-buttons" }, sorted(groups.more)))
     : null;
   const parts = [
     group(T.groupHere(here ? here.label : view.position_label), sorted(groups.here)),
-    group(T.groupFuel(T.money(price || view.system.fuel_price)), sorted(groups.fuel)),
+    groups.fuel.length ? group(T.groupFuel(T.money(view.fuel_price_here)), sorted(groups.fuel)) : null,
     group(T.groupSupplies(T.money(view.system.supply_price)), sorted(groups.supplies)),
     group(T.groupDrive, sorted(groups.drive), "evac-group--drive"),
     group(T.groupDestination, sorted(groups.destination)),
@@ -687,8 +604,7 @@ function renderSystem(ctx) {
   for (const c of board.cards) cards[c.id] = c;
   const changes = (view.changes || []).slice().reverse().map((c) =>
     h("li", {}, h("span", { class: "evac-hour", text: T.hourShort(hourText(c.hour)) }), " ", cards[c.source] ? T.changeBy(cards[c.source].title) : c.source));
-  return h("section", { class: "evac-box evac-system", "aria-labelledby": "evac-sys-title" },
-    h("h2", { id: "evac-sys-title", text: T.systemTitle }),
+  return box("evac", "system", "sys", T.systemTitle,
     h("dl", {},
       row(T.sNumbers, h("span", { class: "evac-numbers evac-numbers--" + s.numbers, text: s.numbers === "red" ? T.numbersRed : T.numbersBlack })),
       row(T.sFuelPrice, T.perGallon(T.money(s.fuel_price))),
@@ -702,8 +618,7 @@ function renderSystem(ctx) {
 
 function renderFeed(ctx) {
   const feed = (ctx.view.feed || []).slice().reverse();
-  return h("section", { class: "evac-box evac-feed", "aria-labelledby": "evac-feed-title" },
-    h("h2", { id: "evac-feed-title", text: T.feedTitle }),
+  return box("evac", "feed", "feed", T.feedTitle,
     feed.length
       ? h("ol", {}, feed.map((e) => h("li", { class: "evac-ev evac-ev--" + e.type },
         h("span", { class: "evac-hour", text: T.hourShort(hourText(e.hour)) }), h("span", { text: e.text }))))
@@ -712,8 +627,7 @@ function renderFeed(ctx) {
 
 function renderRoads(ctx) {
   const roads = ctx.view.roads || [];
-  return h("section", { class: "evac-box evac-roads", "aria-labelledby": "evac-roads-title" },
-    h("h2", { id: "evac-roads-title" }, `${T.roadsTitle} (${ctx.view.position_label})`),
+  return box("evac", "roads", "roads", `${T.roadsTitle} (${ctx.view.position_label})`,
     h("ul", {}, roads.map((r) => h("li", { class: r.open ? "is-open" : "is-closed" },
       h("span", { text: T.roadTo(r.label) }), h("strong", { text: r.open ? r.needs_label : T.closedShort })))));
 }
@@ -721,8 +635,7 @@ function renderRoads(ctx) {
 function renderOthers(ctx) {
   const others = ctx.view.others || [];
   if (!others.length) return null;
-  return h("section", { class: "evac-box evac-others", "aria-labelledby": "evac-others-title" },
-    h("h2", { id: "evac-others-title", text: T.othersTitle }),
+  return box("evac", "others", "others", T.othersTitle,
     h("ul", {}, others.map((o) => h("li", {},
       h("strong", { text: T.seatName(o.seat) }), ` · ${T.atHour(hourText(o.hour))} · ${T.seatStatus[o.status] || o.status}`))));
 }
@@ -736,26 +649,22 @@ function renderResults(ctx) {
   const num = (n) => (Math.round(n * 10) / 10).toLocaleString("en-US");
   const yn = (b) => h("span", { class: b ? "is-yes" : "is-no", text: b ? T.yes : T.no });
   const dest = s.destination && board.destinations[s.destination] ? board.destinations[s.destination].label : "—";
-  const table = h("table", { class: "evac-standings" },
-    h("caption", { text: T.tableTitle }),
-    h("thead", {}, h("tr", {}, [T.rank, T.player, T.score, T.sOutcome].map((x) => h("th", { scope: "col", text: x })))),
-    h("tbody", {}, rows.slice().sort((a, b) => a.rank - b.rank).map((r) => h("tr", { class: r.seat === view.seat ? "is-me" : "" },
-      h("td", { text: String(r.rank) }), h("th", { scope: "row", text: r.seat === view.seat ? `${T.seatName(r.seat)} (${T.you})` : T.seatName(r.seat) }),
-      h("td", { text: num(r.score) }), h("td", { text: r.breakdown.safety.outcome })))));
+  const table = resultsTable("evac-standings", T.tableTitle, [T.rank, T.player, T.score, T.sOutcome],
+    rows.slice().sort((a, b) => a.rank - b.rank).map((r) => ({
+      me: r.seat === view.seat,
+      cells: [String(r.rank), r.seat === view.seat ? `${T.seatName(r.seat)} (${T.you})` : T.seatName(r.seat), num(r.score), r.breakdown.safety.outcome],
+    })));
   return h("section", { class: "evac-results", "aria-labelledby": "evac-results-title" },
     h("h2", { id: "evac-results-title", text: T.resultsTitle }),
     h("p", { class: "evac-score" }, h("span", { text: T.score }), h("strong", { text: num(mine.score) })),
     h("div", { class: "evac-sides" },
       h("section", { class: "evac-side" }, h("h3", { text: T.pointsTitle }), h("dl", {},
-        [[T.pCash, num(p.cash)], [T.pDestination, num(p.destination)], [T.pInTime, num(p.in_time)], [T.pOrder, num(p.arrival_order)], [T.pTotal, num(p.total)]]
-          .map(([k, v]) => h("div", {}, h("dt", { text: k }), h("dd", { text: v }))))),
+        defRows([[T.pCash, num(p.cash)], [T.pDestination, num(p.destination)], [T.pInTime, num(p.in_time)], [T.pOrder, num(p.arrival_order)], [T.pTotal, num(p.total)]]))),
       h("section", { class: "evac-side" }, h("h3", { text: T.safetyTitle }), h("dl", {},
-        h("div", {}, h("dt", { text: T.sArrived }), h("dd", {}, yn(s.arrived_in_time))),
-        h("div", {}, h("dt", { text: T.sSecured }), h("dd", {}, yn(s.home_secured))),
-        h("div", {}, h("dt", { text: T.sSupplies }), h("dd", {}, String(s.supplies), s.supplies_short_on_arrival ? " " + T.shortOnArrival(s.supplies_short_on_arrival) : "")),
-        h("div", {}, h("dt", { text: T.sFuel }), h("dd", { text: T.gallons(s.fuel) })),
-        h("div", {}, h("dt", { text: T.tDestination }), h("dd", { text: dest })),
-        h("div", {}, h("dt", { text: T.sOutcome }), h("dd", { text: s.outcome }))))),
+        defRows([
+          [T.sArrived, yn(s.arrived_in_time)], [T.sSecured, yn(s.home_secured)],
+          [T.sSupplies, [String(s.supplies), s.supplies_short_on_arrival ? " " + T.shortOnArrival(s.supplies_short_on_arrival) : ""]],
+          [T.sFuel, T.gallons(s.fuel)], [T.tDestination, dest], [T.sOutcome, s.outcome]])))),
     table);
 }
 
@@ -788,13 +697,4 @@ export function summary(board, teacherView, table) {
   return h("div", { class: "evac-summary" },
     h("p", { class: "evac-sum-title", text: T.summaryCaption }),
     h("ul", { class: "evac-sum-list" }, rows));
-}
-
-/** The projector's progress bar for one table: how far through their 48 hours the households
- * are, a household that arrived or stayed counting as done. */
-export function progress(board, teacherView) {
-  const seats = (teacherView && teacherView.tables) || [];
-  if (!seats.length) return 0;
-  const done = seats.map((v) => (v.status === "playing" ? Math.min(1, v.hour / 48) : 1));
-  return Math.round((100 * done.reduce((a, b) => a + b, 0)) / seats.length);
 }

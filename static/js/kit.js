@@ -1,6 +1,10 @@
-// Small pieces both scenario renderers (evacuation.js, stormfury.js) share: DOM building, clock
-// text, per-root render memory (scroll, open <details>, focus), countdown ticking and SVG
-// pan/zoom. Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
+// The renderer kit: what every game screen has, so a scenario's renderer writes only what is its
+// own. DOM building (h, svg), the screen skeleton (banner, map column, scrolling panel, live
+// region), the turn countdown, "ask the teacher", action buttons and the confirmation they ask
+// for, the map frame with pan/zoom and its tools, boxes, definition lists and results tables,
+// and per-root render memory (scroll, open <details>, focus). Refusals are the transport's
+// (play.js shows them above the screen). Class names are `<prefix>-<part>`, so each renderer's
+// stylesheet keeps its own look. Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
 const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -53,6 +57,13 @@ export function rootMemory(init) {
     }
     return mem;
   };
+}
+
+/** The memory every screen keeps per root (pan/zoom box, scroll, open details, focus, live
+ * region, ticker), with the renderer's own fields from extra(). */
+export function screenMemory(extra) {
+  return rootMemory(() => Object.assign(
+    { box: null, scroll: {}, open: {}, focusKey: null, live: null, tick: null }, extra ? extra() : {}));
 }
 
 /** Before a render: note the scroll of every [data-scroll], which details[data-key] are open,
@@ -176,4 +187,155 @@ export function attachPanZoom(mem, map, limits) {
   map.addEventListener("pointerup", end);
   map.addEventListener("pointercancel", end);
   map.addEventListener("pointerleave", end);
+}
+
+// ---- the screen skeleton ----------------------------------------------------------------------
+
+/** Replaces what root shows with one game screen: `<prefix>` page (class pageClass, aria-busy)
+ * holding the header, then the map column and the scrolling panel; keeps scroll, open details
+ * and focus across renders, announces `announce` in a polite live region when the message
+ * version changed, and ticks every countdown. header, map and panel are functions, called in
+ * that order after the old screen's state is noted (so they may read mem.open). */
+export function renderScreen(root, mem, screen) {
+  const p = screen.prefix;
+  saveUiState(root, mem);
+  const page = h("div", { class: screen.pageClass, "aria-busy": screen.busy ? "true" : "false" },
+    screen.header(),
+    h("div", { class: `${p}-body` },
+      h("section", { class: `${p}-mapcol`, "aria-label": screen.mapLabel }, screen.map()),
+      h("div", { class: `${p}-panel`, "data-scroll": "panel" }, screen.panel())));
+  if (!mem.live) mem.live = h("div", { class: "visually-hidden", role: "status", "aria-live": "polite" });
+  root.classList.add(`${p}-root`);
+  root.replaceChildren(page, mem.live);
+  restoreUiState(root, mem);
+  if (screen.announce !== mem.lastAnnounced) {
+    mem.lastAnnounced = screen.announce;
+    if (screen.version !== mem.lastVersion) mem.live.textContent = screen.announce;
+  }
+  mem.lastVersion = screen.version;
+  const { running, over } = screen.countdown;
+  startTicking(root, mem, (el) => setCountdown(el, running, over, `${p}-countdown--soon`));
+}
+
+/** The turn banner: what this seat should do now in words (title), its tone as a class
+ * (`<prefix>-banner--<tone>`: turn, wait, bot, paused, over…), then the round, timer and notes
+ * in `extra`, and the ask-the-teacher button. tag: "header" when the banner is the screen's
+ * whole header. */
+export function banner(prefix, tag, tone, title, extra, ask) {
+  return h(tag, { class: `${prefix}-banner ${prefix}-banner--${tone}` },
+    h("strong", { class: `${prefix}-banner-title`, text: title }), ...extra, ask);
+}
+
+/** The turn timer: counts down to deadline (ISO time) as running("m:ss"), then shows over. */
+export function countdown(prefix, deadline, running, over) {
+  const el = h("span", { class: `${prefix}-countdown`, "data-deadline": deadline });
+  setCountdown(el, running, over, `${prefix}-countdown--soon`);
+  return el;
+}
+
+/** "Ask the teacher": a toggle the transport answers (controls.askTeacher); once asked it says
+ * so and stays disabled until the teacher clears it. */
+export function askButton(prefix, controls, label, askedLabel, disabled) {
+  const asking = Boolean(controls.asking);
+  return h("button", {
+    type: "button", class: `${prefix}-ask` + (asking ? " is-asked" : ""), "data-key": "ask",
+    disabled: asking || disabled, text: asking ? askedLabel : label,
+    onclick: () => { Promise.resolve(controls.askTeacher()).catch(() => {}); }, // the transport reports failures
+  });
+}
+
+// ---- choices ----------------------------------------------------------------------------------
+
+/** Asks once before an irreversible choice (leave home, choose a destination, end a turn
+ * with cards still playable); true to go ahead. The browser's own dialog: modal, and usable by
+ * keyboard and screen reader on every supported tablet. */
+export function confirmChoice(text) {
+  return !text || window.confirm(text);
+}
+
+/** Sends a legal action through the transport, which asks `confirm` first (confirmChoice),
+ * then shows any refusal above the screen and renders the answer. */
+export function sendAction(controls, action, confirm) {
+  Promise.resolve(controls.act(action, { confirm: confirm || null })).catch(() => {});
+}
+
+/** A big choice button: label and an optional smaller sub line; `name` overrides the accessible
+ * name, `key` keeps focus across renders. */
+export function choiceButton(prefix, opts) {
+  return h("button", {
+    type: "button", class: `${prefix}-act` + (opts.cls ? " " + opts.cls : ""), "data-key": opts.key,
+    "aria-label": opts.name || null, disabled: opts.disabled, onclick: opts.onclick,
+  }, h("span", { class: `${prefix}-act-main`, text: opts.label }), opts.sub ? h("span", { class: `${prefix}-act-sub`, text: opts.sub }) : null);
+}
+
+// ---- panel pieces -----------------------------------------------------------------------------
+
+/** A titled panel box: section.<prefix>-box.<prefix>-<cls>, labelled by its h2 (id `idPart`). */
+export function box(prefix, cls, idPart, title, ...children) {
+  const id = `${prefix}-${idPart}-title`;
+  return h("section", { class: `${prefix}-box ${prefix}-${cls}`, "aria-labelledby": id },
+    h("h2", { id, text: title }), ...children);
+}
+
+/** A definition list's rows, each [term, value] (value: text or nodes) in its own div. */
+export function defRows(rows) {
+  return rows.map(([term, value]) => h("div", {}, h("dt", { text: term }),
+    value instanceof Node || Array.isArray(value) ? h("dd", {}, value) : h("dd", { text: String(value) })));
+}
+
+/** A card's or role's real-world basis. A fact checked against a primary source (grade O) is told
+ * as what really happened; a secondary or unverified one (S, U) as "reported", never as plain
+ * fact, and the source always shows beside it (a link where the content has an address). The
+ * words come from the renderer's own catalogue (T: factChecked, factReported, factSource,
+ * factReportedBy), so they translate with the rest. */
+export function basisBlock(basis, T, cls) {
+  if (!basis || !basis.text) return null;
+  const reported = basis.grade !== "O";
+  const source = basis.url
+    ? h("a", { href: basis.url, target: "_blank", rel: "noopener noreferrer", text: basis.source })
+    : basis.source;
+  return h("div", { class: "fact-basis " + (cls || "") + (reported ? " is-reported" : ""), "data-grade": basis.grade || "" },
+    h("p", {}, h("strong", { text: reported ? T.factReported : T.factChecked }), " ", basis.text),
+    h("p", { class: "fact-source" }, reported ? T.factReportedBy : T.factSource, " ", source));
+}
+
+/** The results table: caption, column heads, then rows of cells (the first a row header);
+ * rows with `me` are marked is-me. */
+export function resultsTable(cls, caption, heads, rows) {
+  return h("table", { class: cls },
+    h("caption", { text: caption }),
+    h("thead", {}, h("tr", {}, heads.map((x) => h("th", { scope: "col", text: x })))),
+    h("tbody", {}, rows.map((row) => h("tr", { class: row.me ? "is-me" : "" },
+      row.cells.map((cell, i) => (i === 1 ? h("th", { scope: "row", text: cell }) : h("td", { text: cell })))))));
+}
+
+// ---- the map frame ----------------------------------------------------------------------------
+
+/** The map with its text alternative and tools: zoom in, out and back to `home` (the whole
+ * map), the renderer's `extra` buttons, and the legend. Pan and zoom as attachPanZoom. */
+export function mapFrame(prefix, mem, map, opts) {
+  const { limits, home, labels } = opts;
+  attachPanZoom(mem, map, limits);
+  if (limits.onZoom) limits.onZoom(map, mem.box);
+  const zoom = (factor) => () => { zoomAt(mem, map, limits, factor, null); };
+  const reset = () => {
+    mem.box = home.slice();
+    map.setAttribute("viewBox", mem.box.join(" "));
+    if (limits.onZoom) limits.onZoom(map, mem.box);
+  };
+  const tool = (label, key, onclick, text) => h("button", { type: "button", "aria-label": label, title: label, "data-key": key, onclick }, text);
+  const legend = opts.legend;
+  return h("div", { class: `${prefix}-mapwrap` },
+    h("div", { class: `${prefix}-mapframe` }, map),
+    h("p", { id: opts.descId, class: "visually-hidden", text: opts.desc }),
+    h("div", { class: `${prefix}-maptools` },
+      tool(labels.zoomIn, "zoom-in", zoom(1 / 1.4), "+"),
+      tool(labels.zoomOut, "zoom-out", zoom(1.4), "−"),
+      tool(labels.zoomReset, "zoom-reset", reset, "⤢"),
+      ...(opts.extra || []),
+      h("details", { class: `${prefix}-legend`, "data-key": "legend", open: mem.open.legend || null },
+        h("summary", { "aria-label": legend.title },
+          h("span", { class: `${prefix}-legend-icon`, "aria-hidden": "true", text: "?" }),
+          legend.showTitle ? h("span", { class: `${prefix}-legend-text`, text: legend.title }) : null),
+        h("ul", {}, legend.items.map((x) => h("li", { text: x }))))));
 }

@@ -2,6 +2,10 @@
 // Live over a WebSocket; when the school network blocks or keeps dropping it, plain HTTP
 // (POST the same action with the same id, long-poll for newer views). The server's full view
 // always replaces what is shown: nothing is patched, so a lost message is healed by the next.
+// The one exception is documented: an `others` message carries a seat's whole new `others` part
+// (its tablemates' progress) for a view whose own part did not change, and replaces that part.
+
+import { h as el, confirmChoice } from "./kit.js";
 
 const T = {
   connecting: "Connecting…",
@@ -36,7 +40,7 @@ const state = {
   pending: null, awaiting: null, busy: false, mode: "connecting", notice: null, stamp: "",
 };
 let ws = null, wsFailures = 0, lastHeard = 0, pollController = null, resendTimer = null;
-const CATCH_UP_MS = 2000;  // how long a progress waits for the full view it goes with
+const CATCH_UP_MS = 2000;  // how long an `others` message waits for the full view it goes with
 const CATCH_UP_MAX_MS = 16000;  // the longest wait, after syncs that did not bring it
 let catchUpTimer = null, catchUpMs = CATCH_UP_MS;
 
@@ -65,19 +69,20 @@ function applyView(message) {
   }
 }
 
-function applyProgress(message) {
-  // A tablemate moved and left this seat's own view as it was: only their progress comes, to
-  // put into the view held here. If that view is older than the one the progress goes with,
-  // the newer one is on its way (another server process may have sent it a moment later):
-  // wait for it, and ask for a sync only if it never comes.
+function applyOthers(message) {
+  // A tablemate moved and left this seat's own view as it was: only the view's new `others`
+  // part comes, with the message fields of a view, and replaces the `others` part held here.
+  // If the view held is older than the one it goes with, the newer one is on its way (another
+  // server process may have sent it a moment later): wait for it, and ask for a sync only if
+  // it never comes.
   const held = state.views[message.seat];
   if (!held || held.version < message.built) {
     waitForView(message.seat, message.built);
     return;
   }
   if (message.version < held.version) return;
-  const {progress, built, type, ...fields} = message;
-  applyView({...held, ...fields, type: "view", view: {...held.view, ...progress}});
+  const {others, built, type, ...fields} = message;
+  applyView({...held, ...fields, type: "view", view: {...held.view, others}});
 }
 
 function waitForView(seat, built) {
@@ -107,8 +112,8 @@ function handle(message) {
     case "view":
       applyView(message);
       break;
-    case "progress":
-      applyProgress(message);
+    case "others":
+      applyOthers(message);
       break;
     case "state":
       state.stamp = message.stamp;
@@ -191,7 +196,7 @@ async function postFrame(frame) {
 
 function act(seat, action, options = {}) {
   if (state.busy) return Promise.resolve(false);
-  if (options.confirm && !window.confirm(options.confirm)) return Promise.resolve(false);
+  if (!confirmChoice(options.confirm)) return Promise.resolve(false);
   const view = state.views[seat];
   state.notice = null;
   state.pending = {type: "act", id: newId(), seat, version: view ? view.version : 0, action};
@@ -283,17 +288,6 @@ function startPolling() { state.stamp = ""; pollLoop(); }
 function abortPoll() { if (pollController) pollController.abort(); }
 
 // --- Screen --------------------------------------------------------------------------------------
-
-const el = (tag, attrs = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) if (child != null) node.append(child);
-  return node;
-};
 
 function statusBar() {
   const bar = document.getElementById("connection");

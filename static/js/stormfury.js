@@ -1,11 +1,14 @@
 // "Project Stormfury" scenario renderer: draws one seat's view of the cooperative hex-map game and
 // turns its legal actions into big buttons. The transport (play.js) owns the socket; this module
-// only renders. Every render replaces what is shown (never patches); per-root memory keeps
+// only renders, on the screen skeleton of kit.js. It computes no rule: where the storm is
+// (nearest city, hexes across), which roads dams seal, how many cards to discard or may go on
+// the Relief pile, what an evacuation costs and what the team kept come in the view or the board.
+// Every render replaces what is shown (never patches); per-root memory keeps
 // pan/zoom, scroll, open <details>, focus, the chosen kind of action and the storm animation.
 // Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
-import { h, svg, rootMemory, saveUiState, restoreUiState, startTicking, setCountdown, zoomAt, attachPanZoom } from "./kit.js";
-import { basisBlock } from "./facts.js";
+import { h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
+  mapFrame } from "./kit.js";
 
 const T = {
   // banner
@@ -90,19 +93,20 @@ const T = {
   actionsTitle: "What will you do?",
   chooseKind: "Choose what to do, then how.",
   kinds: {
-    move: "Move", fortify: "Fortify", dam: "Dam a road", evacuate: "Evacuate", draw_more: "Draw 2 more",
+    move: "Move", fortify: "Fortify", dam: "Dam a road", evacuate: "Evacuate", draw_more: "Draw more",
     role: "Use my role", trade: "Offer a trade", discard: "Discard",
   },
   kindSub: {
     move: (n) => `${n} move${n === 1 ? "" : "s"} left`, fortify: () => "protect a place", dam: () => "keep a road dry",
     evacuate: () => "move people out", draw_more: () => "but play no cards", role: () => "your power",
-    trade: () => "1 card for 1", discard: (n) => `down to 5 (${n} too many)`,
+    trade: () => "1 card for 1", discard: (n, limit) => `down to ${limit} (${n} too many)`,
   },
   close: "Close",
-  drawTitle: "Draw your 2 cards",
-  drawDeck: "Draw 2 from the deck",
+  drawMore: (n) => `Draw ${n} more`,
+  drawTitle: (n) => `Draw your ${n} cards`,
+  drawDeck: (n) => `Draw ${n} from the deck`,
   drawPile: (a) => `Take ${a} from the Relief pile`,
-  drawMoreDeck: "Draw 2 more from the deck",
+  drawMoreDeck: (n) => `Draw ${n} more from the deck`,
   drawMoreNote: "After drawing more you cannot play cards this turn (you may still move and trade).",
   moveSub: (road) => road,
   fortifyCard: "Which Fortify card?",
@@ -114,9 +118,9 @@ const T = {
   damSub: (sealed) => (sealed ? "seals the road: it will never flood" : "the other end needs a dam too"),
   damNote: "Pays the Dam card and 1 Sandbag.",
   evacTitle: (city, n) => `Move people out of ${city} (${n} not yet evacuated)`,
-  evacNote: "Your Evacuate card is used, plus 2 cards for each person. Pick the cards to give up:",
+  evacNote: (n) => `Your Evacuate card is used, plus ${n} cards for each person. Pick the cards to give up:`,
   evacGo: (n) => `Evacuate ${n} ${n === 1 ? "person" : "people"}`,
-  evacNeed: "Pick 2 cards for 1 person, or 4 for 2 people.",
+  evacNeed: (n) => `Pick ${n} cards for 1 person, or ${2 * n} for 2 people.`,
   evacConfirm: (n, city, cards) => `Evacuate ${n} ${n === 1 ? "person" : "people"} from ${city}, giving up ${cards}?`,
   roleEvacNote: "Your power: give up any 2 cards to evacuate 1 person from your city, even after drawing more.",
   roleEvacGo: "Evacuate 1 person",
@@ -135,7 +139,7 @@ const T = {
   endTurn: "End my turn",
   endTurnSub: "the storm moves when everyone has ended",
   endTurnConfirm: "You can still play cards this turn. End your turn anyway?",
-  endTurnBlocked: (n) => `You have ${n} cards: discard ${n - 5} to end your turn.`,
+  endTurnBlocked: (n, over) => `You have ${n} cards: discard ${over} to end your turn.`,
   noActions: "Nothing to do right now.",
   // offers
   offerIn: (who, give, get) => `${who} offers you ${give} for your ${get}.`,
@@ -145,7 +149,7 @@ const T = {
   acceptName: (who, give, get) => `Accept: get ${give} from ${who}, give ${get}`,
   declineName: (who) => `Decline the offer from ${who}`,
   // hand, pile, team
-  handTitle: (n) => `Your cards (${n} of 5)`,
+  handTitle: (n, limit) => `Your cards (${n} of ${limit})`,
   handEmpty: "You hold no cards.",
   pileTitle: (n) => `Relief Corps pile (${n})`,
   pileNote: "Face up: other players may draw from it instead of the deck.",
@@ -169,8 +173,8 @@ const T = {
   category: (c) => `Category ${c}`,
   catWind: (mph) => `${mph} mph winds`,
   stormAcross: (n) => `${n} hexes across`,
-  forecastTitle: "Forecast: 5 possible moves",
-  forecastNote: (n) => `In the Hurricane Phase ${n} of these 5 cards are flipped, in a random order. Orange on the map: every hex it could cover.`,
+  forecastTitle: (size) => `Forecast: ${size} possible moves`,
+  forecastNote: (n, size) => `In the Hurricane Phase ${n} of these ${size} cards are flipped, in a random order. Orange on the map: every hex it could cover.`,
   strengthen: "strengthens at sea",
   weaken: "weakens",
   oceanDeck: "ocean cards",
@@ -203,7 +207,7 @@ const T = {
   heldInfra: (n, total) => `${n} of ${total} infrastructure places still standing`,
   heldRoads: (n, total) => `${n} of ${total} roads still open`,
   heldSealed: (n) => `${n} road${n === 1 ? "" : "s"} sealed by dams at both ends`,
-  heldPeople: (n, total) => `${total - n} of ${total} people evacuated`,
+  heldPeople: (n, total) => `${n} of ${total} people evacuated`,
   heldForts: (n) => `${n} fortification${n === 1 ? "" : "s"} still standing`,
   infraLost: "Infrastructure lost",
   youDid: "What you did",
@@ -223,13 +227,12 @@ const T = {
 
 const S = 30; // hex radius in SVG units
 const SQ3 = Math.sqrt(3);
-const HAND_LIMIT = 5;
 const STEP_MS = 650;
 const SEAT_COLOURS = ["#0b6fa4", "#b3261e", "#1f7a3a", "#7b3fa0"];
 const CAT_COLOURS = { 1: "#f2c14e", 2: "#f29e4c", 3: "#e8702a", 4: "#d1495b", 5: "#8e3b9c" };
 const ARROWS = { N: "↑", NE: "↗", SE: "↘", S: "↓", SW: "↙", NW: "↖" };
-const remember = rootMemory(() => ({ box: null, scroll: {}, open: {}, focusKey: null, kind: null, pick: [], fortCard: null,
-  trade: {}, anim: null, stormKey: undefined, showForecast: true, live: null, tick: null, frame: null }));
+const remember = screenMemory(() => ({ kind: null, pick: [], fortCard: null,
+  trade: {}, anim: null, stormKey: undefined, showForecast: true, frame: null }));
 
 // ---- geometry and board lookups -------------------------------------------------------------
 
@@ -244,19 +247,6 @@ function hexPoints(x, y, s) {
     pts.push(`${(x + s * Math.cos(a)).toFixed(1)},${(y + s * Math.sin(a)).toFixed(1)}`);
   }
   return pts.join(" ");
-}
-
-function hexDistance(a, b) {
-  const dq = a[0] - b[0], dr = a[1] - b[1];
-  return (Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2;
-}
-
-function disk(centre, radius) {
-  const out = [];
-  for (let dq = -radius; dq <= radius; dq++) {
-    for (let dr = Math.max(-radius, -dq - radius); dr <= Math.min(radius, -dq + radius); dr++) out.push([centre[0] + dq, centre[1] + dr]);
-  }
-  return out;
 }
 
 const indexes = new WeakMap();
@@ -318,15 +308,12 @@ function sortKinds(ix, kinds) {
   return kinds.slice().sort((a, b) => ix.kinds.indexOf(a) - ix.kinds.indexOf(b));
 }
 
-function stormWhere(board, ix, storm) {
-  let best = null, dist = Infinity;
-  for (const c of board.cities) {
-    const d = hexDistance(storm.at, [c.q, c.r]);
-    if (d < dist) { dist = d; best = c; }
-  }
-  if (!best) return "";
-  if (dist === 0) return T.overCity(best.name);
-  return storm.over === "land" ? T.overLandNear(dist, best.name) : T.atSeaNear(dist, best.name);
+function stormWhere(ix, storm) {
+  const near = storm.nearest;
+  if (!near) return "";
+  const name = cityName(ix, near.city);
+  if (near.hexes === 0) return T.overCity(name);
+  return storm.over === "land" ? T.overLandNear(near.hexes, name) : T.atSeaNear(near.hexes, name);
 }
 
 function seatLabel(ix, view, seat, mySeat) {
@@ -352,35 +339,13 @@ export function render(root, board, message, controls) {
   if (ctx.canAct) for (const a of ctx.actions) if (a.type === "move") ctx.moves[a.to] = a;
   if (!mem.box) mem.box = ix.home.slice();
   trackStorm(ctx);
-
-  saveUiState(root, mem);
   const tone = bannerTone(ctx);
-  const page = h("div", { class: "sf sf--" + tone, "aria-busy": controls.busy ? "true" : "false" },
-    renderHeader(ctx, tone),
-    h("div", { class: "sf-body" },
-      h("section", { class: "sf-mapcol", "aria-label": T.mapTitle }, renderMap(ctx)),
-      h("div", { class: "sf-panel", "data-scroll": "panel" }, renderPanel(ctx))));
-  if (!mem.live) mem.live = h("div", { class: "visually-hidden", role: "status", "aria-live": "polite" });
-  root.classList.add("sf-root");
-  root.replaceChildren(page, mem.live);
-  restoreUiState(root, mem);
-  announce(ctx);
-  startTicking(root, mem, updateCountdown);
+  renderScreen(root, mem, {
+    prefix: "sf", pageClass: "sf sf--" + tone, busy: controls.busy, mapLabel: T.mapTitle,
+    header: () => renderHeader(ctx, tone), map: () => renderMap(ctx), panel: () => renderPanel(ctx),
+    announce: bannerText(ctx), version: message.version, countdown: { running: T.timerLeft, over: T.timerUp },
+  });
   animateStorm(root, mem, true);
-}
-
-function announce(ctx) {
-  const { mem, message } = ctx;
-  const text = bannerText(ctx);
-  if (text !== mem.lastAnnounced && message.version !== mem.lastVersion) {
-    mem.lastAnnounced = text;
-    mem.live.textContent = text;
-  }
-  mem.lastVersion = message.version;
-}
-
-function updateCountdown(el) {
-  setCountdown(el, T.timerLeft, T.timerUp, "sf-countdown--soon");
 }
 
 // ---- storm animation --------------------------------------------------------------------------
@@ -480,19 +445,11 @@ function renderHeader(ctx, tone) {
   if (view.round) extra.push(h("span", { class: "sf-round", text: T.round(view.round, view.turn_cap) }));
   if (controls.busy && ctx.canAct) extra.push(h("span", { class: "sf-busy", text: T.sending }));
   if (message.timer && tone === "turn" && message.status === "playing") {
-    const el = h("span", { class: "sf-countdown", "data-deadline": message.timer });
-    updateCountdown(el);
-    extra.push(el);
+    extra.push(countdown("sf", message.timer, T.timerLeft, T.timerUp));
   }
   if (tone !== "turn" && incoming(ctx).length) extra.push(h("span", { class: "sf-offer-flag", text: T.offerWaiting }));
-  const asking = Boolean(controls.asking);
-  const ask = ctx.over ? null : h("button", {
-    type: "button", class: "sf-ask" + (asking ? " is-asked" : ""), "data-key": "ask",
-    disabled: asking, text: asking ? T.teacherAsked : T.askTeacher,
-    onclick: () => { Promise.resolve(controls.askTeacher()).catch(() => {}); }, // the transport reports failures
-  });
-  return h("header", { class: "sf-banner sf-banner--" + tone },
-    h("strong", { class: "sf-banner-title", text: bannerText(ctx) }), ...extra, ask);
+  const ask = ctx.over ? null : askButton("sf", controls, T.askTeacher, T.teacherAsked, false);
+  return banner("sf", "header", tone, bannerText(ctx), extra, ask);
 }
 
 // ---- map --------------------------------------------------------------------------------------
@@ -504,6 +461,7 @@ function renderMap(ctx) {
   const reach = new Set((fc.reach || []).map((p) => p.join(",")));
   const flooded = new Set(view.flooded || []);
   const dams = view.dams || {};
+  const sealedRoads = new Set(view.sealed || []);
   const destroyed = new Set(view.destroyed || []);
   const forts = view.fortifications || {};
   const pop = view.population || {};
@@ -554,7 +512,7 @@ function renderMap(ctx) {
     const a = ix.cities[road.a], b = ix.cities[road.b];
     const pts = [[a.q, a.r]].concat(road.hexes).concat([[b.q, b.r]]).map((p) => hexXY(p[0], p[1]));
     const ends = dams[road.id] || [];
-    const sealed = ends.length >= 2;
+    const sealed = sealedRoads.has(road.id);
     const mine = me && me.city && (road.a === me.city || road.b === me.city);
     const cls = ["m-road", flooded.has(road.id) ? "is-flooded" : "", sealed ? "is-sealed" : "", mine ? "is-mine" : ""].filter(Boolean).join(" ");
     if (sealed) gRoads.append(svg("polyline", { class: "m-road-seal", points: pts.map((p) => p.join(",")).join(" ") }));
@@ -640,9 +598,6 @@ function renderMap(ctx) {
     class: "sf-map", viewBox: mem.box.join(" "), preserveAspectRatio: "xMidYMin meet",
     role: "group", "aria-label": T.mapTitle, "aria-describedby": descId,
   }, gHex, gFc, gTrail, gRoads, gDams, gStorm, gCities, gTokens);
-  const limits = mapLimits(ix);
-  attachPanZoom(mem, map, limits);
-  const zoom = (factor) => () => { zoomAt(mem, map, limits, factor, null); };
   const zoomMe = () => {
     const c = me && ix.cities[me.city];
     if (!c) return;
@@ -651,23 +606,19 @@ function renderMap(ctx) {
     mem.box = [x - w / 2, y - hgt / 2, w, hgt];
     map.setAttribute("viewBox", mem.box.join(" "));
   };
-  return h("div", { class: "sf-mapwrap" },
-    h("div", { class: "sf-mapframe" }, map),
-    h("p", { id: descId, class: "visually-hidden", text: mapWords(ctx).join(" ") }),
-    h("div", { class: "sf-maptools" },
-      h("button", { type: "button", "aria-label": T.zoomIn, title: T.zoomIn, "data-key": "zoom-in", onclick: zoom(1 / 1.4) }, "+"),
-      h("button", { type: "button", "aria-label": T.zoomOut, title: T.zoomOut, "data-key": "zoom-out", onclick: zoom(1.4) }, "−"),
-      h("button", { type: "button", "aria-label": T.zoomReset, title: T.zoomReset, "data-key": "zoom-reset",
-        onclick: () => { mem.box = ix.home.slice(); map.setAttribute("viewBox", mem.box.join(" ")); } }, "⤢"),
+  return mapFrame("sf", mem, map, {
+    limits: mapLimits(ix), home: ix.home, descId, desc: mapWords(ctx).join(" "),
+    labels: { zoomIn: T.zoomIn, zoomOut: T.zoomOut, zoomReset: T.zoomReset },
+    extra: [
       me && me.city ? h("button", { type: "button", "aria-label": T.zoomMe, title: T.zoomMe, "data-key": "zoom-me", onclick: zoomMe }, "◎") : null,
       (fc.threat || []).length && !ctx.over ? h("button", {
         type: "button", class: "sf-fc-toggle", "aria-pressed": mem.showForecast ? "true" : "false", title: T.forecastToggle,
         "aria-label": T.forecastToggle, "data-key": "fc-toggle",
         onclick: () => { mem.showForecast = !mem.showForecast; rerender(ctx); },
       }, "☁") : null,
-      h("details", { class: "sf-legend", "data-key": "legend", open: mem.open.legend || null },
-        h("summary", { "aria-label": T.legend }, h("span", { class: "sf-legend-icon", "aria-hidden": "true", text: "?" })),
-        h("ul", {}, T.legendItems.map((x) => h("li", { text: x }))))));
+    ],
+    legend: { title: T.legend, showTitle: false, items: T.legendItems },
+  });
 }
 
 function rerender(ctx) {
@@ -690,7 +641,7 @@ function mapWords(ctx) {
   } else {
     out.push(T.wordsNoRole);
   }
-  out.push(T.wordsStorm(view.storm.category, stormWhere(board, ix, view.storm), 2 * view.storm.radius + 1));
+  out.push(T.wordsStorm(view.storm.category, stormWhere(ix, view.storm), view.storm.across));
   const risk = (view.forecast || {}).city_risk || {};
   const cities = Object.keys(risk).sort((a, b) => risk[b] - risk[a]);
   if ((view.forecast || {}).cards && view.forecast.cards.length) {
@@ -705,7 +656,7 @@ function roadState(ctx, road) {
   const { view, ix } = ctx;
   if ((view.flooded || []).indexOf(road.id) >= 0) return T.roadFlooded;
   const ends = (view.dams || {})[road.id] || [];
-  if (ends.length >= 2) return T.roadSealed;
+  if ((view.sealed || []).indexOf(road.id) >= 0) return T.roadSealed;
   if (ends.length) return `${T.roadOpen}, ${T.roadDammedAt(ends.map((c) => cityName(ix, c)).join(", "))}`;
   return T.roadOpen;
 }
@@ -747,23 +698,16 @@ function renderPanel(ctx) {
 function act(ctx, action, confirm) {
   if (ctx.disabled) return;
   ctx.mem.pick = [];
-  // The transport shows refusals and re-renders; nothing to do here when it rejects.
-  Promise.resolve(ctx.controls.act(action, { confirm: confirm || null })).catch(() => {});
+  sendAction(ctx.controls, action, confirm);
 }
 
 function button(ctx, action, opts) {
-  const key = opts.key || JSON.stringify(action);
-  return h("button", {
-    type: "button", class: "sf-act" + (opts.cls ? " " + opts.cls : ""), "data-key": key,
-    "aria-label": opts.name || null, disabled: ctx.disabled || opts.off,
-    onclick: () => (opts.onclick ? opts.onclick() : act(ctx, action, opts.confirm)),
-  }, h("span", { class: "sf-act-main", text: opts.label }), opts.sub ? h("span", { class: "sf-act-sub", text: opts.sub }) : null);
+  return choiceButton("sf", { ...opts, key: opts.key || JSON.stringify(action), disabled: ctx.disabled || opts.off,
+    onclick: () => (opts.onclick ? opts.onclick() : act(ctx, action, opts.confirm)) });
 }
 
-function box(cls, title, ...children) {
-  const id = "sf-" + cls + "-title";
-  return h("section", { class: "sf-box sf-" + cls, "aria-labelledby": id },
-    h("h2", { id, text: title }), ...children);
+function kindName(ctx, kind) {
+  return kind === "draw_more" ? T.drawMore(ctx.board.draw) : T.kinds[kind];
 }
 
 function incoming(ctx) {
@@ -836,29 +780,28 @@ function renderActions(ctx) {
   const g = groupActions(ctx.actions);
   const parts = [];
   if (g.draw.length) {
-    parts.push(h("h3", { text: T.drawTitle }), h("div", { class: "sf-buttons" }, g.draw.map((a) => drawButton(ctx, a, false))));
+    parts.push(h("h3", { text: T.drawTitle(ctx.board.draw) }), h("div", { class: "sf-buttons" }, g.draw.map((a) => drawButton(ctx, a, false))));
     return actionsBox(parts);
   }
   const kinds = ["move", "fortify", "dam", "evacuate", "role", "trade", "draw_more", "discard"].filter((k) => g[k].length);
-  if (me && me.role && ["architect", "aquatic_engineer"].indexOf(me.role) < 0 && !g.role.length) { /* power not usable now */ }
   if (mem.kind && kinds.indexOf(mem.kind) < 0) mem.kind = null;
   if (!mem.kind && g.discard.length && !g.end) mem.kind = "discard";
-  const handSize = me ? me.hand_size : 0;
   const chooser = kinds.map((k) => {
-    const sub = k === "move" ? T.kindSub.move(me ? me.moves_left : 0) : k === "discard" ? T.kindSub.discard(handSize - HAND_LIMIT) : T.kindSub[k]();
+    const sub = k === "move" ? T.kindSub.move(me ? me.moves_left : 0) : k === "discard" ? T.kindSub.discard(me ? me.over_limit : 0, ctx.board.hand_limit) : T.kindSub[k]();
     const on = mem.kind === k;
     return h("button", {
       type: "button", class: "sf-act sf-kind" + (on ? " is-on" : ""), "aria-pressed": on ? "true" : "false",
       "aria-expanded": on ? "true" : "false", "data-key": "kind-" + k, disabled: ctx.disabled,
       onclick: () => { mem.kind = on ? null : k; mem.pick = []; mem.trade = {}; rerender(ctx); },
-    }, h("span", { class: "sf-act-main", text: T.kinds[k] }), h("span", { class: "sf-act-sub", text: sub }));
+    }, h("span", { class: "sf-act-main", text: kindName(ctx, k) }), h("span", { class: "sf-act-sub", text: sub }));
   });
   parts.push(h("div", { class: "sf-buttons sf-kinds" + (mem.kind ? " is-compact" : ""), role: "group", "aria-label": T.chooseKind }, chooser));
   if (mem.kind) {
     const body = kindOptions(ctx, mem.kind, g[mem.kind]);
-    parts.push(h("div", { class: "sf-options", role: "region", "aria-label": T.kinds[mem.kind] },
-      h("div", { class: "sf-options-head" }, h("h3", { text: T.kinds[mem.kind] }),
-        h("button", { type: "button", class: "sf-close", "aria-label": `${T.close}: ${T.kinds[mem.kind]}`, "data-key": "kind-close",
+    const name = kindName(ctx, mem.kind);
+    parts.push(h("div", { class: "sf-options", role: "region", "aria-label": name },
+      h("div", { class: "sf-options-head" }, h("h3", { text: name }),
+        h("button", { type: "button", class: "sf-close", "aria-label": `${T.close}: ${name}`, "data-key": "kind-close",
           onclick: () => { mem.kind = null; mem.pick = []; rerender(ctx); } }, "✕")),
       body));
   } else if (kinds.length) {
@@ -867,8 +810,8 @@ function renderActions(ctx) {
   if (g.end) {
     const canPlay = ctx.actions.some((a) => ["fortify", "dam", "evacuate"].indexOf(a.type) >= 0);
     parts.push(h("div", { class: "sf-buttons sf-end" }, button(ctx, g.end, { label: T.endTurn, sub: T.endTurnSub, cls: "sf-act--end", confirm: canPlay ? T.endTurnConfirm : null })));
-  } else if (me && me.hand_size > HAND_LIMIT) {
-    parts.push(h("p", { class: "sf-warn", text: T.endTurnBlocked(me.hand_size) }));
+  } else if (me && me.over_limit) {
+    parts.push(h("p", { class: "sf-warn", text: T.endTurnBlocked(me.hand_size, me.over_limit) }));
   }
   if (!kinds.length && !g.end && !view.offers.length) parts.push(h("p", { text: T.noActions }));
   return actionsBox(parts);
@@ -882,9 +825,9 @@ function actionsBox(parts) {
 function drawButton(ctx, a, more) {
   const { ix } = ctx;
   if (a.from === "pile") {
-    return button(ctx, a, { label: T.drawPile(listCards(ix, a.cards)), sub: a.cards.length < 2 ? T.drawDeck : null });
+    return button(ctx, a, { label: T.drawPile(listCards(ix, a.cards)), sub: a.cards.length < ctx.board.draw ? T.drawDeck(ctx.board.draw) : null });
   }
-  return button(ctx, a, { label: more ? T.drawMoreDeck : T.drawDeck, cls: "sf-act--go" });
+  return button(ctx, a, { label: more ? T.drawMoreDeck(ctx.board.draw) : T.drawDeck(ctx.board.draw), cls: "sf-act--go" });
 }
 
 function kindOptions(ctx, kind, list) {
@@ -913,12 +856,11 @@ function kindOptions(ctx, kind, list) {
     case "dam":
       return h("div", {}, h("p", { class: "sf-muted", text: T.damNote }), h("div", { class: "sf-buttons" }, list.map((a) => {
         const road = ix.roads[a.road];
-        const ends = (view.dams || {})[a.road] || [];
-        return button(ctx, a, { label: T.damAt(road ? road.name : a.road, cityName(ix, a.city)), sub: T.damSub(ends.length === 1) });
+        return button(ctx, a, { label: T.damAt(road ? road.name : a.road, cityName(ix, a.city)), sub: T.damSub((view.dam_seals || []).indexOf(a.road) >= 0) });
       })));
     case "evacuate":
       return cardPicker(ctx, list, {
-        note: T.evacNote, reserve: "evacuate", need: T.evacNeed,
+        note: T.evacNote(ctx.board.evacuate.cards_per_person), reserve: ctx.board.evacuate.card, need: T.evacNeed(ctx.board.evacuate.cards_per_person),
         title: T.evacTitle(cityName(ix, me.city), (view.population || {})[me.city] || 0),
         match: (a, picked) => a.discard.length === picked.length && a.discard.join() === picked.join(),
         go: (a) => (a ? T.evacGo(a.people) : T.evacGo(1)),
@@ -933,7 +875,7 @@ function kindOptions(ctx, kind, list) {
           go: () => T.roleEvacGo, confirm: (a) => T.evacConfirm(1, cityName(ix, me.city), listCards(ix, a.discard)),
         });
       }
-      return h("div", {}, h("p", { class: "sf-muted", text: T.rolePileNote(list.length ? playerToPile(ctx) : 0) }),
+      return h("div", {}, h("p", { class: "sf-muted", text: T.rolePileNote(list.length ? me.to_pile : 0) }),
         h("div", { class: "sf-buttons" }, list.map((a) => button(ctx, a, { label: T.rolePile(cardName(ix, a.card)) }))));
     case "trade":
       return tradePicker(ctx, list);
@@ -944,10 +886,6 @@ function kindOptions(ctx, kind, list) {
     default:
       return null;
   }
-}
-
-function playerToPile(ctx) {
-  return Math.min(2, ctx.actions.filter((a) => a.type === "use_role").length);
 }
 
 // Choose the cards to give up one by one (each card of the hand is a toggle), then one button
@@ -1008,14 +946,14 @@ function tradePicker(ctx, list) {
 // ---- hand, storm, forecast, team ----------------------------------------------------------
 
 function renderHand(ctx) {
-  const { ix, view } = ctx;
+  const { ix, view, me } = ctx;
   const hand = view.hand || {};
   const n = ix.kinds.reduce((s, k) => s + (hand[k] || 0), 0);
   const items = ix.kinds.filter((k) => hand[k]).map((k) => h("li", { class: "sf-card sf-k-" + k, title: ix.cards[k].text },
     h("span", { class: "sf-card-count", text: "×" + hand[k] }), h("strong", { text: cardName(ix, k) }), h("span", { class: "sf-card-text", text: ix.cards[k].text })));
   if (!view.hand) return null;
-  return h("section", { class: "sf-box sf-hand" + (n > HAND_LIMIT ? " is-over" : ""), "aria-labelledby": "sf-hand-title" },
-    h("h2", { id: "sf-hand-title", text: T.handTitle(n) }),
+  return h("section", { class: "sf-box sf-hand" + (me && me.over_limit ? " is-over" : ""), "aria-labelledby": "sf-hand-title" },
+    h("h2", { id: "sf-hand-title", text: T.handTitle(n, ctx.board.hand_limit) }),
     items.length ? h("ul", { class: "sf-cards" }, items) : h("p", { class: "sf-muted", text: T.handEmpty }));
 }
 
@@ -1026,11 +964,11 @@ function renderStorm(ctx) {
   const fc = view.forecast || {};
   const head = h("div", { class: "sf-storm-head" },
     h("span", { class: "sf-cat", style: `background:${CAT_COLOURS[cat]}`, text: String(cat) }),
-    h("div", {}, h("strong", { text: T.category(cat) }), h("div", { class: "sf-muted", text: [stormWhere(board, ix, s), info.wind_mph ? T.catWind(info.wind_mph) : null, T.stormAcross(2 * s.radius + 1)].filter(Boolean).join(" · ") })));
+    h("div", {}, h("strong", { text: T.category(cat) }), h("div", { class: "sf-muted", text: [stormWhere(ix, s), info.wind_mph ? T.catWind(info.wind_mph) : null, T.stormAcross(s.across)].filter(Boolean).join(" · ") })));
   const parts = [head];
   if (fc.cards && fc.cards.length) {
-    parts.push(h("h3", { text: `${T.forecastTitle} (${fc.deck === "land" ? T.landDeck : T.oceanDeck})` }),
-      h("p", { class: "sf-muted", text: T.forecastNote(fc.draws) }),
+    parts.push(h("h3", { text: `${T.forecastTitle(fc.cards.length)} (${fc.deck === "land" ? T.landDeck : T.oceanDeck})` }),
+      h("p", { class: "sf-muted", text: T.forecastNote(fc.draws, fc.cards.length) }),
       h("ol", { class: "sf-fcards" }, fc.cards.map((id) => {
         const c = ix.hcards[id] || { title: id, steps: [] };
         const marks = [c.strengthen ? T.strengthen : null, c.weaken ? T.weaken : null].filter(Boolean);
@@ -1050,7 +988,7 @@ function renderStorm(ctx) {
   } else if (!ctx.over) {
     parts.push(h("p", { class: "sf-muted", text: T.noForecast }));
   }
-  return box("storm", T.stormTitle, ...parts);
+  return box("sf", "storm", "storm", T.stormTitle, ...parts);
 }
 
 function renderLastStorm(ctx) {
@@ -1099,7 +1037,7 @@ function renderTeam(ctx) {
     ` ${p.role ? roleName(ix, p.role) : T.noRoleYet}${p.city ? " · " + T.inCity(cityName(ix, p.city)) : ""} · ${T.cards(p.hand_size)}`,
     view.phase === "player" ? h("span", { class: "sf-status sf-status--" + p.status, text: T.seatStatus[p.status] || p.status }) : null,
     p.hand && p.seat !== seat && p.hand_size ? h("span", { class: "sf-their-hand", text: listCards(ix, ix.kinds.flatMap((k) => Array(p.hand[k] || 0).fill(k))) }) : null));
-  return box("team", T.teamTitle,
+  return box("sf", "team", "team", T.teamTitle,
     h("div", { class: "sf-damage" },
       h("p", { class: "sf-total" }, h("span", { text: T.damageTotal }), h("strong", { text: String(d.total) }), h("small", { text: T.lowerBetter })),
       h("dl", {},
@@ -1118,7 +1056,7 @@ function renderPile(ctx) {
   const pile = view.relief_pile || [];
   const hasCorps = (view.players || []).some((p) => p.role === "relief_corps");
   if (!pile.length && !hasCorps) return null;
-  return box("pile", T.pileTitle(pile.length), h("p", { class: "sf-muted", text: T.pileNote }),
+  return box("sf", "pile", "pile", T.pileTitle(pile.length), h("p", { class: "sf-muted", text: T.pileNote }),
     pile.length ? h("ul", { class: "sf-cards sf-cards--pile" }, sortKinds(ix, pile).map((k) => h("li", { class: "sf-card sf-k-" + k }, h("strong", { text: cardName(ix, k) })))) : null);
 }
 
@@ -1139,14 +1077,10 @@ function renderResults(ctx) {
   const byType = team ? team.damage_by_type : { infrastructure: view.damage.infrastructure, population: view.damage.population, roads: view.damage.roads };
   const total = team ? team.damage_total : view.damage.total;
   const byCity = team ? team.damage_by_city : view.damage_by_city || {};
-  const infraTotal = board.cities.reduce((s, c) => s + c.spaces.filter((x) => x.kind === "infrastructure").length, 0);
-  const peopleTotal = board.cities.reduce((s, c) => s + c.population, 0);
-  const left = team ? team.people_not_evacuated : Object.values(view.population || {}).reduce((a, b) => a + b, 0);
-  const sealed = Object.values(view.dams || {}).filter((x) => x.length >= 2).length;
-  const fortsLeft = Object.values(view.fortifications || {}).reduce((a, b) => a + b, 0);
+  const held = view.held;
   const cities = Object.keys(byCity).filter((c) => byCity[c]).sort((a, b) => byCity[b] - byCity[a]);
   const lost = team ? team.infrastructure_lost || {} : {};
-  const row = (k, v) => h("div", {}, h("dt", { text: k }), h("dd", { text: String(v) }));
+  const row = (k, v) => defRows([[k, v]])[0];
   const contrib = mine && mine.breakdown && mine.breakdown.contributions;
   return h("section", { class: "sf-box sf-results", "aria-labelledby": "sf-results-title" },
     h("h2", { id: "sf-results-title", text: T.resultsTitle }),
@@ -1158,17 +1092,17 @@ function renderResults(ctx) {
         ...Object.keys(lost).map((k) => row(`${T.infraLost}: ${T.infraKind[k] || k}`, lost[k])))),
       h("section", { class: "sf-side" }, h("h3", { text: T.byCity }), cities.length
         ? h("dl", {}, cities.map((c) => row(cityName(ix, c), byCity[c]))) : h("p", { class: "sf-muted", text: T.noCityDamage })),
-      h("section", { class: "sf-side sf-side--held" }, h("h3", { text: T.whatHeld }), h("ul", {},
-        h("li", { text: T.heldInfra(infraTotal - (view.destroyed || []).length, infraTotal) }),
-        h("li", { text: T.heldRoads(board.roads.length - (view.flooded || []).length, board.roads.length) }),
-        sealed ? h("li", { text: T.heldSealed(sealed) }) : null,
-        h("li", { text: T.heldPeople(left, peopleTotal) }),
-        fortsLeft ? h("li", { text: T.heldForts(fortsLeft) }) : null)),
+      held ? h("section", { class: "sf-side sf-side--held" }, h("h3", { text: T.whatHeld }), h("ul", {},
+        h("li", { text: T.heldInfra(...held.infrastructure) }),
+        h("li", { text: T.heldRoads(...held.roads) }),
+        held.sealed ? h("li", { text: T.heldSealed(held.sealed) }) : null,
+        h("li", { text: T.heldPeople(...held.people_evacuated) }),
+        held.fortifications ? h("li", { text: T.heldForts(held.fortifications) }) : null)) : null,
       contrib ? h("section", { class: "sf-side" }, h("h3", { text: T.youDid }), h("dl", {},
         Object.keys(T.contrib).map((k) => row(T.contrib[k], contrib[k] || 0)))) : null));
 }
 
-// ---- teacher dashboard card and projector progress --------------------------------------------
+// ---- teacher dashboard card -----------------------------------------------------------------
 
 export function summary(board, teacherView, table) {
   const ix = lookups(board);
@@ -1195,19 +1129,10 @@ export function summary(board, teacherView, table) {
       h("span", { class: "sf-sum-phase", text: T.sumPhase[v.phase] || v.phase }),
       v.round ? h("span", { text: T.sumRound(v.round, v.turn_cap) }) : null,
       h("span", { class: "sf-sum-cat" }, h("span", { class: "sf-cat sf-cat--small", style: `background:${CAT_COLOURS[cat]}`, "aria-hidden": "true", text: String(cat) }),
-        " ", v.ended === "dissipated" ? T.evDied : T.sumStorm(cat, stormWhere(board, ix, v.storm)))),
+        " ", v.ended === "dissipated" ? T.evDied : T.sumStorm(cat, stormWhere(ix, v.storm)))),
     h("p", { class: "sf-sum-damage" }, h("strong", { text: T.sumDamage(d.total) }), " ", T.sumDamageBy(d.infrastructure, d.population, d.roads)),
     waiting,
     h("ul", { class: "sf-sum-roles", "aria-label": T.sumRoles }, players.map((p) => h("li", {},
       h("span", { class: "sf-dot", style: `background:${SEAT_COLOURS[p.seat % 4]}`, "aria-hidden": "true" }),
       `${who(p)}${p.city ? " · " + cityName(ix, p.city) : ""}`))));
-}
-
-export function progress(board, teacherView) {
-  const v = teacherView;
-  if (!v || !v.storm) return 0;
-  if (v.phase === "over") return 100;
-  const cap = v.turn_cap || 12;
-  const played = (v.storm.history || []).length;
-  return Math.max(0, Math.min(100, Math.round((played / cap) * 100)));
 }

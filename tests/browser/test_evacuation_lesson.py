@@ -28,8 +28,8 @@ def test_four_students_play_a_whole_game_while_the_teacher_watches(browser, asgi
     for page in students.values():
         expect(page.locator(".evac-actions")).to_be_visible()
 
-    # Ana waits: her tablemates' own views are as they were, so only her progress reaches them,
-    # and their tablets show her later hour while keeping everything else.
+    # Ana waits: her tablemates' own views are as they were, so only their views' new ``others``
+    # part reaches them, and their tablets show her later hour while keeping everything else.
     others_before = students["Ben"].locator(".evac-others").inner_text()
     choices_before = students["Ben"].locator("button.evac-act").count()
     students["Ana"].locator("""button.evac-act[data-key='{"type":"wait"}']""").click()

@@ -72,9 +72,10 @@ def test_blocked_websockets_fall_back_to_http(browser, asgi_server):
 
 
 def test_a_tablet_missing_its_own_view_catches_up_once_while_bots_keep_moving(browser, asgi_server):
-    """Ben's own view and answer are lost on the way; the bots' progress, arriving every second,
-    tells his tablet it is behind: it asks for one sync within a few seconds, not one per
-    progress message and not never, and then plays on with his move applied once."""
+    """Ben's own view and answer are lost on the way; the bots' progress (``others`` messages),
+    arriving every second, tells his tablet it is behind: it asks for one sync within a few
+    seconds, not one per such message and not never, and then plays on with his move applied
+    once."""
     teacher = teacher_page(browser, asgi_server)
     code, session_id = create_session(teacher, bots=True)
     student = student_page(browser, asgi_server, code, "Ben")
@@ -88,7 +89,7 @@ def test_a_tablet_missing_its_own_view_catches_up_once_while_bots_keep_moving(br
             if lost["dropping"] and message.get("type") in ("view", "ok"):
                 lost["dropped"] += 1
                 return
-            if message.get("type") == "progress" and lost["dropped"] and lost["behind_at"] is None:
+            if message.get("type") == "others" and lost["dropped"] and lost["behind_at"] is None:
                 lost["behind_at"] = time.monotonic()
             ws.send(text)
 

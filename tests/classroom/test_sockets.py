@@ -93,13 +93,13 @@ def test_act_broadcasts_to_the_table_and_bad_input_changes_nothing(monkeypatch):
                                  "version": view_a["version"], "action": {"type": "wait"}})
         assert ok["type"] == "ok" and ok["version"] == before[0] + 1
         update = await b.receive_json_from(timeout=5)
-        while update["type"] not in ("view", "progress"):
+        while update["type"] not in ("view", "others"):
             update = await b.receive_json_from(timeout=5)
-        # Waiting left the tablemate's own view as it was: it gets only seat A's progress, to
-        # put into the view it holds.
-        assert update["type"] == "progress" and update["seat"] == seat_b
+        # Waiting left the tablemate's own view as it was: it gets only its view's new
+        # ``others`` part, to put in place of the one in the view it holds.
+        assert update["type"] == "others" and update["seat"] == seat_b
         assert update["version"] == before[0] + 1 and update["built"] <= view_b["version"]
-        hour_of_a = {o["seat"]: o["hour"] for o in update["progress"]["others"]}[seat_a]
+        hour_of_a = {o["seat"]: o["hour"] for o in update["others"]}[seat_a]
         assert hour_of_a > {o["seat"]: o["hour"] for o in view_b["view"]["others"]}[seat_a]
 
         stale = await answer_to(a, {"type": "act", "id": "double-tap-0002", "seat": seat_a,
@@ -402,7 +402,7 @@ def test_a_tap_while_redis_restarts_is_answered_and_play_resumes_after(private_r
             # A tap published before the layer has subscribed again is heard by no one (pub/sub
             # delivers at most once): tap again. Not a receive with a timeout, which ends the socket.
             if not await b.receive_nothing(timeout=1):
-                heard = await next_of(b, ("view", "progress"))
+                heard = await next_of(b, ("view", "others"))
         assert heard is not None and heard["version"] >= ok["version"] + 1
         await a.disconnect()
         await b.disconnect()

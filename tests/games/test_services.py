@@ -1,4 +1,5 @@
 from datetime import timedelta
+import json
 
 import pytest
 from django.utils import timezone
@@ -235,21 +236,23 @@ def test_socket_tap_waits_for_a_teacher_or_timer_move_holding_the_table():
     assert _replays_to_stored_state(game)
 
 
-def test_a_move_sends_tablemates_only_progress_unless_it_changed_their_own_view():
+def test_a_move_sends_tablemates_only_the_others_part_unless_it_changed_their_own_view():
     """The mover gets its full view; a tablemate whose own view the move left alone gets only
-    the others' progress, with the version its view was built at; a seat the move did change
-    (the teacher skipping it) gets a full view again."""
+    its view's new ``others`` part, with the version its view was built at; a seat the move did
+    change (the teacher skipping it) gets a full view again."""
     from games import broadcast
 
     game = new_game(seats=3)
     step = services.advance(game, 0, {"type": "wait"}, "progress-1", Move.Actor.STUDENT)
-    assert set(step.views) == {0} and set(step.progress) == {1, 2}
-    assert [built for _, built in step.progress.values()] == [0, 0]
+    assert set(step.views) == {0} and set(step.others) == {1, 2}
+    assert [built for _, built in step.others.values()] == [0, 0]
     group, message = broadcast.messages(broadcast.Snapshot.of(game), step.engine, step.state,
-                                        step.views, step.progress)[0]
-    assert message["views"]["1"].startswith('{"type":"progress","game":%d,"seat":1,"version":1,"built":0' % game.pk)
+                                        step.views, step.others)[0]
+    assert message["views"]["1"].startswith('{"type":"others","game":%d,"seat":1,"version":1,"built":0' % game.pk)
+    others = json.loads(message["views"]["1"])["others"]
+    assert others == step.engine.view(step.state, 1)["others"]
     assert game.seat_marks["1"][2] == 0 and game.seat_marks["0"][2] == 1
 
     step = services.advance(game, None, {"type": "skip", "seat": 2}, "progress-2", Move.Actor.TEACHER)
-    assert set(step.views) == {2} and set(step.progress) == {0, 1}
-    assert game.seat_marks["2"][2] == 2 and step.progress[0][1] == 1
+    assert set(step.views) == {2} and set(step.others) == {0, 1}
+    assert game.seat_marks["2"][2] == 2 and step.others[0][1] == 1

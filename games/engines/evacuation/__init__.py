@@ -54,13 +54,13 @@ class EvacuationEngine:
         return rules.view(state, seat)
 
     def own(self, state, seat):
-        """What ``seat``'s view is built from besides the other households' progress: while it
-        compares equal, the seat's view and choices are as they were (optional in the contract)."""
+        """What ``seat``'s view is built from besides its ``others`` part: while it compares
+        equal, the seat's view and choices are as they were (optional in the contract)."""
         return rules.own(state, seat)
 
-    def progress(self, state, seat):
-        """The part of ``seat``'s view that follows the other households (optional)."""
-        return rules.progress(state, seat)
+    def others(self, state, seat):
+        """The ``others`` part of ``seat``'s view: the other households' progress (optional)."""
+        return rules.others(state, seat)
 
     def finished(self, state):
         """True when every seat has arrived, stayed or run out of time, or the teacher ended it."""

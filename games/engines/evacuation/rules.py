@@ -89,10 +89,15 @@ RACE_FACTOR = {"on": 1, "half": 0.5, "off": 0}
 OPTION_DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
 
 
+def _chance_in_10(threshold):
+    """Of the d10's ten faces (``_die``: 1..10), how many make a road that needs ``threshold``."""
+    return 11 - threshold
+
+
 def _needs_label(threshold):
     if threshold is None:
         return "bridge: open means no roll"
-    return f"needs {threshold}+ ({11 - threshold} in 10)"
+    return f"needs {threshold}+ ({_chance_in_10(threshold)} in 10)"
 
 
 def _refuse(code, message, **params):
@@ -1106,7 +1111,9 @@ def board():
             "black_label": _needs_label(link["black"]), "red_label": _needs_label(link["red"]),
             "contraflow_black_label": _needs_label(None if link["bridge"] else max(1, link["black"] - 2)) if link["contraflow"] else None,
             "contraflow_red_label": _needs_label(None if link["bridge"] else max(1, link["red"] - 2)) if link["contraflow"] else None,
+            "needs": {column: threshold(link, system) for column, system in _NEED_COLUMNS.items()},
         } for link in LINKS],
+        "chance_in_10": {str(t): _chance_in_10(t) for t in range(1, 11)},
         "cards": [dict(CARDS[c]) for c in CARD_IDS],
         "destinations": {k: {**v, "points": {name: table[k] for name, table in BOOK["destination_points"].items()}}
                          for k, v in DESTINATIONS.items()},
@@ -1116,6 +1123,16 @@ def board():
                   "time_points": BOOK["time_points"]},
         "die": "d10, 0 counts as 10; a road marked 3 needs 3 or more: 'needs 3+ (8 in 10)'",
     }
+
+
+# The roll a link needs depends on the system only through these two fields: the board lists
+# each link's need for every combination, and a view names the column that applies.
+_NEED_COLUMNS = {f"{numbers}{'+contraflow' if contraflow else ''}": {"numbers": numbers, "contraflow": contraflow}
+                 for numbers in ("black", "red") for contraflow in (False, True)}
+
+
+def _need_column(system):
+    return f"{system['numbers']}{'+contraflow' if system['contraflow'] else ''}"
 
 
 def options():
@@ -1178,15 +1195,15 @@ def describe(event):
 
 
 def own(state, seat):
-    """Everything a seat's view is built from except the other households' progress: its own
-    household, the stamped changes to the system, and whether the game is over."""
+    """Everything a seat's view is built from except its ``others`` part: its own household,
+    the stamped changes to the system, and whether the game is over."""
     return (_seat(state, seat), state["changes"], state["ended"], finished(state))
 
 
-def progress(state, seat):
-    """The part of a seat's view that follows the other households."""
-    return {"others": [{"seat": o["seat"], "status": o["status"], "hour": o["clock"] / 60}
-                       for o in state["seats"] if o["seat"] != seat]}
+def others(state, seat):
+    """The ``others`` part of a seat's view: where the other households are on their clocks."""
+    return [{"seat": o["seat"], "status": o["status"], "hour": o["clock"] / 60}
+            for o in state["seats"] if o["seat"] != seat]
 
 
 def _seat_view(state, s, with_actions):
@@ -1211,16 +1228,17 @@ def _seat_view(state, s, with_actions):
                   "choices": [{"key": k, "text": v} for k, v in REASONS[about]["choices"].items()] + [{"key": "skip", "text": "Skip"}]}
     view = {
         "seat": s["seat"], "status": s["status"], "clock": clock, "hour": clock / 60,
+        "phase": _phase(clock), "minutes_left": END - clock,
         "position": s["pos"], "position_label": NODES[s["pos"]]["label"],
         "tally": {"fuel": s["fuel"], "cash": s["cash"], "supplies": s["supplies"],
+                  "supplies_short": max(0, MIN_SUPPLIES - s["supplies"]),
                   "withdrawn": s["withdrawn"], "friends": s["friends"],
                   "home_supplies_in_car": s["home_supplies"], "home_secured": s["secured"],
                   "destination": s["destination"], "start_fuel": s["start_fuel"],
-                  "start_cash": s["start_cash"], "tow_price": s["tow_price"]},
-        "system": _system_view(system),
-        "timeline": [{"minute": t["minute"], "hour": t["minute"] // 60, "mark": t.get("mark"),
-                      "text": t["text"], "passed": t["minute"] <= clock}
-                     for t in BOOK["timeline"] if t.get("mark") or state["options"]["timeline"] == "on"],
+                  "start_cash": s["start_cash"], "tow_price": s["tow_price"],
+                  "left_home": s["left_home"]},
+        "system": _system_view(system), "links": _links_view(system),
+        "timeline": _timeline_view(state, clock),
         "changes": [{"hour": c[0] / 60, "field": c[2], "value": c[3], "source": c[4]}
                     for c in state["changes"] if c[0] <= clock and c[4] != "timeline"][-6:],
         "last_card": card,
@@ -1230,7 +1248,79 @@ def _seat_view(state, s, with_actions):
     }
     if with_actions:
         view["actions"] = actions(state, s["seat"])
+        view["fuel_price_here"] = _fuel_price_here(s, system)
+        view["costs"] = _costs(s, system, view["fuel_price_here"], view["actions"])
     return view
+
+
+def _timeline_view(state, clock):
+    """Which of the board's timeline items this game shows (the marks always; the rest with the
+    timeline option on), and how many of the board's items have passed at ``clock``: the items
+    and their texts are static, in the board."""
+    shown = [i for i, t in enumerate(BOOK["timeline"]) if t.get("mark") or state["options"]["timeline"] == "on"]
+    return {"shown": shown, "passed": bisect_right([t["minute"] for t in BOOK["timeline"]], clock)}
+
+
+def _phase(clock):
+    """The warning timeline's latest mark at ``clock``: "watch", "warning" or "ts_winds"."""
+    phase = None
+    for item in BOOK["timeline"]:
+        if item.get("mark") and item["minute"] <= clock:
+            phase = item["mark"]
+    return phase
+
+
+_LINKS_VIEW: dict = {}
+
+
+def _links_view(system):
+    """How the map draws the roads now: the column of the board's ``needs`` that applies, the
+    links closed both ways and those open one way only (contraflow). Shared between views of
+    the same configuration (at most 32): do not mutate."""
+    key = (system["config"], system["numbers"])
+    out = _LINKS_VIEW.get(key)
+    if out is None:
+        config = system["config"]
+        closed, one_way = [], []
+        for link in LINKS:
+            if not _allowed(link, False, config):
+                closed.append(link["id"])
+            elif not _allowed(link, True, config):
+                one_way.append(link["id"])
+        out = _LINKS_VIEW[key] = {"needs": _need_column(system), "closed": closed, "one_way": one_way}
+    return out
+
+
+def _costs(s, system, fuel_price, offered):
+    """The dollars each offered action that spends money takes from the seat's cash, by its
+    parameter (gallons, units, destination); a destination is paid on arrival."""
+    costs = {}
+    for action in offered:
+        kind = action["type"]
+        if kind == "buy_fuel":
+            costs.setdefault(kind, {})[str(action["gallons"])] = _fuel_cost(s, fuel_price, action["gallons"])
+        elif kind == "buy_supplies":
+            costs.setdefault(kind, {})[str(action["units"])] = action["units"] * system["supply_price"]
+        elif kind == "set_destination":
+            costs.setdefault(kind, {})[action["destination"]] = _accommodation(s, action["destination"])
+        elif kind == "tow":
+            costs[kind] = MONEY["tow"]
+        elif kind == "buy_home_supplies":
+            costs[kind] = MONEY["home_supplies"]
+    return costs
+
+
+def _accommodation(s, dest):
+    """What staying at ``dest`` costs the seat when it arrives (friends pay half, as scored)."""
+    cost = DESTINATIONS[dest]["cost"]
+    return cost // 2 if s["friends"] else cost
+
+
+def _class_progress(state):
+    """How far through their 48 hours the households are, in percent (the projector's bar); a
+    household that arrived or stayed counts as done."""
+    done = [min(1, s["clock"] / END) if s["status"] == "playing" else 1 for s in state["seats"]]
+    return round(100 * sum(done) / len(done)) if done else 0
 
 
 def _household(state, s):
@@ -1238,7 +1328,7 @@ def _household(state, s):
     own tablet needs (the road choices, the timeline, the card text) and with its last few events.
     It travels to every dashboard after every move, so it stays small."""
     full = _seat_view(state, s, False)
-    for only_on_the_tablet in ("timeline", "roads", "changes", "last_card"):
+    for only_on_the_tablet in ("timeline", "roads", "changes", "last_card", "links", "phase", "minutes_left"):
         del full[only_on_the_tablet]
     full["feed"] = full["feed"][-TEACHER_FEED:]
     return full
@@ -1253,10 +1343,11 @@ def view(state, seat):
                 "changes": [{"hour": c[0] / 60, "field": c[2], "value": c[3], "source": c[4], "seat": c[5]}
                             for c in state["changes"]],
                 "tables": [_household(state, s) for s in state["seats"]],
+                "progress": _class_progress(state),
                 "to_act": to_act(state),
                 "results": results(state) if finished(state) else None}
     s = _seat(state, seat)
-    out = {**common, **_seat_view(state, s, True), **progress(state, seat)}
+    out = {**common, **_seat_view(state, s, True), "others": others(state, seat)}
     if out["finished"]:
         out["results"] = results(state)
     return out

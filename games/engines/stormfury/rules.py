@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..base import IllegalAction, canonical, draw, json_copy, load_content, shuffled
-from .hexes import DIRECTIONS, disk
+from .hexes import DIRECTIONS, disk, distance
 
 CONTENT_FILES = ["map.json", "map_2.json", "hurricane_cards.json", "resource_cards.json",
                  "roles.json"]
@@ -332,6 +332,44 @@ def _city_name(cid: str) -> str:
     return CITIES[cid]["name"] if cid in CITIES else str(cid)
 
 
+def _nearest_city(at: tuple[int, int]) -> dict:
+    """The city nearest the storm's centre (the first in map order on a tie), and how many hex
+    steps away it is."""
+    city = min(CITY_IDS, key=lambda c: distance(at, CITY_HEX[c]))
+    return {"city": city, "hexes": distance(at, CITY_HEX[city])}
+
+
+def _sealed(state: dict, rid: str) -> bool:
+    """A road with a dam at both ends never floods (as ``_resolve_damage`` holds it)."""
+    return len(state["dams"][rid]) == 2
+
+
+def _seals_with_one_more(state: dict, rid: str) -> bool:
+    """One more dam would seal this road: it has a dam at one end and is not flooded."""
+    return len(state["dams"][rid]) == 1 and rid not in state["flooded"]
+
+
+def _held(state: dict) -> dict:
+    """What the team kept, as the results screen lists it: [standing, of] pairs and counts."""
+    infra = sum(len(spaces) for spaces in INFRA.values())
+    people = sum(c["population"] for c in CITIES.values())
+    return {
+        "infrastructure": [infra - len(state["destroyed"]), infra],
+        "roads": [len(ROAD_IDS) - len(state["flooded"]), len(ROAD_IDS)],
+        "sealed": sum(1 for rid in ROAD_IDS if _sealed(state, rid)),
+        "people_evacuated": [people - sum(state["population"].values()), people],
+        "fortifications": sum(state["fortifications"].values()),
+    }
+
+
+def _progress(state: dict) -> int:
+    """How far the table is through its storm, in percent (the projector's bar)."""
+    if state["phase"] == "over":
+        return 100
+    cap = state["options"]["turn_cap"] or 12
+    return max(0, min(100, round(100 * len(state["storm"]["history"]) / cap)))
+
+
 def _multisets(hand: dict, n: int, reserve: dict | None = None) -> list[list[str]]:
     """Every distinct choice of ``n`` cards from ``hand`` (minus ``reserve``), kinds sorted."""
     pool = []
@@ -446,7 +484,8 @@ class Stormfury:
             "hurricane_cards": CONTENT["hurricane_cards"]["cards"],
             "resource_cards": CONTENT["resource_cards"]["cards"],
             "roles": CONTENT["roles"]["roles"],
-            "hand_limit": HAND_LIMIT, "forecast_size": FORECAST_SIZE,
+            "hand_limit": HAND_LIMIT, "forecast_size": FORECAST_SIZE, "draw": DRAW,
+            "evacuate": {"card": "evacuate", "cards_per_person": 2},
             "damage_words": {"population": "people not yet evacuated"},
         }
 
@@ -458,9 +497,15 @@ class Stormfury:
         open_hands = state["options"]["open_hands"]
         players = []
         for p in state["players"]:
+            size = _hand_size(p["hand"])
             pv = {"seat": p["seat"], "role": p["role"], "city": p["city"], "status": p["status"],
-                  "moves_left": p["moves"], "power_used": p["power_used"],
-                  "hand_size": _hand_size(p["hand"])}
+                  "moves_left": p["moves"], "power_used": p["power_used"], "hand_size": size}
+            # Only when they apply, to keep the view small: cards to discard before the turn can
+            # end, and cards the Relief Corps may still put on the pile.
+            if size > HAND_LIMIT:
+                pv["over_limit"] = size - HAND_LIMIT
+            if p["role"] == "relief_corps":
+                pv["to_pile"] = p["to_pile"]
             if open_hands or seat is None or seat == p["seat"]:
                 pv["hand"] = dict(p["hand"])
             players.append(pv)
@@ -475,11 +520,12 @@ class Stormfury:
         offers = [dict(o) for o in state["offers"]
                   if seat is None or seat in (o["from"], o["to"])]
         me = state["players"][seat] if seat is not None and 0 <= seat < state["seats"] else None
-        return {
+        out = {
             "phase": state["phase"], "round": state["round"],
             "turn_cap": state["options"]["turn_cap"], "turn_order": state["options"]["turn_order"],
             "turn": state["turn"], "ended": state["ended"], "to_act": self.to_act(state),
             "storm": {"at": [q, r], "category": cat, "radius": RADIUS[cat],
+                      "across": 2 * RADIUS[cat] + 1, "nearest": _nearest_city((q, r)),
                       "over": TERRAINS[state["options"]["edition"]][(q, r)],
                       "footprint": footprint(q, r, RADIUS[cat], state["options"]["edition"]),
                       "history": [dict(h) for h in storm["history"]]},
@@ -492,6 +538,8 @@ class Stormfury:
             "fortifications": {k: v for k, v in state["fortifications"].items() if v},
             "destroyed": list(state["destroyed"]),
             "dams": {k: list(v) for k, v in state["dams"].items() if v},
+            "sealed": [rid for rid in ROAD_IDS if _sealed(state, rid)],
+            "dam_seals": [rid for rid in ROAD_IDS if _seals_with_one_more(state, rid)],
             "flooded": list(state["flooded"]),
             "population": dict(state["population"]),
             "relief_pile": list(state["pile"]),
@@ -501,6 +549,11 @@ class Stormfury:
             "last_storm": [dict(e) for e in state["last_storm"]],
             "actions": self.actions(state, seat),
         }
+        if state["phase"] == "over":
+            out["held"] = _held(state)
+        if seat is None:
+            out["progress"] = _progress(state)
+        return out
 
     def chits_left(self, state: dict) -> dict | None:
         """Chits still in the box by kind, when the ``chits`` option limits them; else None."""

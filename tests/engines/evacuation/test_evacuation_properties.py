@@ -186,9 +186,10 @@ def test_policy_bots_take_over_any_reachable_state(seed, seats, handover, policy
 @settings(max_examples=60)
 @given(seed=st.integers(0, 2**40), seats=st.integers(2, 6), options=OPTIONS,
        policy_names=st.lists(POLICIES, min_size=1, max_size=6))
-def test_a_seat_whose_own_part_is_unchanged_needs_only_the_others_progress(seed, seats, options, policy_names):
+def test_a_seat_whose_own_part_is_unchanged_needs_only_its_others_part(seed, seats, options, policy_names):
     """After any move, a seat whose ``own`` part compares equal has the view it had before with
-    only ``progress`` put in: what a tablet does with a progress message gives the full view."""
+    only its ``others`` part replaced by ``others``: what a tablet does with an ``others``
+    message gives the full view."""
     state = ENGINE.setup(seed, seats, options)
     policies = [BOTS[policy_names[i % len(policy_names)]] for i in range(seats)]
     step, kept = 0, 0
@@ -204,5 +205,5 @@ def test_a_seat_whose_own_part_is_unchanged_needs_only_the_others_progress(seed,
         for s in range(seats):
             if ENGINE.own(before, s) == ENGINE.own(state, s):
                 kept += 1
-                assert ENGINE.view(state, s) == {**views_before[s], **ENGINE.progress(state, s)}
+                assert ENGINE.view(state, s) == {**views_before[s], "others": ENGINE.others(state, s)}
     assert kept  # tablemates' moves usually leave a seat's own view alone

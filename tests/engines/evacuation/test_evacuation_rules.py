@@ -195,7 +195,8 @@ def test_system_change_reaches_each_seat_at_that_hour_of_its_own_clock():
 def test_warning_timeline():
     """Hour 0 watch, hour 12 warning, contraflow at 14, red 16-30, bridges shut by 44, TS at 48."""
     state = fresh()
-    marks = {t["mark"]: t["minute"] for t in ENGINE.view(state, 0)["timeline"] if t["mark"]}
+    items = ENGINE.board()["timeline"]
+    marks = {items[i]["mark"]: items[i]["minute"] for i in ENGINE.view(state, 0)["timeline"]["shown"] if items[i].get("mark")}
     assert marks == {"watch": 0, "warning": 720, "ts_winds": 2880}
     assert not rules.system_at(state, 839)["contraflow"] and rules.system_at(state, 840)["contraflow"]
     assert rules.system_at(state, 1000)["numbers"] == "red" and rules.system_at(state, 1800)["numbers"] == "black"
