@@ -253,7 +253,8 @@ def test_make_run_on_the_classroom_network_gives_a_curious_student_nothing(class
     pages = ["/", "/join", "/check", "/accounts/login/", "/accounts/signup/", "/accounts/password_reset/",
              "/admin/", "/healthz", "/no/such/page", "/sessions/1/", "/sessions/1/debrief/export.csv",
              f"/sessions/{classroom_server['session']}/screen", "/static/no-such-file.css", "/report/abc/",
-             "/play/1/", "/debrief/reports/1/", "/accounts/signup/MQ/set-password/"]
+             "/play/1/", "/debrief/reports/1/", "/accounts/signup/MQ/set-password/", "/join/ZZZZZZ",
+             "/join/" + "Q" * 40]
     for path in pages:
         status, _headers, body = student.request(path)
         assert status < 500, (path, status, body[:500])
