@@ -8,8 +8,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from games.engines.stormfury import ENGINE
-from games.engines.stormfury.bots import BOTS, POLICY_BOT
+from scenarios.stormfury import ENGINE
+from scenarios.stormfury.bots import BOTS, POLICY_BOT
 
 GAMES = 400
 

@@ -2,6 +2,8 @@ from django import forms
 from django.contrib.auth import password_validation
 from django.utils.translation import gettext_lazy as _
 
+from scenarios import registry
+
 from .models import Teacher
 
 
@@ -68,20 +70,27 @@ class SessionForm(forms.Form):
                               widget=forms.RadioSelect)
     seed = forms.IntegerField(label=_("Seed (optional: the same seed replays the same dice)"),
                               required=False, min_value=0, max_value=2**48)
-    shared_storm = forms.BooleanField(
-        label=_("Project Stormfury: every table faces the same storm"), initial=True, required=False,
-        help_text=_("The storm moves for the whole class at once, so teams can be compared."))
-
     #: engine options the session sets itself rather than the teacher's form
     MANAGED = {"storm_seed", "hold_storm"}
 
     def __init__(self, *args, scenario_options=None, **kwargs):
-        from classroom.models import SCENARIO_CHOICES, Session
+        from classroom.models import Session
 
         super().__init__(*args, **kwargs)
-        self.fields["scenario"].choices = SCENARIO_CHOICES
+        self.fields["scenario"].choices = registry.choices()
+        self.scenarios = registry.all()
         self.fields["names"].choices = Session.Names.choices
         self.engine_fields = []
+        # the classroom's own options of a scenario (one storm for the class, say), shown with it
+        for scenario in registry.all():
+            for option in scenario.session_options:
+                name = f"{scenario.key}__{option['name']}"
+                field = forms.BooleanField(label=option["label"], help_text=option.get("help", ""),
+                                           initial=option["default"], required=False)
+                field.scenario = scenario.key
+                field.session_option = True
+                self.fields[name] = field
+                self.engine_fields.append((scenario.key, option, name))
         for scenario, options in (scenario_options or {}).items():
             for option in options:
                 if option["name"] in self.MANAGED:
@@ -103,13 +112,19 @@ class SessionForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        scenario = cleaned.get("scenario")
-        if scenario == "stormfury" and (cleaned.get("seats_per_table") or 0) > 4:
-            self.add_error("seats_per_table", _("Project Stormfury tables seat 2 to 4 players."))
+        key = cleaned.get("scenario")
+        seats = cleaned.get("seats_per_table")
+        if key in registry.keys() and seats is not None:
+            scenario = registry.get(key)
+            fewest, most = scenario.seats
+            if not fewest <= seats <= most:
+                self.add_error("seats_per_table", _("This scenario's tables seat %(fewest)d to %(most)d players.")
+                               % {"fewest": fewest, "most": most})
         return cleaned
 
     def engine_options(self):
-        """The chosen scenario's options, typed like the engine's defaults."""
+        """The chosen scenario's options (the engine's and the classroom's own), typed like their
+        defaults."""
         scenario = self.cleaned_data["scenario"]
         options = {}
         for owner, option, name in self.engine_fields:

@@ -2,6 +2,8 @@ from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from scenarios import registry
+
 
 class TeacherManager(BaseUserManager):
     use_in_migrations = True
@@ -55,7 +57,8 @@ class Session(models.Model):
 
     teacher = models.ForeignKey(Teacher, on_delete=models.CASCADE, related_name="sessions")
     title = models.CharField(_("title"), max_length=80, blank=True)
-    scenario = models.CharField(_("scenario"), max_length=40, default="evacuation")
+    scenario = models.CharField(_("scenario"), max_length=40, choices=registry.choices,
+                                default=registry.default_key)
     join_code = models.CharField(max_length=6, unique=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
     seats_per_table = models.PositiveSmallIntegerField(_("seats per table"), default=4)
@@ -65,7 +68,7 @@ class Session(models.Model):
     names = models.CharField(_("names"), max_length=10, choices=Names.choices, default=Names.APPROVE)
     seed = models.BigIntegerField(_("seed"), null=True, blank=True)
     options = models.JSONField(default=dict, blank=True)
-    #: when the teacher's "storm moves" countdown ends (Stormfury with one storm for the class)
+    #: when the teacher's countdown to the class step ends (e.g. "storm moves" for every table)
     storm_deadline = models.DateTimeField(null=True, blank=True)
     #: once the teacher moves a student, new arrivals no longer reshuffle the tables
     arranged_by_teacher = models.BooleanField(default=False)
@@ -87,18 +90,13 @@ class Session(models.Model):
         return reverse("classroom:session", args=[self.pk])
 
     def get_scenario_display(self):
-        return dict(SCENARIO_CHOICES).get(self.scenario, self.scenario)
+        return dict(registry.choices()).get(self.scenario, self.scenario)
 
     @property
-    def shared_storm(self):
-        """Stormfury: every table faces the same storm, moving for the whole class at once."""
-        return self.scenario == "stormfury" and self.options.get("shared_storm", True)
-
-
-SCENARIO_CHOICES = [
-    ("evacuation", _("Hurricane Approaching! — evacuate the peninsula")),
-    ("stormfury", _("Project Stormfury — defend the Gulf coast together")),
-]
+    def shared_step(self):
+        """The scenario's class step is on: every table waits for it, and it happens for the
+        whole class at once (one storm moving for every table, for example)."""
+        return self.scenario in registry.keys() and registry.get(self.scenario).shared_step(self.options)
 
 
 class Participant(models.Model):

@@ -21,8 +21,8 @@ from classroom import guesses, selectors, services
 from classroom.consumers import MAX_FRAME_BYTES, token_cookie
 from classroom.forms import JoinForm, SessionForm, SignUpForm
 from classroom.models import Participant, Seat, Session
-from games.engines import ENGINES, SCENARIOS
 from games.refusals import Refused
+from scenarios import registry
 
 TOKEN_MAX_AGE = 14 * 24 * 3600  # a parked lesson resumes days later on the same tablet
 LONG_POLL_SECONDS = 20
@@ -54,7 +54,7 @@ def home(request):
 
 
 def _scenario_options():
-    return {key: ENGINES[key].options() for key in SCENARIOS}
+    return {scenario.key: scenario.options() for scenario in registry.all()}
 
 
 @login_required
@@ -66,7 +66,7 @@ def session_new(request):
             teacher=request.user, scenario=data["scenario"], title=data["title"],
             seats_per_table=data["seats_per_table"], fill_with_bots=data["fill_with_bots"],
             turn_timer=data["turn_timer"], turn_seconds=data["turn_seconds"], names=data["names"],
-            seed=data["seed"], options={**form.engine_options(), "shared_storm": data["shared_storm"]},
+            seed=data["seed"], options=form.engine_options(),
         )
         return redirect(session)
     return render(request, "classroom/session_new.html", {"form": form})
@@ -76,7 +76,7 @@ def session_new(request):
 def session_detail(request, pk):
     session = _own_session(request, pk)
     return render(request, "classroom/session.html", {
-        "session": session, "dashboard": selectors.dashboard(session),
+        "session": session, "scenario": registry.get(session.scenario), "dashboard": selectors.dashboard(session),
         "code": services.format_code(session.join_code), "join_url": selectors.join_url(session),
     })
 
@@ -91,7 +91,7 @@ def session_dashboard_json(request, pk):
 def session_screen(request, pk):
     session = _own_session(request, pk)
     return render(request, "classroom/screen.html", {
-        "session": session, "code": services.format_code(session.join_code),
+        "session": session, "scenario": registry.get(session.scenario), "code": services.format_code(session.join_code),
         "join_url": selectors.join_url(session), "dashboard": selectors.dashboard(session),
     })
 
@@ -254,10 +254,10 @@ def play(request, pk):
             return render(request, "classroom/move_waiting.html", {"participant": waiting, "session": session})
         messages.error(request, _("This tablet has not joined that lesson yet. Type the code to join."))
         return redirect("classroom:join")
-    engine = ENGINES[session.scenario]
+    scenario = registry.get(session.scenario)
     return render(request, "classroom/play.html", {
-        "session": session, "participant": participant, "scenario": session.scenario,
-        "board_url": f"/games/board/{session.scenario}.json?v={engine.content_hash}",
+        "session": session, "participant": participant, "scenario": scenario,
+        "board_url": f"/games/board/{scenario.key}.json?v={scenario.engine.content_hash}",
         "max_frame": MAX_FRAME_BYTES,
     })
 
@@ -311,9 +311,9 @@ async def play_poll(request, pk):
 
 
 def board(request, scenario):
-    if scenario not in SCENARIOS:
+    if scenario not in registry.keys():
         raise Http404
-    response = JsonResponse(ENGINES[scenario].board())
+    response = JsonResponse(registry.engine(scenario).board())
     response["Cache-Control"] = "public, max-age=31536000, immutable"
     return response
 

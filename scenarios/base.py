@@ -1,6 +1,6 @@
 """The engine contract every scenario satisfies, and the pieces engines share.
 
-Nothing here (or anywhere under ``games.engines``) imports Django: engines are pure rules that
+Nothing here (or in any scenario's engine modules) imports Django: engines are pure rules that
 take a seed and actions and return events, so they can be replayed, simulated and tested alone.
 """
 from __future__ import annotations

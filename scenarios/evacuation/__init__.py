@@ -9,7 +9,7 @@ from . import rules
 
 
 class EvacuationEngine:
-    """The engine object the registry hands out (see games.engines.base.Engine)."""
+    """The engine object the registry hands out (see scenarios.base.Engine)."""
 
     key = "evacuation"
     version = rules.VERSION

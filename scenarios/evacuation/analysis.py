@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.engines.evacuation import rules as evac
+from scenarios.evacuation import rules as evac
 
 WATCH_HOUR, WARNING_HOUR, WINDS_HOUR = 0, 12, 48
 RED_FROM_HOUR = 16

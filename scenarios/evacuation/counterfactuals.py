@@ -37,8 +37,8 @@ from __future__ import annotations
 import pickle
 from bisect import bisect_right
 
-from games.engines.base import draw
-from games.engines.evacuation import bots, rules
+from scenarios.base import draw
+from scenarios.evacuation import bots, rules
 
 FUTURES = 100
 #: futures played first; the rest only if a comparison is not yet clear (``_paired_clear``)

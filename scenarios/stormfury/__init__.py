@@ -1,6 +1,6 @@
 """Project Stormfury: cooperative hurricane response on a Gulf-coast hex map.
 
-``ENGINE`` satisfies the engine contract of ``games.engines.base``; the rules and every
+``ENGINE`` satisfies the engine contract of ``scenarios.base``; the rules and every
 interpretation of the rule book are in ``rules.py`` and ``RULES.md``.
 """
 from .rules import Stormfury

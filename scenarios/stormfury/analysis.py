@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from games.engines.stormfury import rules as sf
+from scenarios.stormfury import rules as sf
 
 DAMAGE_TYPES = [("infrastructure", "Infrastructure"), ("population", "People not yet evacuated"),
                 ("roads", "Roads")]

@@ -289,7 +289,7 @@ setInterval(() => { if (ws && ws.readyState === 1) ws.send('{"type":"ping"}'); }
   render();
   try {
     [renderer, board] = await Promise.all([
-      import(`./${cfg.scenario}.js`),
+      import(cfg.rendererUrl),
       fetch(cfg.boardUrl, {credentials: "same-origin"}).then((r) => r.json()),
     ]);
   } catch (err) { renderer = null; }

@@ -1,6 +1,6 @@
 """Build board + seat views from the real evacuation engine for the renderer harness.
 
-Run from anywhere: ``python3 tests/browser/renderer_harness/build_fixtures.py``; writes
+Run from anywhere: ``python3 scenarios/evacuation/harness/build_fixtures.py``; writes
 ``fixtures.json`` beside this file (git-ignored; shoot.sh rebuilds it).
 """
 import json
@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 
-from games.engines.evacuation import bots, rules  # noqa: E402
+from scenarios.evacuation import bots, rules  # noqa: E402
 
 
 def play(state, seat, *actions):

@@ -3,7 +3,7 @@
 # Serve the repo first:  python3 -m http.server 8765 --bind 127.0.0.1 --directory <repo>
 set -eu
 python3 "$(dirname "$0")/build_fixtures.py" >/dev/null
-BASE=${BASE:-http://127.0.0.1:8765/tests/browser/renderer_harness/index.html}
+BASE=${BASE:-http://127.0.0.1:8765/scenarios/evacuation/harness/index.html}
 OUT=${OUT:-/tmp/evac}
 mkdir -p "$OUT"
 SIZES=${SIZES:-"768,1024 1024,768 1366,650 390,844"}

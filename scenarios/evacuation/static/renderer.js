@@ -3,7 +3,7 @@
 // Every render replaces what is shown (never patches); per-root memory keeps pan/zoom, scroll,
 // open <details> and focus across renders. Safari 15 / Chrome 100: no build step, no new syntax.
 
-import { h, svg, rootMemory, saveUiState, restoreUiState, startTicking, setCountdown, zoomAt, attachPanZoom } from "./kit.js";
+import { h, svg, rootMemory, saveUiState, restoreUiState, startTicking, setCountdown, zoomAt, attachPanZoom } from "/static/js/kit.js";
 
 const T = {
   yourMove: "Your move",

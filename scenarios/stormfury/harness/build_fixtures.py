@@ -1,6 +1,6 @@
 """Build board + seat views from the real Stormfury engine for the renderer harness.
 
-Run from anywhere: ``python3 tests/browser/stormfury_harness/build_fixtures.py``; writes
+Run from anywhere: ``python3 scenarios/stormfury/harness/build_fixtures.py``; writes
 ``fixtures.json`` beside this file (shoot.sh rebuilds it).
 """
 import json
@@ -10,8 +10,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 
-from games.engines.stormfury import ENGINE  # noqa: E402
-from games.engines.stormfury.bots import BOTS  # noqa: E402
+from scenarios.stormfury import ENGINE  # noqa: E402
+from scenarios.stormfury.bots import BOTS  # noqa: E402
 
 
 def message(state, seat, version, status="playing", bot=None, timer=None, results=None):

@@ -1,6 +1,6 @@
 // In-page checks of the renderer's behaviour; index.html?check=1 runs them and writes PASS/FAIL
 // lines into #log (read with: chromium --headless --dump-dom ... | grep -E "PASS|FAIL").
-import { render, summary, progress } from "/static/js/stormfury.js";
+import { render, summary, progress } from "/scenarios/stormfury/static/renderer.js";
 
 export async function runChecks(data, log) {
   const ok = (cond, what) => log((cond ? "PASS " : "FAIL ") + what);

@@ -3,7 +3,7 @@
 # Serve the repo first:  python3 -m http.server 8931 --bind 127.0.0.1 --directory <repo>
 set -eu
 python3 "$(dirname "$0")/build_fixtures.py" >/dev/null
-BASE=${BASE:-http://127.0.0.1:8931/tests/browser/stormfury_harness/index.html}
+BASE=${BASE:-http://127.0.0.1:8931/scenarios/stormfury/harness/index.html}
 OUT=${OUT:-/tmp/stormfury}
 mkdir -p "$OUT"
 SIZES=${SIZES:-"768,1024 1024,768 1366,650 390,844"}

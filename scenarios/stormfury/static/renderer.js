@@ -4,7 +4,7 @@
 // pan/zoom, scroll, open <details>, focus, the chosen kind of action and the storm animation.
 // Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
-import { h, svg, rootMemory, saveUiState, restoreUiState, startTicking, setCountdown, zoomAt, attachPanZoom } from "./kit.js";
+import { h, svg, rootMemory, saveUiState, restoreUiState, startTicking, setCountdown, zoomAt, attachPanZoom } from "/static/js/kit.js";
 
 const T = {
   // banner
