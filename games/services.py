@@ -481,7 +481,7 @@ def _policy_results(scenario: str, seed: int, seats: int, options_json: str) -> 
 
 def policy_results(game: Game) -> list[dict]:
     """The scenario's policy bot playing every seat of this game's setup: the yardstick a team is
-    compared with (in Stormfury: the same storm)."""
+    compared with (in a team game: the same storm)."""
     return [json.loads(r) for r in _policy_results(game.scenario, game.seed, game.seats,
                                                    json.dumps(game.options, sort_keys=True))]
 

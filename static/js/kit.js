@@ -1,4 +1,4 @@
-// Small pieces both scenario renderers (evacuation.js, stormfury.js) share: DOM building, clock
+// Small pieces every scenario renderer (scenarios/<key>/static/renderer.js) shares: DOM building, clock
 // text, per-root render memory (scroll, open <details>, focus), countdown ticking and SVG
 // pan/zoom. Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
