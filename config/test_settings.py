@@ -16,3 +16,4 @@ ALLOWED_HOSTS = ["*"]
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MEDIA_ROOT = BASE_DIR / ".test-media"  # noqa: F405
 BOT_STEP_SECONDS = 0.05
+STORMWISE_SCENARIOS = [*STORMWISE_SCENARIOS, "tests.shelter_race"]  # noqa: F405 - a fixture scenario

@@ -36,7 +36,7 @@ class Scenario:
     name: Any                       #: shown to teachers (a lazy translation)
     blurb: Any                      #: one sentence for the new-session form
     seats: tuple[int, int] = (2, 6)  #: the fewest and most seats a table may have
-    age_band: str = "10-14"
+    age_band: str = "10+"  #: the youngest age band it suits (as the knowledge base's bands)
     languages: tuple[str, ...] = ("en",)
     #: the seats play as one team: standings and reports are per table, not per seat
     team_play: bool = False
@@ -46,6 +46,8 @@ class Scenario:
     #: can force it after a countdown): ``{"option": ..., "action": <system action>, "hold":
     #: <the engine option that makes a table wait for it>}``
     class_step: dict | None = None
+    #: knowledge-base facts (by key) the debrief may cite besides those tagged with this scenario
+    facts: tuple[str, ...] = ()
     #: ``(scenario, session options, session seed, table number, derive_seed) -> engine options``
     table_options_hook: Callable = _strip_session_options
     #: ``(views of each table's summary, shared, deadline) -> dict | None`` for the teacher's

@@ -55,8 +55,8 @@ def table_records(session: Session) -> list[dict]:
 def shown_facts(session: Session, audience: str) -> list[Fact]:
     """The facts this session's pages may show to ``audience`` ("student" or "teacher")."""
     prefs = DebriefSettings.of(session)
-    return Fact.objects.shown(scenario=session.scenario, audience=audience,
-                              intensity=prefs.intensity, age_band=prefs.age_band)
+    return Fact.objects.shown(scenario=session.scenario, audience=audience, intensity=prefs.intensity,
+                              age_band=prefs.age_band, also=registry.get(session.scenario).facts)
 
 
 def debrief_page(session: Session, *, audience: str = "student") -> tuple[str, dict]:

@@ -8,6 +8,6 @@ SCENARIO = Scenario(
     name=_("Hurricane Approaching! — evacuate the peninsula"),
     blurb=_("Each household decides when to leave, where to go and what to take, on its own 48-hour clock."),
     seats=(2, 6),
-    age_band="10-14",
+    age_band="10+",
     languages=("en",),
 )
