@@ -31,8 +31,8 @@ function el(tag, attrs = {}, ...children) {
 function seatLine(view, s, me) {
   const where = s.safe_round != null ? T.safe : T.steps(s.pos, view.distance);
   return el("li", {class: "race-seat" + (s.seat === me ? " race-me" : "")},
-    el("strong", {}, T.player(s.seat), s.seat === me ? ` (${T.you})` : ""), ": ", where, " · ",
-    T.supplies(s.supplies),
+    el("span", {}, el("strong", {}, T.player(s.seat), s.seat === me ? ` (${T.you})` : ""), ": ", where, " · ",
+      T.supplies(s.supplies)),
     el("meter", {min: 0, max: view.distance, value: s.pos, "aria-label": T.player(s.seat)}));
 }
 
