@@ -175,3 +175,13 @@ def test_every_bot_plays_every_seat_to_the_end(key):
         state, _log = play(scenario, 5, scenario.seats[1], lambda state, seat, actions: bot(state, seat))
         assert (None, {"type": "end_now"}) not in _log, f"{name} did not finish the game by itself"
         assert len(scenario.engine.results(state)) == scenario.seats[1]
+
+
+def test_collectstatic_gathers_every_registered_renderer(settings, tmp_path):
+    """A deployment's collected static files hold each renderer where the pages link it."""
+    from django.core.management import call_command
+
+    settings.STATIC_ROOT = tmp_path
+    call_command("collectstatic", interactive=False, verbosity=0)
+    for scenario in registry.all():
+        assert (tmp_path / scenario.renderer).is_file() and (tmp_path / scenario.stylesheet).is_file()
