@@ -238,7 +238,7 @@ def participant_for_link(token: str) -> Participant | None:
 
 DATA_DICTIONARY = {
     "session_id": "Stormwise's id of the lesson run.",
-    "scenario": "Scenario key (see the session's scenario).",
+    "scenario": "The scenario's key, as registered (settings.STORMWISE_SCENARIOS).",
     "table": "Table number inside the session (1, 2, ...).",
     "game_id": "Id of the table's game.",
     "seat_id": "Stable id of the seat (a player's place at a table); use it to join moves and decisions.",
