@@ -70,9 +70,6 @@ class SessionForm(forms.Form):
                               widget=forms.RadioSelect)
     seed = forms.IntegerField(label=_("Seed (optional: the same seed replays the same dice)"),
                               required=False, min_value=0, max_value=2**48)
-    #: engine options the session sets itself rather than the teacher's form
-    MANAGED = {"storm_seed", "hold_storm"}
-
     def __init__(self, *args, scenario_options=None, **kwargs):
         from classroom.models import Session
 
@@ -92,8 +89,9 @@ class SessionForm(forms.Form):
                 self.fields[name] = field
                 self.engine_fields.append((scenario.key, option, name))
         for scenario, options in (scenario_options or {}).items():
+            managed = registry.get(scenario).managed_options  # set per table, not by the teacher
             for option in options:
-                if option["name"] in self.MANAGED:
+                if option["name"] in managed:
                     continue
                 name = f"{scenario}__{option['name']}"
                 choices = option.get("choices")

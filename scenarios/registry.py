@@ -48,6 +48,8 @@ class Scenario:
     class_step: dict | None = None
     #: knowledge-base facts (by key) the debrief may cite besides those tagged with this scenario
     facts: tuple[str, ...] = ()
+    #: engine options ``table_options_hook`` sets for each table, so the form does not offer them
+    managed_options: tuple[str, ...] = ()
     #: ``(scenario, session options, session seed, table number, derive_seed) -> engine options``
     table_options_hook: Callable = _strip_session_options
     #: ``(views of each table's summary, shared, deadline) -> dict | None`` for the teacher's

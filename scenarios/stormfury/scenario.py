@@ -41,6 +41,7 @@ SCENARIO = Scenario(
          "help": _("The storm moves for the whole class at once, so teams can be compared.")},
     ),
     class_step={"option": "shared_storm", "action": {"type": "storm_moves"}, "hold": "hold_storm"},
+    managed_options=("hold_storm", "storm_seed"),
     table_options_hook=table_options,
     class_panel_hook=storm_panel,
 )

@@ -185,3 +185,16 @@ def test_collectstatic_gathers_every_registered_renderer(settings, tmp_path):
     call_command("collectstatic", interactive=False, verbosity=0)
     for scenario in registry.all():
         assert (tmp_path / scenario.renderer).is_file() and (tmp_path / scenario.stylesheet).is_file()
+
+
+@pytest.mark.parametrize("key", SCENARIOS)
+def test_the_new_session_form_offers_its_options_but_not_those_set_per_table(key):
+    from classroom.forms import SessionForm
+
+    scenario = registry.get(key)
+    form = SessionForm(scenario_options={s.key: s.options() for s in registry.all()})
+    offered = {name.split("__", 1)[1] for name in form.fields if name.startswith(f"{key}__")}
+    assert not offered & set(scenario.managed_options)
+    wanted = {o["name"] for o in scenario.options() if isinstance(o["default"], bool) or o.get("choices")}
+    assert wanted - set(scenario.managed_options) <= offered
+    assert {o["name"] for o in scenario.session_options} <= offered
