@@ -7,7 +7,7 @@ services: ``.venv/bin/python -m benchmarks.debrief`` (``--keep DIR`` keeps the d
   analysis, facts, template), median of 5 after one warm-up.
 - ``report_class_of_32_s``: every report of the session - 32 student pages with charts,
   counterfactuals (40 paired futures per decision, 100 where 40 do not settle it; see
-  ``scoring.counterfactuals``) and PDFs, plus the class packet - built one after another, as one
+  ``scenarios.evacuation.counterfactuals``) and PDFs, plus the class packet - built one after another, as one
   worker would (one process: fonts, stylesheet and repeated charts are set up once). Bound by
   WeasyPrint: about two thirds of the time is printing PDFs, a quarter of that drawing the SVG
   charts; counterfactuals are about an eighth.
@@ -69,7 +69,7 @@ def finished_session():
     from classroom import services
     from classroom.models import Teacher
     from games import services as games
-    from games.engines.evacuation import bots
+    from scenarios.evacuation import bots
     from games.models import Game
 
     teacher = Teacher.objects.create_user(email=f"bench{time.time_ns()}@school.test")

@@ -14,8 +14,8 @@ import statistics
 import sys
 import time
 
-from games.engines.evacuation import ENGINE
-from games.engines.evacuation.bots import BOTS, POLICY_BOT, make_policy
+from scenarios.evacuation import ENGINE
+from scenarios.evacuation.bots import BOTS, POLICY_BOT, make_policy
 
 #: Seconds a student takes per tap at a tablet (read, decide, tap): an assumption for the lesson
 #: budget, not a measurement.

@@ -159,7 +159,7 @@ def verdict(name, ok, **figures):
 
 def games_intact(plan):
     """Every game's move log has seq 1..n, version n, and replays through the engine to its state."""
-    from games.engines import ENGINES
+    from scenarios.registry import ENGINES
     from games.models import Game
 
     bad = 0

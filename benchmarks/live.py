@@ -265,7 +265,7 @@ def machine_busy():
 
 def choose(view: dict, rng: random.Random):
     """A legal action a student in no hurry to finish would tap, or None when its game is done."""
-    from games.engines.evacuation.rules import NODE_DEST
+    from scenarios.evacuation.rules import NODE_DEST
 
     if view["status"] == "finished" or view["view"].get("status") != "playing":
         actions = view["view"].get("actions") or []

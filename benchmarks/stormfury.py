@@ -16,8 +16,8 @@ import statistics
 import time
 from collections import Counter
 
-from games.engines.stormfury import ENGINE, PRESETS, rules
-from games.engines.stormfury.bots import BOTS, POLICY_BOT
+from scenarios.stormfury import ENGINE, PRESETS, rules
+from scenarios.stormfury.bots import BOTS, POLICY_BOT
 
 GAMES = 400
 STORMS = 1000

@@ -1,6 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scenarios import registry
 
 class SignUpForm(forms.Form):
     """A new teacher gives an e-mail address; the password is chosen from the link sent to it, so
@@ -39,18 +40,12 @@ class SessionForm(forms.Form):
                     "joining, on the session page."))
     seed = forms.IntegerField(label=_("Seed (optional: the same seed replays the same dice)"),
                               required=False, min_value=0, max_value=2**48)
-    shared_storm = forms.BooleanField(
-        label=_("Project Stormfury: every table faces the same storm"), initial=True, required=False,
-        help_text=_("The storm moves for the whole class at once, so teams can be compared."))
-
-    #: engine options the session sets itself rather than the teacher's form
-    MANAGED = {"storm_seed", "hold_storm"}
-
     def __init__(self, *args, scenario_options=None, scenario_presets=None, **kwargs):
-        from classroom.models import SCENARIO_CHOICES, Session, preset_label
+        from classroom.models import Session, preset_label
 
         super().__init__(*args, **kwargs)
-        self.fields["scenario"].choices = SCENARIO_CHOICES
+        self.fields["scenario"].choices = registry.choices()
+        self.scenarios = registry.all()
         self.fields["names"].choices = Session.Names.choices
         self.scenario_options = scenario_options or {}
         self.scenario_presets = {k: v for k, v in (scenario_presets or {}).items() if v}
@@ -68,9 +63,20 @@ class SessionForm(forms.Form):
             self.fields[f"{scenario}__preset"] = field
             self.preset_fields.append(self[f"{scenario}__preset"])
         self.engine_fields = []
+        # the classroom's own options of a scenario (one storm for the class, say), shown with it
+        for scenario in registry.all():
+            for option in scenario.session_options:
+                name = f"{scenario.key}__{option['name']}"
+                field = forms.BooleanField(label=option["label"], help_text=option.get("help", ""),
+                                           initial=option["default"], required=False)
+                field.scenario = scenario.key
+                field.session_option = True
+                self.fields[name] = field
+                self.engine_fields.append((scenario.key, option, name))
         for scenario, options in (scenario_options or {}).items():
+            managed = registry.get(scenario).managed_options  # set per table, not by the teacher
             for option in options:
-                if option["name"] in self.MANAGED:
+                if option["name"] in managed:
                     continue
                 name = f"{scenario}__{option['name']}"
                 choices = option.get("choices")
@@ -89,16 +95,21 @@ class SessionForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        scenario = cleaned.get("scenario")
-        if scenario == "stormfury" and (cleaned.get("seats_per_table") or 0) > 4:
-            self.add_error("seats_per_table", _("Project Stormfury tables seat 2 to 4 players."))
-        preset = self.preset() if scenario else ""
+        key = cleaned.get("scenario")
+        seats = cleaned.get("seats_per_table")
+        if key in registry.keys() and seats is not None:
+            scenario = registry.get(key)
+            fewest, most = scenario.seats
+            if not fewest <= seats <= most:
+                self.add_error("seats_per_table", _("This scenario's tables seat %(fewest)d to %(most)d players.")
+                               % {"fewest": fewest, "most": most})
+        preset = self.preset() if key else ""
         if preset:
-            specs = {o["name"]: o for o in self.scenario_options.get(scenario, [])}
-            for name, value in self.scenario_presets[scenario][preset].items():
+            specs = {o["name"]: o for o in self.scenario_options.get(key, [])}
+            for name, value in self.scenario_presets[key][preset].items():
                 spec = specs.get(name)
                 if spec is None or ("choices" in spec and value not in spec["choices"]):
-                    self.add_error(f"{scenario}__preset", forms.ValidationError(
+                    self.add_error(f"{key}__preset", forms.ValidationError(
                         _("This scenario's preset names an option it does not have."), code="bad_preset"))
                     break
         return cleaned
@@ -110,7 +121,8 @@ class SessionForm(forms.Form):
         return preset if preset in self.scenario_presets.get(scenario, {}) else ""
 
     def engine_options(self):
-        """The chosen scenario's options, typed like the engine's defaults."""
+        """The chosen scenario's options (the engine's and the classroom's own), typed like their
+        defaults."""
         scenario = self.cleaned_data["scenario"]
         options = {}
         for owner, option, name in self.engine_fields:

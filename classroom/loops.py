@@ -1,4 +1,4 @@
-"""The classroom loops: shared Stormfury storms, and the retention purge."""
+"""The classroom loops: class steps (a storm shared by every table), and the retention purge."""
 import asyncio
 import logging
 

@@ -6,6 +6,8 @@ from django.db.models.signals import post_delete
 from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
+from scenarios import registry
+
 
 class TeacherManager(BaseUserManager):
     use_in_migrations = True
@@ -72,7 +74,8 @@ class Session(models.Model):
 
     teacher = models.ForeignKey(Teacher, on_delete=models.CASCADE, related_name="sessions")
     title = models.CharField(_("title"), max_length=80, blank=True)
-    scenario = models.CharField(_("scenario"), max_length=40, default="evacuation")
+    scenario = models.CharField(_("scenario"), max_length=40, choices=registry.choices,
+                                default=registry.default_key)
     join_code = models.CharField(max_length=6, unique=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
     seats_per_table = models.PositiveSmallIntegerField(_("seats per table"), default=4)
@@ -82,7 +85,7 @@ class Session(models.Model):
     names = models.CharField(_("names"), max_length=10, choices=Names.choices, default=Names.APPROVE)
     seed = models.BigIntegerField(_("seed"), null=True, blank=True)
     options = models.JSONField(default=dict, blank=True)
-    #: when the teacher's "storm moves" countdown ends (Stormfury with one storm for the class)
+    #: when the teacher's countdown to the class step ends (e.g. "storm moves" for every table)
     storm_deadline = models.DateTimeField(null=True, blank=True)
     #: the most students (devices) that may join; the teacher can raise or lower it during the lesson
     max_participants = models.PositiveSmallIntegerField(_("most students who may join"), default=40)
@@ -108,7 +111,7 @@ class Session(models.Model):
         return reverse("classroom:session", args=[self.pk])
 
     def get_scenario_display(self):
-        return dict(SCENARIO_CHOICES).get(self.scenario, self.scenario)
+        return dict(registry.choices()).get(self.scenario, self.scenario)
 
     @property
     def preset(self):
@@ -123,15 +126,14 @@ class Session(models.Model):
 
     def changed_options(self):
         """The engine options this session sets to something other than the engine's default."""
-        from games.engines import ENGINES
-
-        defaults = {o["name"]: o["default"] for o in ENGINES[self.scenario].options()}
+        defaults = {o["name"]: o["default"] for o in registry.get(self.scenario).options()}
         return sorted(k for k, v in self.options.items() if k in defaults and v != defaults[k])
 
     @property
-    def shared_storm(self):
-        """Stormfury: every table faces the same storm, moving for the whole class at once."""
-        return self.scenario == "stormfury" and self.options.get("shared_storm", True)
+    def shared_step(self):
+        """The scenario's class step is on: every table waits for it, and it happens for the
+        whole class at once (one storm moving for every table, for example)."""
+        return self.scenario in registry.keys() and registry.get(self.scenario).shared_step(self.options)
 
 
 #: How the platform names a scenario's option presets (engines hold no UI text); "" is the
@@ -146,12 +148,6 @@ PRESET_LABELS = {
 def preset_label(key):
     """The teacher-facing name of a preset key (a readable fallback for a key not listed)."""
     return PRESET_LABELS.get(key) or key.replace("_", " ").capitalize()
-
-
-SCENARIO_CHOICES = [
-    ("evacuation", _("Hurricane Approaching! — evacuate the peninsula")),
-    ("stormfury", _("Project Stormfury — defend the Gulf coast together")),
-]
 
 
 def new_report_secret() -> str:

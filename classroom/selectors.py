@@ -12,6 +12,7 @@ from classroom.models import Participant, Seat, Session
 from classroom.services import format_code
 from games import services as games
 from games.models import Game
+from scenarios import registry
 
 OFFLINE_AFTER_SECONDS = 30
 
@@ -139,17 +140,9 @@ def dashboard(session: Session, summaries: dict | None = None, *, recheck: bool 
                        "summary": summary})
     order = {"asking": 0, "stuck": 1, "claim": 2, "offline": 3, "idle": 4, "finished": 5}
     alerts.sort(key=lambda a: order[a["kind"]])
-    storm = None
-    if session.scenario == "stormfury":
-        views = [t["summary"]["view"] for t in tables if t["summary"]]
-        behind = min(views, key=lambda v: (v.get("round", 0), v.get("phase") != "storm"), default=None)
-        storm = {
-            "shared": session.shared_storm,
-            "deadline": session.storm_deadline.isoformat() if session.storm_deadline else None,
-            "round": behind.get("round") if behind else None,
-            "category": behind["storm"]["category"] if behind and behind.get("storm") else None,
-            "waiting_tables": sum(1 for v in views if v.get("phase") == "storm"),
-        }
+    scenario = registry.get(session.scenario)
+    storm = scenario.class_panel([t["summary"]["view"] for t in tables if t["summary"]], session.shared_step,
+                                 session.storm_deadline.isoformat() if session.storm_deadline else None)
     return {
         "type": "dashboard", "session": session.pk, "status": session.status, "scenario": session.scenario,
         "storm": storm,
@@ -157,7 +150,7 @@ def dashboard(session: Session, summaries: dict | None = None, *, recheck: bool 
         "participants": [{"id": p.pk, "name": p.nickname, "approved": p.approved, "players": p.players,
                           "online": online(p)} for p in participants],
         "alerts": alerts, "tables": tables,
-        "standings": team_standings(session, tables) if session.scenario == "stormfury" else standings(session, tables),
+        "standings": team_standings(session, tables) if scenario.team_play else standings(session, tables),
     }
 
 
@@ -210,7 +203,7 @@ def device_state(participant: Participant) -> dict:
 
 
 def team_standings(session: Session, tables: list[dict]) -> dict:
-    """Stormfury: teams ranked by damage (lower is better) beside the policy bot on the same storm."""
+    """Team games: teams ranked by damage (lower is better) beside the policy bot on the same storm."""
     from games.models import Game
 
     finished = [t for t in tables if t["summary"] and t["summary"]["status"] == "finished"]

@@ -20,10 +20,10 @@ from django.utils.translation import gettext as _
 
 from classroom import nicknames
 from classroom.models import Participant, Seat, Session, Table
-from games import engines as games_engines
 from games import services as games
 from games.models import Game, Move
 from games.refusals import Refused
+from scenarios import registry
 
 # 32 symbols, no I, L, O or U: about 30 bits in six characters, none easily misread.
 CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -72,7 +72,7 @@ def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_wit
                    options=None, title="", preset="", max_participants=40) -> Session:
     """A new session in the lobby, with a join code unique among all sessions.
 
-    ``preset`` names one of the scenario's ``PRESETS`` (see ``games.engines.presets``): its
+    ``preset`` names one of the scenario's ``PRESETS`` (see ``scenarios.registry``): its
     option values are set over ``options``, and the session remembers which preset it plays so
     that every results screen and report can say so.
 
@@ -82,7 +82,7 @@ def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_wit
         raise SessionQuotaReached(settings.SESSIONS_PER_TEACHER)
     options = dict(options or {})
     if preset:
-        named = games_engines.presets(scenario)
+        named = registry.get(scenario).presets
         if preset not in named:
             raise ValueError(f"Scenario {scenario!r} has no preset {preset!r}.")
         options.update(named[preset])
@@ -370,26 +370,19 @@ def start(*, session: Session) -> Session:
     return session
 
 
-#: keys of ``Session.options`` that belong to the session, not to the engine
-SESSION_ONLY_OPTIONS = {"shared_storm", "preset"}
-
-
 def table_options(session: Session, table_number: int) -> dict:
-    """The engine options of one table: the teacher's choices, plus the shared storm if any."""
-    options = {k: v for k, v in session.options.items() if k not in SESSION_ONLY_OPTIONS}
-    if session.scenario == "stormfury":
-        shared = session.shared_storm
-        options["hold_storm"] = shared
-        options["storm_seed"] = session.seed if shared else games.derive_seed(session.seed, f"storm{table_number}")
-    return options
+    """The engine options of one table: the teacher's choices, as the scenario sets them for each
+    table (a storm shared by the class, for example); the preset's name stays with the session."""
+    options = {k: v for k, v in session.options.items() if k != "preset"}
+    return registry.get(session.scenario).table_options(options, session.seed, table_number, games.derive_seed)
 
 
 STORM_COUNTDOWN_SECONDS = 10
 
 
 def call_storm(*, session: Session) -> Session:
-    """The teacher's "storm moves": after a visible countdown the storm moves at every table."""
-    if session.status == Session.Status.PLAYING and session.scenario == "stormfury":
+    """The teacher's class step ("storm moves"): after a visible countdown it happens at every table."""
+    if session.status == Session.Status.PLAYING and registry.get(session.scenario).class_step:
         session.storm_deadline = timezone.now() + timedelta(seconds=STORM_COUNTDOWN_SECONDS)
         session.save(update_fields=["storm_deadline"])
         notify_session(session)
@@ -397,26 +390,28 @@ def call_storm(*, session: Session) -> Session:
 
 
 def sweep_storms(now=None) -> int:
-    """Move shared storms: when every table of a session waits for it, or the countdown ended.
+    """Take class steps (a shared storm moving): when every table of a session waits for it, or
+    the teacher's countdown ended.
 
-    One pass of the classroom loop; returns how many tables' storms moved.
+    One pass of the classroom loop; returns how many tables took the step.
     """
     now = now or timezone.now()
     moved = 0
-    for session in Session.objects.filter(status=Session.Status.PLAYING, scenario="stormfury"):
+    for session in Session.objects.filter(status=Session.Status.PLAYING, scenario__in=registry.with_class_step()):
+        step = registry.get(session.scenario).class_step
         game_ids = _games(session)
         tables = list(Game.objects.filter(pk__in=game_ids, status=Game.Status.PLAYING))
         forced = session.storm_deadline is not None and session.storm_deadline <= now
-        if not tables or not (forced or (session.shared_storm and
-                                         all(games.waiting_for_system(g, "storm_moves") for g in tables))):
+        if not tables or not (forced or (session.shared_step and
+                                         all(games.waiting_for_system(g, step["action"]["type"]) for g in tables))):
             continue
         key = f"r{now.timestamp():.0f}" if forced else ""
         for game in tables:
             try:
-                if games.system_action(game_id=game.pk, action={"type": "storm_moves"},
+                if games.system_action(game_id=game.pk, action=dict(step["action"]),
                                        actor=Move.Actor.TEACHER if forced else Move.Actor.SYSTEM, key=key):
                     moved += 1
-            except Refused:  # e.g. a table still choosing roles: its storm moves next time
+            except Refused:  # e.g. a table still choosing roles: it takes the step next time
                 continue
         if forced:
             Session.objects.filter(pk=session.pk).update(storm_deadline=None)

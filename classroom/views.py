@@ -23,8 +23,8 @@ from classroom import accounts, buckets, guesses, selectors, services
 from classroom.consumers import ACT_BURST, MAX_ACTS_PER_SECOND, MAX_FRAME_BYTES, MAX_FRAMES_PER_SECOND, token_cookie
 from classroom.forms import JoinForm, SessionForm, SignUpForm
 from classroom.models import Participant, Seat, Session
-from games.engines import ENGINES, SCENARIOS, presets
 from games.refusals import Refused
+from scenarios import registry
 
 TOKEN_MAX_AGE = 14 * 24 * 3600  # a parked lesson resumes days later on the same tablet
 LONG_POLL_SECONDS = 20
@@ -108,11 +108,11 @@ def home(request):
 
 
 def _scenario_options():
-    return {key: ENGINES[key].options() for key in SCENARIOS}
+    return {scenario.key: scenario.options() for scenario in registry.all()}
 
 
 def _scenario_presets():
-    return {key: presets(key) for key in SCENARIOS}
+    return {scenario.key: scenario.presets for scenario in registry.all()}
 
 
 @login_required
@@ -126,7 +126,7 @@ def session_new(request):
                 teacher=request.user, scenario=data["scenario"], title=data["title"],
                 seats_per_table=data["seats_per_table"], fill_with_bots=data["fill_with_bots"],
                 turn_timer=data["turn_timer"], turn_seconds=data["turn_seconds"], names=data["names"],
-                seed=data["seed"], options={**form.engine_options(), "shared_storm": data["shared_storm"]},
+                seed=data["seed"], options=form.engine_options(),
                 preset=form.preset(), max_participants=data["max_participants"],
             )
         except services.SessionQuotaReached as error:
@@ -140,7 +140,8 @@ def session_new(request):
 def session_detail(request, pk):
     session = _own_session(request, pk)
     return render(request, "classroom/session.html", {
-        "session": session, "dashboard": selectors.dashboard(session), "board_url": board_url(session.scenario),
+        "session": session, "scenario": registry.get(session.scenario), "dashboard": selectors.dashboard(session),
+        "board_url": board_url(session.scenario),
         "code": services.format_code(session.join_code), "join_url": selectors.join_url(session),
     })
 
@@ -156,7 +157,8 @@ def session_dashboard_json(request, pk):
 def session_screen(request, pk):
     session = _own_session(request, pk)
     return render(request, "classroom/screen.html", {
-        "session": session, "code": services.format_code(session.join_code), "board_url": board_url(session.scenario),
+        "session": session, "scenario": registry.get(session.scenario), "code": services.format_code(session.join_code),
+        "board_url": board_url(session.scenario),
         "join_url": selectors.join_url(session), "dashboard": selectors.dashboard(session),
     })
 
@@ -328,9 +330,10 @@ def play(request, pk):
             return render(request, "classroom/move_waiting.html", {"participant": waiting, "session": session})
         messages.error(request, _("This tablet has not joined that lesson yet. Type the code to join."))
         return redirect("classroom:join")
+    scenario = registry.get(session.scenario)
     return render(request, "classroom/play.html", {
-        "session": session, "participant": participant, "scenario": session.scenario,
-        "board_url": board_url(session.scenario),
+        "session": session, "participant": participant, "scenario": scenario,
+        "board_url": board_url(scenario.key),
         "max_frame": MAX_FRAME_BYTES,
     })
 
@@ -408,14 +411,14 @@ async def play_poll(request, pk):
 def board_url(scenario):
     """The static board's address, versioned by the board itself: browsers keep it for good, and
     fetch it again when the content or the way the engine lays out its board changes."""
-    raw = json.dumps(ENGINES[scenario].board(), sort_keys=True, separators=(",", ":"))
+    raw = json.dumps(registry.engine(scenario).board(), sort_keys=True, separators=(",", ":"))
     return f"/games/board/{scenario}.json?v={hashlib.sha256(raw.encode()).hexdigest()[:16]}"
 
 
 def board(request, scenario):
-    if scenario not in SCENARIOS:
+    if scenario not in registry.keys():
         raise Http404
-    response = JsonResponse(ENGINES[scenario].board())
+    response = JsonResponse(registry.engine(scenario).board())
     response["Cache-Control"] = "public, max-age=31536000, immutable"
     return response
 

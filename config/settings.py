@@ -73,6 +73,10 @@ INSTALLED_APPS = [
     "scoring",
 ]
 
+# The registry line: each installed scenario's package, in the order the new-session form lists
+# them (see scenarios/registry.py and README's "Add a scenario").
+STORMWISE_SCENARIOS = ["scenarios.evacuation", "scenarios.stormfury"]
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -94,8 +98,12 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            "loaders": [("django.template.loaders.cached.Loader", [
+                "django.template.loaders.filesystem.Loader",
+                "django.template.loaders.app_directories.Loader",
+                "scenarios.loaders.TemplateLoader",  # each scenario's own templates
+            ])],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
@@ -206,6 +214,11 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "scenarios.loaders.StaticFinder",  # each scenario's renderer, as scenarios/<key>/...
+]
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 STORAGES = {

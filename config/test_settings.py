@@ -22,3 +22,4 @@ BOT_STEP_SECONDS = 0.05
 # Counters in the cache (join guesses, sign-in throttling) start afresh each run, though Redis
 # keeps the last run's for their window.
 CACHES["default"]["KEY_PREFIX"] = os.environ.setdefault("TEST_CACHE_PREFIX", "test-" + secrets.token_hex(4))  # noqa: F405
+STORMWISE_SCENARIOS = [*STORMWISE_SCENARIOS, "tests.shelter_race"]  # noqa: F405 - a fixture scenario

@@ -1,7 +1,7 @@
 """Refusals: one exception for every rejected input, rendered from its code through gettext."""
 from django.utils.translation import gettext_lazy as _
 
-from games.engines import IllegalAction
+from scenarios.base import IllegalAction
 
 # Messages for the codes the web layer itself raises; engine codes fall back to the engine's own
 # English sentence until a translation is written here.

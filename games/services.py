@@ -23,10 +23,10 @@ from django.utils import timezone
 from psycopg.types.json import Jsonb
 
 from games import broadcast
-from games.engines import ENGINES, IllegalAction
-from games.engines.base import draw
 from games.models import Game, Move
 from games.refusals import Refused
+from scenarios import registry
+from scenarios.base import IllegalAction, draw
 
 
 # The game row's fields a move changes.
@@ -43,26 +43,22 @@ class Outcome:
 
 
 def engine_for(game: Game):
-    return ENGINES[game.scenario]
+    return registry.engine(game.scenario)
 
 
 def policy_bot(scenario: str) -> str:
-    from importlib import import_module
-
-    return import_module(f"games.engines.{scenario}.bots").POLICY_BOT
+    return registry.get(scenario).policy_bot
 
 
 def _bot(scenario: str, policy: str):
-    from importlib import import_module
-
-    return import_module(f"games.engines.{scenario}.bots").BOTS[policy]
+    return registry.get(scenario).bots[policy]
 
 
 def create_game(*, scenario: str, seed: int, seats: int, options: dict | None = None,
                 bots: dict[int, str] | None = None, turn_seconds: int | None = None,
                 bot_step_seconds: float = 1.0) -> Game:
     """Set up a new game and schedule its first bot moves and turn timers."""
-    engine = ENGINES[scenario]
+    engine = registry.engine(scenario)
     state = engine.setup(seed, seats, options or {})
     game = Game(
         scenario=scenario, engine_version=engine.version, content_hash=engine.content_hash,
@@ -304,9 +300,11 @@ def _reschedule(game: Game, engine, state, *, acted, now: datetime):
     game.next_deadline = min((datetime.fromisoformat(t) for t in timers.values()), default=None)
 
 
-def _unblocking_action(engine, state) -> dict:
-    """What the system does when no seat may act yet the game goes on (a held storm moves)."""
-    waiting = [a for a in engine.actions(state, None) if a.get("type") == "storm_moves"]
+def _unblocking_action(scenario: str, engine, state) -> dict:
+    """What the system does when no seat may act yet the game goes on (the class step, such as
+    a held storm moving), else ending the game."""
+    step = registry.get(scenario).class_step
+    waiting = [a for a in engine.actions(state, None) if step and a.get("type") == step["action"]["type"]]
     return waiting[0] if waiting else {"type": "end_now"}
 
 
@@ -416,7 +414,7 @@ def finish_with_bots(*, game_id: int, max_moves: int = 20_000) -> Game:
                 break
             seats = engine.to_act(state)
             if not seats:  # the game waits for the system (a held storm): move it on
-                _apply(game, None, _unblocking_action(engine, state),
+                _apply(game, None, _unblocking_action(game.scenario, engine, state),
                        _system_action_id(game, "finish", None), Move.Actor.BOT, publish=False)
                 state = engine.load(game.state)
             for seat in seats:
@@ -443,7 +441,7 @@ def end_now(*, game_id: int) -> Game:
 
 def waiting_for_system(game: Game, action_type: str) -> bool:
     """True when no seat may act and the engine waits for the system's ``action_type``
-    (a held Stormfury storm waits for "storm_moves")."""
+    (a table held for the class step waits for its action)."""
     if game.status != Game.Status.PLAYING:
         return False
     engine = engine_for(game)
@@ -466,8 +464,9 @@ def system_action(*, game_id: int, action: dict, actor: str = Move.Actor.SYSTEM,
 
 @lru_cache(maxsize=256)
 def _policy_results(scenario: str, seed: int, seats: int, options_json: str) -> tuple:
-    engine = ENGINES[scenario]
-    options = {k: v for k, v in json.loads(options_json).items() if k != "hold_storm"}
+    engine = registry.engine(scenario)
+    step = registry.get(scenario).class_step or {}
+    options = {k: v for k, v in json.loads(options_json).items() if k != step.get("hold")}
     state = engine.setup(seed, seats, options)
     policy = _bot(scenario, policy_bot(scenario))
     for _ in range(20_000):
@@ -475,7 +474,7 @@ def _policy_results(scenario: str, seed: int, seats: int, options_json: str) -> 
             break
         seats = engine.to_act(state)
         if not seats:
-            engine.apply(state, None, _unblocking_action(engine, state))
+            engine.apply(state, None, _unblocking_action(scenario, engine, state))
         for seat in seats:
             engine.apply(state, seat, policy(state, seat))
             if engine.finished(state):
@@ -485,7 +484,7 @@ def _policy_results(scenario: str, seed: int, seats: int, options_json: str) -> 
 
 def policy_results(game: Game) -> list[dict]:
     """The scenario's policy bot playing every seat of this game's setup: the yardstick a team is
-    compared with (in Stormfury: the same storm)."""
+    compared with (in a team game: the same storm)."""
     return [json.loads(r) for r in _policy_results(game.scenario, game.seed, game.seats,
                                                    json.dumps(game.options, sort_keys=True))]
 

@@ -7,16 +7,17 @@ from scoring.outcomes import AGE_BANDS
 
 
 class FactQuerySet(models.QuerySet):
-    def shown(self, *, scenario: str, audience: str, intensity: str, age_band: str):
-        """The facts a page may show: students never see unverified facts; a gentle session never
-        sees death tolls; a fact is shown only to its age band and older."""
+    def shown(self, *, scenario: str, audience: str, intensity: str, age_band: str, also=()):
+        """The facts a page may show: those tagged with the scenario, or named in ``also``.
+        Students never see unverified facts; a gentle session never sees death tolls; a fact
+        is shown only to its age band and older."""
         facts = self
         if audience == "student":
             facts = facts.filter(verified=True)
         if intensity == DebriefSettings.Intensity.GENTLE:
             facts = facts.filter(deaths=False)
         bands = AGE_BANDS[:AGE_BANDS.index(age_band) + 1] if age_band in AGE_BANDS else AGE_BANDS[:1]
-        return [f for f in facts.filter(age_band__in=bands) if scenario in f.scenarios]
+        return [f for f in facts.filter(age_band__in=bands) if scenario in f.scenarios or f.key in also]
 
 
 class Fact(models.Model):

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from classroom.models import Participant, Seat, Session
 from games.models import Game, Move
-from scoring import analysis
+from scenarios import registry
 from scoring.models import DebriefSettings, Fact, Report
 
 LINK_SALT = "scoring.student-report"
@@ -33,7 +33,7 @@ def link_max_age() -> int:
 # --- Reading the lesson -----------------------------------------------------------------------------
 
 def table_records(session: Session) -> list[dict]:
-    """Each table's final state, move log and seat holders, as ``scoring.analysis`` reads them."""
+    """Each table's final state, move log and seat holders, as scenarios' debrief parts read them."""
     tables = list(session.tables.select_related("game").prefetch_related("seats__participant")
                   .filter(game__isnull=False).order_by("number"))
     moves_by_game: dict[int, list] = {t.game_id: [] for t in tables}
@@ -57,67 +57,18 @@ def table_records(session: Session) -> list[dict]:
 def shown_facts(session: Session, audience: str) -> list[Fact]:
     """The facts this session's pages may show to ``audience`` ("student" or "teacher")."""
     prefs = DebriefSettings.of(session)
-    return Fact.objects.shown(scenario=session.scenario, audience=audience,
-                              intensity=prefs.intensity, age_band=prefs.age_band)
+    return Fact.objects.shown(scenario=session.scenario, audience=audience, intensity=prefs.intensity,
+                              age_band=prefs.age_band, also=registry.get(session.scenario).facts)
 
 
-FACT_PRIORITY = ["destinations-florida-2004", "when-households-leave-ike", "watch-warning-lead-times",
-                 "mitigation-pays", "fortified-roofs-sally", "shelter-last-resort", "water-per-day",
-                 "katrina-contraflow", "rita-evacuation-deaths", "what-kills-1963-2012"]
+def debrief_page(session: Session, *, audience: str = "student") -> tuple[str, dict]:
+    """The projector page of the session's scenario, built from the move log now: the template
+    and its context."""
+    from scoring.reports import Lesson
 
-
-def matching_facts(tags, facts, limit=2) -> list[Fact]:
-    """The facts that speak to a decision's tags, best first (tag order, then a fixed priority)."""
-    picked = []
-    for tag in tags:
-        for fact in sorted(facts, key=lambda f: (FACT_PRIORITY.index(f.key) if f.key in FACT_PRIORITY else 99, f.key)):
-            if tag in fact.decisions and fact not in picked:
-                picked.append(fact)
-                break
-    for fact in facts:
-        if len(picked) >= limit:
-            break
-        if fact not in picked and set(tags) & set(fact.decisions):
-            picked.append(fact)
-    return picked[:limit]
-
-
-def team_debrief(session: Session, *, audience: str = "student") -> dict:
-    """The Stormfury projector page: teams' damage by type beside real figures, and questions."""
-    from scoring import reports, stormfury
-
-    summary = stormfury.class_summary(reports.team_stories(session))
-    facts = {f.key: f for f in shown_facts(session, audience)}
-    comparisons = {topic: (stormfury.facts_for(topic, facts, limit=1) or [None])[0]
-                   for topic in ("people", "forecast", "roads", "held", "infrastructure")}
-    citations = list(dict.fromkeys(f for f in comparisons.values() if f))
-    cite = {name: citations.index(f) + 1 for name, f in comparisons.items() if f}
-    return {"session": session, "summary": summary, "facts": comparisons, "cite": cite,
-            "citations": citations, "settings": DebriefSettings.of(session)}
-
-
-def class_debrief(session: Session, *, audience: str = "student") -> dict:
-    """The projector page: this class beside the real figures, built from the move log now."""
-    summary = analysis.class_summary(table_records(session))
-    facts = {f.key: f for f in shown_facts(session, audience)}
-    real_dest = facts.get("destinations-florida-2004")
-    comparisons = {
-        "destinations": real_dest,
-        "timing": facts.get("when-households-leave-ike"),
-        "lead_times": facts.get("watch-warning-lead-times"),
-        "secured": facts.get("fortified-roofs-sally") or facts.get("mitigation-pays"),
-        "unsafe": facts.get("rita-evacuation-deaths") or facts.get("what-kills-1963-2012")
-                  or facts.get("cat4-damage"),
-        "shelter": facts.get("shelter-last-resort"),
-    }
-    if real_dest:
-        for row in summary["destinations"]:
-            row["real"] = real_dest.values.get(row["key"])
-        summary["questions"] = analysis.discussion_questions(summary, real_dest.values["relative"])
-    citations = list(dict.fromkeys(f for f in comparisons.values() if f))
-    cite = {name: citations.index(f) + 1 for name, f in comparisons.items() if f}
-    return {"session": session, "summary": summary, "facts": comparisons, "cite": cite,
-            "citations": citations, "settings": DebriefSettings.of(session)}
+    lesson = Lesson(session)
+    template, context = registry.get(session.scenario).debrief.page(lesson, audience)
+    return template, {**context, "session": session, "settings": lesson.settings}
 
 
 # --- Jobs --------------------------------------------------------------------------------------------
@@ -151,8 +102,8 @@ def resume_unfinished() -> int:
 
 
 def plan_reports(session: Session) -> list[Report]:
-    """One report row per human seat (evacuation) or per team (Stormfury) plus the class packet,
-    each reset to queued (idempotent).
+    """One report row per human seat (or per team, in a team game) plus the class packet, each
+    reset to queued (idempotent).
 
     A team report hangs on its table's first student seat; every student at the table reaches it
     (``student_reports``).
@@ -162,7 +113,7 @@ def plan_reports(session: Session) -> list[Report]:
     with transaction.atomic():
         seats = list(Seat.objects.filter(table__session=session, participant__isnull=False,
                                          table__game__isnull=False).order_by("table__number", "number"))
-        if session.scenario == "stormfury":
+        if registry.get(session.scenario).team_play:
             firsts = {}
             for seat in seats:
                 firsts.setdefault(seat.table_id, seat)
@@ -201,14 +152,10 @@ def build_report(report_id: int) -> Report | None:
         def progress(percent, step):
             _mark(report.pk, progress=percent, step=step[:120])
 
-        if report.kind == Report.Kind.CLASS and report.session.scenario == "stormfury":
-            html, pdf, data = reports.team_packet(report.session, progress=progress)
-        elif report.kind == Report.Kind.CLASS:
+        if report.kind == Report.Kind.CLASS:
             html, pdf, data = reports.class_packet(report.session, progress=progress)
-        elif report.kind == Report.Kind.TEAM:
-            html, pdf, data = reports.team_report(report.session, report.seat, progress=progress)
         else:
-            html, pdf, data = reports.student_report(report.session, report.seat, progress=progress)
+            html, pdf, data = reports.seat_report(report.session, report.seat, progress=progress)
     except Exception as error:  # noqa: BLE001 - recorded for the teacher, who can retry
         _mark(report.pk, status=Report.Status.FAILED, step="Failed",
               error=f"{type(error).__name__}: {error}"[:2000] + "\n" + traceback.format_exc(limit=3)[-1500:],
@@ -323,7 +270,7 @@ def device_may_open_report(session: Session) -> bool:
 
 
 def student_reports(participant: Participant) -> list[Report]:
-    """The reports a student may open: their own seat's, and their team's (Stormfury)."""
+    """The reports a student may open: their own seat's, and their team's (team games)."""
     from django.db.models import Q
 
     tables = Seat.objects.filter(participant=participant).values("table_id")
@@ -352,7 +299,7 @@ def participant_for_link(token: str) -> Participant | None:
 
 DATA_DICTIONARY = {
     "session_id": "Stormwise's id of the lesson run.",
-    "scenario": "Scenario key (evacuation, stormfury).",
+    "scenario": "The scenario's key, as registered (settings.STORMWISE_SCENARIOS).",
     "table": "Table number inside the session (1, 2, ...).",
     "game_id": "Id of the table's game.",
     "seat_id": "Stable id of the seat (a player's place at a table); use it to join moves and decisions.",
@@ -366,12 +313,6 @@ DATA_DICTIONARY = {
     "action": "The whole action as JSON, exactly as the engine received it.",
     "events": "The events it caused, as JSON (each with the game minute of the seat's own clock).",
     "game_minute": "The acting seat's game clock after the move, in minutes from the hurricane watch (0) to tropical-storm winds (2880).",
-    "decisions.left_hour": "Game hour the household left home (empty if it never left).",
-    "decisions.destination": "Where it arrived (relative, hotel, shelter) or empty.",
-    "decisions.outcome": "evacuated, stayed home, caught on the road, or game ended early.",
-    "decisions.reason_leave / reason_destination": "The one-tap reason key the student gave, 'skip', or empty.",
-    "decisions.score": "Points under the session's scoring options; safety fields are reported beside them.",
-    "decisions (stormfury)": "One row per team: damage in total and by type (population = people not yet evacuated), roads flooded, what the team evacuated, fortified and dammed.",
 }
 
 
@@ -384,7 +325,7 @@ def export_data(session: Session) -> dict:
     started = session.started_at or session.created_at
     stamps = {(m["game_id"], m["seq"]): m["created_at"]
               for m in Move.objects.filter(game__table__session=session).values("game_id", "seq", "created_at")}
-    moves, decisions = [], []
+    moves = []
     for table in tables:
         for move in table["moves"]:
             seat = move["seat"]
@@ -400,37 +341,13 @@ def export_data(session: Session) -> dict:
             if named:
                 row["nickname"] = holder["name"] if holder else ""
             moves.append(row)
-    if session.scenario == "stormfury":
-        from scoring import stormfury
+    from scoring.reports import Lesson
 
-        for table in tables:
-            story = stormfury.team_story(table)
-            seats_held = [seat_ids.get((table["table"], seat)) for seat, holder in sorted(table["holders"].items()) if holder]
-            row = {"table": table["table"], "seat_ids": seats_held, "damage": story["team"]["damage_total"],
-                   **{f"damage_{key}": value for key, value in story["team"]["damage_by_type"].items()},
-                   "people_not_evacuated": story["team"]["people_not_evacuated"],
-                   "flooded_roads": story["team"]["flooded_roads"], "evacuated": story["spending"]["evacuated"],
-                   "fortify_people": story["spending"]["fortify_people"],
-                   "fortify_infrastructure": story["spending"]["fortify_infrastructure"],
-                   "dams": story["spending"]["dams"], "rounds": story["team"]["rounds"],
-                   "unfinished": story["flags"]["unfinished"], "bot_finished": story["flags"]["bot_finished"]}
-            if named:
-                row["nicknames"] = story["names"]
-            decisions.append(row)
-    for story in (analysis.households(tables) if session.scenario != "stormfury" else []):
-        row = {"seat_id": seat_ids.get((story["table"], story["seat"])), "table": story["table"],
-               "seat": story["seat"], "left_hour": story["left_hour"], "destination": story["destination"],
-               "outcome": story["outcome"], "secured": story["secured"], "friends": story["friends"],
-               "fuel": story["fuel"], "supplies": story["supplies"], "score": story["score"],
-               "reason_leave": story["reason_keys"].get("leave"),
-               "reason_destination": story["reason_keys"].get("destination"),
-               "unfinished": story["flags"]["unfinished"], "bot_finished": story["flags"]["bot_finished"]}
-        if named:
-            row["nickname"] = story["holder"]["name"]
-        decisions.append(row)
+    debrief = registry.get(session.scenario).debrief
+    decisions = debrief.decisions(Lesson(session, tables), seat_ids, named)
     return {"session": {"id": session.pk, "scenario": session.scenario, "research_opt_in": named,
                         "started_at": started.isoformat(), "options": session.options},
-            "data_dictionary": DATA_DICTIONARY, "moves": moves, "decisions": decisions}
+            "data_dictionary": {**DATA_DICTIONARY, **debrief.data_dictionary}, "moves": moves, "decisions": decisions}
 
 
 def export_csv(session: Session) -> str:

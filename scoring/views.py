@@ -27,10 +27,8 @@ def _own_report(request, pk) -> Report:
 @login_required
 def session_debrief(request, pk):
     """The projector page: this class beside real figures, from the move log, at once."""
-    session = _own_session(request, pk)
-    if session.scenario == "stormfury":
-        return render(request, "scoring/debrief_stormfury.html", services.team_debrief(session, audience="student"))
-    return render(request, "scoring/debrief.html", services.class_debrief(session, audience="student"))
+    template, context = services.debrief_page(_own_session(request, pk), audience="student")
+    return render(request, template, context)
 
 
 @login_required

@@ -229,7 +229,7 @@ function screenView() {
 let stormHolder = null;
 
 function classStorm() {
-  // Stormfury on the projector: the map of the table that is furthest behind, so the class
+  // A game with a class step (a shared storm) on the projector: the map of the table furthest behind, so the class
   // sees only storm moves every table has played, step by step as the tablets do.
   if (!data.storm || !renderer || !board) return null;
   const views = data.tables.filter((t) => t.summary).map((t) => t.summary);
@@ -284,7 +284,7 @@ setInterval(() => { if (ws && ws.readyState === 1) ws.send('{"type":"ping"}'); }
   render();
   try {
     [renderer, board] = await Promise.all([
-      import(`./${cfg.scenario}.js`),
+      import(cfg.rendererUrl),
       fetch(cfg.boardUrl, {credentials: "same-origin"}).then((r) => r.json()),
     ]);
   } catch (err) { renderer = null; }

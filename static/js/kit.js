@@ -1,4 +1,5 @@
-// The renderer kit: what every game screen has, so a scenario's renderer writes only what is its
+// The renderer kit: what every game screen has, so a scenario's renderer
+// (scenarios/<key>/static/renderer.js) writes only what is its
 // own. DOM building (h, svg), the screen skeleton (banner, map column, scrolling panel, live
 // region), the turn countdown, "ask the teacher", action buttons and the confirmation they ask
 // for, the map frame with pan/zoom and its tools, boxes, definition lists and results tables,

@@ -367,7 +367,7 @@ function render() {
 
 async function start() {
   const [renderer, board] = await Promise.all([
-    import(`./${cfg.scenario}.js`),
+    import(cfg.rendererUrl),
     fetch(cfg.boardUrl, {credentials: "same-origin"}).then((r) => r.json()),
   ]);
   state.renderer = renderer;

@@ -52,7 +52,7 @@ def student_page(browser, base_url, code, nickname, *, viewport=TABLET):
 def _policy_key(participant_nickname, session_id):
     """The policy bot's choice for this student's seat now, as the button's data-key."""
     from classroom.models import Seat
-    from games.engines import ENGINES
+    from scenarios.registry import ENGINES
     from games.services import _bot, policy_bot
 
     seat = Seat.objects.select_related("table__game").get(

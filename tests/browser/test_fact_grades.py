@@ -21,8 +21,8 @@ class _Quiet(SimpleHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def harness_server():
     """The repository served as static files, as the renderer harnesses expect."""
-    for name in ("renderer_harness", "stormfury_harness"):
-        spec = importlib.util.spec_from_file_location(f"{name}_fixtures", Path(__file__).with_name(name) / "build_fixtures.py")
+    for name in ("evacuation", "stormfury"):
+        spec = importlib.util.spec_from_file_location(f"{name}_fixtures", ROOT / "scenarios" / name / "harness" / "build_fixtures.py")
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         module.main()
@@ -37,7 +37,7 @@ def test_a_secondary_fact_on_a_chance_card_is_shown_as_reported(browser, harness
     """"Gridlock" rests on a news report of the Rita evacuation (grade S): the card says
     "reported" and names who reported it; it never says "really happened"."""
     page = browser.new_page(viewport={"width": 768, "height": 1024})
-    page.goto(f"{harness_server}/tests/browser/renderer_harness/index.html?s=mid&nav=0")
+    page.goto(f"{harness_server}/scenarios/evacuation/harness/index.html?s=mid&nav=0")
     basis = page.locator(".evac-card .fact-basis")
     basis.wait_for()
     text = basis.inner_text()
@@ -48,7 +48,7 @@ def test_a_secondary_fact_on_a_chance_card_is_shown_as_reported(browser, harness
 
 def test_a_checked_fact_on_a_role_says_what_really_happened_and_links_its_source(browser, harness_server):
     page = browser.new_page(viewport={"width": 768, "height": 1024})
-    page.goto(f"{harness_server}/tests/browser/stormfury_harness/index.html?s=roles&nav=0")
+    page.goto(f"{harness_server}/scenarios/stormfury/harness/index.html?s=roles&nav=0")
     basis = page.locator(".sf-role-basis").first
     basis.wait_for()
     assert basis.get_attribute("data-grade") == "O"

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from classroom.consumers import token_cookie
-from games.engines import ENGINES
+from scenarios.registry import ENGINES
 from tests.factories import started_session
 
 pytestmark = pytest.mark.django_db

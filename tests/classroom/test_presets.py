@@ -7,8 +7,9 @@ from classroom import services
 from classroom.consumers import token_cookie
 from classroom.forms import SessionForm
 from classroom.models import Seat, Session
-from games.engines import ENGINES, presets
-from games.engines.evacuation import PRESETS as EVACUATION_PRESETS
+from scenarios import registry
+from scenarios.registry import ENGINES
+from scenarios.evacuation import PRESETS as EVACUATION_PRESETS
 from games.models import Game
 from tests.factories import PASSWORD, make_teacher, started_session
 
@@ -88,7 +89,7 @@ def test_a_preset_naming_an_option_the_engine_lacks_is_refused():
 
 def test_every_results_screen_names_the_preset_played(client):
     """Tablet, dashboard, projector, class debrief and the student report all say "As printed"."""
-    assert presets("evacuation")["as_printed"] == EVACUATION_PRESETS["as_printed"]
+    assert registry.get("evacuation").presets["as_printed"] == EVACUATION_PRESETS["as_printed"]
     session, devices = started_session(students=4, preset="as_printed")
     for game in Game.objects.filter(table__session=session):
         assert {k: game.options[k] for k in EVACUATION_PRESETS["as_printed"]} == EVACUATION_PRESETS["as_printed"]

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from classroom import selectors, services
 from games import services as games
-from games.engines import ENGINES
+from scenarios.registry import ENGINES
 from games.models import Game, Move
 from tests.factories import join_students, make_session
 

@@ -6,16 +6,15 @@ from pathlib import Path
 
 import pytest
 
-import games.engines
-from games.engines import SCENARIOS
-from games.engines.evacuation import ENGINE as EVACUATION
-from games.engines.evacuation import rules as evacuation_rules
-from games.engines.stormfury import ENGINE as STORMFURY
+from scenarios import registry
+from scenarios.evacuation import ENGINE as EVACUATION
+from scenarios.evacuation import rules as evacuation_rules
+from scenarios.stormfury import ENGINE as STORMFURY
 from scoring.outcomes import read_facts
 
 FACTS = {fact["key"]: fact for fact in read_facts()}
 CONTENT_FILES = sorted(
-    path for key in SCENARIOS for path in (Path(games.engines.__file__).parent / key / "content").glob("*.json"))
+    path for scenario in registry.all() for path in (scenario.folder / "content").glob("*.json"))
 #: a real-world quantity: it belongs in a graded basis, never in a card's own words
 REAL_NUMBER = re.compile(r"\d[\d,.]*\s*(?:mph|kt\b|knots|%|per ?cent|inch|million|billion)", re.I)
 #: student-visible words of a card, role, space or timeline entry

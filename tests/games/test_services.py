@@ -5,7 +5,7 @@ import pytest
 from django.utils import timezone
 
 from games import services
-from games.engines import ENGINES
+from scenarios.registry import ENGINES
 from games.models import Game, Move
 from games.refusals import Refused
 

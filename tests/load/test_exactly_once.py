@@ -22,7 +22,7 @@ from django.db import connection
 from benchmarks.live import choose
 from classroom import services
 from games import services as games
-from games.engines import ENGINES
+from scenarios.registry import ENGINES
 from games.models import Game, Move
 from tests.factories import join_students, make_session
 

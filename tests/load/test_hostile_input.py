@@ -16,7 +16,7 @@ from django.test import Client
 from classroom import buckets, consumers
 from classroom.consumers import MAX_FRAME_BYTES, token_cookie
 from config.asgi import application
-from games.engines.evacuation import rules
+from scenarios.evacuation import rules
 from games.models import Game
 from tests.factories import started_session
 

@@ -2,7 +2,7 @@
 import pytest
 
 from games import services as games
-from games.engines.evacuation import bots
+from scenarios.evacuation import bots
 from games.models import Game, Move
 
 # Students play like a few kinds of real household; seat n at a table uses POLICIES[n % 4].

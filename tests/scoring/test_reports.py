@@ -129,12 +129,12 @@ def test_a_failed_job_says_why_and_a_retry_writes_it(client, written, monkeypatc
     """A failure is recorded with its reason; the retry button queues it again and it completes."""
     session, _devices = written
     report = Report.objects.filter(session=session, kind=Report.Kind.STUDENT).first()
-    from scoring import reports
+    from scenarios.evacuation import debrief
 
     def broken(*args, **kwargs):
         raise RuntimeError("the chart library is missing")
 
-    monkeypatch.setattr(reports, "student_report", broken)
+    monkeypatch.setattr(debrief.EvacuationDebrief, "report", broken)
     with pytest.raises(RuntimeError):
         services.build_report(report.pk)
     client.login(email=session.teacher.email, password=PASSWORD)

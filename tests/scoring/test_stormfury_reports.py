@@ -7,9 +7,10 @@ from pypdf import PdfReader
 
 from classroom import services as classroom
 from games import services as games
-from games.engines import ENGINES
+from scenarios.registry import ENGINES
 from games.models import Game, Move
-from scoring import services, stormfury
+from scenarios.stormfury import analysis as stormfury
+from scoring import services
 from scoring.models import DebriefSettings, Fact, Report
 from tests.factories import PASSWORD, join_students, make_session
 from tests.scoring.test_reports import wait_for_reports
@@ -116,14 +117,14 @@ def test_the_stormfury_debrief_page_sets_damage_by_type_beside_real_figures(clie
     client.login(email=session.teacher.email, password=PASSWORD)
     page = client.get(reverse("scoring:session_debrief", args=[session.pk])).content.decode()
     assert "Damage by team" in page and "Policy bot, same storm" in page
-    context = services.team_debrief(session)
+    _template, context = services.debrief_page(session)
     assert len(context["summary"]["questions"]) == 3
     for question in context["summary"]["questions"]:
         assert question["text"][:40] in page
     assert context["facts"]["people"].key == "what-kills-1963-2012"
     assert "Rappaport" in page and "forecast cone" in page
     services.update_settings(session=session, intensity=DebriefSettings.Intensity.GENTLE)
-    gentle = services.team_debrief(session)
+    _template, gentle = services.debrief_page(session)
     assert not any(f.deaths for f in gentle["citations"])
 
 

@@ -1,5 +1,5 @@
 """Small helpers shared by the evacuation engine tests (no database, no Django)."""
-from games.engines.evacuation import ENGINE, rules
+from scenarios.evacuation import ENGINE, rules
 
 
 def fresh(seats=1, seed=3, **options):

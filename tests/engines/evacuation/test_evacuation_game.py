@@ -1,7 +1,7 @@
 """A whole scripted game, every figure worked out by hand from the rule book's formulas."""
 from evacuation_helpers import fresh, play
 
-from games.engines.evacuation import ENGINE, PRESETS, rules
+from scenarios.evacuation import ENGINE, PRESETS, rules
 
 D = lambda to: {"type": "drive", "to": to}  # noqa: E731
 
@@ -136,7 +136,7 @@ def test_frozen_schema_1_state_loads_and_plays_on():
 
     from evacuation_helpers import play_out
 
-    from games.engines.evacuation.bots import BOTS
+    from scenarios.evacuation.bots import BOTS
 
     data = json.loads((Path(__file__).parent / "frozen_state_v1.json").read_text())
     assert data["schema"] == 1 and data["version"] == "1.0.0"

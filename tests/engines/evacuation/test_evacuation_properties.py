@@ -10,10 +10,10 @@ from evacuation_helpers import play_out
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engines import IllegalAction
-from games.engines.base import draw
-from games.engines.evacuation import ENGINE, rules
-from games.engines.evacuation.bots import BOTS
+from scenarios.base import IllegalAction
+from scenarios.base import draw
+from scenarios.evacuation import ENGINE, rules
+from scenarios.evacuation.bots import BOTS
 
 settings.register_profile("default", max_examples=400, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])

@@ -7,8 +7,8 @@ board. These tests hold the view to what ``apply`` and ``results`` then do.
 import pytest
 from evacuation_helpers import fresh, place, play
 
-from games.engines.evacuation import ENGINE, rules
-from games.engines.evacuation.bots import BOTS
+from scenarios.evacuation import ENGINE, rules
+from scenarios.evacuation.bots import BOTS
 
 COSTED = {"buy_fuel": "gallons", "buy_supplies": "units", "tow": None, "buy_home_supplies": None}
 

@@ -1,6 +1,6 @@
 """Table builders for the Stormfury engine tests: fixed decks, hands and storms."""
-from games.engines.base import shuffled
-from games.engines.stormfury import ENGINE, rules
+from scenarios.base import shuffled
+from scenarios.stormfury import ENGINE, rules
 
 
 def hand(**counts):
@@ -55,7 +55,7 @@ def storm_moves(state):
 
 def play_out(state, bot, limit=20000):
     """Play ``state`` to the end with one bot for every seat; return the move log."""
-    from games.engines.stormfury.bots import BOTS
+    from scenarios.stormfury.bots import BOTS
 
     log = []
     for _ in range(limit):

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from stormfury_helpers import force_storm, hand, stack_deck, storm_moves, table
 
-from games.engines.base import IllegalAction
-from games.engines.stormfury import ENGINE, PRESETS, rules
-from games.engines.stormfury.bots import BOTS
+from scenarios.base import IllegalAction
+from scenarios.stormfury import ENGINE, PRESETS, rules
+from scenarios.stormfury.bots import BOTS
 
 NO = "new_orleans"
 FROZEN = Path(__file__).with_name("frozen") / "schema1_round5.json"

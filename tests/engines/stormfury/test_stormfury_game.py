@@ -1,7 +1,7 @@
 """A scripted game with its damage worked out by hand, and the views and results."""
 from stormfury_helpers import force_storm, hand, stack_deck
 
-from games.engines.stormfury import ENGINE
+from scenarios.stormfury import ENGINE
 
 NO = "new_orleans"
 

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from stormfury_helpers import play_out
 
-from games.engines.base import IllegalAction
-from games.engines.stormfury import ENGINE, rules
-from games.engines.stormfury.bots import BOTS
+from scenarios.base import IllegalAction
+from scenarios.stormfury import ENGINE, rules
+from scenarios.stormfury.bots import BOTS
 
 EXAMPLES = int(os.environ.get("STORMFURY_EXAMPLES", "150"))
 

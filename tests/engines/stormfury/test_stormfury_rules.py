@@ -2,9 +2,9 @@
 import pytest
 from stormfury_helpers import force_storm, hand, stack_deck, storm_moves, table
 
-from games.engines import ENGINES
-from games.engines.base import IllegalAction
-from games.engines.stormfury import ENGINE, rules
+from scenarios.registry import ENGINES
+from scenarios.base import IllegalAction
+from scenarios.stormfury import ENGINE, rules
 
 NO = "new_orleans"
 

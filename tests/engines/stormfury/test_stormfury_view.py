@@ -7,10 +7,10 @@ the team kept come in the view or the board. These tests hold them to what ``app
 import pytest
 from stormfury_helpers import hand, stack_deck, table
 
-from games.engines.base import draw
-from games.engines.stormfury import ENGINE, rules
-from games.engines.stormfury.bots import BOTS
-from games.engines.stormfury.hexes import distance
+from scenarios.base import draw
+from scenarios.stormfury import ENGINE, rules
+from scenarios.stormfury.bots import BOTS
+from scenarios.stormfury.hexes import distance
 
 NO = "new_orleans"
 

@@ -1,0 +1,168 @@
+"""The engine contract every scenario satisfies, and the pieces engines share.
+
+Nothing here (or in any scenario's engine modules) imports Django: engines are pure rules that
+take a seed and actions and return events, so they can be replayed, simulated and tested alone.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Mapping, Protocol
+
+try:  # the same result several times faster; engines also run where it is not installed
+    import orjson
+except ImportError:  # pragma: no cover
+    orjson = None
+
+State = Any
+
+#: Seat number used for actions taken by the teacher or the system (skip, hand to bot, end now).
+SYSTEM = None
+
+
+class IllegalAction(Exception):
+    """A refused action: ``code`` and ``params`` let the web layer translate the message.
+
+    ``message`` is a default English sentence a student can read. The engine raises it before
+    touching the state, so a refused action never changes anything.
+    """
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.params = params
+
+    def as_dict(self) -> dict:
+        return {"code": self.code, "message": self.message, "params": self.params}
+
+
+def canonical(action: Any, fields: Mapping[str, tuple[str, ...]], words: frozenset) -> dict:
+    """The action as an engine knows it, to be stored in place of what a device sent: its
+    ``type`` and that type's ``fields`` in their order, holding numbers, booleans and the engine's
+    own ``words`` (ids of places, cards, roles, answers) or lists of them, and nothing else.
+
+    Raises IllegalAction for an unknown type or field, or any other text, so no free text from a
+    device reaches a move log or an export. Call it after ``apply`` accepted the action."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    known = fields.get(kind) if isinstance(kind, str) else None
+    if known is None:
+        raise IllegalAction("unknown_action", "That is not an action this game knows.")
+    if any(key != "type" and key not in known for key in action):
+        raise IllegalAction("unknown_field", "That action carries something this game does not know.")
+    out = {"type": kind}
+    for key in known:
+        if key in action:
+            out[key] = _known(action[key], words, depth=0)
+    return out
+
+
+def _known(value: Any, words: frozenset, depth: int) -> Any:
+    if isinstance(value, str):
+        if value not in words:
+            raise IllegalAction("unknown_word", "That action names something this game does not know.")
+        return value
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, list) and depth < 2:
+        return [_known(item, words, depth + 1) for item in value]
+    raise IllegalAction("unknown_value", "That action carries something this game does not know.")
+
+
+class Engine(Protocol):
+    key: str
+    version: str
+
+    def setup(self, seed: int, seats: int, options: Mapping | None = None) -> State: ...
+    def to_act(self, state: State) -> list[int]: ...
+    def actions(self, state: State, seat: int) -> list[dict]: ...
+    def apply(self, state: State, seat: int | None, action: dict) -> list[dict]: ...
+    def board(self) -> dict: ...
+    def view(self, state: State, seat: int | None) -> dict: ...
+    def finished(self, state: State) -> bool: ...
+    def results(self, state: State) -> list[dict]: ...
+    def dump(self, state: State) -> dict: ...
+    def load(self, data: dict) -> State: ...
+    # The action as applied, to store: ``canonical(action, fields, words)`` with the engine's own
+    # fields per action type and its words (raises IllegalAction for anything else).
+    def canonical(self, action: dict) -> dict: ...
+    # Optional: an engine with both lets a move send tablemates whose own view did not change
+    # only the ``others`` part of it (the other seats' progress), which the device puts in place
+    # of the ``others`` part of the view it holds, whole. ``own(before, seat) == own(after, seat)``
+    # must mean the seat's view differs at most in ``view["others"]``, which always equals
+    # ``others(state, seat)``; ``before`` is the stored state (``dump``'s output) from before
+    # the move.
+    # def own(self, state: State, seat: int): ...
+    # def others(self, state: State, seat: int): ...
+
+
+# --- Counter-based random streams -------------------------------------------------------------
+# A value is a hash of (seed, purpose, seat, n). Each purpose and seat has its own counter in the
+# state, so changing one seat's decision never reshuffles anyone else's dice or cards, and the
+# numbers do not depend on Python's `random` module staying stable across versions.
+
+def draw(seed: int, purpose: str, seat: int | None, n: int) -> int:
+    """The ``n``-th 64-bit value of the stream ``(seed, purpose, seat)``."""
+    key = f"{seed}:{purpose}:{seat}:{n}".encode()
+    return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big")
+
+
+def roll(seed: int, purpose: str, seat: int | None, n: int, sides: int = 10) -> int:
+    """A die of ``sides`` faces from the stream, 1..sides (a d10's 0 counts as 10)."""
+    return draw(seed, purpose, seat, n) % sides + 1
+
+
+def shuffled(items: list, seed: int, purpose: str, seat: int | None, n: int) -> list:
+    """A deterministic permutation of ``items``: sort by each item's hashed key."""
+    return [item for _, item in sorted(
+        ((draw(seed, f"{purpose}/{n}", seat, i), item) for i, item in enumerate(items)),
+        key=lambda pair: pair[0],
+    )]
+
+
+# --- States are plain JSON ---------------------------------------------------------------------
+
+def json_copy(value):
+    """A deep copy of plain JSON data, as ``json.loads(json.dumps(value))`` gives it (tuples
+    become lists, keys become strings). Every move loads and dumps its game's state once."""
+    if orjson is not None:
+        try:
+            return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+        except TypeError:  # integers beyond 64 bits, or a value orjson will not take
+            pass
+    return json.loads(json.dumps(value))
+
+
+# --- Content ----------------------------------------------------------------------------------
+
+def load_content(folder: Path, names: list[str]) -> tuple[dict[str, Any], str]:
+    """Read JSON content files and return them with a short hash of their exact bytes.
+
+    The hash is stored with every game, so a game can tell which content it was set up with.
+    """
+    digest = hashlib.sha256()
+    content = {}
+    for name in names:
+        raw = (folder / name).read_bytes()
+        digest.update(name.encode() + b"\0" + raw)
+        content[name.rsplit(".", 1)[0]] = json.loads(raw)
+    return content, digest.hexdigest()[:16]
+
+
+def rules_fingerprint(content: Any, words: frozenset[str]) -> str:
+    """A short hash of content without its words (the fields named in ``words``, at any depth).
+
+    Words (titles, card texts, real-world bases and their sources) may be corrected in place;
+    everything else decides how a game plays, so a change to it is a new content version.
+    Pinning this fingerprint in a test makes an in-place change to the rules fail loudly.
+    """
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in words}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    raw = json.dumps(strip(content), sort_keys=True, ensure_ascii=False).encode()
+    return hashlib.sha256(raw).hexdigest()[:16]

@@ -1,0 +1,137 @@
+"""Hurricane Approaching!'s debrief part (``scenarios.debrief.Debrief``): the projector page, each
+household's report with its counterfactual futures, the class packet and the export's rows."""
+from __future__ import annotations
+
+from scenarios.debrief import Citations, data_uri
+
+from . import analysis, charts, counterfactuals
+
+#: facts picked first when several speak to a decision
+FACT_PRIORITY = ["destinations-florida-2004", "when-households-leave-ike", "watch-warning-lead-times",
+                 "mitigation-pays", "fortified-roofs-sally", "shelter-last-resort", "water-per-day",
+                 "katrina-contraflow", "rita-evacuation-deaths", "what-kills-1963-2012"]
+
+
+def matching_facts(tags, facts, limit=2) -> list:
+    """The facts that speak to a decision's tags, best first (tag order, then a fixed priority)."""
+    picked = []
+    for tag in tags:
+        for fact in sorted(facts, key=lambda f: (FACT_PRIORITY.index(f.key) if f.key in FACT_PRIORITY else 99, f.key)):
+            if tag in fact.decisions and fact not in picked:
+                picked.append(fact)
+                break
+    for fact in facts:
+        if len(picked) >= limit:
+            break
+        if fact not in picked and set(tags) & set(fact.decisions):
+            picked.append(fact)
+    return picked[:limit]
+
+
+class EvacuationDebrief:
+    data_dictionary = {
+        "decisions.left_hour": "Game hour the household left home (empty if it never left).",
+        "decisions.destination": "Where it arrived (relative, hotel, shelter) or empty.",
+        "decisions.outcome": "evacuated, stayed home, caught on the road, or game ended early.",
+        "decisions.reason_leave / reason_destination": "The one-tap reason key the student gave, 'skip', or empty.",
+        "decisions.score": "Points under the session's scoring options; safety fields are reported beside them.",
+    }
+
+    def page(self, lesson, audience):
+        """The projector page: this class beside the real figures, built from the move log now."""
+        summary = analysis.class_summary(lesson.tables)
+        facts = {f.key: f for f in lesson.facts(audience)}
+        real_dest = facts.get("destinations-florida-2004")
+        comparisons = {
+            "destinations": real_dest,
+            "timing": facts.get("when-households-leave-ike"),
+            "lead_times": facts.get("watch-warning-lead-times"),
+            "secured": facts.get("fortified-roofs-sally") or facts.get("mitigation-pays"),
+            "unsafe": facts.get("rita-evacuation-deaths") or facts.get("what-kills-1963-2012")
+                      or facts.get("cat4-damage"),
+            "shelter": facts.get("shelter-last-resort"),
+        }
+        if real_dest:
+            for row in summary["destinations"]:
+                row["real"] = real_dest.values.get(row["key"])
+            summary["questions"] = analysis.discussion_questions(summary, real_dest.values["relative"])
+        citations = list(dict.fromkeys(f for f in comparisons.values() if f))
+        cite = {name: citations.index(f) + 1 for name, f in comparisons.items() if f}
+        return "scenarios/evacuation/debrief.html", {"summary": summary, "facts": comparisons, "cite": cite,
+                                                     "citations": citations}
+
+    def report(self, lesson, table, seat, name, progress):
+        """One household's report: decisions beside facts, points and safety, counterfactuals."""
+        story = analysis.seat_story(table, seat)
+        story["flags"] = analysis.table_flags(table)
+        summary = analysis.class_summary(lesson.tables)
+        facts = lesson.facts("student")
+        cites = Citations()
+        for step in story["timeline"]:
+            step["facts"] = [cites.cite(f) for f in matching_facts(step["tags"], facts)]
+        outcome_tags = {"evacuated": ["destination", story["destination"] or ""], "stayed home": ["stay"],
+                        "caught on the road": ["traffic"], "game ended early": ["leave_time"]}[story["outcome"]]
+        outcome_facts = [cites.cite(f) for f in matching_facts(outcome_tags, facts)]
+        progress(30, "Re-running futures from the decision point")
+        items = counterfactuals.for_household(table, story, counterfactuals.FUTURES)
+        progress(70, "Drawing charts")
+        chart_urls = {"timeline": data_uri(charts.decision_timeline(story)),
+                      "departures": data_uri(charts.departures(summary["departures"], story["left_hour"]))}
+        if items:
+            chart_urls["counterfactual"] = data_uri(charts.counterfactual(items))
+        context = {
+            "story": story, "name": name, "table": table["table"], "seat": seat + 1,
+            "counterfactuals": items, "charts": chart_urls, "outcome_facts": outcome_facts,
+            "citations": cites.facts, "summary": summary,
+            "futures": items[0]["alternative"]["futures"] if items else counterfactuals.FUTURES,
+            "first_futures": counterfactuals.FIRST_FUTURES, "all_futures": counterfactuals.FUTURES,
+        }
+        data = {"seat": seat, "table": table["table"], "left_hour": story["left_hour"],
+                "outcome": story["outcome"], "score": story["score"],
+                "counterfactuals": [{k: v for k, v in item.items() if k != "sentence"} | {"sentence": item["sentence"]}
+                                    for item in items],
+                "facts": [f.key for f in cites.facts]}
+        return "scenarios/evacuation/student_report.html", context, data
+
+    def packet(self, lesson, progress):
+        """The printable class packet: distributions, spread between tables, questions, households."""
+        summary = analysis.class_summary(lesson.tables)
+        facts = {f.key: f for f in lesson.facts("student")}
+        real = facts.get("destinations-florida-2004")
+        if real:
+            for row in summary["destinations"]:
+                row["real"] = real.values.get(row["key"])
+            summary["questions"] = analysis.discussion_questions(summary, real.values["relative"])
+        cites = Citations()
+        names = {"destinations": "destinations-florida-2004", "timing": "when-households-leave-ike",
+                 "shelter": "shelter-last-resort"}
+        cited = {name: cites.cite(facts[key]) for name, key in names.items() if key in facts}
+        progress(40, "Drawing charts")
+        chart_urls = {"departures": data_uri(charts.departures(summary["departures"], None)),
+                      "destinations": data_uri(charts.destinations(summary["destinations"],
+                                                                   "Florida 2004 [%d]" % cited["destinations"]["n"]
+                                                                   if real else None))}
+        teacher_only = [f for f in lesson.facts("teacher") if not f.verified]
+        homes = analysis.households(lesson.tables)
+        context = {"summary": summary, "charts": chart_urls, "cited": cited, "citations": cites.facts,
+                   "homes": homes, "teacher_only": teacher_only}
+        return ("scenarios/evacuation/class_packet.html", context,
+                {"households": summary["households"], "questions": summary["questions"]})
+
+    def decisions(self, lesson, seat_ids, named):
+        rows = []
+        for story in analysis.households(lesson.tables):
+            row = {"seat_id": seat_ids.get((story["table"], story["seat"])), "table": story["table"],
+                   "seat": story["seat"], "left_hour": story["left_hour"], "destination": story["destination"],
+                   "outcome": story["outcome"], "secured": story["secured"], "friends": story["friends"],
+                   "fuel": story["fuel"], "supplies": story["supplies"], "score": story["score"],
+                   "reason_leave": story["reason_keys"].get("leave"),
+                   "reason_destination": story["reason_keys"].get("destination"),
+                   "unfinished": story["flags"]["unfinished"], "bot_finished": story["flags"]["bot_finished"]}
+            if named:
+                row["nickname"] = story["holder"]["name"]
+            rows.append(row)
+        return rows
+
+
+DEBRIEF = EvacuationDebrief()

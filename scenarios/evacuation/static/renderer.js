@@ -1,0 +1,700 @@
+// "Hurricane Approaching!" scenario renderer: draws one seat's view and turns its legal actions
+// into big buttons. The transport (play.js) owns the socket; this module only renders, on the
+// screen skeleton of kit.js. It computes no rule: every number and rule-derived flag it shows
+// (the roll a road needs and its odds, prices and costs, the phase of the warning timeline, hours
+// left, whether the household has left home) comes in the view or the board.
+// Every render replaces what is shown (never patches); per-root memory keeps pan/zoom, scroll,
+// open <details> and focus across renders. Safari 15 / Chrome 100: no build step, no new syntax.
+
+import { h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
+  resultsTable, mapFrame } from "/static/js/kit.js";
+
+const T = {
+  yourMove: "Your move",
+  paused: "Paused by your teacher",
+  botPlaying: "A bot is playing for you…",
+  gameOver: "Game over",
+  endedEarly: "Your teacher ended the game early.",
+  waitingOthers: "Waiting for the other households to finish.",
+  seatDone: {
+    arrived: (place, hour) => `You arrived at ${place} at hour ${hour}.`,
+    stayed: () => "You stayed home.",
+    out_of_time: () => "Tropical-storm winds arrived while you were on the road.",
+    stopped: () => "Your game was stopped.",
+  },
+  sending: "Sending…",
+  botIn: (t) => `A bot plays for you in ${t}`,
+  botNow: "A bot is about to play for you",
+  askTeacher: "Ask the teacher",
+  teacherAsked: "Teacher asked ✓",
+  hour: (h) => `Hour ${h}`,
+  hourShort: (h) => `h ${h}`,
+  phase: { watch: "Hurricane watch", warning: "Hurricane warning", ts_winds: "Tropical-storm winds" },
+  windsIn: (t) => `Winds arrive in ${t}`,
+  timelineName: (h, end, phase, left) => `Game hour ${h} of ${end}. ${phase}. Tropical-storm winds in ${left}.`,
+  mark: { watch: "Watch", warning: "Warning", ts_winds: "TS winds" },
+  next: "Next:",
+  duration: (min) => (min % 60 === 0 ? `${min / 60} h` : min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`),
+  money: (n) => (n < 0 ? "−$" : "$") + Math.abs(n).toLocaleString("en-US"),
+  gallons: (n) => `${n} gal`,
+  // map
+  mapTitle: "Map of the peninsula",
+  mapDesc: (here) => `You are at ${here}. Highlighted places can be tapped to drive there. The roads from here are listed under "Roads from here".`,
+  zoomIn: "Zoom in",
+  zoomOut: "Zoom out",
+  zoomReset: "Show the whole map",
+  you: "You",
+  water: "Bay",
+  needs: (t) => `needs ${t}+ (${11 - t} in 10)`,
+  needsShort: (t) => `${t}+`,
+  needsOdds: (t, inTen) => `${t}+ (${inTen} in 10)`,
+  noRoll: "bridge open: no roll",
+  closed: "closed",
+  closedShort: "✕ closed",
+  oneWay: "one-way (contraflow)",
+  full: "FULL",
+  destinationMark: "your destination",
+  legend: "How to read the map",
+  legendRoll: "3+ on a road: you need a roll of 3 or more on a 10-sided die (8 in 10) to drive it.",
+  legendClosed: "Dashed road marked ✕: closed.",
+  legendArrow: "Arrows: contraflow, one-way away from the coast.",
+  legendTap: "Thick outline: you can drive there now (tap it).",
+  legendChance: "? diamond: a chance card is drawn when you drive through.",
+  // panel
+  why: "Why?",
+  actionsTitle: "What will you do?",
+  noActions: "Nothing to do right now.",
+  groupHere: (place) => `Here: ${place}`,
+  groupFuel: (price) => `Fuel (${price} a gallon)`,
+  groupSupplies: (price) => `Food and water (${price} each)`,
+  groupDrive: "Drive to…",
+  groupDestination: "Choose where you will stay",
+  groupOther: "Other choices",
+  morePlaces: (n) => `More places on the map (${n})`,
+  driveTo: (place) => `Drive to ${place}`,
+  driveSubDest: "your destination: arriving ends your game",
+  driveSubRoad: (label) => label,
+  driveSubHome: "back home",
+  withdraw: (amount) => `Withdraw ${amount}`,
+  homeSupplies: (cost) => `Buy shutters and plywood (${cost})`,
+  friends: "Pick up your friends",
+  fuel: (g, cost) => `Buy ${g} gallons (${cost})`,
+  supplies: (u, cost) => `Buy ${u} supplies (${cost})`,
+  destinationCost: (cost) => (cost === 0 ? "free" : `${cost} when you arrive`),
+  destinationName: (label, cost) => `Choose ${label} as your destination (${cost === 0 ? "free" : cost})`,
+  tow: (cost) => `Call a tow truck (${cost})`,
+  wait: "Wait and watch the news",
+  stayHome: "Stay home",
+  stayHomeSub: "ride out the storm: your game ends",
+  takes: (d) => `takes ${d}`,
+  confirmLeave: (place) => `Leave home now and drive to ${place}? You cannot take back leaving: the roads, the traffic and the storm will not wait for you.`,
+  confirmDestination: (label, cost) => `Choose ${label} as your destination? It costs ${cost === 0 ? "nothing" : cost} when you arrive.`,
+  confirmStay: (text) => `${text}\n\nStay home for the storm?`,
+  // card, tally, system
+  cardTitle: "Chance card",
+  cardNew: "New",
+  cardAt: (h) => `drawn at hour ${h}`,
+  factChecked: "Really happened:",
+  factReported: "Reported, not checked against the original source:",
+  factSource: "Source:",
+  factReportedBy: "Reported by:",
+  tallyTitle: "Your tally sheet",
+  tTime: "Game hour",
+  tFuel: "Fuel",
+  tCash: "Cash",
+  tSupplies: "Supplies",
+  tFriends: "Friends",
+  tDestination: "Destination",
+  tHome: "Home",
+  fuelOf: (n, tank) => `${n} of ${tank} gal`,
+  friendsYes: "in your car",
+  friendsNo: "not with you",
+  destNone: "not chosen",
+  homeSecured: "secured ✓",
+  homeInCar: "shutters in the car",
+  homeNot: "not secured",
+  withdrawnNote: (n) => `${n} from the bank`,
+  towPriceNote: "next fill-up at double price",
+  systemTitle: "State of the system",
+  sNumbers: "Traffic",
+  numbersBlack: "BLACK (normal)",
+  numbersRed: "RED (heavy traffic)",
+  sFuelPrice: "Fuel price",
+  perGallon: (p) => `${p} a gallon`,
+  sLimit: "Fuel limit",
+  limitValue: (n) => `${n} gallons per car`,
+  sSupplyPrice: "Supplies",
+  each: (p) => `${p} each`,
+  sBridges: "Bridges",
+  bridgeNames: { west: "West causeway", bay: "Bay bridge", east: "East bridge" },
+  open: "open",
+  sContraflow: "Contraflow",
+  on: "on: one-way away from the coast",
+  off: "off",
+  sDestinations: "Places to stay",
+  taking: "taking people",
+  notTaking: "full",
+  changesTitle: "What changed",
+  changeBy: (title) => `chance card "${title}"`,
+  othersTitle: "Other households",
+  seatName: (n) => `Player ${n + 1}`,
+  botName: "bot",
+  seatStatus: {
+    playing: "playing", arrived: "arrived", stayed: "stayed home",
+    out_of_time: "caught on the road", stopped: "stopped",
+  },
+  atHour: (h) => `hour ${h}`,
+  feedTitle: "What happened",
+  feedEmpty: "Nothing yet. The hurricane watch has just been issued.",
+  roadsTitle: "Roads from here",
+  roadTo: (label) => `To ${label}`,
+  // results
+  resultsTitle: "Your result",
+  score: "Score",
+  pointsTitle: "Points",
+  safetyTitle: "Safety",
+  pCash: "Money after the storm (÷100)",
+  pDestination: "Destination",
+  pInTime: "Arrived in time",
+  pOrder: "Arrival order",
+  pTotal: "Total",
+  sArrived: "Arrived before the winds",
+  sSecured: "Home secured",
+  sSupplies: "Supplies",
+  sFuel: "Fuel left",
+  sOutcome: "Outcome",
+  yes: "yes ✓",
+  no: "no ✗",
+  shortOnArrival: (n) => `(${n} short on arrival)`,
+  tableTitle: "Your table",
+  rank: "Rank",
+  player: "Player",
+  // teacher summary
+  summaryCaption: "Households at this table",
+  sumWhy: "answering “why?”",
+  colHour: "Game hour", colFuel: "Fuel", colCash: "Cash", colPlace: "Where",
+  colEvents: "Last events", colScore: "Score",
+};
+
+const DEFAULT_BOX = [-20, -20, 1040, 1040];
+// Pan/zoom bounds for the 1000 × 1000 board (see kit.js attachPanZoom).
+const MAP_LIMITS = { world: [0, 0, 1000, 1000], minWidth: 220, maxWidth: 1400, alignY: 0.5, onZoom: markZoom };
+const remember = screenMemory(() => ({ box: DEFAULT_BOX.slice(), card: null }));
+
+// ---- time text --------------------------------------------------------------------------------
+
+function hourText(hour) {
+  const minutes = Math.round(hour * 60);
+  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, "0")}`;
+}
+
+function spanText(hours) {
+  const minutes = Math.max(0, Math.round(hours * 60));
+  return minutes % 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes / 60} h`;
+}
+
+// ---- render -----------------------------------------------------------------------------------
+
+export function render(root, board, message, controls) {
+  const mem = remember(root);
+  const view = message.view;
+  const nodesById = {};
+  for (const node of board.nodes) nodesById[node.id] = node;
+  const ctx = { root, board, message, controls, view, mem, nodesById };
+  ctx.seatPlaying = view.status === "playing" && !view.finished;
+  ctx.canAct = ctx.seatPlaying && message.status === "playing" && !message.bot;
+  ctx.disabled = !ctx.canAct || Boolean(controls.busy);
+  ctx.drives = (view.actions || []).filter((a) => a.type === "drive").map((a) => a.to);
+  const last = (view.feed || [])[view.feed.length - 1];
+  renderScreen(root, mem, {
+    prefix: "evac", pageClass: "evac" + (ctx.canAct ? " evac--turn" : ""), busy: controls.busy, mapLabel: T.mapTitle,
+    header: () => renderHeader(ctx), map: () => renderMap(ctx), panel: () => renderPanel(ctx),
+    announce: [bannerText(ctx), last ? last.text : ""].filter(Boolean).join(". "), version: message.version,
+    countdown: { running: T.botIn, over: T.botNow },
+  });
+}
+
+// ---- header: banner, timeline, tally ----------------------------------------------------------
+
+function bannerText(ctx) {
+  const { view, message } = ctx;
+  if (message.status === "finished" || view.finished) return T.gameOver;
+  if (message.status === "paused") return T.paused;
+  if (message.bot && ctx.seatPlaying) return T.botPlaying;
+  if (ctx.seatPlaying) return T.yourMove;
+  const done = T.seatDone[view.status];
+  return done ? done(arrivalPlace(ctx), hourText(view.hour)) : view.status;
+}
+
+function arrivalPlace(ctx) {
+  const dest = ctx.view.tally.destination;
+  return dest ? `the ${ctx.board.destinations[dest].label.toLowerCase()}` : ctx.view.position_label;
+}
+
+function renderHeader(ctx) {
+  const { view, message, controls } = ctx;
+  let tone = "wait";
+  if (ctx.canAct) tone = "turn";
+  else if (message.status === "paused") tone = "paused";
+  else if (message.bot && ctx.seatPlaying) tone = "bot";
+  else if (message.status === "finished" || view.finished) tone = "over";
+  const extra = [];
+  if (controls.busy && ctx.canAct) extra.push(h("span", { class: "evac-busy", text: T.sending }));
+  if (!ctx.seatPlaying && !view.finished && message.status !== "finished") extra.push(h("span", { class: "evac-muted", text: T.waitingOthers }));
+  if (view.ended_early) extra.push(h("span", { class: "evac-muted", text: T.endedEarly }));
+  if (message.timer && ctx.seatPlaying && message.status === "playing" && !message.bot) {
+    extra.push(countdown("evac", message.timer, T.botIn, T.botNow));
+  }
+  const ask = askButton("evac", controls, T.askTeacher, T.teacherAsked, message.status === "finished");
+  const over = message.status === "finished" || view.finished;
+  return h("header", { class: "evac-head" },
+    banner("evac", "div", tone, bannerText(ctx), extra, over ? null : ask),
+    renderTimeline(ctx), renderTally(ctx));
+}
+
+function renderTimeline(ctx) {
+  const { view, board } = ctx;
+  const endHour = board.rules.clock.end_minute / 60;
+  const pct = (hour) => `${Math.min(100, Math.max(0, (hour / endHour) * 100))}%`;
+  const phase = T.phase[view.phase] || view.phase;
+  const left = spanText(view.minutes_left / 60);
+  // The items and their texts are the board's; the view says which this game shows and how
+  // many of the board's have passed.
+  const timeline = view.timeline.shown.map((i) => ({ ...board.timeline[i], passed: i < view.timeline.passed }));
+  const marks = timeline.filter((t) => t.mark).map((t) => [t.minute / 60, T.mark[t.mark] || t.mark, t.mark === "ts_winds" ? "winds" : t.mark]);
+  const ticks = timeline.filter((t) => !t.mark).map((t) =>
+    h("span", { class: "evac-tl-tick" + (t.passed ? " is-passed" : ""), style: `left:${pct(t.minute / 60)}`, title: `${T.hour(hourText(t.minute / 60))}: ${t.text}` }));
+  const others = (view.others || []).map((o) =>
+    h("span", { class: "evac-tl-other", style: `left:${pct(o.hour)}`, title: `${T.seatName(o.seat)}: ${T.atHour(hourText(o.hour))}`, text: String(o.seat + 1) }));
+  const upcoming = timeline.find((t) => !t.passed && !t.mark);
+  return h("div", { class: "evac-timeline" },
+    h("div", {
+      class: "evac-tl-bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": endHour,
+      "aria-valuenow": view.hour, "aria-valuetext": T.timelineName(hourText(view.hour), endHour, phase, left),
+    },
+      h("span", { class: "evac-tl-warning", style: `left:${pct(12)}` }),
+      h("span", { class: "evac-tl-fill", style: `width:${pct(view.hour)}` }),
+      ...ticks, ...others,
+      h("span", { class: "evac-tl-now", style: `left:${pct(view.hour)}`, "aria-hidden": "true" })),
+    h("div", { class: "evac-tl-marks", "aria-hidden": "true" },
+      ...marks.map(([hour, label, key]) => h("span", { class: "evac-tl-mark evac-tl-mark--" + key, style: `left:${pct(hour)}` }, `${label} ${hour}`))),
+    h("p", { class: "evac-tl-text" },
+      h("strong", { text: phase }), ` · ${T.windsIn(left)}`,
+      upcoming ? h("span", { class: "evac-tl-next" }, ` · ${T.next} ${T.hour(hourText(upcoming.minute / 60))}: ${upcoming.text}`) : null));
+}
+
+function renderTally(ctx) {
+  const { view, board } = ctx;
+  const t = view.tally;
+  const tank = board.rules.start.tank;
+  const dest = t.destination ? board.destinations[t.destination].label : T.destNone;
+  const home = t.home_secured ? T.homeSecured : t.home_supplies_in_car ? T.homeInCar : T.homeNot;
+  const row = (label, value, note, cls) => h("div", { class: "evac-tally-item" + (cls ? " " + cls : "") },
+    h("dt", { text: label }), h("dd", {}, value, note ? h("small", { text: note }) : null));
+  return h("section", { class: "evac-tally", "aria-label": T.tallyTitle },
+    h("dl", {},
+      row(T.tTime, hourText(view.hour)),
+      row(T.tFuel, T.fuelOf(t.fuel, tank), t.tow_price ? T.towPriceNote : null, t.fuel <= 2 ? "is-low" : ""),
+      row(T.tCash, T.money(t.cash), t.withdrawn ? T.withdrawnNote(T.money(t.withdrawn)) : null, t.cash < 0 ? "is-low" : ""),
+      row(T.tSupplies, String(t.supplies), null, t.supplies_short ? "is-low" : ""),
+      row(T.tFriends, t.friends ? T.friendsYes : T.friendsNo),
+      row(T.tDestination, dest),
+      row(T.tHome, home, null, t.home_secured ? "is-good" : "")));
+}
+
+// ---- map --------------------------------------------------------------------------------------
+
+function renderMap(ctx) {
+  const { board, view, mem, nodesById } = ctx;
+  const system = view.system;
+  const here = view.position;
+  const drivable = new Set(ctx.drives);
+  const fromHere = new Set((view.roads || []).map((r) => r.link));
+  const closedLinks = new Set(view.links.closed), oneWay = new Set(view.links.one_way);
+  const descId = "evac-map-desc-" + view.seat;
+
+  const layers = { water: svg("g", { class: "m-water" }), links: svg("g", { class: "m-links" }),
+    labels: svg("g", { class: "m-linklabels" }), nodes: svg("g", { class: "m-nodes" }), tokens: svg("g", { class: "m-tokens" }) };
+  for (const poly of board.water || []) {
+    layers.water.append(svg("polygon", { points: poly.map((p) => p.join(",")).join(" ") }));
+    const ys = poly.map((p) => p[1]);
+    layers.water.append(svg("text", { class: "m-water-label", x: 615, y: (Math.min(...ys) + Math.max(...ys)) / 2 + 9, text: T.water }));
+  }
+
+  for (const link of board.links) {
+    const a = nodesById[link.a], b = nodesById[link.b];
+    const closed = closedLinks.has(link.id);
+    const need = link.needs[view.links.needs];
+    const mine = fromHere.has(link.id);
+    const cls = ["m-link", link.bridge ? "is-bridge" : "", closed ? "is-closed" : "", mine ? "is-here" : "",
+      system.numbers === "red" ? "is-red" : ""].filter(Boolean).join(" ");
+    if (link.bridge) layers.links.append(svg("line", { class: "m-bridge-casing", x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
+    layers.links.append(svg("line", { class: cls, x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
+    if (oneWay.has(link.id)) layers.links.append(arrow(a, b));
+    // Labels of the roads from here sit nearer the far end, so they do not pile up on this node.
+    const far = mine && link.a === here ? 0.6 : mine ? 0.4 : 0.5;
+    const mx = a.x + (b.x - a.x) * far, my = a.y + (b.y - a.y) * far;
+    let text;
+    if (closed) text = (link.name ? link.name + ": " : "") + T.closedShort;
+    else if (need === null) text = link.name || T.noRoll;
+    else text = mine ? T.needsOdds(need, board.chance_in_10[need]) : T.needsShort(need);
+    layers.labels.append(pill(mx, my, text, "m-pill" + (closed ? " is-closed" : "") + (mine ? " is-here" : "") + (need !== null && system.numbers === "red" ? " is-red" : "")));
+  }
+
+  for (const node of board.nodes) layers.nodes.append(renderNode(ctx, node, drivable.has(node.id), node.id === here));
+
+  const me = nodesById[here];
+  if (me) {
+    layers.tokens.append(svg("g", { class: "m-me", transform: `translate(${me.x},${me.y - 44})` },
+      svg("path", { d: "M0,30 L-12,10 A22,22 0 1 1 12,10 Z" }),
+      svg("text", { y: 2, text: T.you })));
+  }
+  for (const other of view.others || []) {
+    const node = other.position && nodesById[other.position];
+    if (!node) continue;
+    const dx = 26 + 18 * other.seat;
+    layers.tokens.append(svg("g", { class: "m-other", transform: `translate(${node.x + dx},${node.y + 22})` },
+      svg("circle", { r: 15 }), svg("text", { y: 6, text: String(other.seat + 1) })));
+  }
+
+  const map = svg("svg", {
+    class: "evac-map", viewBox: mem.box.join(" "), preserveAspectRatio: "xMidYMid meet",
+    role: "group", "aria-label": T.mapTitle, "aria-describedby": descId,
+  }, svg("rect", { class: "m-land", x: -500, y: -500, width: 2000, height: 2000 }),
+  layers.water, layers.links, layers.labels, layers.nodes, layers.tokens);
+  return mapFrame("evac", mem, map, {
+    limits: MAP_LIMITS, home: DEFAULT_BOX, descId, desc: T.mapDesc(view.position_label),
+    labels: { zoomIn: T.zoomIn, zoomOut: T.zoomOut, zoomReset: T.zoomReset },
+    legend: { title: T.legend, showTitle: true, items: [T.legendRoll, T.legendTap, T.legendChance, T.legendClosed, T.legendArrow] },
+  });
+}
+
+// Small street labels only once zoomed in, so the whole map stays readable.
+function markZoom(map, box) {
+  map.classList.toggle("is-zoomed", box[2] < 760);
+}
+
+function pill(x, y, text, cls) {
+  const width = 12 + text.length * 10.5;
+  return svg("g", { class: cls, transform: `translate(${x},${y})` },
+    svg("rect", { x: -width / 2, y: -14, width, height: 28, rx: 8 }),
+    svg("text", { y: 6, text }));
+}
+
+function arrow(a, b) {
+  const angle = (Math.atan2(b.y - a.y, b.x - a.x) * 180) / Math.PI;
+  const g = svg("g", { class: "m-arrows" });
+  for (const f of [0.28, 0.72]) {
+    g.append(svg("path", { d: "M-10,-9 L8,0 L-10,9 Z", transform: `translate(${a.x + (b.x - a.x) * f},${a.y + (b.y - a.y) * f}) rotate(${angle})` }));
+  }
+  return g;
+}
+
+function renderNode(ctx, node, drivable, isHere) {
+  const { view } = ctx;
+  const next = (view.roads || []).some((r) => r.open && r.to === node.id);
+  const kind = node.kind;
+  const destOpen = kind === "destination" ? view.system.destinations[node.destination] !== false : true;
+  const chosen = kind === "destination" && view.tally.destination === node.destination;
+  const cls = ["m-node", "m-" + kind, node.activity ? "m-" + node.activity : "", drivable ? "is-drivable" : "",
+    isHere ? "is-here" : "", next ? "is-next" : "", chosen ? "is-chosen" : "", destOpen ? "" : "is-full"].filter(Boolean).join(" ");
+  const g = svg("g", { class: cls, transform: `translate(${node.x},${node.y})`, "data-node": node.id });
+  if (drivable) g.append(svg("circle", { class: "m-ring", r: kind === "free" || kind === "chance" ? 21 : 36 }));
+  if (kind === "home") {
+    g.append(svg("path", { class: "m-shape", d: "M-24,-4 L0,-28 L24,-4 L24,22 L-24,22 Z" }), svg("text", { class: "m-glyph", y: 14, text: "⌂" }));
+  } else if (kind === "destination") {
+    g.append(svg("rect", { class: "m-shape", x: -28, y: -28, width: 56, height: 56, rx: 10 }),
+      svg("path", { class: "m-glyph-shape", d: "M0,-17 L5,-5 L18,-5 L8,3 L12,16 L0,8 L-12,16 L-8,3 L-18,-5 L-5,-5 Z" }));
+  } else if (kind === "activity") {
+    const glyph = { gas: "G", bank: "$", home_supply: "S", friends: "F" }[node.activity] || "•";
+    g.append(svg("rect", { class: "m-shape", x: -20, y: -20, width: 40, height: 40, rx: 6 }), svg("text", { class: "m-glyph", y: 9, text: glyph }));
+  } else if (kind === "chance") {
+    g.append(svg("path", { class: "m-shape", d: "M0,-16 L16,0 L0,16 L-16,0 Z" }), svg("text", { class: "m-glyph m-glyph--small", y: 6, text: "?" }));
+  } else {
+    g.append(svg("circle", { class: "m-shape", r: 9 }));
+  }
+  const big = kind !== "free" && kind !== "chance";
+  const below = node.y < 500 || kind === "home" ? 1 : -1;
+  const labelY = big ? 52 : (below > 0 ? 34 : -22);
+  let label = node.label;
+  if (kind === "destination" && !destOpen) label += ` (${T.full})`;
+  // Keep labels of places near the left and right edges inside the map.
+  const anchor = node.x < 150 ? "start" : node.x > 850 ? "end" : "middle";
+  const labelX = anchor === "start" ? -30 : anchor === "end" ? 30 : 0;
+  const labelCls = big ? "m-label" : next || isHere ? "m-label m-label--small is-shown" : "m-label m-label--small";
+  g.append(svg("text", { class: labelCls, x: labelX, y: labelY, "text-anchor": anchor, text: label }));
+  if (chosen) g.append(svg("text", { class: "m-label m-label--note", x: labelX, "text-anchor": anchor, y: labelY + (labelY > 0 ? 24 : -26), text: T.destinationMark }));
+  if (drivable) {
+    const action = { type: "drive", to: node.id };
+    g.append(svg("circle", { class: "m-hit", r: big ? 40 : 30 }));
+    g.setAttribute("role", "button");
+    g.setAttribute("tabindex", "-1"); // the same choice is a button in the panel; keep one tab stop
+    g.setAttribute("aria-label", T.driveTo(node.label));
+    if (ctx.disabled) g.setAttribute("aria-disabled", "true");
+    g.addEventListener("click", () => {
+      if (ctx.mem.dragged || ctx.disabled) return;
+      act(ctx, action);
+    });
+  }
+  return g;
+}
+
+// ---- panel: prompt, card, actions, results, system, feed, roads -----------------------------
+
+function renderPanel(ctx) {
+  const { view, message } = ctx;
+  const finished = message.status === "finished" || view.finished;
+  const main = [];
+  const info = [];
+  const card = renderCard(ctx);
+  if (finished) main.push(renderResults(ctx));
+  if (view.reason_prompt && ctx.seatPlaying) main.push(renderPrompt(ctx));
+  if (!finished && ctx.seatPlaying) main.push(renderActions(ctx));
+  if (card) info.push(card.el);
+  info.push(renderSystem(ctx), renderFeed(ctx), renderRoads(ctx), renderOthers(ctx));
+  return [h("div", { class: "evac-col evac-col--main" }, main), h("div", { class: "evac-col evac-col--info" }, info)];
+}
+
+function act(ctx, action, confirm) {
+  if (ctx.disabled) return;
+  sendAction(ctx.controls, action, confirm);
+}
+
+function actionButton(ctx, action, opts) {
+  return choiceButton("evac", { ...opts, key: opts.key || JSON.stringify(action), disabled: ctx.disabled,
+    onclick: () => act(ctx, action, opts.confirm) });
+}
+
+function group(title, buttons, cls) {
+  if (!buttons.length) return null;
+  const id = "evac-g-" + title.replace(/[^a-z0-9]+/gi, "-").toLowerCase();
+  return h("section", { class: "evac-group" + (cls ? " " + cls : ""), "aria-labelledby": id },
+    h("h3", { id, text: title }), h("div", { class: "evac-buttons" }, buttons));
+}
+
+function renderPrompt(ctx) {
+  const p = ctx.view.reason_prompt;
+  const buttons = p.choices.map((c) => actionButton(ctx, { type: "reason", about: p.about, choice: c.key },
+    { label: c.text, cls: c.key === "skip" ? "evac-act--skip" : "evac-act--reason" }));
+  return h("section", { class: "evac-prompt", "aria-labelledby": "evac-prompt-q" },
+    h("p", { class: "evac-prompt-kicker", text: T.why }),
+    h("h2", { id: "evac-prompt-q", text: p.question }),
+    h("div", { class: "evac-buttons evac-buttons--reasons" }, buttons));
+}
+
+function renderCard(ctx) {
+  const { view, mem } = ctx;
+  const card = view.last_card;
+  if (!card) return null;
+  const key = `${card.id}@${card.hour}`;
+  if (!mem.card || mem.card.key !== key) mem.card = { key, turns: view.turns };
+  const fresh = ctx.seatPlaying && mem.card.turns === view.turns && card.hour >= view.hour - 3;
+  const el = h("section", { class: "evac-card" + (fresh ? " is-fresh" : ""), "aria-labelledby": "evac-card-title" },
+    h("p", { class: "evac-card-kicker" }, T.cardTitle, fresh ? h("span", { class: "evac-new", text: T.cardNew }) : null, ` · ${T.cardAt(hourText(card.hour))}`),
+    h("h2", { id: "evac-card-title", text: card.title }),
+    h("p", { class: "evac-card-text", text: card.text }),
+    cardBasis(ctx.board, card));
+  return { el, fresh };
+}
+
+// The card's real-world basis with its grade, source and link, from the board's copy of the card.
+function cardBasis(board, card) {
+  const full = (board.cards || []).find((c) => c.id === card.id) || card;
+  return full.basis ? basisBlock({ text: full.basis, source: full.source, url: full.url, grade: full.grade }, T, "evac-card-basis") : null;
+}
+
+function renderActions(ctx) {
+  const { view, board, nodesById } = ctx;
+  const actions = view.actions || [];
+  const minutes = board.rules.minutes, costs = view.costs || {};
+  const here = nodesById[view.position];
+  const roads = {};
+  for (const r of view.roads || []) if (r.open) roads[r.to] = r;
+  const leaving = !view.tally.left_home;
+  const groups = { here: [], fuel: [], supplies: [], drive: [], more: [], destination: [], other: [] };
+
+  for (const action of actions) {
+    switch (action.type) {
+      case "drive": {
+        const node = nodesById[action.to];
+        const label = node ? node.label : action.to;
+        const confirm = leaving ? T.confirmLeave(label) : null;
+        let sub = null;
+        let cls = "";
+        if (node && node.kind === "destination") { sub = T.driveSubDest; cls = "evac-act--goal"; }
+        else if (roads[action.to]) sub = T.driveSubRoad(roads[action.to].needs_label);
+        else if (node && node.kind === "home") sub = T.driveSubHome;
+        const important = !node || node.kind !== "free" && node.kind !== "chance" || roads[action.to];
+        const btn = actionButton(ctx, action, { label, sub, cls, confirm, name: T.driveTo(label) });
+        (important ? groups.drive : groups.more).push([node && node.kind === "destination" ? 0 : node && node.kind === "free" || node && node.kind === "chance" ? 2 : 1, btn]);
+        break;
+      }
+      case "withdraw":
+        groups.here.push([0, actionButton(ctx, action, { label: T.withdraw(T.money(action.amount)), sub: T.takes(T.duration(minutes.bank)) })]);
+        break;
+      case "buy_home_supplies":
+        groups.here.push([0, actionButton(ctx, action, { label: T.homeSupplies(T.money(costs.buy_home_supplies)), sub: T.takes(T.duration(minutes.home_supplies)) })]);
+        break;
+      case "pick_up_friends":
+        groups.here.push([0, actionButton(ctx, action, { label: T.friends, sub: T.takes(T.duration(minutes.friends)) })]);
+        break;
+      case "buy_fuel": {
+        const cost = T.money(costs.buy_fuel[action.gallons]);
+        groups.fuel.push([0, actionButton(ctx, action, { label: T.fuel(action.gallons, cost), sub: T.takes(T.duration(minutes.buy_fuel)) })]);
+        break;
+      }
+      case "buy_supplies": {
+        const cost = T.money(costs.buy_supplies[action.units]);
+        groups.supplies.push([0, actionButton(ctx, action, { label: T.supplies(action.units, cost), sub: T.takes(T.duration(minutes.buy_supplies)) })]);
+        break;
+      }
+      case "set_destination": {
+        const dest = board.destinations[action.destination] || { label: action.destination };
+        const due = costs.set_destination[action.destination];
+        const cost = due ? T.money(due) : 0;
+        groups.destination.push([0, actionButton(ctx, action, {
+          label: dest.label, sub: T.destinationCost(cost), name: T.destinationName(dest.label, cost),
+          confirm: T.confirmDestination(dest.label, cost),
+        })]);
+        break;
+      }
+      case "tow":
+        groups.other.push([0, actionButton(ctx, action, { label: T.tow(T.money(costs.tow)), sub: T.takes(T.duration(minutes.tow)), confirm: board.consequences.tow })]);
+        break;
+      case "wait":
+        groups.other.push([1, actionButton(ctx, action, { label: T.wait, sub: T.takes(T.duration(minutes.wait)), name: `${T.wait} (${T.takes(T.duration(minutes.wait))})` })]);
+        break;
+      case "stay_home":
+        groups.other.push([2, actionButton(ctx, action, { label: T.stayHome, sub: T.stayHomeSub, cls: "evac-act--danger", confirm: T.confirmStay(board.consequences.stay_home) })]);
+        break;
+      case "reason":
+        break; // shown in the "why?" panel
+      default:
+        groups.other.push([3, actionButton(ctx, action, { label: action.type.replace(/_/g, " ") })]);
+    }
+  }
+  const sorted = (list) => list.sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+  const more = groups.more.length
+    ? h("details", { class: "evac-more", "data-key": "more-places", open: ctx.mem.open["more-places"] || null },
+      h("summary", { text: T.morePlaces(groups.more.length) }), h("div", { class: "evac-buttons" }, sorted(groups.more)))
+    : null;
+  const parts = [
+    group(T.groupHere(here ? here.label : view.position_label), sorted(groups.here)),
+    groups.fuel.length ? group(T.groupFuel(T.money(view.fuel_price_here)), sorted(groups.fuel)) : null,
+    group(T.groupSupplies(T.money(view.system.supply_price)), sorted(groups.supplies)),
+    group(T.groupDrive, sorted(groups.drive), "evac-group--drive"),
+    group(T.groupDestination, sorted(groups.destination)),
+    group(T.groupOther, sorted(groups.other)),
+    more,
+  ].filter(Boolean);
+  return h("section", { class: "evac-actions", "aria-labelledby": "evac-actions-title" },
+    h("h2", { id: "evac-actions-title", class: "evac-actions-title visually-hidden", text: T.actionsTitle }),
+    parts.length ? parts : h("p", { text: T.noActions }));
+}
+
+function renderSystem(ctx) {
+  const { view, board } = ctx;
+  const s = view.system;
+  const row = (label, value, cls) => h("div", { class: "evac-sys-row" + (cls ? " " + cls : "") }, h("dt", { text: label }), h("dd", {}, value));
+  const bridges = h("ul", { class: "evac-inline" }, Object.keys(s.bridges).map((b) =>
+    h("li", { class: s.bridges[b] ? "is-open" : "is-closed" }, `${T.bridgeNames[b] || b}: `, h("strong", { text: s.bridges[b] ? T.open : T.closed.toUpperCase() }))));
+  const places = h("ul", { class: "evac-inline" }, Object.keys(s.destinations).map((d) =>
+    h("li", { class: s.destinations[d] ? "is-open" : "is-closed" }, `${board.destinations[d] ? board.destinations[d].label : d}: `, h("strong", { text: s.destinations[d] ? T.taking : T.notTaking.toUpperCase() }))));
+  const cards = {};
+  for (const c of board.cards) cards[c.id] = c;
+  const changes = (view.changes || []).slice().reverse().map((c) =>
+    h("li", {}, h("span", { class: "evac-hour", text: T.hourShort(hourText(c.hour)) }), " ", cards[c.source] ? T.changeBy(cards[c.source].title) : c.source));
+  return box("evac", "system", "sys", T.systemTitle,
+    h("dl", {},
+      row(T.sNumbers, h("span", { class: "evac-numbers evac-numbers--" + s.numbers, text: s.numbers === "red" ? T.numbersRed : T.numbersBlack })),
+      row(T.sFuelPrice, T.perGallon(T.money(s.fuel_price))),
+      row(T.sLimit, T.limitValue(s.fuel_limit)),
+      row(T.sSupplyPrice, T.each(T.money(s.supply_price))),
+      row(T.sBridges, bridges),
+      row(T.sContraflow, s.contraflow ? T.on : T.off),
+      row(T.sDestinations, places)),
+    changes.length ? h("div", { class: "evac-changes" }, h("h3", { text: T.changesTitle }), h("ul", {}, changes)) : null);
+}
+
+function renderFeed(ctx) {
+  const feed = (ctx.view.feed || []).slice().reverse();
+  return box("evac", "feed", "feed", T.feedTitle,
+    feed.length
+      ? h("ol", {}, feed.map((e) => h("li", { class: "evac-ev evac-ev--" + e.type },
+        h("span", { class: "evac-hour", text: T.hourShort(hourText(e.hour)) }), h("span", { text: e.text }))))
+      : h("p", { class: "evac-muted", text: T.feedEmpty }));
+}
+
+function renderRoads(ctx) {
+  const roads = ctx.view.roads || [];
+  return box("evac", "roads", "roads", `${T.roadsTitle} (${ctx.view.position_label})`,
+    h("ul", {}, roads.map((r) => h("li", { class: r.open ? "is-open" : "is-closed" },
+      h("span", { text: T.roadTo(r.label) }), h("strong", { text: r.open ? r.needs_label : T.closedShort })))));
+}
+
+function renderOthers(ctx) {
+  const others = ctx.view.others || [];
+  if (!others.length) return null;
+  return box("evac", "others", "others", T.othersTitle,
+    h("ul", {}, others.map((o) => h("li", {},
+      h("strong", { text: T.seatName(o.seat) }), ` · ${T.atHour(hourText(o.hour))} · ${T.seatStatus[o.status] || o.status}`))));
+}
+
+function renderResults(ctx) {
+  const { view, message, board } = ctx;
+  const rows = message.results || view.results || [];
+  const mine = rows.find((r) => r.seat === view.seat);
+  if (!mine) return h("section", { class: "evac-results" }, h("h2", { text: T.gameOver }));
+  const p = mine.breakdown.points, s = mine.breakdown.safety;
+  const num = (n) => (Math.round(n * 10) / 10).toLocaleString("en-US");
+  const yn = (b) => h("span", { class: b ? "is-yes" : "is-no", text: b ? T.yes : T.no });
+  const dest = s.destination && board.destinations[s.destination] ? board.destinations[s.destination].label : "—";
+  const table = resultsTable("evac-standings", T.tableTitle, [T.rank, T.player, T.score, T.sOutcome],
+    rows.slice().sort((a, b) => a.rank - b.rank).map((r) => ({
+      me: r.seat === view.seat,
+      cells: [String(r.rank), r.seat === view.seat ? `${T.seatName(r.seat)} (${T.you})` : T.seatName(r.seat), num(r.score), r.breakdown.safety.outcome],
+    })));
+  return h("section", { class: "evac-results", "aria-labelledby": "evac-results-title" },
+    h("h2", { id: "evac-results-title", text: T.resultsTitle }),
+    h("p", { class: "evac-score" }, h("span", { text: T.score }), h("strong", { text: num(mine.score) })),
+    h("div", { class: "evac-sides" },
+      h("section", { class: "evac-side" }, h("h3", { text: T.pointsTitle }), h("dl", {},
+        defRows([[T.pCash, num(p.cash)], [T.pDestination, num(p.destination)], [T.pInTime, num(p.in_time)], [T.pOrder, num(p.arrival_order)], [T.pTotal, num(p.total)]]))),
+      h("section", { class: "evac-side" }, h("h3", { text: T.safetyTitle }), h("dl", {},
+        defRows([
+          [T.sArrived, yn(s.arrived_in_time)], [T.sSecured, yn(s.home_secured)],
+          [T.sSupplies, [String(s.supplies), s.supplies_short_on_arrival ? " " + T.shortOnArrival(s.supplies_short_on_arrival) : ""]],
+          [T.sFuel, T.gallons(s.fuel)], [T.tDestination, dest], [T.sOutcome, s.outcome]])))),
+    table);
+}
+
+// ---- teacher dashboard card ------------------------------------------------------------------
+
+export function summary(board, teacherView, table) {
+  const names = {};
+  for (const seat of (table && table.seats) || []) names[seat.seat] = seat.name || T.botName;
+  const results = {};
+  for (const r of teacherView.results || []) results[r.seat] = r;
+  const rows = (teacherView.tables || []).map((v) => {
+    const last = (v.feed || []).slice(-2).reverse();
+    const result = results[v.seat];
+    const stat = (label, value, low) => h("span", { class: "evac-sum-stat" + (low ? " is-low" : "") },
+      h("span", { class: "visually-hidden", text: label + ": " }), value);
+    return h("li", { class: "evac-sum-row evac-sum-" + v.status },
+      h("div", { class: "evac-sum-line" },
+        h("strong", { text: names[v.seat] ? `${T.seatName(v.seat)} · ${names[v.seat]}` : T.seatName(v.seat) }),
+        h("span", { class: "evac-sum-status", text: T.seatStatus[v.status] || v.status }),
+        v.reason_prompt ? h("span", { class: "evac-sum-why", text: T.sumWhy }) : null,
+        result ? h("span", { class: "evac-sum-score" }, `${T.colScore} `, h("strong", { text: String(Math.round(result.score * 10) / 10) })) : null),
+      h("div", { class: "evac-sum-line" },
+        stat(T.colHour, T.hour(hourText(v.hour))),
+        stat(T.colFuel, T.gallons(v.tally.fuel), v.tally.fuel <= 2),
+        stat(T.colCash, T.money(v.tally.cash), v.tally.cash < 0),
+        stat(T.colPlace, v.position_label)),
+      last.length ? h("ol", { class: "evac-sum-events", "aria-label": T.colEvents },
+        last.map((e) => h("li", {}, h("span", { class: "evac-hour", text: T.hourShort(hourText(e.hour)) }), " ", e.text))) : null);
+  });
+  return h("div", { class: "evac-summary" },
+    h("p", { class: "evac-sum-title", text: T.summaryCaption }),
+    h("ul", { class: "evac-sum-list" }, rows));
+}

@@ -1,0 +1,1138 @@
+// "Project Stormfury" scenario renderer: draws one seat's view of the cooperative hex-map game and
+// turns its legal actions into big buttons. The transport (play.js) owns the socket; this module
+// only renders, on the screen skeleton of kit.js. It computes no rule: where the storm is
+// (nearest city, hexes across), which roads dams seal, how many cards to discard or may go on
+// the Relief pile, what an evacuation costs and what the team kept come in the view or the board.
+// Every render replaces what is shown (never patches); per-root memory keeps
+// pan/zoom, scroll, open <details>, focus, the chosen kind of action and the storm animation.
+// Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
+
+import { h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
+  mapFrame } from "/static/js/kit.js";
+
+const T = {
+  // banner
+  yourTurn: "Your turn",
+  pickRole: "Pick your role",
+  rolesWaiting: "Waiting for your team to pick their roles",
+  turnEnded: "Turn ended — waiting for your team",
+  waitSeat: (name) => `Waiting for ${name} to finish their turn`,
+  stormHeld: "Waiting for the other tables — the storm moves for the whole class at once",
+  paused: "Paused by your teacher",
+  botPlaying: "A bot is playing for you…",
+  gameOver: "The storm is over",
+  endedEarly: "Your teacher ended the game early.",
+  sending: "Sending…",
+  timerLeft: (t) => `Turn ends in ${t}`,
+  timerUp: "Time is up",
+  round: (n, cap) => `Round ${n} of ${cap}`,
+  askTeacher: "Ask the teacher",
+  teacherAsked: "Teacher asked ✓",
+  offerWaiting: "A trade offer is waiting for you",
+  // map
+  mapTitle: "Map of the Gulf coast",
+  zoomIn: "Zoom in",
+  zoomOut: "Zoom out",
+  zoomReset: "Show the whole map",
+  zoomMe: "Zoom to my city",
+  forecastToggle: "Show the forecast on the map",
+  legend: "How to read the map",
+  legendItems: [
+    "Blue hexes are the Gulf, pale hexes are land.",
+    "Grey lines are roads. A wavy blue dashed road is flooded: nobody can use it.",
+    "A brown bar across a road is a dam at that end. Dams at both ends: the road never floods.",
+    "Person and number: people not yet evacuated (2, 1 or 0).",
+    "Squares: P port, H hospital, E power, W water, R refinery, B bridge, C emergency centre. Red ✕: destroyed.",
+    "Green +N: fortifications. Each one absorbs one hit.",
+    "The storm's circle shows its category; the tinted hexes are its footprint.",
+    "Orange hexes: where the forecast says the storm could reach. Dots: where it could end.",
+    "Numbered circles are players; yours says “You”.",
+  ],
+  you: "You",
+  infraLetter: { port: "P", hospital: "H", power: "E", water: "W", refinery: "R", bridge: "B", emergency: "C" },
+  infraKind: { port: "port", hospital: "hospital", power: "power", water: "water", refinery: "refinery", bridge: "bridge", emergency: "emergency centre" },
+  moveTo: (city) => `Move to ${city}`,
+  // map in words
+  wordsTitle: "The map in words",
+  wordsHere: (role, city) => `You are the ${role} in ${city}.`,
+  wordsNoRole: "You have not picked a role yet.",
+  wordsRoads: "Roads from here:",
+  wordsRoad: (city, road, state) => `to ${city} by ${road} (${state})`,
+  roadOpen: "open",
+  roadFlooded: "flooded",
+  roadSealed: "dammed at both ends: it never floods",
+  roadDammedAt: (cities) => `dam at ${cities}`,
+  wordsStorm: (cat, where, across) => `Storm: category ${cat}, ${where}; it covers ${across} hexes across.`,
+  wordsRisk: "The forecast says it could hit:",
+  wordsNoRisk: "The forecast does not reach any city.",
+  wordsTeam: "Your team:",
+  wordsCities: "Cities",
+  cityWords: (name, people, spaces) => `${name}: ${people} ${people === 1 ? "person" : "people"} not yet evacuated${spaces.length ? "; " + spaces.join("; ") : ""}.`,
+  spaceState: (name, state) => `${name} ${state}`,
+  standing: "standing",
+  destroyed: "destroyed",
+  forts: (n) => `${n} fortification${n === 1 ? "" : "s"}`,
+  overCity: (c) => `right over ${c}`,
+  atSeaNear: (n, c) => `at sea, ${n} hex${n === 1 ? "" : "es"} from ${c}`,
+  overLandNear: (n, c) => `over land, ${n} hex${n === 1 ? "" : "es"} from ${c}`,
+  chance: (p) => (p >= 0.995 ? "in every possible track" : p < 0.05 ? "less than 1 in 10" : `about ${Math.max(1, Math.round(p * 10))} in 10`),
+  chanceShort: (p) => (p >= 0.995 ? "10 in 10" : p < 0.05 ? "<1 in 10" : `${Math.max(1, Math.round(p * 10))} in 10`),
+  // roles
+  rolesTitle: "Choose your role",
+  rolesNote: "Each role once per table. Your team mates see what you pick.",
+  roleTaken: (who) => `taken by ${who}`,
+  pickRoleBtn: (role, city) => `Be the ${role}`,
+  pickRoleSub: (city) => `start in ${city}`,
+  otherCity: "Start in another city",
+  pickRoleName: (role, city) => `Be the ${role}, starting in ${city}`,
+  factChecked: "Really happened:",
+  factReported: "Reported, not checked against the original source:",
+  factSource: "Source:",
+  factReportedBy: "Reported by:",
+  // actions
+  actionsTitle: "What will you do?",
+  chooseKind: "Choose what to do, then how.",
+  kinds: {
+    move: "Move", fortify: "Fortify", dam: "Dam a road", evacuate: "Evacuate", draw_more: "Draw more",
+    role: "Use my role", trade: "Offer a trade", discard: "Discard",
+  },
+  kindSub: {
+    move: (n) => `${n} move${n === 1 ? "" : "s"} left`, fortify: () => "protect a place", dam: () => "keep a road dry",
+    evacuate: () => "move people out", draw_more: () => "but play no cards", role: () => "your power",
+    trade: () => "1 card for 1", discard: (n, limit) => `down to ${limit} (${n} too many)`,
+  },
+  close: "Close",
+  drawMore: (n) => `Draw ${n} more`,
+  drawTitle: (n) => `Draw your ${n} cards`,
+  drawDeck: (n) => `Draw ${n} from the deck`,
+  drawPile: (a) => `Take ${a} from the Relief pile`,
+  drawMoreDeck: (n) => `Draw ${n} more from the deck`,
+  drawMoreNote: "After drawing more you cannot play cards this turn (you may still move and trade).",
+  moveSub: (road) => road,
+  fortifyCard: "Which Fortify card?",
+  fortifyCost: (name, pay) => `${name} (pays ${pay})`,
+  fortifySpace: "Where?",
+  fortifyOn: (card, space) => `${card} on ${space}`,
+  fortifyHas: (n) => (n ? `has ${n} now` : "no fortification yet"),
+  damAt: (road, city) => `Dam ${road} at the ${city} end`,
+  damSub: (sealed) => (sealed ? "seals the road: it will never flood" : "the other end needs a dam too"),
+  damNote: "Pays the Dam card and 1 Sandbag.",
+  evacTitle: (city, n) => `Move people out of ${city} (${n} not yet evacuated)`,
+  evacNote: (n) => `Your Evacuate card is used, plus ${n} cards for each person. Pick the cards to give up:`,
+  evacGo: (n) => `Evacuate ${n} ${n === 1 ? "person" : "people"}`,
+  evacNeed: (n) => `Pick ${n} cards for 1 person, or ${2 * n} for 2 people.`,
+  evacConfirm: (n, city, cards) => `Evacuate ${n} ${n === 1 ? "person" : "people"} from ${city}, giving up ${cards}?`,
+  roleEvacNote: "Your power: give up any 2 cards to evacuate 1 person from your city, even after drawing more.",
+  roleEvacGo: "Evacuate 1 person",
+  roleEvacNeed: "Pick exactly 2 cards.",
+  rolePileNote: (n) => `Put cards you drew this turn face up on the Relief pile (${n} more allowed).`,
+  rolePile: (card) => `Put ${card} on the Relief pile`,
+  rolePassive: "Your power works by itself: there is no button for it.",
+  tradeWith: "Trade with",
+  tradeGive: "I give",
+  tradeGet: "I get",
+  tradeGo: (give, get, who) => `Offer ${give} for ${get} to ${who}`,
+  tradeNeed: "Choose a card to give and a card to get.",
+  tradeNote: "They answer on their own tablet. An offer expires and never blocks a turn.",
+  discardOne: (card) => `Discard ${card}`,
+  discardSub: (n) => `you have ${n}`,
+  endTurn: "End my turn",
+  endTurnSub: "the storm moves when everyone has ended",
+  endTurnConfirm: "You can still play cards this turn. End your turn anyway?",
+  endTurnBlocked: (n, over) => `You have ${n} cards: discard ${over} to end your turn.`,
+  noActions: "Nothing to do right now.",
+  // offers
+  offerIn: (who, give, get) => `${who} offers you ${give} for your ${get}.`,
+  offerOut: (who, give, get) => `You offered ${give} for ${get} to ${who}: waiting for an answer.`,
+  accept: "Accept",
+  decline: "Decline",
+  acceptName: (who, give, get) => `Accept: get ${give} from ${who}, give ${get}`,
+  declineName: (who) => `Decline the offer from ${who}`,
+  // hand, pile, team
+  handTitle: (n, limit) => `Your cards (${n} of ${limit})`,
+  handEmpty: "You hold no cards.",
+  pileTitle: (n) => `Relief Corps pile (${n})`,
+  pileNote: "Face up: other players may draw from it instead of the deck.",
+  teamTitle: "Your team",
+  seatName: (n) => `Player ${n + 1}`,
+  noRoleYet: "no role yet",
+  inCity: (c) => `in ${c}`,
+  cards: (n) => `${n} card${n === 1 ? "" : "s"}`,
+  seatStatus: { waiting: "waiting", start: "drawing", drawn: "playing", played: "playing", more: "playing", ended: "turn ended" },
+  damageTitle: "Team damage",
+  damageTotal: "Total damage",
+  dInfra: "Infrastructure destroyed",
+  dPeople: "People not yet evacuated hit",
+  dRoads: "Roads flooded",
+  trackTitle: "Damage after each storm",
+  trackRound: (n, d) => `after round ${n}: ${d}`,
+  trackEmpty: "No storm yet.",
+  lowerBetter: "lower is better",
+  // storm and forecast
+  stormTitle: "The storm",
+  category: (c) => `Category ${c}`,
+  catWind: (mph) => `${mph} mph winds`,
+  stormAcross: (n) => `${n} hexes across`,
+  forecastTitle: (size) => `Forecast: ${size} possible moves`,
+  forecastNote: (n, size) => `In the Hurricane Phase ${n} of these ${size} cards are flipped, in a random order. Orange on the map: every hex it could cover.`,
+  strengthen: "strengthens at sea",
+  weaken: "weakens",
+  oceanDeck: "ocean cards",
+  landDeck: "land cards",
+  steps: (s) => `moves ${s}`,
+  dirWord: { N: "north", NE: "north-east", SE: "south-east", S: "south", SW: "south-west", NW: "north-west" },
+  riskTitle: "Chance each city is hit",
+  noForecast: "The next forecast comes at the start of the next round.",
+  // last storm
+  lastTitle: (n) => `What the storm did in round ${n}`,
+  replay: "Replay the storm",
+  evFlips: (n, titles) => `Flipped ${n}: ${titles}.`,
+  evStep: (dir) => `Moved ${dir}.`,
+  evBlocked: (dir) => `Could not move ${dir} (edge of the map).`,
+  evHeld: (space, left) => `Held: ${space} (${left} fortification${left === 1 ? "" : "s"} left).`,
+  evDestroyed: (space) => `Destroyed: ${space}.`,
+  evPeople: (city, n) => `${city}: ${n} ${n === 1 ? "person" : "people"} not yet evacuated hit.`,
+  evSpared: (city) => `${city}: everyone had left — nobody hurt.`,
+  evDamHeld: (road) => `Held: the dams on ${road}.`,
+  evFlooded: (road) => `Flooded: ${road}.`,
+  evCategory: (a, b, over) => `Category ${a} → ${b} (${over === "land" ? "over land" : "at sea"}).`,
+  evDied: "The storm died out.",
+  // results
+  resultsTitle: "Your team's result",
+  endedHow: { dissipated: "The storm died out.", turn_cap: "The last round was played.", ended_now: "Your teacher ended the game early." },
+  byType: "Damage by type",
+  byCity: "Damage by city",
+  noCityDamage: "No city was damaged.",
+  whatHeld: "What held",
+  heldInfra: (n, total) => `${n} of ${total} infrastructure places still standing`,
+  heldRoads: (n, total) => `${n} of ${total} roads still open`,
+  heldSealed: (n) => `${n} road${n === 1 ? "" : "s"} sealed by dams at both ends`,
+  heldPeople: (n, total) => `${n} of ${total} people evacuated`,
+  heldForts: (n) => `${n} fortification${n === 1 ? "" : "s"} still standing`,
+  infraLost: "Infrastructure lost",
+  youDid: "What you did",
+  contrib: { fortifications: "fortifications built", dams: "dams placed", evacuated: "people evacuated", trades: "trades", moved: "moves" },
+  // teacher card
+  sumPhase: { roles: "picking roles", player: "player phase", storm: "waiting for the class storm", over: "finished" },
+  sumRound: (n, cap) => `round ${n}/${cap}`,
+  sumStorm: (cat, where) => `Cat ${cat} · ${where}`,
+  sumDamage: (t) => `Damage ${t}`,
+  sumDamageBy: (i, p, r) => `· ${i} infrastructure · ${p} people not yet evacuated · ${r} roads`,
+  sumNotEnded: "Not ended:",
+  sumAllEnded: "Everyone has ended their turn",
+  sumNoRole: "Still choosing a role:",
+  sumRoles: "Roles",
+  sumNoView: "No game yet.",
+};
+
+const S = 30; // hex radius in SVG units
+const SQ3 = Math.sqrt(3);
+const STEP_MS = 650;
+const SEAT_COLOURS = ["#0b6fa4", "#b3261e", "#1f7a3a", "#7b3fa0"];
+const CAT_COLOURS = { 1: "#f2c14e", 2: "#f29e4c", 3: "#e8702a", 4: "#d1495b", 5: "#8e3b9c" };
+const ARROWS = { N: "↑", NE: "↗", SE: "↘", S: "↓", SW: "↙", NW: "↖" };
+const remember = screenMemory(() => ({ kind: null, pick: [], fortCard: null,
+  trade: {}, anim: null, stormKey: undefined, showForecast: true, frame: null }));
+
+// ---- geometry and board lookups -------------------------------------------------------------
+
+function hexXY(q, r) {
+  return [S * 1.5 * q, S * SQ3 * (r + q / 2)];
+}
+
+function hexPoints(x, y, s) {
+  const pts = [];
+  for (let i = 0; i < 6; i++) {
+    const a = (Math.PI / 3) * i;
+    pts.push(`${(x + s * Math.cos(a)).toFixed(1)},${(y + s * Math.sin(a)).toFixed(1)}`);
+  }
+  return pts.join(" ");
+}
+
+const indexes = new WeakMap();
+
+function lookups(board) {
+  let ix = indexes.get(board);
+  if (ix) return ix;
+  ix = { cities: {}, spaces: {}, roads: {}, roadsAt: {}, cards: {}, hcards: {}, roles: {}, kinds: [], terrain: {} };
+  for (const c of board.cities) {
+    ix.cities[c.id] = c;
+    ix.roadsAt[c.id] = [];
+    for (const s of c.spaces) ix.spaces[s.id] = Object.assign({ city: c.id }, s);
+  }
+  for (const r of board.roads) {
+    ix.roads[r.id] = r;
+    ix.roadsAt[r.a].push([r, r.b]);
+    ix.roadsAt[r.b].push([r, r.a]);
+  }
+  for (const c of board.resource_cards) { ix.cards[c.kind] = c; ix.kinds.push(c.kind); }
+  for (const c of board.hurricane_cards) ix.hcards[c.id] = c;
+  for (const r of board.roles) ix.roles[r.id] = r;
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const hx of board.hexes) {
+    ix.terrain[hx.q + "," + hx.r] = hx.terrain;
+    const [x, y] = hexXY(hx.q, hx.r);
+    minX = Math.min(minX, x); minY = Math.min(minY, y); maxX = Math.max(maxX, x); maxY = Math.max(maxY, y);
+  }
+  ix.box = [minX - S * 1.2, minY - S * 1.2, maxX - minX + S * 2.4, maxY - minY + S * 2.4];
+  ix.home = ix.box;
+  if (board.frame) { // the coast and the Gulf fill the first view; the inland rows are a pan away
+    const xy = board.frame.map((p) => hexXY(p[0], p[1]));
+    const xs = xy.map((p) => p[0]), ys = xy.map((p) => p[1]);
+    const x0 = Math.min(...xs), y0 = Math.min(...ys);
+    ix.home = [x0 - S * 1.2, y0 - S * 1.2, Math.max(...xs) - x0 + S * 2.4, Math.max(...ys) - y0 + S * 2.4];
+  }
+  indexes.set(board, ix);
+  return ix;
+}
+
+function cardName(ix, kind) {
+  return ix.cards[kind] ? ix.cards[kind].name : kind;
+}
+
+function cityName(ix, id) {
+  return ix.cities[id] ? ix.cities[id].name : id;
+}
+
+function roleName(ix, id) {
+  return ix.roles[id] ? ix.roles[id].name : id;
+}
+
+function listCards(ix, kinds) {
+  const counts = {};
+  for (const k of kinds) counts[k] = (counts[k] || 0) + 1;
+  return Object.keys(counts).map((k) => (counts[k] > 1 ? `${counts[k]} × ${cardName(ix, k)}` : cardName(ix, k))).join(", ");
+}
+
+function sortKinds(ix, kinds) {
+  return kinds.slice().sort((a, b) => ix.kinds.indexOf(a) - ix.kinds.indexOf(b));
+}
+
+function stormWhere(ix, storm) {
+  const near = storm.nearest;
+  if (!near) return "";
+  const name = cityName(ix, near.city);
+  if (near.hexes === 0) return T.overCity(name);
+  return storm.over === "land" ? T.overLandNear(near.hexes, name) : T.atSeaNear(near.hexes, name);
+}
+
+function seatLabel(ix, view, seat, mySeat) {
+  const p = (view.players || [])[seat];
+  const base = seat === mySeat ? `${T.seatName(seat)} (${T.you})` : T.seatName(seat);
+  return p && p.role ? `${base}, ${roleName(ix, p.role)}` : base;
+}
+
+// ---- render -----------------------------------------------------------------------------------
+
+export function render(root, board, message, controls) {
+  const mem = remember(root);
+  const ix = lookups(board);
+  const view = message.view;
+  const seat = message.seat;
+  const me = (view.players || [])[seat] || null;
+  const ctx = { root, board, ix, message, controls, view, mem, seat, me };
+  ctx.over = message.status === "finished" || view.phase === "over";
+  ctx.actions = view.actions || [];
+  ctx.canAct = message.status === "playing" && !message.bot && !ctx.over && ctx.actions.length > 0;
+  ctx.disabled = !ctx.canAct || Boolean(controls.busy);
+  ctx.moves = {};
+  if (ctx.canAct) for (const a of ctx.actions) if (a.type === "move") ctx.moves[a.to] = a;
+  if (!mem.box) mem.box = ix.home.slice();
+  trackStorm(ctx);
+  const tone = bannerTone(ctx);
+  renderScreen(root, mem, {
+    prefix: "sf", pageClass: "sf sf--" + tone, busy: controls.busy, mapLabel: T.mapTitle,
+    header: () => renderHeader(ctx, tone), map: () => renderMap(ctx), panel: () => renderPanel(ctx),
+    announce: bannerText(ctx), version: message.version, countdown: { running: T.timerLeft, over: T.timerUp },
+  });
+  animateStorm(root, mem, true);
+}
+
+// ---- storm animation --------------------------------------------------------------------------
+
+function stormPath(view) {
+  const log = view.last_storm || [];
+  const flips = log.find((e) => e.type === "storm_flips");
+  const hist = (view.storm.history || [])[view.storm.history.length - 1];
+  if (!flips || !hist) return null;
+  const path = [hist.from];
+  for (const e of log) if (e.type === "storm_step") path.push(e.at);
+  return { key: String(flips.round), round: flips.round, path, steps: path.length - 1 };
+}
+
+// A new storm (a key this root has not seen) plays out step by step; the first render after a
+// page load shows the end state at once, so a reload does not replay the last storm.
+function trackStorm(ctx) {
+  const { mem, view } = ctx;
+  const sp = stormPath(view);
+  ctx.stormPath = sp;
+  const key = sp ? sp.key : null;
+  if (mem.stormKey !== undefined && key && key !== mem.stormKey && !reducedMotion()) {
+    mem.anim = { key, start: Date.now(), steps: sp.steps };
+  }
+  mem.stormKey = key;
+}
+
+function reducedMotion() {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+function animProgress(mem) {
+  if (!mem.anim) return null;
+  const t = (Date.now() - mem.anim.start) / STEP_MS;
+  if (t >= mem.anim.steps + 1) return null;
+  return t;
+}
+
+function animateStorm(root, mem, fromRender) {
+  if (fromRender && mem.frame) return;
+  const t = animProgress(mem);
+  const token = root.querySelector("[data-storm-token]");
+  const items = root.querySelectorAll("[data-step]");
+  if (t === null || !token) {
+    mem.anim = t === null ? null : mem.anim;
+    mem.frame = null;
+    if (token) token.setAttribute("transform", "translate(0,0)");
+    for (const el of items) el.classList.remove("is-pending");
+    const trail = root.querySelector("[data-storm-trail]");
+    if (trail && trail.dataset.full) trail.setAttribute("points", trail.dataset.full);
+    root.classList.remove("sf-animating");
+    return;
+  }
+  root.classList.add("sf-animating");
+  const pts = JSON.parse(token.dataset.path);
+  const i = Math.min(pts.length - 1, Math.floor(t));
+  const f = Math.min(1, t - i);
+  const a = pts[i], b = pts[Math.min(pts.length - 1, i + 1)];
+  const end = pts[pts.length - 1];
+  const x = a[0] + (b[0] - a[0]) * f - end[0], y = a[1] + (b[1] - a[1]) * f - end[1];
+  token.setAttribute("transform", `translate(${x.toFixed(1)},${y.toFixed(1)})`);
+  const trail = root.querySelector("[data-storm-trail]");
+  if (trail) trail.setAttribute("points", pts.slice(0, i + 1).concat([[x + end[0], y + end[1]]]).map((p) => p.join(",")).join(" "));
+  for (const el of items) el.classList.toggle("is-pending", Number(el.dataset.step) > t);
+  mem.frame = requestAnimationFrame(() => { mem.frame = null; animateStorm(root, mem, false); });
+}
+
+// ---- header -----------------------------------------------------------------------------------
+
+function bannerTone(ctx) {
+  const { view, message, me } = ctx;
+  if (ctx.over) return "over";
+  if (message.status === "paused") return "paused";
+  if (message.bot) return "bot";
+  if (view.phase === "roles") return me && !me.role ? "turn" : "wait";
+  if (view.phase === "storm") return "storm";
+  if (me && ["start", "drawn", "played", "more"].indexOf(me.status) >= 0) return "turn";
+  return "wait";
+}
+
+function bannerText(ctx) {
+  const { view, me, ix, seat } = ctx;
+  const tone = bannerTone(ctx);
+  if (tone === "over") return T.gameOver;
+  if (tone === "paused") return T.paused;
+  if (tone === "bot") return T.botPlaying;
+  if (view.phase === "roles") return me && !me.role ? T.pickRole : T.rolesWaiting;
+  if (tone === "storm") return T.stormHeld;
+  if (tone === "turn") return T.yourTurn;
+  if (me && me.status === "waiting" && view.turn !== null && view.turn !== undefined) return T.waitSeat(seatLabel(ix, view, view.turn, seat));
+  return T.turnEnded;
+}
+
+function renderHeader(ctx, tone) {
+  const { view, message, controls } = ctx;
+  const extra = [];
+  if (view.round) extra.push(h("span", { class: "sf-round", text: T.round(view.round, view.turn_cap) }));
+  if (controls.busy && ctx.canAct) extra.push(h("span", { class: "sf-busy", text: T.sending }));
+  if (message.timer && tone === "turn" && message.status === "playing") {
+    extra.push(countdown("sf", message.timer, T.timerLeft, T.timerUp));
+  }
+  if (tone !== "turn" && incoming(ctx).length) extra.push(h("span", { class: "sf-offer-flag", text: T.offerWaiting }));
+  const ask = ctx.over ? null : askButton("sf", controls, T.askTeacher, T.teacherAsked, false);
+  return banner("sf", "header", tone, bannerText(ctx), extra, ask);
+}
+
+// ---- map --------------------------------------------------------------------------------------
+
+function renderMap(ctx) {
+  const { board, ix, view, mem, seat, me } = ctx;
+  const fc = view.forecast || {};
+  const threat = new Set((fc.threat || []).map((p) => p.join(",")));
+  const reach = new Set((fc.reach || []).map((p) => p.join(",")));
+  const flooded = new Set(view.flooded || []);
+  const dams = view.dams || {};
+  const sealedRoads = new Set(view.sealed || []);
+  const destroyed = new Set(view.destroyed || []);
+  const forts = view.fortifications || {};
+  const pop = view.population || {};
+  const risk = fc.city_risk || {};
+  const showFc = mem.showForecast && !ctx.over;
+
+  const gHex = svg("g", { class: "m-hexes" });
+  const gFc = svg("g", { class: "m-forecast" });
+  for (const hx of board.hexes) {
+    const [x, y] = hexXY(hx.q, hx.r);
+    gHex.append(svg("polygon", { class: "m-hex m-" + hx.terrain, points: hexPoints(x, y, S) }));
+    const k = hx.q + "," + hx.r;
+    if (showFc && threat.has(k)) gFc.append(svg("polygon", { class: "m-threat", points: hexPoints(x, y, S - 1) }));
+    if (showFc && reach.has(k)) gFc.append(svg("circle", { class: "m-reach", cx: x, cy: y, r: 6 }));
+  }
+
+  // Storm footprint, trail of earlier rounds and the storm itself (footprint moves with it).
+  const storm = view.storm;
+  const [sx, sy] = hexXY(storm.at[0], storm.at[1]);
+  const cat = storm.category;
+  const gTrail = svg("g", { class: "m-trail" });
+  const hist = storm.history || [];
+  if (hist.length) {
+    const pts = [hist[0].from].concat(hist.map((x) => x.to)).map((p) => hexXY(p[0], p[1]).join(","));
+    gTrail.append(svg("polyline", { class: "m-trail-old", points: pts.join(" ") }));
+  }
+  const sp = ctx.stormPath;
+  const pathXY = sp ? sp.path.map((p) => hexXY(p[0], p[1]).map((v) => Math.round(v * 10) / 10)) : [[sx, sy]];
+  const full = pathXY.map((p) => p.join(",")).join(" ");
+  if (sp) gTrail.append(svg("polyline", { class: "m-trail-last", points: full, "data-storm-trail": "", "data-full": full }));
+  const gStorm = svg("g", { class: "m-storm m-cat" + cat, "data-storm-token": "", "data-path": JSON.stringify(pathXY), transform: "translate(0,0)" });
+  const gone = ctx.over && view.ended === "dissipated";
+  for (const [q, r] of gone ? [] : storm.footprint || []) {
+    const [x, y] = hexXY(q, r);
+    gStorm.append(svg("polygon", { class: "m-foot", points: hexPoints(x, y, S - 2), style: `fill:${CAT_COLOURS[cat]}` }));
+  }
+  if (!gone) {
+    gStorm.append(svg("g", { transform: `translate(${sx},${sy})`, class: "m-eye" },
+      svg("path", { class: "m-arms", d: "M0,-24 C18,-24 26,-8 20,4 M0,24 C-18,24 -26,8 -20,-4", style: `stroke:${CAT_COLOURS[cat]}` }),
+      svg("circle", { r: 17, style: `fill:${CAT_COLOURS[cat]}` }),
+      svg("text", { class: "m-cat-text", y: 7, text: String(cat) })));
+  }
+
+  // Roads.
+  const gRoads = svg("g", { class: "m-roads" });
+  const gDams = svg("g", { class: "m-dams" });
+  for (const road of board.roads) {
+    const a = ix.cities[road.a], b = ix.cities[road.b];
+    const pts = [[a.q, a.r]].concat(road.hexes).concat([[b.q, b.r]]).map((p) => hexXY(p[0], p[1]));
+    const ends = dams[road.id] || [];
+    const sealed = sealedRoads.has(road.id);
+    const mine = me && me.city && (road.a === me.city || road.b === me.city);
+    const cls = ["m-road", flooded.has(road.id) ? "is-flooded" : "", sealed ? "is-sealed" : "", mine ? "is-mine" : ""].filter(Boolean).join(" ");
+    if (sealed) gRoads.append(svg("polyline", { class: "m-road-seal", points: pts.map((p) => p.join(",")).join(" ") }));
+    gRoads.append(svg("polyline", { class: cls, points: pts.map((p) => p.join(",")).join(" ") }));
+    for (const end of ends) {
+      const from = end === road.a ? pts[0] : pts[pts.length - 1];
+      const to = end === road.a ? pts[1] : pts[pts.length - 2];
+      const mx = from[0] + (to[0] - from[0]) * 0.55, my = from[1] + (to[1] - from[1]) * 0.55;
+      const angle = (Math.atan2(to[1] - from[1], to[0] - from[0]) * 180) / Math.PI;
+      gDams.append(svg("rect", { class: "m-dam", x: -3.5, y: -11, width: 7, height: 22, rx: 2, transform: `translate(${mx.toFixed(1)},${my.toFixed(1)}) rotate(${angle.toFixed(0)})` }));
+    }
+  }
+
+  // Cities: marker, name, people not yet evacuated, infrastructure, fortifications.
+  const gCities = svg("g", { class: "m-cities" });
+  for (const c of board.cities) {
+    const [x, y] = hexXY(c.q, c.r);
+    const target = ctx.moves[c.id];
+    const here = me && me.city === c.id;
+    const atRisk = showFc && risk[c.id];
+    const g = svg("g", { class: "m-city" + (target ? " is-target" : "") + (here ? " is-here" : ""), transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`, "data-city": c.id });
+    if (target) g.append(svg("circle", { class: "m-ring", r: 27 }));
+    g.append(svg("circle", { class: "m-city-dot", r: 11 }));
+    g.append(svg("text", { class: "m-city-name" + (atRisk && risk[c.id] >= 0.5 ? " is-risk" : ""), y: -17, text: c.name }));
+    const badges = svg("g", { class: "m-badges", transform: "translate(0,24)" });
+    const spaces = c.spaces;
+    const w = 24;
+    spaces.forEach((s, i) => {
+      const bx = (i - (spaces.length - 1) / 2) * (w + 3);
+      const b = svg("g", { transform: `translate(${bx},0)` });
+      if (s.kind === "population") {
+        const n = pop[c.id] !== undefined ? pop[c.id] : c.population;
+        b.setAttribute("class", "m-badge m-people" + (n ? "" : " is-empty"));
+        b.append(svg("rect", { x: -w / 2, y: -10, width: w, height: 20, rx: 10 }),
+          svg("circle", { cx: -5, cy: -3, r: 3.2 }), svg("path", { d: "M-10,7 Q-5,-3 0,7 Z" }),
+          svg("text", { x: 6, y: 5, text: String(n) }));
+      } else {
+        const gone = destroyed.has(s.id);
+        b.setAttribute("class", "m-badge m-infra" + (gone ? " is-destroyed" : ""));
+        b.append(svg("rect", { x: -w / 2, y: -10, width: w, height: 20, rx: 3 }),
+          svg("text", { y: 5, text: gone ? "✕" : (T.infraLetter[s.type] || "?") }));
+      }
+      if (forts[s.id]) {
+        b.append(svg("g", { class: "m-fort", transform: "translate(8,-12)" },
+          svg("rect", { x: -9, y: -8, width: 18, height: 15, rx: 4 }), svg("text", { y: 4, text: "+" + forts[s.id] })));
+      }
+      badges.append(b);
+    });
+    g.append(badges);
+    if (target) {
+      g.append(svg("circle", { class: "m-hit", r: 30 }));
+      g.setAttribute("role", "button");
+      g.setAttribute("tabindex", "-1"); // the same choice is a button in the panel; one tab stop
+      g.setAttribute("aria-label", T.moveTo(c.name));
+      if (ctx.disabled) g.setAttribute("aria-disabled", "true");
+      g.addEventListener("click", () => {
+        if (mem.dragged || ctx.disabled) return;
+        act(ctx, target);
+      });
+    }
+    gCities.append(g);
+  }
+
+  // Player tokens, around their city; mine is larger and says "You".
+  const gTokens = svg("g", { class: "m-tokens" });
+  const perCity = {};
+  for (const p of view.players || []) {
+    if (!p.city || !ix.cities[p.city]) continue;
+    const c = ix.cities[p.city];
+    const k = perCity[p.city] = (perCity[p.city] || 0) + 1;
+    const [x, y] = hexXY(c.q, c.r);
+    // Beside the city dot (the name is above it, the badges below).
+    const spot = [[24, 0], [-24, 0], [44, 0], [-44, 0]][(k - 1) % 4];
+    const tx = x + spot[0], ty = y + spot[1];
+    const mine = p.seat === seat;
+    gTokens.append(svg("g", { class: "m-token" + (mine ? " is-me" : ""), transform: `translate(${tx.toFixed(1)},${ty.toFixed(1)})` },
+      svg("circle", { r: mine ? 15 : 11, style: `fill:${SEAT_COLOURS[p.seat % 4]}` }),
+      svg("text", { y: mine ? 4 : 5, text: mine ? T.you : String(p.seat + 1) })));
+  }
+
+  const descId = "sf-map-desc-" + seat;
+  const map = svg("svg", {
+    class: "sf-map", viewBox: mem.box.join(" "), preserveAspectRatio: "xMidYMin meet",
+    role: "group", "aria-label": T.mapTitle, "aria-describedby": descId,
+  }, gHex, gFc, gTrail, gRoads, gDams, gStorm, gCities, gTokens);
+  const zoomMe = () => {
+    const c = me && ix.cities[me.city];
+    if (!c) return;
+    const [x, y] = hexXY(c.q, c.r);
+    const w = ix.box[2] * 0.45, hgt = ix.box[3] * 0.45;
+    mem.box = [x - w / 2, y - hgt / 2, w, hgt];
+    map.setAttribute("viewBox", mem.box.join(" "));
+  };
+  return mapFrame("sf", mem, map, {
+    limits: mapLimits(ix), home: ix.home, descId, desc: mapWords(ctx).join(" "),
+    labels: { zoomIn: T.zoomIn, zoomOut: T.zoomOut, zoomReset: T.zoomReset },
+    extra: [
+      me && me.city ? h("button", { type: "button", "aria-label": T.zoomMe, title: T.zoomMe, "data-key": "zoom-me", onclick: zoomMe }, "◎") : null,
+      (fc.threat || []).length && !ctx.over ? h("button", {
+        type: "button", class: "sf-fc-toggle", "aria-pressed": mem.showForecast ? "true" : "false", title: T.forecastToggle,
+        "aria-label": T.forecastToggle, "data-key": "fc-toggle",
+        onclick: () => { mem.showForecast = !mem.showForecast; rerender(ctx); },
+      }, "☁") : null,
+    ],
+    legend: { title: T.legend, showTitle: false, items: T.legendItems },
+  });
+}
+
+function rerender(ctx) {
+  render(ctx.root, ctx.board, ctx.message, ctx.controls);
+}
+
+// Pan/zoom bounds for this board (see kit.js attachPanZoom); the map is drawn xMidYMin.
+function mapLimits(ix) {
+  return { world: ix.box, minWidth: ix.box[2] * 0.18, maxWidth: ix.box[2] * 1.3, alignY: 0 };
+}
+
+// The text alternative: where you are, the roads on from here, the storm and its forecast.
+function mapWords(ctx) {
+  const { board, ix, view, me, seat } = ctx;
+  const out = [];
+  if (me && me.city) {
+    out.push(T.wordsHere(roleName(ix, me.role), cityName(ix, me.city)));
+    const roads = (ix.roadsAt[me.city] || []).map(([road, other]) => T.wordsRoad(cityName(ix, other), road.highway, roadState(ctx, road)));
+    out.push(`${T.wordsRoads} ${roads.join("; ")}.`);
+  } else {
+    out.push(T.wordsNoRole);
+  }
+  out.push(T.wordsStorm(view.storm.category, stormWhere(ix, view.storm), view.storm.across));
+  const risk = (view.forecast || {}).city_risk || {};
+  const cities = Object.keys(risk).sort((a, b) => risk[b] - risk[a]);
+  if ((view.forecast || {}).cards && view.forecast.cards.length) {
+    out.push(cities.length ? `${T.wordsRisk} ${cities.map((c) => `${cityName(ix, c)} (${T.chance(risk[c])})`).join(", ")}.` : T.wordsNoRisk);
+  }
+  const team = (view.players || []).filter((p) => p.seat !== seat && p.city).map((p) => `${seatLabel(ix, view, p.seat, seat)} ${T.inCity(cityName(ix, p.city))}`);
+  if (team.length) out.push(`${T.wordsTeam} ${team.join("; ")}.`);
+  return out;
+}
+
+function roadState(ctx, road) {
+  const { view, ix } = ctx;
+  if ((view.flooded || []).indexOf(road.id) >= 0) return T.roadFlooded;
+  const ends = (view.dams || {})[road.id] || [];
+  if ((view.sealed || []).indexOf(road.id) >= 0) return T.roadSealed;
+  if (ends.length) return `${T.roadOpen}, ${T.roadDammedAt(ends.map((c) => cityName(ix, c)).join(", "))}`;
+  return T.roadOpen;
+}
+
+function cityWords(ctx) {
+  const { board, view } = ctx;
+  const destroyed = new Set(view.destroyed || []);
+  const forts = view.fortifications || {};
+  return board.cities.map((c) => {
+    const spaces = [];
+    for (const s of c.spaces) {
+      if (s.kind === "population") { if (forts[s.id]) spaces.push(`${s.name}: ${T.forts(forts[s.id])}`); continue; }
+      spaces.push(T.spaceState(s.name, destroyed.has(s.id) ? T.destroyed : forts[s.id] ? `${T.standing}, ${T.forts(forts[s.id])}` : T.standing));
+    }
+    const n = (view.population || {})[c.id];
+    return T.cityWords(c.name, n === undefined ? c.population : n, spaces);
+  });
+}
+
+// ---- panel ------------------------------------------------------------------------------------
+
+function renderPanel(ctx) {
+  const { view, message } = ctx;
+  const out = [];
+  if (ctx.over) out.push(renderResults(ctx));
+  const offers = renderOffers(ctx);
+  if (offers) out.push(offers);
+  if (!ctx.over && view.phase === "roles") out.push(renderRoles(ctx));
+  else if (!ctx.over && ctx.actions.length && !message.bot) out.push(renderActions(ctx));
+  if (view.phase !== "roles") out.push(renderHand(ctx));
+  const last = renderLastStorm(ctx);
+  if (last && ctx.mem.anim) out.splice(ctx.over ? 1 : 0, 0, last);
+  if (!ctx.over) out.push(renderStorm(ctx));
+  if (last && !ctx.mem.anim) out.push(last);
+  out.push(renderTeam(ctx), renderPile(ctx), renderWords(ctx));
+  return out.filter(Boolean);
+}
+
+function act(ctx, action, confirm) {
+  if (ctx.disabled) return;
+  ctx.mem.pick = [];
+  sendAction(ctx.controls, action, confirm);
+}
+
+function button(ctx, action, opts) {
+  return choiceButton("sf", { ...opts, key: opts.key || JSON.stringify(action), disabled: ctx.disabled || opts.off,
+    onclick: () => (opts.onclick ? opts.onclick() : act(ctx, action, opts.confirm)) });
+}
+
+function kindName(ctx, kind) {
+  return kind === "draw_more" ? T.drawMore(ctx.board.draw) : T.kinds[kind];
+}
+
+function incoming(ctx) {
+  return (ctx.view.offers || []).filter((o) => o.to === ctx.seat);
+}
+
+function renderOffers(ctx) {
+  const { view, ix, seat } = ctx;
+  const offers = view.offers || [];
+  if (!offers.length || ctx.over) return null;
+  const rows = offers.map((o) => {
+    if (o.to === seat) {
+      const who = seatLabel(ix, view, o.from, seat);
+      const give = cardName(ix, o.give), get = cardName(ix, o.get);
+      const acc = ctx.actions.find((a) => a.type === "accept_trade" && a.offer === o.id);
+      const dec = ctx.actions.find((a) => a.type === "decline_trade" && a.offer === o.id);
+      return h("div", { class: "sf-offer is-in" },
+        h("p", { text: T.offerIn(who, give, get) }),
+        h("div", { class: "sf-buttons sf-buttons--two" },
+          acc ? button(ctx, acc, { label: T.accept, name: T.acceptName(who, give, get), cls: "sf-act--go" }) : null,
+          dec ? button(ctx, dec, { label: T.decline, name: T.declineName(who) }) : null));
+    }
+    return h("div", { class: "sf-offer is-out" }, h("p", { text: T.offerOut(seatLabel(ix, view, o.to, seat), cardName(ix, o.give), cardName(ix, o.get)) }));
+  });
+  return h("section", { class: "sf-offers", "aria-live": "polite" }, rows);
+}
+
+function renderRoles(ctx) {
+  const { board, ix, view, seat, mem } = ctx;
+  const taken = {};
+  for (const p of view.players || []) if (p.role) taken[p.role] = p.seat;
+  const picks = {};
+  for (const a of ctx.actions) if (a.type === "pick_role") (picks[a.role] = picks[a.role] || []).push(a);
+  const cards = board.roles.map((role) => {
+    const options = picks[role.id] || [];
+    const who = taken[role.id];
+    const def = options.find((a) => a.city === role.start_city) || options[0];
+    const others = options.filter((a) => a !== def);
+    const key = "city-" + role.id;
+    return h("article", { class: "sf-role" + (who !== undefined ? " is-taken" : "") + (who === seat ? " is-mine" : "") },
+      h("h3", { text: role.name }),
+      h("p", { class: "sf-role-power", text: role.power }),
+      basisBlock(role.basis, T, "sf-role-basis"),
+      who !== undefined ? h("p", { class: "sf-role-taken", text: T.roleTaken(seatLabel(ix, view, who, seat)) }) : null,
+      def ? button(ctx, def, { label: T.pickRoleBtn(role.name), sub: T.pickRoleSub(cityName(ix, def.city)), name: T.pickRoleName(role.name, cityName(ix, def.city)), cls: "sf-act--go" }) : null,
+      others.length ? h("details", { class: "sf-more", "data-key": key, open: mem.open[key] || null },
+        h("summary", { text: T.otherCity }),
+        h("div", { class: "sf-buttons sf-buttons--small" }, others.map((a) =>
+          button(ctx, a, { label: cityName(ix, a.city), name: T.pickRoleName(role.name, cityName(ix, a.city)) })))) : null);
+  });
+  return h("section", { class: "sf-box sf-roles", "aria-labelledby": "sf-roles-title" },
+    h("h2", { id: "sf-roles-title", text: T.rolesTitle }),
+    h("p", { class: "sf-muted", text: T.rolesNote }),
+    h("div", { class: "sf-role-grid" }, cards));
+}
+
+function groupActions(actions) {
+  const g = { move: [], fortify: [], dam: [], evacuate: [], draw_more: [], role: [], trade: [], discard: [], draw: [], end: null };
+  for (const a of actions) {
+    if (a.type === "use_role") g.role.push(a);
+    else if (a.type === "offer_trade") g.trade.push(a);
+    else if (a.type === "end_turn") g.end = a;
+    else if (g[a.type]) g[a.type].push(a);
+  }
+  return g;
+}
+
+function renderActions(ctx) {
+  const { mem, me, view } = ctx;
+  const g = groupActions(ctx.actions);
+  const parts = [];
+  if (g.draw.length) {
+    parts.push(h("h3", { text: T.drawTitle(ctx.board.draw) }), h("div", { class: "sf-buttons" }, g.draw.map((a) => drawButton(ctx, a, false))));
+    return actionsBox(parts);
+  }
+  const kinds = ["move", "fortify", "dam", "evacuate", "role", "trade", "draw_more", "discard"].filter((k) => g[k].length);
+  if (mem.kind && kinds.indexOf(mem.kind) < 0) mem.kind = null;
+  if (!mem.kind && g.discard.length && !g.end) mem.kind = "discard";
+  const chooser = kinds.map((k) => {
+    const sub = k === "move" ? T.kindSub.move(me ? me.moves_left : 0) : k === "discard" ? T.kindSub.discard(me ? me.over_limit : 0, ctx.board.hand_limit) : T.kindSub[k]();
+    const on = mem.kind === k;
+    return h("button", {
+      type: "button", class: "sf-act sf-kind" + (on ? " is-on" : ""), "aria-pressed": on ? "true" : "false",
+      "aria-expanded": on ? "true" : "false", "data-key": "kind-" + k, disabled: ctx.disabled,
+      onclick: () => { mem.kind = on ? null : k; mem.pick = []; mem.trade = {}; rerender(ctx); },
+    }, h("span", { class: "sf-act-main", text: kindName(ctx, k) }), h("span", { class: "sf-act-sub", text: sub }));
+  });
+  parts.push(h("div", { class: "sf-buttons sf-kinds" + (mem.kind ? " is-compact" : ""), role: "group", "aria-label": T.chooseKind }, chooser));
+  if (mem.kind) {
+    const body = kindOptions(ctx, mem.kind, g[mem.kind]);
+    const name = kindName(ctx, mem.kind);
+    parts.push(h("div", { class: "sf-options", role: "region", "aria-label": name },
+      h("div", { class: "sf-options-head" }, h("h3", { text: name }),
+        h("button", { type: "button", class: "sf-close", "aria-label": `${T.close}: ${name}`, "data-key": "kind-close",
+          onclick: () => { mem.kind = null; mem.pick = []; rerender(ctx); } }, "✕")),
+      body));
+  } else if (kinds.length) {
+    parts.push(h("p", { class: "sf-muted sf-hint", text: T.chooseKind }));
+  }
+  if (g.end) {
+    const canPlay = ctx.actions.some((a) => ["fortify", "dam", "evacuate"].indexOf(a.type) >= 0);
+    parts.push(h("div", { class: "sf-buttons sf-end" }, button(ctx, g.end, { label: T.endTurn, sub: T.endTurnSub, cls: "sf-act--end", confirm: canPlay ? T.endTurnConfirm : null })));
+  } else if (me && me.over_limit) {
+    parts.push(h("p", { class: "sf-warn", text: T.endTurnBlocked(me.hand_size, me.over_limit) }));
+  }
+  if (!kinds.length && !g.end && !view.offers.length) parts.push(h("p", { text: T.noActions }));
+  return actionsBox(parts);
+}
+
+function actionsBox(parts) {
+  return h("section", { class: "sf-box sf-actions", "aria-labelledby": "sf-actions-title" },
+    h("h2", { id: "sf-actions-title", text: T.actionsTitle }), ...parts);
+}
+
+function drawButton(ctx, a, more) {
+  const { ix } = ctx;
+  if (a.from === "pile") {
+    return button(ctx, a, { label: T.drawPile(listCards(ix, a.cards)), sub: a.cards.length < ctx.board.draw ? T.drawDeck(ctx.board.draw) : null });
+  }
+  return button(ctx, a, { label: more ? T.drawMoreDeck(ctx.board.draw) : T.drawDeck(ctx.board.draw), cls: "sf-act--go" });
+}
+
+function kindOptions(ctx, kind, list) {
+  const { ix, me, view, mem } = ctx;
+  switch (kind) {
+    case "move":
+      return h("div", { class: "sf-buttons" }, list.map((a) => {
+        const road = (ix.roadsAt[me.city] || []).find(([, other]) => other === a.to);
+        return button(ctx, a, { label: cityName(ix, a.to), sub: road ? T.moveSub(road[0].name) : null, name: T.moveTo(cityName(ix, a.to)) });
+      }));
+    case "fortify": {
+      const cards = sortKinds(ix, Array.from(new Set(list.map((a) => a.card))));
+      if (cards.indexOf(mem.fortCard) < 0) mem.fortCard = cards[0];
+      const forts = view.fortifications || {};
+      const chooser = cards.length > 1 ? h("div", { class: "sf-step" }, h("p", { class: "sf-step-title", text: T.fortifyCard }),
+        h("div", { class: "sf-chips" }, cards.map((k) => h("button", {
+          type: "button", class: "sf-chip" + (k === mem.fortCard ? " is-on" : ""), "aria-pressed": k === mem.fortCard ? "true" : "false",
+          "data-key": "fortcard-" + k, disabled: ctx.disabled, onclick: () => { mem.fortCard = k; rerender(ctx); }, text: cardName(ix, k),
+        })))) : null;
+      const spaces = list.filter((a) => a.card === mem.fortCard).map((a) => {
+        const s = ix.spaces[a.space];
+        return button(ctx, a, { label: s ? s.name : a.space, sub: T.fortifyHas(forts[a.space] || 0), name: T.fortifyOn(cardName(ix, a.card), s ? s.name : a.space) });
+      });
+      return h("div", {}, chooser, h("p", { class: "sf-step-title", text: `${cardName(ix, mem.fortCard)} — ${T.fortifySpace}` }), h("div", { class: "sf-buttons" }, spaces));
+    }
+    case "dam":
+      return h("div", {}, h("p", { class: "sf-muted", text: T.damNote }), h("div", { class: "sf-buttons" }, list.map((a) => {
+        const road = ix.roads[a.road];
+        return button(ctx, a, { label: T.damAt(road ? road.name : a.road, cityName(ix, a.city)), sub: T.damSub((view.dam_seals || []).indexOf(a.road) >= 0) });
+      })));
+    case "evacuate":
+      return cardPicker(ctx, list, {
+        note: T.evacNote(ctx.board.evacuate.cards_per_person), reserve: ctx.board.evacuate.card, need: T.evacNeed(ctx.board.evacuate.cards_per_person),
+        title: T.evacTitle(cityName(ix, me.city), (view.population || {})[me.city] || 0),
+        match: (a, picked) => a.discard.length === picked.length && a.discard.join() === picked.join(),
+        go: (a) => (a ? T.evacGo(a.people) : T.evacGo(1)),
+        confirm: (a) => T.evacConfirm(a.people, cityName(ix, me.city), listCards(ix, a.discard)),
+      });
+    case "role":
+      if (list[0] && list[0].discard) {
+        return cardPicker(ctx, list, {
+          note: T.roleEvacNote, reserve: null, need: T.roleEvacNeed,
+          title: T.evacTitle(cityName(ix, me.city), (view.population || {})[me.city] || 0),
+          match: (a, picked) => a.discard.join() === picked.join(),
+          go: () => T.roleEvacGo, confirm: (a) => T.evacConfirm(1, cityName(ix, me.city), listCards(ix, a.discard)),
+        });
+      }
+      return h("div", {}, h("p", { class: "sf-muted", text: T.rolePileNote(list.length ? me.to_pile : 0) }),
+        h("div", { class: "sf-buttons" }, list.map((a) => button(ctx, a, { label: T.rolePile(cardName(ix, a.card)) }))));
+    case "trade":
+      return tradePicker(ctx, list);
+    case "draw_more":
+      return h("div", {}, h("p", { class: "sf-muted", text: T.drawMoreNote }), h("div", { class: "sf-buttons" }, list.map((a) => drawButton(ctx, a, true))));
+    case "discard":
+      return h("div", { class: "sf-buttons" }, list.map((a) => button(ctx, a, { label: T.discardOne(cardName(ix, a.card)), sub: T.discardSub((ctx.view.hand || {})[a.card] || 0) })));
+    default:
+      return null;
+  }
+}
+
+// Choose the cards to give up one by one (each card of the hand is a toggle), then one button
+// plays the legal action that matches — instead of a button for every combination.
+function cardPicker(ctx, list, opt) {
+  const { ix, mem, view } = ctx;
+  const hand = Object.assign({}, view.hand || {});
+  if (opt.reserve && hand[opt.reserve]) hand[opt.reserve] -= 1;
+  const inst = [];
+  for (const k of ix.kinds) for (let i = 0; i < (hand[k] || 0); i++) inst.push(k + "#" + i);
+  mem.pick = mem.pick.filter((x) => inst.indexOf(x) >= 0);
+  const picked = sortKinds(ix, mem.pick.map((x) => x.split("#")[0]));
+  const match = list.find((a) => opt.match(a, picked));
+  const chips = inst.map((x) => {
+    const k = x.split("#")[0];
+    const on = mem.pick.indexOf(x) >= 0;
+    return h("button", {
+      type: "button", class: "sf-chip sf-card-chip sf-k-" + k + (on ? " is-on" : ""), "aria-pressed": on ? "true" : "false", "data-key": "pick-" + x,
+      disabled: ctx.disabled, text: cardName(ix, k),
+      onclick: () => { mem.pick = on ? mem.pick.filter((y) => y !== x) : mem.pick.concat([x]); rerender(ctx); },
+    });
+  });
+  const go = match
+    ? button(ctx, match, { label: opt.go(match), sub: listCards(ix, match.discard), cls: "sf-act--go", confirm: opt.confirm(match), key: "pick-go" })
+    : button(ctx, null, { label: opt.go(null), sub: opt.need, off: true, key: "pick-go" });
+  return h("div", { class: "sf-step" }, h("p", { class: "sf-step-title", text: opt.title }), h("p", { class: "sf-muted", text: opt.note }),
+    h("div", { class: "sf-chips", role: "group", "aria-label": opt.note }, chips), h("div", { class: "sf-buttons" }, go));
+}
+
+function tradePicker(ctx, list) {
+  const { ix, mem, view, seat } = ctx;
+  const tos = Array.from(new Set(list.map((a) => a.to)));
+  const t = mem.trade;
+  if (tos.indexOf(t.to) < 0) t.to = tos[0];
+  const mine = list.filter((a) => a.to === t.to);
+  const gives = sortKinds(ix, Array.from(new Set(mine.map((a) => a.give))));
+  if (gives.indexOf(t.give) < 0) t.give = null;
+  const gets = sortKinds(ix, Array.from(new Set(mine.filter((a) => !t.give || a.give === t.give).map((a) => a.get))));
+  if (gets.indexOf(t.get) < 0) t.get = null;
+  const chipRow = (label, values, field, name) => h("div", { class: "sf-step" }, h("p", { class: "sf-step-title", text: label }),
+    h("div", { class: "sf-chips", role: "group", "aria-label": label }, values.map((v) => h("button", {
+      type: "button", class: "sf-chip" + (t[field] === v ? " is-on" : ""), "aria-pressed": t[field] === v ? "true" : "false",
+      "data-key": `trade-${field}-${v}`, disabled: ctx.disabled, text: name(v),
+      onclick: () => { t[field] = t[field] === v ? null : v; rerender(ctx); },
+    }))));
+  const match = mine.find((a) => a.give === t.give && a.get === t.get);
+  const who = seatLabel(ix, view, t.to, seat);
+  return h("div", {},
+    tos.length > 1 ? chipRow(T.tradeWith, tos, "to", (s) => seatLabel(ix, view, s, seat)) : h("p", { class: "sf-step-title", text: `${T.tradeWith}: ${who}` }),
+    chipRow(T.tradeGive, gives, "give", (k) => cardName(ix, k)),
+    chipRow(T.tradeGet, gets, "get", (k) => cardName(ix, k)),
+    h("p", { class: "sf-muted", text: T.tradeNote }),
+    h("div", { class: "sf-buttons" }, match
+      ? button(ctx, match, { label: T.tradeGo(cardName(ix, match.give), cardName(ix, match.get), who), cls: "sf-act--go", key: "trade-go" })
+      : button(ctx, null, { label: T.tradeGo("…", "…", who), sub: T.tradeNeed, off: true, key: "trade-go" })));
+}
+
+// ---- hand, storm, forecast, team ----------------------------------------------------------
+
+function renderHand(ctx) {
+  const { ix, view, me } = ctx;
+  const hand = view.hand || {};
+  const n = ix.kinds.reduce((s, k) => s + (hand[k] || 0), 0);
+  const items = ix.kinds.filter((k) => hand[k]).map((k) => h("li", { class: "sf-card sf-k-" + k, title: ix.cards[k].text },
+    h("span", { class: "sf-card-count", text: "×" + hand[k] }), h("strong", { text: cardName(ix, k) }), h("span", { class: "sf-card-text", text: ix.cards[k].text })));
+  if (!view.hand) return null;
+  return h("section", { class: "sf-box sf-hand" + (me && me.over_limit ? " is-over" : ""), "aria-labelledby": "sf-hand-title" },
+    h("h2", { id: "sf-hand-title", text: T.handTitle(n, ctx.board.hand_limit) }),
+    items.length ? h("ul", { class: "sf-cards" }, items) : h("p", { class: "sf-muted", text: T.handEmpty }));
+}
+
+function renderStorm(ctx) {
+  const { board, ix, view } = ctx;
+  const s = view.storm, cat = s.category;
+  const info = (board.categories || {})[String(cat)] || {};
+  const fc = view.forecast || {};
+  const head = h("div", { class: "sf-storm-head" },
+    h("span", { class: "sf-cat", style: `background:${CAT_COLOURS[cat]}`, text: String(cat) }),
+    h("div", {}, h("strong", { text: T.category(cat) }), h("div", { class: "sf-muted", text: [stormWhere(ix, s), info.wind_mph ? T.catWind(info.wind_mph) : null, T.stormAcross(s.across)].filter(Boolean).join(" · ") })));
+  const parts = [head];
+  if (fc.cards && fc.cards.length) {
+    parts.push(h("h3", { text: `${T.forecastTitle(fc.cards.length)} (${fc.deck === "land" ? T.landDeck : T.oceanDeck})` }),
+      h("p", { class: "sf-muted", text: T.forecastNote(fc.draws, fc.cards.length) }),
+      h("ol", { class: "sf-fcards" }, fc.cards.map((id) => {
+        const c = ix.hcards[id] || { title: id, steps: [] };
+        const marks = [c.strengthen ? T.strengthen : null, c.weaken ? T.weaken : null].filter(Boolean);
+        return h("li", { class: "sf-fcard" + (c.strengthen ? " is-up" : "") + (c.weaken ? " is-down" : "") },
+          h("strong", { text: c.title }),
+          h("span", { class: "sf-arrows", "aria-label": T.steps(c.steps.map((d) => T.dirWord[d] || d).join(", ")), text: c.steps.map((d) => ARROWS[d] || d).join(" ") }),
+          marks.length ? h("span", { class: "sf-mark", text: marks.join(", ") }) : null);
+      })));
+    const risk = fc.city_risk || {};
+    const cities = Object.keys(risk).sort((a, b) => risk[b] - risk[a]);
+    if (cities.length) {
+      parts.push(h("h3", { text: T.riskTitle }), h("ul", { class: "sf-risk" }, cities.map((c) => h("li", {},
+        h("span", { text: cityName(ix, c) }),
+        h("span", { class: "sf-riskbar", "aria-hidden": "true" }, h("span", { style: `width:${Math.round(risk[c] * 100)}%` })),
+        h("strong", { text: T.chance(risk[c]) })))));
+    }
+  } else if (!ctx.over) {
+    parts.push(h("p", { class: "sf-muted", text: T.noForecast }));
+  }
+  return box("sf", "storm", "storm", T.stormTitle, ...parts);
+}
+
+function renderLastStorm(ctx) {
+  const { ix, view, mem } = ctx;
+  const log = view.last_storm || [];
+  const sp = ctx.stormPath;
+  if (!log.length || !sp) return null;
+  let step = 0;
+  const items = [];
+  for (const e of log) {
+    let text = null, cls = "";
+    let at = sp.steps + 0.5; // results show once the storm has stopped
+    switch (e.type) {
+      case "storm_flips": text = T.evFlips(e.cards.length, e.cards.map((c) => (ix.hcards[c] || { title: c }).title).join(", ")); at = 0; break;
+      case "storm_step": step += 1; text = T.evStep(T.dirWord[e.direction] || e.direction); at = step; cls = "is-step"; break;
+      case "storm_blocked": text = T.evBlocked(T.dirWord[e.direction] || e.direction); at = step; cls = "is-step"; break;
+      case "held": text = T.evHeld((ix.spaces[e.space] || { name: e.space }).name, e.left); cls = "is-held"; break;
+      case "destroyed": text = T.evDestroyed((ix.spaces[e.space] || { name: e.space }).name); cls = "is-hit"; break;
+      case "people_hit": text = T.evPeople(cityName(ix, e.city), e.damage); cls = "is-hit"; break;
+      case "spared": text = T.evSpared(cityName(ix, e.city)); cls = "is-held"; break;
+      case "dam_held": text = T.evDamHeld((ix.roads[e.road] || { name: e.road }).name); cls = "is-held"; break;
+      case "road_flooded": text = T.evFlooded((ix.roads[e.road] || { name: e.road }).name); cls = "is-hit"; break;
+      case "category": text = T.evCategory(e.from, e.to, e.over); cls = "is-cat"; break;
+      case "dissipated": text = T.evDied; cls = "is-cat"; break;
+      default: text = null;
+    }
+    if (text) items.push(h("li", { class: cls + (mem.anim && at > 0 ? " is-pending" : ""), "data-step": String(at), text }));
+  }
+  const replay = h("button", { type: "button", class: "sf-replay", "data-key": "replay", onclick: () => {
+    mem.anim = { key: sp.key, start: Date.now(), steps: sp.steps };
+    rerender(ctx);
+  } }, T.replay);
+  return h("section", { class: "sf-box sf-last" + (mem.anim ? " is-playing" : ""), "aria-labelledby": "sf-last-title" },
+    h("div", { class: "sf-options-head" }, h("h2", { id: "sf-last-title", text: T.lastTitle(sp.round) }), replay),
+    h("ol", { class: "sf-events" }, items));
+}
+
+function renderTeam(ctx) {
+  const { ix, view, seat } = ctx;
+  const d = view.damage || { total: 0, infrastructure: 0, population: 0, roads: 0 };
+  const track = view.damage_track || [];
+  const max = Math.max(1, ...track);
+  const players = (view.players || []).map((p) => h("li", { class: p.seat === seat ? "is-me" : "" },
+    h("span", { class: "sf-dot", style: `background:${SEAT_COLOURS[p.seat % 4]}`, "aria-hidden": "true" }),
+    h("strong", { text: p.seat === seat ? `${T.seatName(p.seat)} (${T.you})` : T.seatName(p.seat) }),
+    ` ${p.role ? roleName(ix, p.role) : T.noRoleYet}${p.city ? " · " + T.inCity(cityName(ix, p.city)) : ""} · ${T.cards(p.hand_size)}`,
+    view.phase === "player" ? h("span", { class: "sf-status sf-status--" + p.status, text: T.seatStatus[p.status] || p.status }) : null,
+    p.hand && p.seat !== seat && p.hand_size ? h("span", { class: "sf-their-hand", text: listCards(ix, ix.kinds.flatMap((k) => Array(p.hand[k] || 0).fill(k))) }) : null));
+  return box("sf", "team", "team", T.teamTitle,
+    h("div", { class: "sf-damage" },
+      h("p", { class: "sf-total" }, h("span", { text: T.damageTotal }), h("strong", { text: String(d.total) }), h("small", { text: T.lowerBetter })),
+      h("dl", {},
+        h("div", {}, h("dt", { text: T.dInfra }), h("dd", { text: String(d.infrastructure) })),
+        h("div", {}, h("dt", { text: T.dPeople }), h("dd", { text: String(d.population) })),
+        h("div", {}, h("dt", { text: T.dRoads }), h("dd", { text: String(d.roads) })))),
+    h("div", { class: "sf-track", role: "img", "aria-label": track.length ? `${T.trackTitle}: ${track.map((v, i) => T.trackRound(i + 1, v)).join(", ")}` : T.trackEmpty },
+      h("span", { class: "sf-track-title", text: T.trackTitle }),
+      track.length ? h("div", { class: "sf-bars" }, track.map((v, i) => h("span", { class: "sf-bar" },
+        h("span", { class: "sf-bar-fill", style: `height:${Math.round((v / max) * 100)}%` }), h("span", { class: "sf-bar-n", text: String(v) }), h("span", { class: "sf-bar-r", text: "R" + (i + 1) })))) : h("span", { class: "sf-muted", text: " " + T.trackEmpty })),
+    h("ul", { class: "sf-players" }, players));
+}
+
+function renderPile(ctx) {
+  const { ix, view } = ctx;
+  const pile = view.relief_pile || [];
+  const hasCorps = (view.players || []).some((p) => p.role === "relief_corps");
+  if (!pile.length && !hasCorps) return null;
+  return box("sf", "pile", "pile", T.pileTitle(pile.length), h("p", { class: "sf-muted", text: T.pileNote }),
+    pile.length ? h("ul", { class: "sf-cards sf-cards--pile" }, sortKinds(ix, pile).map((k) => h("li", { class: "sf-card sf-k-" + k }, h("strong", { text: cardName(ix, k) })))) : null);
+}
+
+function renderWords(ctx) {
+  const key = "words";
+  return h("details", { class: "sf-box sf-words", "data-key": key, open: ctx.mem.open[key] || null },
+    h("summary", { text: T.wordsTitle }),
+    mapWords(ctx).map((x) => h("p", { text: x })),
+    h("h3", { text: T.wordsCities }),
+    h("ul", {}, cityWords(ctx).map((x) => h("li", { text: x }))));
+}
+
+function renderResults(ctx) {
+  const { board, ix, view, message, seat } = ctx;
+  const rows = message.results || [];
+  const mine = rows.find((r) => r.seat === seat) || rows[0];
+  const team = mine && mine.breakdown && mine.breakdown.team;
+  const byType = team ? team.damage_by_type : { infrastructure: view.damage.infrastructure, population: view.damage.population, roads: view.damage.roads };
+  const total = team ? team.damage_total : view.damage.total;
+  const byCity = team ? team.damage_by_city : view.damage_by_city || {};
+  const held = view.held;
+  const cities = Object.keys(byCity).filter((c) => byCity[c]).sort((a, b) => byCity[b] - byCity[a]);
+  const lost = team ? team.infrastructure_lost || {} : {};
+  const row = (k, v) => defRows([[k, v]])[0];
+  const contrib = mine && mine.breakdown && mine.breakdown.contributions;
+  return h("section", { class: "sf-box sf-results", "aria-labelledby": "sf-results-title" },
+    h("h2", { id: "sf-results-title", text: T.resultsTitle }),
+    h("p", { class: "sf-muted", text: T.endedHow[view.ended] || "" }),
+    h("p", { class: "sf-total sf-total--big" }, h("span", { text: T.damageTotal }), h("strong", { text: String(total) }), h("small", { text: T.lowerBetter })),
+    h("div", { class: "sf-sides" },
+      h("section", { class: "sf-side" }, h("h3", { text: T.byType }), h("dl", {},
+        row(T.dInfra, byType.infrastructure), row(T.dPeople, byType.population), row(T.dRoads, byType.roads),
+        ...Object.keys(lost).map((k) => row(`${T.infraLost}: ${T.infraKind[k] || k}`, lost[k])))),
+      h("section", { class: "sf-side" }, h("h3", { text: T.byCity }), cities.length
+        ? h("dl", {}, cities.map((c) => row(cityName(ix, c), byCity[c]))) : h("p", { class: "sf-muted", text: T.noCityDamage })),
+      held ? h("section", { class: "sf-side sf-side--held" }, h("h3", { text: T.whatHeld }), h("ul", {},
+        h("li", { text: T.heldInfra(...held.infrastructure) }),
+        h("li", { text: T.heldRoads(...held.roads) }),
+        held.sealed ? h("li", { text: T.heldSealed(held.sealed) }) : null,
+        h("li", { text: T.heldPeople(...held.people_evacuated) }),
+        held.fortifications ? h("li", { text: T.heldForts(held.fortifications) }) : null)) : null,
+      contrib ? h("section", { class: "sf-side" }, h("h3", { text: T.youDid }), h("dl", {},
+        Object.keys(T.contrib).map((k) => row(T.contrib[k], contrib[k] || 0)))) : null));
+}
+
+// ---- teacher dashboard card -----------------------------------------------------------------
+
+export function summary(board, teacherView, table) {
+  const ix = lookups(board);
+  const v = teacherView;
+  if (!v || !v.storm) return h("p", { class: "sf-muted", text: T.sumNoView });
+  const names = {};
+  for (const s of (table && table.seats) || []) names[s.seat] = s.name || null;
+  const name = (p) => `${T.seatName(p.seat)}${names[p.seat] ? " " + names[p.seat] : ""}`;
+  const who = (p) => `${name(p)}${p.role ? " (" + roleName(ix, p.role) + ")" : ""}`;
+  const d = v.damage || { total: 0, infrastructure: 0, population: 0, roads: 0 };
+  const players = v.players || [];
+  let waiting = null;
+  if (v.phase === "roles") {
+    const left = players.filter((p) => !p.role);
+    waiting = h("p", { class: "sf-sum-wait" }, h("strong", { text: T.sumNoRole }), " ", left.map(name).join(", "));
+  } else if (v.phase === "player") {
+    const left = players.filter((p) => p.status !== "ended");
+    waiting = left.length ? h("p", { class: "sf-sum-wait" }, h("strong", { text: T.sumNotEnded }), " ", left.map(name).join(", "))
+      : h("p", { class: "sf-sum-ok", text: T.sumAllEnded });
+  }
+  const cat = v.storm.category;
+  return h("div", { class: "sf-summary" },
+    h("p", { class: "sf-sum-line" },
+      h("span", { class: "sf-sum-phase", text: T.sumPhase[v.phase] || v.phase }),
+      v.round ? h("span", { text: T.sumRound(v.round, v.turn_cap) }) : null,
+      h("span", { class: "sf-sum-cat" }, h("span", { class: "sf-cat sf-cat--small", style: `background:${CAT_COLOURS[cat]}`, "aria-hidden": "true", text: String(cat) }),
+        " ", v.ended === "dissipated" ? T.evDied : T.sumStorm(cat, stormWhere(ix, v.storm)))),
+    h("p", { class: "sf-sum-damage" }, h("strong", { text: T.sumDamage(d.total) }), " ", T.sumDamageBy(d.infrastructure, d.population, d.roads)),
+    waiting,
+    h("ul", { class: "sf-sum-roles", "aria-label": T.sumRoles }, players.map((p) => h("li", {},
+      h("span", { class: "sf-dot", style: `background:${SEAT_COLOURS[p.seat % 4]}`, "aria-hidden": "true" }),
+      `${who(p)}${p.city ? " · " + cityName(ix, p.city) : ""}`))));
+}
