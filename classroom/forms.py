@@ -83,8 +83,10 @@ class SessionForm(forms.Form):
                 if isinstance(option.get("default"), bool):
                     field = forms.BooleanField(required=False, initial=option["default"])
                 elif choices:
+                    # not required: another scenario's fields are on the page too, and an empty
+                    # choice plays the engine's default
                     field = forms.ChoiceField(choices=[(str(c), str(c)) for c in choices],
-                                              initial=str(option["default"]))
+                                              initial=str(option["default"]), required=False)
                 else:
                     continue
                 field.label = option.get("label") or option["name"].replace("_", " ").capitalize()
@@ -130,6 +132,8 @@ class SessionForm(forms.Form):
                 continue
             value = self.cleaned_data.get(name)
             default = option.get("default")
+            if value in ("", None) and not isinstance(default, bool):
+                value = default
             if isinstance(default, bool):
                 value = bool(value)
             elif isinstance(default, int):
