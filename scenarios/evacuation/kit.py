@@ -77,10 +77,10 @@ KIT = Kit(
         ),
     ),
     printables=(
-        Printable("board", _("The board: the peninsula's roads"), "kit/board.html", ("network",),
+        Printable("board", _("The board: the peninsula's roads"), "kit_board.html", ("network",),
                   prepare=board_geometry),
-        Printable("cards", _("The chance cards"), "kit/cards.html", ("cards",)),
-        Printable("tally", _("Tally sheet: a household's clock, fuel, cash and supplies"), "kit/tally.html",
+        Printable("cards", _("The chance cards"), "kit_cards.html", ("cards",)),
+        Printable("tally", _("Tally sheet: a household's clock, fuel, cash and supplies"), "kit_tally.html",
                   ("rules",)),
     ),
     check=(

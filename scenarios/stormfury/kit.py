@@ -91,10 +91,10 @@ KIT = Kit(
         ),
     ),
     printables=(
-        Printable("board", _("The map: the Gulf coast"), "kit/board.html", ("map_2",), prepare=board_geometry),
-        Printable("cards", _("The cards: hurricane cards, resource cards and roles"), "kit/cards.html",
+        Printable("board", _("The map: the Gulf coast"), "kit_board.html", ("map_2",), prepare=board_geometry),
+        Printable("cards", _("The cards: hurricane cards, resource cards and roles"), "kit_cards.html",
                   ("hurricane_cards", "resource_cards", "roles")),
-        Printable("tally", _("State of the coast: damage per city, round by round"), "kit/tally.html", ("map_2",)),
+        Printable("tally", _("State of the coast: damage per city, round by round"), "kit_tally.html", ("map_2",)),
     ),
     check=(
         CheckItem("category-winds", "storm",

@@ -12,7 +12,7 @@ KIT = Kit(
         questions=(_("Who packed one supply too many?"),),
         fallback=(_("Play on paper with a die."),),
     ),
-    printables=(Printable("track", _("The track"), "kit/track.html", ("track",)),),
+    printables=(Printable("track", _("The track"), "kit_track.html", ("track",)),),
     check=(
         CheckItem("warning-hours", "leave_time",
                   _("A hurricane warning is issued about how many hours before tropical-storm winds?"),
