@@ -74,15 +74,19 @@ def save_item(*, session: Session, item_id: int | None, question: str, choices: 
     answer among them; an item already answered keeps its right answer (the results would
     change meaning). Raises ``CheckError`` and changes nothing otherwise."""
     question = (question or "").strip()
-    choices = [c.strip() for c in choices if c and c.strip()]
-    if not question or len(question) > MAX_QUESTION:
-        raise CheckError(_("Write a question of at most %(n)d characters.") % {"n": MAX_QUESTION})
-    if not 2 <= len(choices) <= 4 or any(len(c) > MAX_CHOICE for c in choices):
-        raise CheckError(_("Give 2 to 4 answers of at most %(n)d characters each.") % {"n": MAX_CHOICE})
     try:
         answer = int(answer)
     except (TypeError, ValueError):
         answer = -1
+    written = [(c or "").strip() for c in choices]
+    # The right answer is marked beside its box; blank boxes are dropped, so count only the
+    # written ones before it (and a blank box marked right is no answer).
+    answer = sum(1 for c in written[:answer] if c) if 0 <= answer < len(written) and written[answer] else -1
+    choices = [c for c in written if c]
+    if not question or len(question) > MAX_QUESTION:
+        raise CheckError(_("Write a question of at most %(n)d characters.") % {"n": MAX_QUESTION})
+    if not 2 <= len(choices) <= 4 or any(len(c) > MAX_CHOICE for c in choices):
+        raise CheckError(_("Give 2 to 4 answers of at most %(n)d characters each.") % {"n": MAX_CHOICE})
     if not 0 <= answer < len(choices):
         raise CheckError(_("Pick which answer is right."))
     with transaction.atomic():
@@ -237,9 +241,10 @@ def class_results(session: Session) -> dict | None:
 def student_results(participant: Participant) -> dict | None:
     """The student's own answers, before and after, per item (right or not); None if the check
     is off or they answered nothing."""
+    if not KnowledgeCheck.objects.filter(session=participant.session, enabled=True).exists():
+        return None
     answers = list(CheckAnswer.objects.filter(participant=participant).select_related("item__session"))
-    if not answers or phase_open(participant.session) is None and not KnowledgeCheck.objects.filter(
-            session=participant.session, enabled=True).exists():
+    if not answers:
         return None
     items = {}
     for a in answers:

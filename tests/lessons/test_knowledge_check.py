@@ -160,3 +160,14 @@ def test_a_student_answers_on_their_tablet_and_a_stranger_cannot(client):
     client.login(email=stranger.email, password=PASSWORD)
     assert client.get(reverse("lessons:kit", args=[session.pk])).status_code == 404
     assert client.post(reverse("lessons:kit_command", args=[session.pk, "check-off"])).status_code == 404
+
+
+def test_a_teachers_question_with_blank_answer_boxes_keeps_the_one_marked_right(lesson):
+    """The form has four boxes; a teacher who fills the first and third and marks the third
+    gets a two-answer question whose right answer is the one they wrote third."""
+    session, _ = lesson
+    item = services.save_item(session=session, item_id=None, question="What goes in the go-kit first?",
+                              choices=["Sweets", "", "Water", ""], answer=2)
+    assert item.choices == ["Sweets", "Water"] and item.answer == 1
+    with pytest.raises(services.CheckError, match="right"):
+        services.save_item(session=session, item_id=None, question="Q?", choices=["a", "b", "", ""], answer=3)
