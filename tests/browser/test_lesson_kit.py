@@ -71,6 +71,9 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     teacher.get_by_role("button", name="Turn the knowledge check on").click()
     expect(teacher.locator(".kit-state")).to_have_text("On: students answer before play.")
     shoot(teacher, "kit", shots)
+    teacher.get_by_role("link", name="Lesson guide", exact=True).click()
+    expect(teacher.get_by_role("heading", name="A 45-minute period")).to_be_visible()
+    shoot(teacher, "guide", shots)
 
     student = student_page(browser, asgi_server, code, "Ana")
     student.get_by_role("link", name="Questions before we play").click()
@@ -79,6 +82,8 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     asked = answer(student, session_id, "Ana", "before", right=False)
     assert 4 <= asked <= 6
     student.get_by_role("link", name="Back to the game").click()
+    expect(student.get_by_role("link", name="My family plan")).to_be_visible()
+    shoot(student, "play", shots)
 
     teacher.goto(f"/sessions/{session_id}/")
     teacher.get_by_role("button", name="Start the game").click()
