@@ -171,3 +171,12 @@ def test_a_teachers_question_with_blank_answer_boxes_keeps_the_one_marked_right(
     assert item.choices == ["Sweets", "Water"] and item.answer == 1
     with pytest.raises(services.CheckError, match="right"):
         services.save_item(session=session, item_id=None, question="Q?", choices=["a", "b", "", ""], answer=3)
+
+
+def test_deleting_the_session_deletes_its_check_and_answers(lesson):
+    from lessons.models import KnowledgeCheck
+
+    session, (ana, *_rest) = lesson
+    answer_all(ana, "before", right=True)
+    classroom.delete_session(session=session)
+    assert not (CheckAnswer.objects.exists() or CheckItem.objects.exists() or KnowledgeCheck.objects.exists())
