@@ -14,6 +14,8 @@ def debrief(*, session, **_):
 
 def student_report(*, participant, token="", **_):
     results = services.student_results(participant)
+    if not results and not token:
+        return ""
     return render_to_string("lessons/_student_results.html", {"results": results, "token": token,
                                                               "participant": participant})
 

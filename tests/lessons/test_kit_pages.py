@@ -124,3 +124,35 @@ def test_a_device_that_never_joined_gets_no_plan(client):
     session = make_session()
     join_students(session, 1)
     assert client.get(reverse("lessons:student_plan", args=[session.pk])).status_code == 404
+
+
+def test_reports_written_after_the_after_check_carry_it_in_their_pdfs():
+    """The student's report PDF and the class packet, written (again) once the after-check is
+    answered, print the before/after; the stored pages show it whenever they are opened."""
+    from classroom import services as classroom
+    from scoring.models import Report
+    from scoring.services import build_report, plan_reports
+    from tests.factories import started_session
+    from tests.lessons.test_knowledge_check import answer_all
+    from tests.scoring.conftest import play_as_students
+
+    session, devices = started_session(students=2)
+    services.set_check(session=session, enabled=True)
+    students = [participant for participant, _token in devices]
+    for student in students:
+        answer_all(student, "before", right=False)
+    play_as_students(session)
+    classroom.end(session=session)
+    services.open_after(session=session)
+    answer_all(students[0], "after", right=True)
+    asked = session.check_items.filter(used=True).count()
+    for report in plan_reports(session):
+        build_report(report.pk)
+    own = Report.objects.get(seat__participant=students[0])
+    text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(bytes(own.pdf))).pages).split())
+    assert "Your knowledge check, before and after" in text
+    assert f"Before: 0 of {asked} right · After: {asked} of {asked} right" in text
+    assert "knowledge check" not in own.html  # the stored page gets it when served
+    packet = Report.objects.get(session=session, kind=Report.Kind.CLASS)
+    text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(bytes(packet.pdf))).pages).split())
+    assert "for the 1 student who answered both: 0% right before, 100% after (+100 points)" in text
