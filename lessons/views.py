@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -36,8 +37,10 @@ def _pdf(pdf: bytes, name: str) -> HttpResponse:
 @login_required
 def guide(request, scenario):
     scenario = _scenario(scenario)
+    session_pk = request.GET.get("session", "")
     return render(request, "lessons/guide.html", {"scenario": scenario, "guide": scenario.kit.guide,
-                                                  "kit": scenario.kit, "session_pk": request.GET.get("session")})
+                                                  "kit": scenario.kit,
+                                                  "session_pk": int(session_pk) if session_pk.isdigit() else None})
 
 
 @login_required
@@ -71,6 +74,7 @@ def kit(request, pk):
     return render(request, "lessons/kit.html", {
         "session": session, "scenario": scenario, "check": check, "items": items,
         "results": services.class_results(session), "phase": services.phase_open(session),
+        "reports_url": reverse("scoring:session_reports", args=[session.pk]),
         "answer_letters": "ABCD"})
 
 

@@ -156,3 +156,8 @@ def test_reports_written_after_the_after_check_carry_it_in_their_pdfs():
     packet = Report.objects.get(session=session, kind=Report.Kind.CLASS)
     text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(bytes(packet.pdf))).pages).split())
     assert "for the 1 student who answered both: 0% right before, 100% after (+100 points)" in text
+
+
+def test_a_guide_asked_with_a_bad_session_number_still_opens(teacher_client):
+    for value in ("abc", "12", ""):
+        assert teacher_client.get(reverse("lessons:guide", args=["evacuation"]) + f"?session={value}").status_code == 200
