@@ -103,9 +103,12 @@ def save_item(*, session: Session, item_id: int | None, question: str, choices: 
         if item.answers.exists() and (answer != item.answer or len(choices) != len(item.choices)):
             raise CheckError(_("Students have answered this question already: you can reword it, but not "
                                "change its answers or which one is right."))
-        changed = question != item.question or choices != item.choices
-        item.question, item.choices, item.answer, item.used = question, choices, answer, used
-        item.edited = item.edited or changed
+        # The teacher was shown the item in their own language: saving it unchanged (to drop it or
+        # mark another answer) keeps the kit's wording, translated for each student.
+        seen = shown(item)
+        if question != seen.question or choices != seen.choices:
+            item.question, item.choices, item.edited = question, choices, True
+        item.answer, item.used = answer, used
         item.save()
         return item
 

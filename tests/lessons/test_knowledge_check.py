@@ -180,3 +180,18 @@ def test_deleting_the_session_deletes_its_check_and_answers(lesson):
     answer_all(ana, "before", right=True)
     classroom.delete_session(session=session)
     assert not (CheckAnswer.objects.exists() or CheckItem.objects.exists() or KnowledgeCheck.objects.exists())
+
+
+def test_saving_a_kit_item_unchanged_keeps_it_translated(lesson):
+    """A teacher who only drops a kit item (wording untouched, in their own language) leaves it a
+    kit item: students still get the kit's translation."""
+    from django.utils import translation
+
+    session, _ = lesson
+    item = session.check_items.filter(used=True).first()
+    with translation.override("en"):
+        seen = services.shown(item)
+        services.save_item(session=session, item_id=item.pk, question=seen.question, choices=seen.choices,
+                           answer=item.answer, used=False)
+    item.refresh_from_db()
+    assert not item.edited and not item.used
