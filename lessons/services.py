@@ -313,9 +313,9 @@ def _plan(session: Session, row: dict) -> dict:
     kit = kit_of(session.scenario)
     lines = []
     for line in kit.plan:
-        value = row.get(line.column) if line.column else None
-        text = line.values.get(str(value)) if line.column and line.column in row else None
-        lines.append({"key": line.key, "label": line.label, "text": text or line.otherwise, "from_game": bool(text)})
+        text = line.values.get(str(row[line.column])) if line.column and line.column in row else None
+        fallback = line.otherwise if row or line.unplayed is None else line.unplayed
+        lines.append({"key": line.key, "label": line.label, "text": text or fallback, "from_game": bool(text)})
     facts = list(Fact.objects.filter(key__in=kit.plan_facts, verified=True))
     facts.sort(key=lambda f: kit.plan_facts.index(f.key))
     check = KnowledgeCheck.objects.filter(session=session).first()

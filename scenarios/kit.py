@@ -66,13 +66,15 @@ class CheckItem:
 @dataclass(frozen=True)
 class PlanLine:
     """One line of the family plan, filled from a column of the student's ``decisions`` row:
-    ``values[row[column]]`` if the value is listed, else ``otherwise``."""
+    ``values[str(row[column])]`` if the value is listed, else ``otherwise``; before the student
+    has played (no row), ``unplayed`` (default: ``otherwise``)."""
 
     key: str
     label: Any
     column: str
     values: dict
     otherwise: Any
+    unplayed: Any = None
 
 
 @dataclass(frozen=True)

@@ -113,7 +113,9 @@ KIT = Kit(
             "shelter": _("To a public shelter, as in your game: it is the last resort, with little "
                          "space. Which shelter is nearest:"),
         }, otherwise=_("Your household did not reach safety in the game. Choose a place now, family "
-                       "or friends inland if you can:")),
+                       "or friends inland if you can:"),
+            unplayed=_("Choose a place now, family or friends inland if you can, as most evacuees do. "
+                       "Whose home, and the road there:")),
         PlanLine("when", _("When we would leave"), column="outcome", values={
             "evacuated": _("You left in time in the game. Leave as soon as officials say so, and "
                            "before the hurricane warning if you can (it comes about 36 hours "
@@ -127,7 +129,9 @@ KIT = Kit(
             "True": _("You secured your home in the game. Before leaving: shutters or boards, bring "
                       "in outdoor things, turn off what officials say to."),
         }, otherwise=_("You did not secure your home in the game. Before leaving: shutters or "
-                       "boards, bring in outdoor things, turn off what officials say to.")),
+                       "boards, bring in outdoor things, turn off what officials say to."),
+            unplayed=_("Before leaving: shutters or boards, bring in outdoor things, turn off what "
+                       "officials say to.")),
         PlanLine("kit", _("Our go-kit"), column="", values={},
                  otherwise=_("Water (about a gallon per person per day), food that keeps, medicines, "
                              "copies of documents, phone chargers, cash, and what pets need.")),

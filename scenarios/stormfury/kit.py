@@ -128,12 +128,15 @@ KIT = Kit(
             "0": _("Your team got every neighbourhood out in time. Do the same at home: leave as "
                    "soon as officials say so, before the hurricane warning if you can."),
         }, otherwise=_("Some of your coast's people were still there when the storm hit. At home, leave "
-                       "as soon as officials say so: the warning comes about 36 hours before the winds.")),
+                       "as soon as officials say so: the warning comes about 36 hours before the winds."),
+            unplayed=_("Leave as soon as officials say so: the warning comes about 36 hours before the winds.")),
         PlanLine("home", _("Our home before we go"), column="fortify_people", values={
             "0": _("Your team did not fortify homes. Strong roofs and shutters cut losses a lot: ask "
                    "what your home has, and board up before leaving."),
         }, otherwise=_("Your team fortified homes: strong roofs and shutters cut losses a lot. Before "
-                       "leaving, board up and bring in outdoor things.")),
+                       "leaving, board up and bring in outdoor things."),
+            unplayed=_("Strong roofs and shutters cut losses a lot: ask what your home has, and board up "
+                       "before leaving.")),
         PlanLine("kit", _("Our go-kit"), column="", values={},
                  otherwise=_("Water (about a gallon per person per day), food that keeps, medicines, "
                              "copies of documents, phone chargers, cash, and what pets need.")),

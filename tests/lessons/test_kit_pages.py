@@ -161,3 +161,13 @@ def test_reports_written_after_the_after_check_carry_it_in_their_pdfs():
 def test_a_guide_asked_with_a_bad_session_number_still_opens(teacher_client):
     for value in ("abc", "12", ""):
         assert teacher_client.get(reverse("lessons:guide", args=["evacuation"]) + f"?session={value}").status_code == 200
+
+
+def test_before_play_the_plan_says_nothing_about_a_game_not_yet_played(client):
+    session = make_session()
+    (participant, token), = join_students(session, 1)
+    plan = services.family_plan(participant)
+    assert not plan["played"] and not any(line["from_game"] for line in plan["lines"])
+    assert not any("in the game" in str(line["text"]) for line in plan["lines"])
+    client.cookies[token_cookie(session.pk)] = token
+    assert "Once you have played" in client.get(reverse("lessons:student_plan", args=[session.pk])).content.decode()
