@@ -65,6 +65,7 @@ def printables_pdf(request, scenario):
 # --- Teacher: a session's kit ------------------------------------------------------------------------
 
 @login_required
+@never_cache
 def kit(request, pk):
     """The session's lesson kit: guide, printables, handout, knowledge check and family plan."""
     session = _own_session(request, pk)
@@ -78,10 +79,16 @@ def kit(request, pk):
         "answer_letters": "ABCD"})
 
 
+#: what the kit page's forms post to ``kit_command``
+KIT_COMMANDS = ("check-on", "check-off", "open-after", "item", "office")
+
+
 @login_required
 @require_POST
 def kit_command(request, pk, command):
     session = _own_session(request, pk)
+    if command not in KIT_COMMANDS:
+        raise Http404
     try:
         if command == "check-on":
             services.set_check(session=session, enabled=True)
@@ -101,8 +108,6 @@ def kit_command(request, pk, command):
         elif command == "office":
             services.set_local_office(session=session, text=request.POST.get("local_office", ""))
             messages.success(request, _("The family plan now names your local office."))
-        else:
-            raise Http404
     except services.CheckError as error:
         messages.error(request, str(error))
     return redirect("lessons:kit", pk=session.pk)
