@@ -181,6 +181,8 @@ def submit_answers(*, participant: Participant, phase: str, answers: dict) -> in
     if phase_open(participant.session) != phase:
         raise CheckError(_("These questions are not open now."))
     items = {item.pk: item for item in participant.session.check_items.filter(used=True)}
+    if not items:
+        raise CheckError(_("These questions are not open now."))
     chosen = {}
     for item_id, item in items.items():
         raw = answers.get(str(item_id))

@@ -160,9 +160,12 @@ def student_check(request, pk):
         except services.CheckError as err:
             error = str(err)
     done = phase is not None and services.answered(participant, phase)
+    items = services.items_for(participant, phase) if phase and not done else []
+    if phase and not done and not items:
+        phase = None  # the teacher dropped every question: nothing to answer
     return render(request, "lessons/check.html", {
         "participant": participant, "session": participant.session, "phase": phase, "done": done,
-        "items": services.items_for(participant, phase) if phase and not done else [],
+        "items": items,
         "error": error, "picked": request.POST if error else {}, "before": CheckAnswer.Phase.BEFORE},
         status=400 if error else 200)
 

@@ -195,3 +195,11 @@ def test_saving_a_kit_item_unchanged_keeps_it_translated(lesson):
                            answer=item.answer, used=False)
     item.refresh_from_db()
     assert not item.edited and not item.used
+
+
+def test_a_check_with_every_question_dropped_asks_nothing(lesson):
+    session, (ana, *_rest) = lesson
+    session.check_items.update(used=False)
+    with pytest.raises(services.CheckError, match="not open"):
+        services.submit_answers(participant=ana, phase="before", answers={})
+    assert not CheckAnswer.objects.exists()
