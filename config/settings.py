@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "classroom",
     "games",
     "scoring",
+    "lessons",
 ]
 
 # The registry line: each installed scenario's package, in the order the new-session form lists

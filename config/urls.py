@@ -15,5 +15,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scoring.urls")),
+    path("", include("lessons.urls")),
     path("", include("classroom.urls")),
 ]

@@ -10,7 +10,9 @@ scenario package ``<pkg>`` (see README's "Add a scenario") provides:
 - ``<pkg>/scenario.py``: ``SCENARIO``, a :class:`Scenario` (metadata and the classroom's hooks);
 - ``<pkg>/debrief.py``: ``DEBRIEF``, the debrief part (``scenarios.debrief.Debrief``);
 - ``<pkg>/static/``: ``renderer.js`` and ``renderer.css``, served as ``scenarios/<key>/...``;
-- ``<pkg>/templates/``: its debrief and report templates, named ``scenarios/<key>/<file>``.
+- ``<pkg>/templates/``: its debrief and report templates, named ``scenarios/<key>/<file>``;
+- ``<pkg>/kit.py``: ``KIT``, the lesson kit (``scenarios.kit.Kit``): guide, printables,
+  knowledge-check items and family-plan lines, all data.
 """
 from __future__ import annotations
 
@@ -86,6 +88,11 @@ class Scenario:
     @cached_property
     def debrief(self):
         return import_module(f"{self.package}.debrief").DEBRIEF
+
+    @cached_property
+    def kit(self):
+        """The lesson kit (``scenarios.kit.Kit``): guide, printables, check items, family plan."""
+        return import_module(f"{self.package}.kit").KIT
 
     @property
     def folder(self) -> Path:

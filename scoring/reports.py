@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from scenarios import registry
+from scoring import panels
 from scoring.services import DebriefSettings, shown_facts, table_records
 
 
@@ -70,12 +71,14 @@ class Lesson:
         return policy_results(Game.objects.get(pk=table["game"]))
 
 
-def _render(lesson, template, context, data, progress):
+def _render(lesson, template, context, data, progress, panels_html=""):
+    """The stored page and its PDF. Other apps' panels (``scoring.panels``) go into the PDF as
+    it is printed; the stored page gets them when served, so they are never stale there."""
     context = {**context, "session": lesson.session, "settings": lesson.settings, "css": _stylesheet(),
                "generated": timezone.now()}
     html = render_to_string(template, context)
     progress(85, "Printing the PDF")
-    return html, pdf_of(html), data
+    return html, pdf_of(panels.inject(html, panels_html)), data
 
 
 def seat_report(session, seat, *, progress=lambda percent, step: None):
@@ -84,10 +87,12 @@ def seat_report(session, seat, *, progress=lambda percent, step: None):
     table = next(t for t in lesson.tables if t["table"] == seat.table.number)
     name = seat.participant.nickname if seat.participant_id else ""
     debrief = registry.get(session.scenario).debrief
-    return _render(lesson, *debrief.report(lesson, table, seat.number, name, progress), progress)
+    extra = panels.html("student_report", participant=seat.participant) if seat.participant_id else ""
+    return _render(lesson, *debrief.report(lesson, table, seat.number, name, progress), progress, extra)
 
 
 def class_packet(session, *, progress=lambda percent, step: None):
     """The printable class packet of the session's scenario."""
     lesson = Lesson(session)
-    return _render(lesson, *registry.get(session.scenario).debrief.packet(lesson, progress), progress)
+    return _render(lesson, *registry.get(session.scenario).debrief.packet(lesson, progress), progress,
+                   panels.html("packet", session=session))

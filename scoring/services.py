@@ -345,9 +345,13 @@ def export_data(session: Session) -> dict:
 
     debrief = registry.get(session.scenario).debrief
     decisions = debrief.decisions(Lesson(session, tables), seat_ids, named)
+    from scoring import panels
+
+    extra = panels.export(session)
     return {"session": {"id": session.pk, "scenario": session.scenario, "research_opt_in": named,
                         "started_at": started.isoformat(), "options": session.options},
-            "data_dictionary": {**DATA_DICTIONARY, **debrief.data_dictionary}, "moves": moves, "decisions": decisions}
+            "data_dictionary": {**DATA_DICTIONARY, **debrief.data_dictionary, **extra.pop("data_dictionary")},
+            "moves": moves, "decisions": decisions, **extra}
 
 
 def export_csv(session: Session) -> str:

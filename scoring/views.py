@@ -11,7 +11,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from classroom.models import Session
-from scoring import services
+from scoring import panels, services
 from scoring.models import DebriefSettings, Report
 
 
@@ -27,8 +27,9 @@ def _own_report(request, pk) -> Report:
 @login_required
 def session_debrief(request, pk):
     """The projector page: this class beside real figures, from the move log, at once."""
-    template, context = services.debrief_page(_own_session(request, pk), audience="student")
-    return render(request, template, context)
+    session = _own_session(request, pk)
+    template, context = services.debrief_page(session, audience="student")
+    return render(request, template, {**context, "panels": panels.html("debrief", session=session)})
 
 
 @login_required
@@ -95,7 +96,11 @@ def report_page(request, report):
     report = _own_report(request, report)
     if not report.html:
         raise Http404("This report has not been written yet.")
-    return HttpResponse(report.html)
+    if report.seat_id is None:
+        extra = panels.html("packet", session=report.session)
+    else:
+        extra = panels.html("student_report", participant=report.seat.participant) if report.seat.participant_id else ""
+    return HttpResponse(panels.inject(report.html, extra))
 
 
 def _pdf_response(report: Report, name: str) -> HttpResponse:
@@ -143,8 +148,9 @@ def student_report(request, token):
     chosen = next((r for r in reports if str(r.pk) == wanted), None) if wanted else (
         reports[0] if len(reports) == 1 else None)
     if chosen is not None and chosen.html:
-        return HttpResponse(chosen.html.replace(
-            "<!--pdf-link-->", f'<a class="pdf-link" href="{chosen.pk}.pdf">Download this report as a PDF</a>'))
+        page = chosen.html.replace(
+            "<!--pdf-link-->", f'<a class="pdf-link" href="{chosen.pk}.pdf">Download this report as a PDF</a>')
+        return HttpResponse(panels.inject(page, panels.html("student_report", participant=participant, token=token)))
     return render(request, "scoring/student_waiting.html", {
         "participant": participant, "reports": reports, "all_ready": reports and all(r.html for r in reports)})
 

@@ -1,6 +1,6 @@
 """The platform never names a scenario, and packages use each other's public names only.
 
-"Platform code" is what every scenario shares: classroom, games, scoring, config, the shared
+"Platform code" is what every scenario shares: classroom, games, scoring, lessons, config, the shared
 modules of ``scenarios/`` (registry, base, debrief, loaders, charting), templates and static.
 A scenario's key may appear only in its own folder and in the registry line. Left out on
 purpose: tests and benchmarks (they exercise particular scenarios), old migrations (history),
@@ -16,7 +16,7 @@ from django.conf import settings
 from scenarios import registry
 
 ROOT = Path(settings.BASE_DIR)
-PLATFORM = ["classroom", "games", "scoring", "config", "templates", "static"]
+PLATFORM = ["classroom", "games", "scoring", "lessons", "config", "templates", "static"]
 SUFFIXES = {".py", ".html", ".js", ".css", ".json", ".txt", ".md", ".svg"}
 EXCLUDED = [re.compile(p) for p in (r"/migrations/", r"^scoring/outcomes/facts\.json$")]
 REGISTRY_LINE = re.compile(r"^\s*STORMWISE_SCENARIOS\s*=")

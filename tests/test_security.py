@@ -268,7 +268,7 @@ def test_an_open_dashboard_closes_when_its_session_is_deleted():
 
 # --- Every teacher URL belongs to its teacher -----------------------------------------------------------
 
-# Every named URL of the classroom and scoring apps, with who may open it. A new URL fails
+# Every named URL of the classroom, scoring and lessons apps, with who may open it. A new URL fails
 # test_every_url_is_classified until it is added here; a teacher URL is then walked below.
 TEACHER_URLS = {  # name: methods the walk uses (a POST-only view answers a GET with 405)
     "classroom:home": ["GET"],
@@ -289,6 +289,13 @@ TEACHER_URLS = {  # name: methods the walk uses (a POST-only view answers a GET 
     "scoring:report": ["GET"],
     "scoring:report_pdf": ["GET"],
     "scoring:report_retry": ["POST"],
+    "lessons:guide": ["GET"],
+    "lessons:guide_pdf": ["GET"],
+    "lessons:printables_pdf": ["GET"],
+    "lessons:kit": ["GET"],
+    "lessons:kit_command": ["POST"],
+    "lessons:handout_pdf": ["GET"],
+    "lessons:plan_sample": ["GET"],
 }
 NOT_TEACHER_URLS = {  # name: who opens it instead (tested in the sections on device tokens)
     "classroom:join": "anyone: the code and nickname form",
@@ -301,18 +308,23 @@ NOT_TEACHER_URLS = {  # name: who opens it instead (tested in the sections on de
     "scoring:my_report": "a device with the session's token cookie",
     "scoring:student_report": "a student's signed, expiring link",
     "scoring:student_report_pdf": "a student's signed, expiring link",
+    "lessons:student_check": "a device with the session's token cookie",
+    "lessons:student_plan": "a device with the session's token cookie",
+    "lessons:student_plan_pdf": "a device with the session's token cookie",
+    "lessons:linked_plan": "a student's signed, expiring link",
+    "lessons:linked_plan_pdf": "a student's signed, expiring link",
 }
 SOCKETS = {"ws/play/<int:session_id>/": "device", "ws/sessions/<int:session_id>/": "teacher",
            "ws/check/": "anyone"}
 
 
 def app_urls() -> dict[str, list[str]]:
-    """Every named URL of the classroom and scoring apps: name -> its keyword arguments."""
+    """Every named URL of the classroom, scoring and lessons apps: name -> its keyword arguments."""
     from django.urls import URLPattern, URLResolver, get_resolver
 
     found = {}
     for include in get_resolver().url_patterns:
-        if isinstance(include, URLResolver) and include.namespace in ("classroom", "scoring"):
+        if isinstance(include, URLResolver) and include.namespace in ("classroom", "scoring", "lessons"):
             for pattern in include.url_patterns:
                 assert isinstance(pattern, URLPattern), pattern
                 found[f"{include.namespace}:{pattern.name}"] = list(pattern.pattern.converters)
@@ -336,12 +348,16 @@ def test_every_url_is_classified():
 
 def _walk():
     from classroom.views import COMMANDS
+    from lessons.views import KIT_COMMANDS
 
     for name, methods in TEACHER_URLS.items():
         for method in methods:
             if name == "classroom:session_command":
                 yield from (pytest.param(name, method, {"command": command}, id=f"{name}:{command}:{method}")
                             for command in COMMANDS)
+            elif name == "lessons:kit_command":
+                yield from (pytest.param(name, method, {"command": command}, id=f"{name}:{command}:{method}")
+                            for command in KIT_COMMANDS)
             else:
                 yield pytest.param(name, method, {}, id=f"{name}:{method}")
 
@@ -350,6 +366,7 @@ def _fingerprint(session):
     """Everything a teacher URL could change about a session, to show that nothing did."""
     from classroom.models import Session
     from games.models import Game
+    from lessons.models import CheckItem, KnowledgeCheck
     from scoring.models import DebriefSettings, Report
 
     session = Session.objects.filter(pk=session.pk).first()
@@ -360,7 +377,9 @@ def _fingerprint(session):
             list(session.tables.values_list("number", "seats__number", "seats__participant")),
             list(Game.objects.filter(table__session=session).values_list("version", "status", "bots")),
             list(Report.objects.filter(session=session).values_list("status", "attempts", "queued_at")),
-            list(DebriefSettings.objects.filter(session=session).values_list("intensity", "age_band", "research_opt_in")))
+            list(DebriefSettings.objects.filter(session=session).values_list("intensity", "age_band", "research_opt_in")),
+            list(KnowledgeCheck.objects.filter(session=session).values_list("enabled", "after_open", "local_office")),
+            list(CheckItem.objects.filter(session=session).values_list("question", "choices", "answer", "used")))
 
 
 @pytest.fixture
@@ -373,7 +392,7 @@ def owned(lesson):
     report = [r for r in scoring.plan_reports(session) if r.kind == Report.Kind.CLASS][0]
     Report.objects.filter(pk=report.pk).update(status=Report.Status.DONE, html="<p>class packet</p>",
                                                pdf=b"%PDF-1.7 packet")
-    return session, teacher, {"pk": session.pk, "report": report.pk,
+    return session, teacher, {"pk": session.pk, "report": report.pk, "scenario": session.scenario,
                               "participant": devices[0][0].pk, "seat": devices[0][0].seats.first().pk}
 
 
@@ -388,7 +407,8 @@ def test_a_teacher_url_is_only_for_its_teacher(owned, name, method, extra):
     path = reverse(name, kwargs={**{key: ids[key] for key in wanted if key in ids}, **extra})
     form = {"participant": ids["participant"], "seat": ids["seat"], "nickname": "Renamed", "table": 1,
             "intensity": "frank", "research_opt_in": "on", "title": "Taken over", "scenario": "evacuation",
-            "seats_per_table": 4, "turn_seconds": 60, "names": "approve"}
+            "seats_per_table": 4, "turn_seconds": 60, "names": "approve",
+            "question": "Taken over?", "choice": ["a", "b"], "answer": 0, "local_office": "Taken over"}
     before = _fingerprint(session)
 
     signed_out = getattr(Client(), method.lower())(path, form if method == "POST" else None)

@@ -1,0 +1,35 @@
+"""The lesson kit's panels on scoring's pages (``scoring.panels``): the knowledge check's gain on
+the class debrief and the class packet, a student's own before/after and family-plan link in
+their report, and the answers in the research export only under the session's opt-in."""
+from django.template.loader import render_to_string
+
+from lessons import services
+from scoring import panels
+
+
+def debrief(*, session, **_):
+    results = services.class_results(session)
+    return render_to_string("lessons/_class_results.html", {"results": results, "session": session}) if results else ""
+
+
+def student_report(*, participant, token="", **_):
+    results = services.student_results(participant)
+    if not results and not token:
+        return ""
+    return render_to_string("lessons/_student_results.html", {"results": results, "token": token,
+                                                              "participant": participant})
+
+
+def export(*, session):
+    from scoring.models import DebriefSettings
+
+    if not DebriefSettings.of(session).research_opt_in:
+        return {}
+    return {"knowledge_check": services.export_rows(session), "data_dictionary": services.EXPORT_DICTIONARY}
+
+
+def register():
+    panels.register("debrief", debrief)
+    panels.register("packet", debrief)
+    panels.register("student_report", student_report)
+    panels.register("export", export)

@@ -1,0 +1,56 @@
+"""The kit's PDFs (WeasyPrint): the lesson guide, the printables drawn from the scenario's content
+files, the join-code handout with its QR code, and a student's family plan. Every page is a
+template of ``templates/lessons/`` with the print stylesheet inline; nothing is fetched."""
+from __future__ import annotations
+
+import base64
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from lessons import services
+
+
+def pdf_of(html: str) -> bytes:
+    from weasyprint import HTML
+
+    return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf()
+
+
+def guide_pdf(scenario) -> bytes:
+    return pdf_of(render_to_string("lessons/print_guide.html", {"scenario": scenario, "guide": scenario.kit.guide,
+                                                                "kit": scenario.kit}))
+
+
+def printables_html(scenario, printables) -> str:
+    pages = [{"printable": p, "html": render_to_string(scenario.template(p.template),
+                                                      services.printable_context(scenario.key, p))}
+             for p in printables]
+    return render_to_string("lessons/print_printables.html", {"scenario": scenario, "pages": pages})
+
+
+def printables_pdf(scenario, printables) -> bytes:
+    return pdf_of(printables_html(scenario, printables))
+
+
+def qr_data_uri(url: str) -> str:
+    import qrcode
+    import qrcode.image.svg
+
+    svg = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2).to_string()
+    return "data:image/svg+xml;base64," + base64.b64encode(svg).decode()
+
+
+def handout_pdf(session) -> bytes:
+    from classroom.selectors import join_url
+    from classroom.services import format_code
+
+    url = join_url(session)
+    return pdf_of(render_to_string("lessons/print_handout.html", {
+        "session": session, "code": format_code(session.join_code), "url": url, "join_page": f"{settings.PUBLIC_BASE_URL}/join", "qr": qr_data_uri(url),
+        "slips": range(6)}))
+
+
+def plan_pdf(plan: dict) -> bytes:
+    return pdf_of(render_to_string("lessons/print_plan.html", {"plan": plan, "generated": timezone.now()}))

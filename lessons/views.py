@@ -1,0 +1,206 @@
+"""Lesson-kit pages. Teachers reach the guides and printables of every installed scenario and the
+kit of their own sessions only (404 otherwise); a student reaches the check and family plan of
+the lesson their device joined (its cookie), or their plan through their signed report link."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from classroom.models import Session
+from lessons import printing, services
+from lessons.models import CheckAnswer, KnowledgeCheck
+from scenarios import registry
+
+
+def _scenario(key):
+    if key not in registry.keys():
+        raise Http404
+    return registry.get(key)
+
+
+def _own_session(request, pk) -> Session:
+    return get_object_or_404(Session, pk=pk, teacher=request.user)
+
+
+def _pdf(pdf: bytes, name: str) -> HttpResponse:
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
+    return response
+
+
+# --- Teacher: guides and printables ------------------------------------------------------------------
+
+@login_required
+def guide(request, scenario):
+    scenario = _scenario(scenario)
+    session_pk = request.GET.get("session", "")
+    return render(request, "lessons/guide.html", {"scenario": scenario, "guide": scenario.kit.guide,
+                                                  "kit": scenario.kit,
+                                                  "session_pk": int(session_pk) if session_pk.isdigit() else None})
+
+
+@login_required
+@never_cache
+def guide_pdf(request, scenario):
+    scenario = _scenario(scenario)
+    return _pdf(printing.guide_pdf(scenario), f"stormwise-guide-{scenario.key}")
+
+
+@login_required
+@never_cache
+def printables_pdf(request, scenario):
+    """Every printable of the scenario, or one (``?only=<key>``), drawn from its content files."""
+    scenario = _scenario(scenario)
+    only = request.GET.get("only")
+    chosen = [p for p in scenario.kit.printables if not only or p.key == only]
+    if not chosen:
+        raise Http404
+    return _pdf(printing.printables_pdf(scenario, chosen), f"stormwise-printables-{scenario.key}")
+
+
+# --- Teacher: a session's kit ------------------------------------------------------------------------
+
+@login_required
+@never_cache
+def kit(request, pk):
+    """The session's lesson kit: guide, printables, handout, knowledge check and family plan."""
+    session = _own_session(request, pk)
+    scenario = registry.get(session.scenario)
+    check = KnowledgeCheck.of(session)
+    items = [services.shown(item) for item in session.check_items.select_related("session")]
+    return render(request, "lessons/kit.html", {
+        "session": session, "scenario": scenario, "check": check, "items": items,
+        "results": services.class_results(session), "phase": services.phase_open(session),
+        "reports_url": reverse("scoring:session_reports", args=[session.pk]),
+        "answer_letters": "ABCD"})
+
+
+#: what the kit page's forms post to ``kit_command``
+KIT_COMMANDS = ("check-on", "check-off", "open-after", "item", "office")
+
+
+@login_required
+@require_POST
+def kit_command(request, pk, command):
+    session = _own_session(request, pk)
+    if command not in KIT_COMMANDS:
+        raise Http404
+    try:
+        if command == "check-on":
+            services.set_check(session=session, enabled=True)
+            messages.success(request, _("The knowledge check is on: students see it on their tablets before play."))
+        elif command == "check-off":
+            services.set_check(session=session, enabled=False)
+        elif command == "open-after":
+            services.open_after(session=session)
+            messages.success(request, _("The after-check is open: students answer the same questions again."))
+        elif command == "item":
+            raw_id = request.POST.get("item")
+            services.save_item(session=session, item_id=int(raw_id) if raw_id and raw_id.isdigit() else None,
+                               question=request.POST.get("question", ""),
+                               choices=request.POST.getlist("choice")[:4], answer=request.POST.get("answer"),
+                               used=request.POST.get("used") == "on")
+            messages.success(request, _("Question saved."))
+        elif command == "office":
+            services.set_local_office(session=session, text=request.POST.get("local_office", ""))
+            messages.success(request, _("The family plan now names your local office."))
+    except services.CheckError as error:
+        messages.error(request, str(error))
+    return redirect("lessons:kit", pk=session.pk)
+
+
+@login_required
+@never_cache
+def handout_pdf(request, pk):
+    """Join-code slips with the QR code, to cut and put on the tables."""
+    session = _own_session(request, pk)
+    return _pdf(printing.handout_pdf(session), f"stormwise-join-{session.join_code}")
+
+
+@login_required
+@never_cache
+def plan_sample(request, pk):
+    """The family plan as a student who has not played would get it (the teacher's preview)."""
+    session = _own_session(request, pk)
+    return render(request, "lessons/plan.html", {"plan": services.family_plan_blank(session), "session": session,
+                                                 "preview": True})
+
+
+# --- Student: the check and the family plan -----------------------------------------------------------
+
+def _device_participant(request, pk):
+    from classroom.consumers import token_cookie
+    from classroom.services import participant_for_token
+    from scoring.services import device_may_open_report
+
+    session = get_object_or_404(Session, pk=pk)
+    participant = participant_for_token(session, request.COOKIES.get(token_cookie(session.pk)))
+    if participant is None or not device_may_open_report(session):
+        raise Http404
+    return participant
+
+
+@never_cache
+def student_check(request, pk):
+    """The questions open now (before play, or after the debrief), in this student's order."""
+    participant = _device_participant(request, pk)
+    phase = services.phase_open(participant.session)
+    error = ""
+    if request.method == "POST":
+        try:
+            right = services.submit_answers(participant=participant, phase=request.POST.get("phase", ""),
+                                            answers=request.POST)
+            return render(request, "lessons/check_done.html", {
+                "participant": participant, "phase": phase, "right": right,
+                "results": services.student_results(participant)})
+        except services.CheckError as err:
+            error = str(err)
+    done = phase is not None and services.answered(participant, phase)
+    items = services.items_for(participant, phase) if phase and not done else []
+    if phase and not done and not items:
+        phase = None  # the teacher dropped every question: nothing to answer
+    return render(request, "lessons/check.html", {
+        "participant": participant, "session": participant.session, "phase": phase, "done": done,
+        "items": items,
+        "error": error, "picked": request.POST if error else {}, "before": CheckAnswer.Phase.BEFORE},
+        status=400 if error else 200)
+
+
+@never_cache
+def student_plan(request, pk):
+    participant = _device_participant(request, pk)
+    return render(request, "lessons/plan.html", {"plan": services.family_plan(participant),
+                                                 "session": participant.session, "pdf_url": "plan.pdf"})
+
+
+@never_cache
+def student_plan_pdf(request, pk):
+    participant = _device_participant(request, pk)
+    return _pdf(printing.plan_pdf(services.family_plan(participant)), "my-family-plan")
+
+
+def _linked_participant(token):
+    from scoring.services import participant_for_link
+
+    participant = participant_for_link(token)
+    if participant is None:
+        raise Http404
+    return participant
+
+
+@never_cache
+def linked_plan(request, token):
+    """The family plan through the student's signed report link (from their report)."""
+    participant = _linked_participant(token)
+    return render(request, "lessons/plan.html", {"plan": services.family_plan(participant),
+                                                 "session": participant.session, "pdf_url": "plan.pdf"})
+
+
+@never_cache
+def linked_plan_pdf(request, token):
+    participant = _linked_participant(token)
+    return _pdf(printing.plan_pdf(services.family_plan(participant)), "my-family-plan")

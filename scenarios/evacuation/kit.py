@@ -1,0 +1,140 @@
+"""Hurricane Approaching!'s lesson kit (``scenarios.kit.Kit``): the guide, the printables and the
+content files that feed them, the knowledge-check items and the family plan's lines."""
+from django.utils.translation import gettext_lazy as _
+
+from scenarios.kit import CheckItem, Guide, Kit, PlanLine, Printable, Step
+
+
+def board_geometry(content: dict) -> dict:
+    """The network as SVG shapes: links (with their die numbers at the middle) and places."""
+    network = content["network"]
+    at = {node["id"]: node for node in network["nodes"]}
+    links = []
+    for link in network["links"]:
+        a, b = at[link["a"]], at[link["b"]]
+        links.append({"x1": a["x"], "y1": a["y"], "x2": b["x"], "y2": b["y"],
+                      "mx": (a["x"] + b["x"]) / 2, "my": (a["y"] + b["y"]) / 2,
+                      "black": link.get("black"), "red": link.get("red"), "bridge": link.get("name") if link.get("bridge") else "",
+                      "contraflow": link.get("contraflow", False)})
+    water = [" ".join(f"{x},{y}" for x, y in shape) for shape in network["water"]]
+    places = [node for node in network["nodes"] if node["kind"] != "free"]
+    return {"links": links, "water": water, "places": places,
+            "crossings": [node for node in network["nodes"] if node["kind"] == "free"]}
+
+
+KIT = Kit(
+    guide=Guide(
+        objectives=(
+            _("Explain what a hurricane watch and a hurricane warning mean, and how many hours each "
+              "gives before the winds arrive."),
+            _("Weigh when to leave, where to go and what to take, and say what each choice costs in "
+              "time, money and safety."),
+            _("Compare the class's choices with what real evacuees did, using sourced figures."),
+            _("Take home a family emergency plan based on their own choices in the game."),
+        ),
+        standards=(
+            (_("NGSS MS-ESS3-2"), _("Analyze and interpret data on natural hazards to forecast future "
+                                    "catastrophic events and inform the development of technologies "
+                                    "to mitigate their effects."),
+             _("Students act on a watch-and-warning timeline and a forecast, and compare their class's "
+               "data with real evacuation data.")),
+            (_("NGSS MS-ESS3-3 (in part)"), _("Apply scientific principles to design a method for "
+                                              "monitoring and minimizing a human impact on the environment."),
+             _("The debrief asks what would have reduced losses: securing the home, leaving earlier.")),
+            (_("State social-studies / health style"), _("Describe how individuals and communities "
+                                                         "prepare for and respond to emergencies."),
+             _("The family plan turns the game's choices into a household's real plan.")),
+        ),
+        steps=(
+            Step(5, _("Join"), _("\"Open the join page on your tablet and type the code on the board. "
+                                 "If the knowledge check is on, answer the short questions first: "
+                                 "they are not graded.\"")),
+            Step(25, _("Play"), _("\"A hurricane watch has just been issued: you have 48 hours before "
+                                  "the winds. Each of you decides for your own household when to "
+                                  "leave, where to go and what to take. Watch the clock.\" Walk the "
+                                  "room with the dashboard; help students who are stuck.")),
+            Step(10, _("Debrief"), _("Put the class debrief on the projector. \"Here is where our class "
+                                     "went, and where real evacuees in Florida went. Why do you think "
+                                     "so few chose the shelter?\"")),
+            Step(5, _("Check and plan"), _("\"Answer the same questions again. Then open your family "
+                                           "plan: it starts from your game. Fill in the names at home.\"")),
+        ),
+        questions=(
+            _("Who left before the warning, and why? Who waited, and what did waiting cost?"),
+            _("Most real evacuees go to family or friends. Why might a family choose a hotel or a "
+              "shelter instead?"),
+            _("Which card changed your plans the most? Does that happen in real evacuations?"),
+            _("What would you pack first if you had one hour?"),
+        ),
+        fallback=(
+            _("Print the board, the chance cards and one tally sheet per household; seat four "
+              "students at each board with a ten-sided die (or numbered slips 1-10 in a cup)."),
+            _("Each household moves a coin along the roads; a road needs the die roll printed on "
+              "it (black normally, red once heavy traffic is called). Each road takes 30 minutes."),
+            _("The teacher calls the clock every few minutes (hour 12: warning; hour 24: heavy "
+              "traffic) and reads the chance cards aloud."),
+            _("Debrief from the tally sheets: count where households went and when they left."),
+        ),
+    ),
+    printables=(
+        Printable("board", _("The board: the peninsula's roads"), "kit_board.html", ("network",),
+                  prepare=board_geometry),
+        Printable("cards", _("The chance cards"), "kit_cards.html", ("cards",)),
+        Printable("tally", _("Tally sheet: a household's clock, fuel, cash and supplies"), "kit_tally.html",
+                  ("rules",)),
+    ),
+    check=(
+        CheckItem("warning-hours", "leave_time",
+                  _("A hurricane warning is issued about how many hours before tropical-storm winds?"),
+                  (_("12 hours"), _("36 hours"), _("72 hours")), 1, "watch-warning-lead-times"),
+        CheckItem("where-evacuees-go", "destination",
+                  _("When Florida evacuated in 2004, where did most evacuees go?"),
+                  (_("A public shelter"), _("A hotel or motel"), _("Family or friends")), 2,
+                  "destinations-florida-2004"),
+        CheckItem("water-per-day", "supplies",
+                  _("How much water should a kit hold for each person, each day?"),
+                  (_("About a cup"), _("About a gallon"), _("About five gallons")), 1, "water-per-day"),
+        CheckItem("flood-water", "safe_place",
+                  _("How deep must moving flood water be to float a small car?"),
+                  (_("About a foot (12 inches)"), _("About three feet"), _("About five feet")), 0,
+                  "turn-around-dont-drown"),
+        CheckItem("forecast-cone", "forecast",
+                  _("What does the forecast cone show?"),
+                  (_("Everywhere the storm will do damage"),
+                   _("Where the storm's centre will probably go: inside about two times in three"),
+                   _("Where it will rain")), 1, "forecast-cone", age_band="13+"),
+    ),
+    plan=(
+        PlanLine("where", _("Where we would go"), column="destination", values={
+            "relative": _("To family or friends inland, as in your game: most evacuees do the same. "
+                          "Whose home, and the road there:"),
+            "hotel": _("To a hotel or motel inland, as in your game: book early, prices rise. "
+                       "Which one, and the road there:"),
+            "shelter": _("To a public shelter, as in your game: it is the last resort, with little "
+                         "space. Which shelter is nearest:"),
+        }, otherwise=_("Your household did not reach safety in the game. Choose a place now, family "
+                       "or friends inland if you can:"),
+            unplayed=_("Choose a place now, family or friends inland if you can, as most evacuees do. "
+                       "Whose home, and the road there:")),
+        PlanLine("when", _("When we would leave"), column="outcome", values={
+            "evacuated": _("You left in time in the game. Leave as soon as officials say so, and "
+                           "before the hurricane warning if you can (it comes about 36 hours "
+                           "before the winds)."),
+            "stayed home": _("You stayed home in the game. Find out now whether your home is in an "
+                             "evacuation zone: if officials say go, go."),
+            "caught on the road": _("You were still on the road when the winds came. Leave earlier: "
+                                    "at the watch, or at the latest at the warning."),
+        }, otherwise=_("Leave as soon as officials say so, before the hurricane warning if you can.")),
+        PlanLine("home", _("Our home before we go"), column="secured", values={
+            "True": _("You secured your home in the game. Before leaving: shutters or boards, bring "
+                      "in outdoor things, turn off what officials say to."),
+        }, otherwise=_("You did not secure your home in the game. Before leaving: shutters or "
+                       "boards, bring in outdoor things, turn off what officials say to."),
+            unplayed=_("Before leaving: shutters or boards, bring in outdoor things, turn off what "
+                       "officials say to.")),
+        PlanLine("kit", _("Our go-kit"), column="", values={},
+                 otherwise=_("Water (about a gallon per person per day), food that keeps, medicines, "
+                             "copies of documents, phone chargers, cash, and what pets need.")),
+    ),
+    plan_facts=("water-per-day", "watch-warning-lead-times", "destinations-florida-2004"),
+)

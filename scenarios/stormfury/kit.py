@@ -1,0 +1,145 @@
+"""Project Stormfury's lesson kit (``scenarios.kit.Kit``): the guide, the printables and the
+content files that feed them, the knowledge-check items and the family plan's lines."""
+from django.utils.translation import gettext_lazy as _
+
+from scenarios.kit import CheckItem, Guide, Kit, PlanLine, Printable, Step
+
+HEX = 18  # printed hex radius, in SVG units
+
+
+def _centre(q, r):
+    """A flat-top axial hex's centre, north up."""
+    return HEX * 1.5 * q, HEX * (3 ** .5) * (r + q / 2)
+
+
+def board_geometry(content: dict) -> dict:
+    """The Gulf-coast map of the current edition (``map_2``) as SVG hexes, roads and cities."""
+    board = content["map_2"]
+    corners = [(HEX * c, HEX * s) for c, s in ((1, 0), (.5, .866), (-.5, .866), (-1, 0), (-.5, -.866), (.5, -.866))]
+    hexes = []
+    for cell in board["hexes"]:
+        x, y = _centre(cell["q"], cell["r"])
+        hexes.append({"points": " ".join(f"{x + cx:.1f},{y + cy:.1f}" for cx, cy in corners),
+                      "land": cell["terrain"] == "land"})
+    xs = [_centre(c["q"], c["r"])[0] for c in board["hexes"]]
+    ys = [_centre(c["q"], c["r"])[1] for c in board["hexes"]]
+    city_at = {c["id"]: _centre(c["q"], c["r"]) for c in board["cities"]}
+    roads = []
+    for road in board["roads"]:
+        points = [city_at[road["a"]], *(_centre(q, r) for q, r in road["hexes"]), city_at[road["b"]]]
+        roads.append({"points": " ".join(f"{x:.1f},{y:.1f}" for x, y in points), "name": road["name"]})
+    cities = [{"name": c["name"], "x": city_at[c["id"]][0], "y": city_at[c["id"]][1],
+               "population": c["population"], "spaces": c["spaces"]} for c in board["cities"]]
+    starts = [dict(zip("xy", _centre(q, r))) for q, r in board["storm_starts"]]
+    return {"hexes": hexes, "roads": roads, "cities": cities, "starts": starts,
+            "box": f"{min(xs) - HEX:.0f} {min(ys) - HEX:.0f} {max(xs) - min(xs) + 2 * HEX:.0f} "
+                   f"{max(ys) - min(ys) + 2 * HEX:.0f}"}
+
+
+KIT = Kit(
+    guide=Guide(
+        objectives=(
+            _("Read a hurricane's category and track, and explain why forecasters give a cone, not "
+              "a line."),
+            _("Decide as a team where to spend limited resources: evacuating people, strengthening "
+              "buildings, damming roads."),
+            _("Compare the team's choices with what real mitigation and evacuation achieved, using "
+              "sourced figures."),
+            _("Take home a family emergency plan drawn from what the team protected first."),
+        ),
+        standards=(
+            (_("NGSS MS-ESS3-2"), _("Analyze and interpret data on natural hazards to forecast future "
+                                    "catastrophic events and inform the development of technologies "
+                                    "to mitigate their effects."),
+             _("Teams read the storm's category and track each round and choose mitigation before it "
+               "arrives.")),
+            (_("NGSS MS-ESS3-3"), _("Apply scientific principles to design a method for monitoring and "
+                                    "minimizing a human impact on the environment."),
+             _("Fortifying, damming and evacuating are weighed against the damage they prevent.")),
+            (_("State social-studies / civics style"), _("Explain how governments and communities "
+                                                         "cooperate to prepare for and respond to "
+                                                         "disasters."),
+             _("Each role stands for a real emergency-management job; the team wins or loses together.")),
+        ),
+        steps=(
+            Step(5, _("Join"), _("\"Open the join page and type the code. If the knowledge check is "
+                                 "on, answer the short questions first: they are not graded.\"")),
+            Step(25, _("Play"), _("\"A hurricane is forming in the Gulf. Your team runs the response "
+                                  "for the whole coast: every round, decide together where your "
+                                  "cards go before the storm moves.\" Press \"storm moves\" for the "
+                                  "class when the tables are ready.")),
+            Step(10, _("Debrief"), _("Put the class debrief on the projector. \"Where did your resources "
+                                     "go, and where did the storm go? What would you protect first "
+                                     "next time?\"")),
+            Step(5, _("Check and plan"), _("\"Answer the same questions again, then open your family "
+                                           "plan. Fill in the names at home.\"")),
+        ),
+        questions=(
+            _("Did your team protect people first or buildings first? What did that cost?"),
+            _("The storm weakened over land. Why do forecasters still warn people far inland?"),
+            _("Which role's power mattered most for your team, and why?"),
+            _("Strong roofs paid back many times over after Hurricane Sally. Why don't all homes have them?"),
+        ),
+        fallback=(
+            _("Print the map, the cards and one state-of-the-coast sheet per table; use coins for "
+              "the storm and tokens for fortifications."),
+            _("Shuffle the hurricane cards by deck (ocean, land). Each round, players spend their "
+              "resource cards, then one hurricane card moves the storm; mark damage on the sheet."),
+            _("The teacher draws one hurricane card for the whole class, so every table faces the "
+              "same storm, as in the app's shared storm."),
+            _("Debrief from the sheets: compare the damage and the people not yet evacuated per table."),
+        ),
+    ),
+    printables=(
+        Printable("board", _("The map: the Gulf coast"), "kit_board.html", ("map_2",), prepare=board_geometry),
+        Printable("cards", _("The cards: hurricane cards, resource cards and roles"), "kit_cards.html",
+                  ("hurricane_cards", "resource_cards", "roles")),
+        Printable("tally", _("State of the coast: damage per city, round by round"), "kit_tally.html", ("map_2",)),
+    ),
+    check=(
+        CheckItem("category-winds", "storm",
+                  _("A category 4 hurricane's sustained winds blow at about…"),
+                  (_("40 to 70 mph"), _("74 to 95 mph"), _("130 to 156 mph")), 2, "saffir-simpson"),
+        CheckItem("warning-hours", "leave_time",
+                  _("A hurricane warning is issued about how many hours before tropical-storm winds?"),
+                  (_("12 hours"), _("36 hours"), _("72 hours")), 1, "watch-warning-lead-times"),
+        CheckItem("strong-roofs", "fortify",
+                  _("After Hurricane Sally, homes with strengthened (FORTIFIED) roofs had…"),
+                  (_("About the same claims as other homes"), _("About 73% fewer claims"),
+                   _("More claims, because they cost more")), 1, "fortified-roofs-sally"),
+        CheckItem("flood-water", "safe_place",
+                  _("How deep must moving flood water be to float a small car?"),
+                  (_("About a foot (12 inches)"), _("About three feet"), _("About five feet")), 0,
+                  "turn-around-dont-drown"),
+        CheckItem("after-landfall", "storm",
+                  _("Once a hurricane's centre is over land, it…"),
+                  (_("Stops at once"), _("Weakens, but can stay dangerous far inland for hours"),
+                   _("Gets stronger")), 1, "landfall-decay"),
+        CheckItem("forecast-cone", "forecast",
+                  _("What does the forecast cone show?"),
+                  (_("Everywhere the storm will do damage"),
+                   _("Where the storm's centre will probably go: inside about two times in three"),
+                   _("Where it will rain")), 1, "forecast-cone", age_band="13+"),
+    ),
+    plan=(
+        PlanLine("where", _("Where we would go"), column="", values={},
+                 otherwise=_("Most evacuees go to family or friends inland. Whose home, and the road there:")),
+        PlanLine("when", _("When we would leave"), column="people_not_evacuated", values={
+            "0": _("Your team got every neighbourhood out in time. Do the same at home: leave as "
+                   "soon as officials say so, before the hurricane warning if you can."),
+        }, otherwise=_("Some of your coast's people were still there when the storm hit. At home, leave "
+                       "as soon as officials say so: the warning comes about 36 hours before the winds."),
+            unplayed=_("Leave as soon as officials say so: the warning comes about 36 hours before the winds.")),
+        PlanLine("home", _("Our home before we go"), column="fortify_people", values={
+            "0": _("Your team did not fortify homes. Strong roofs and shutters cut losses a lot: ask "
+                   "what your home has, and board up before leaving."),
+        }, otherwise=_("Your team fortified homes: strong roofs and shutters cut losses a lot. Before "
+                       "leaving, board up and bring in outdoor things."),
+            unplayed=_("Strong roofs and shutters cut losses a lot: ask what your home has, and board up "
+                       "before leaving.")),
+        PlanLine("kit", _("Our go-kit"), column="", values={},
+                 otherwise=_("Water (about a gallon per person per day), food that keeps, medicines, "
+                             "copies of documents, phone chargers, cash, and what pets need.")),
+    ),
+    plan_facts=("water-per-day", "watch-warning-lead-times", "fortified-roofs-sally"),
+)

@@ -1,0 +1,139 @@
+"""A lesson with the knowledge check on, in real browsers: the teacher turns it on from the
+session's kit, a student answers before play, plays, the teacher ends the lesson and opens the
+after-check, the student answers again, and the gain shows on the class debrief, in the class
+packet and in the student's own report (written by a real Celery worker). Screenshots of the
+kit's pages at four sizes go to ``$KIT_SHOTS`` (default: a temporary folder)."""
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.lesson import create_session, play_to_the_end, student_page, teacher_page
+from tests.conftest import in_thread
+
+pytestmark = pytest.mark.browser
+SIZES = {"tablet": (768, 1024), "landscape": (1024, 768), "chromebook": (1366, 650), "phone": (390, 844)}
+
+
+def _load_facts():
+    from scoring.models import Fact
+    from scoring.outcomes import load_facts
+
+    if not Fact.objects.exists():
+        load_facts(Fact)
+
+
+def _answers(session_id, nickname, phase):
+    """item id -> (right answer, a wrong one) for the student's items in this phase."""
+    from classroom.models import Participant
+    from lessons import services
+
+    participant = Participant.objects.get(session_id=session_id, nickname=nickname)
+    return {s.item.pk: (s.item.answer, (s.item.answer + 1) % len(s.item.choices))
+            for s in services.items_for(participant, phase)}
+
+
+def answer(page, session_id, nickname, phase, *, right):
+    """Answer every question on the check page by keyboard-reachable radios, then send."""
+    answers = in_thread(_answers, session_id, nickname, phase)
+    expect(page.locator("fieldset.kit-question")).to_have_count(len(answers))
+    for item_id, (good, bad) in answers.items():
+        page.locator(f"input[name='{item_id}'][value='{good if right else bad}']").check()
+    page.get_by_role("button", name="Send my answers").click()
+    expect(page.get_by_role("heading", name="Thank you!")).to_be_visible()
+    return len(answers)
+
+
+def shoot(page, name, shots, whole_page=True):
+    """Screenshots at the four sizes; the kit's own pages never scroll sideways (on a scenario's
+    debrief page, which is the projector's, only the kit's panel is held to it)."""
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=str(shots / f"{name}-{size}.png"), full_page=True)
+        sideways = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+                                 if whole_page else
+                                 "() => { const p = document.querySelector('.kit-panel'); return p.scrollWidth - p.clientWidth; }")
+        assert sideways <= 1, f"{name} scrolls sideways at {size}"
+    page.set_viewport_size({"width": 1366, "height": 768})
+
+
+def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_reports(browser, asgi_server, celery_worker,
+                                                                                      tmp_path):
+    shots = Path(os.environ.get("KIT_SHOTS", tmp_path))
+    shots.mkdir(parents=True, exist_ok=True)
+    in_thread(_load_facts)
+    teacher = teacher_page(browser, asgi_server)
+    code, session_id = create_session(teacher, bots=True)
+
+    # Two taps from the session page: the kit, then the check.
+    teacher.get_by_role("link", name="Lesson kit").click()
+    teacher.get_by_role("button", name="Turn the knowledge check on").click()
+    expect(teacher.locator(".kit-state")).to_have_text("On: students answer before play.")
+    shoot(teacher, "kit", shots)
+    teacher.get_by_role("link", name="Lesson guide", exact=True).click()
+    expect(teacher.get_by_role("heading", name="A 45-minute period")).to_be_visible()
+    shoot(teacher, "guide", shots)
+
+    student = student_page(browser, asgi_server, code, "Ana")
+    student.get_by_role("link", name="Questions before we play").click()
+    expect(student.get_by_role("heading", name="Before we play")).to_be_visible()
+    shoot(student, "check", shots)
+    asked = answer(student, session_id, "Ana", "before", right=False)
+    assert 4 <= asked <= 6
+    student.get_by_role("link", name="Back to the game").click()
+    expect(student.get_by_role("link", name="My family plan")).to_be_visible()
+    shoot(student, "play", shots)
+
+    teacher.goto(f"/sessions/{session_id}/")
+    teacher.get_by_role("button", name="Start the game").click()
+    expect(student.locator(".evac-actions")).to_be_visible()
+    play_to_the_end({"Ana": student}, session_id)
+    teacher.get_by_role("button", name="End now").click()
+    expect(teacher.get_by_text("Ended").first).to_be_visible()
+
+    teacher.goto(f"/sessions/{session_id}/kit/")
+    teacher.get_by_role("button", name="Open the after-check").click()
+    expect(teacher.locator(".kit-state")).to_have_text("On: the after-check is open.")
+    student.reload()
+    student.get_by_role("link", name="Questions after the debrief").click()
+    expect(student.get_by_role("heading", name="After the debrief")).to_be_visible()
+    answer(student, session_id, "Ana", "after", right=True)
+    expect(student.locator(".kit-table caption")).to_have_text(f"Before: 0 of {asked} right · After: {asked} of {asked} right")
+
+    # The class debrief: per item and overall, with how many answered.
+    teacher.goto(f"/sessions/{session_id}/debrief/")
+    panel = teacher.locator(".kit-panel")
+    expect(panel).to_contain_text("for the 1 student who answered both: 0% right before, 100% after (+100 points)")
+    expect(panel.locator("tbody tr")).to_have_count(asked)
+    expect(panel.locator(".kit-gain").first).to_have_text("+100 points")
+    shoot(teacher, "debrief", shots, whole_page=False)
+
+    # The class packet, once the worker has written it.
+    _wait_for_reports(session_id)
+    teacher.goto(in_thread(_report_url, session_id))
+    expect(teacher.locator(".kit-panel")).to_contain_text("(+100 points)")
+
+    # The student's own report: their before and after, and the family plan from it.
+    student.goto(f"/play/{session_id}/my-report")
+    own = student.locator(".kit-panel")
+    expect(own).to_contain_text("Your knowledge check, before and after")
+    expect(own.locator("caption")).to_have_text(f"Before: 0 of {asked} right · After: {asked} of {asked} right")
+    own.get_by_role("link", name="Open your family emergency plan").click()
+    expect(student.get_by_role("heading", name="Our family emergency plan")).to_be_visible()
+    expect(student.locator(".kit-plan-lines")).to_contain_text("from your game")
+    shoot(student, "plan", shots)
+
+
+def _wait_for_reports(session_id):
+    from classroom.models import Session
+    from tests.scoring.test_reports import wait_for_reports
+
+    status = in_thread(wait_for_reports, in_thread(Session.objects.get, pk=session_id))
+    assert status["failed"] == 0, status
+
+
+def _report_url(session_id):
+    from scoring.models import Report
+
+    return f"/debrief/reports/{Report.objects.get(session_id=session_id, kind=Report.Kind.CLASS).pk}/"
