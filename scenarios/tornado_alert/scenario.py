@@ -11,5 +11,5 @@ SCENARIO = Scenario(
     seats=(2, 6),
     age_band="10+",
     languages=("en",),
-    facts=("what-kills-1963-2012",),
+    facts=("what-kills-1963-2012", "cat4-damage"),
 )
