@@ -423,6 +423,8 @@ def finish_with_bots(*, game_id: int, max_moves: int = 20_000) -> Game:
                        _system_action_id(game, "finish", None), Move.Actor.BOT, publish=False)
                 state = engine.load(game.state)
             for seat in seats:
+                if seat not in engine.to_act(state):  # an earlier seat's move took its turn away
+                    continue
                 action = _bot(game.scenario, game.bots.get(str(seat), policy))(state, seat)
                 _apply(game, seat, action, _system_action_id(game, "finish", seat),
                        Move.Actor.BOT, publish=False)
