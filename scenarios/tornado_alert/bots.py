@@ -41,8 +41,10 @@ def photographer(state, seat):
         if group and "rover" not in group:
             stack = state["stacks"][seat]
             fdv = state["options"]["face_down_value"]
-            after = rules.average(stack + [[c, True] for c in group], fdv)
-            if after > rules.average(stack, fdv) or not stack or "gameover" in group:
+            total = sum(rules.value(c) if up else fdv for c, up in stack)
+            gain = sum(rules.value(c) for c in group)
+            # worth more than the average so far (before cheat bonuses, which rarely decide)
+            if not stack or gain * len(stack) > total * len(group) or "gameover" in group:
                 return {"type": "slap", "pile": state["pile_id"]}
         if not rules.may_play(state, seat):
             return {"type": "wait", "pile": state["pile_id"]}

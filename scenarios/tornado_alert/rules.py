@@ -163,14 +163,27 @@ def finished(state: dict) -> bool:
 
 
 def to_act(state: dict) -> list[int]:
+    """Seats that may act: ``may_play`` or ``may_slap`` (inlined: every move asks), and the
+    opener of a race, whose deadline settles it."""
     if state["phase"] == "over":
         return []
-    seats = range(state["seats"])
     if state["phase"] == "decide":
-        return [s for s in seats if not state["decided"][s]]
-    race = state["race"]
-    opener = [race["slaps"][0]] if race else []
-    return sorted(set(opener) | {s for s in seats if may_play(state, s) or may_slap(state, s)})
+        return [s for s in range(state["seats"]) if not state["decided"][s]]
+    race, pile, hands = state["race"], state["pile"], state["hands"]
+    slappable = bool(pile) and CARDS[pile[-1]]["value"] >= 1
+    in_race = race["slaps"] if race else ()
+    passed, taker = state["passed"], state["last_taker"]
+    own = None if state["taken_since_play"] else state["last_player"]
+    free = state["options"]["variant"] == "free"
+    out = []
+    for s in range(state["seats"]):
+        if race is not None and s == in_race[0]:
+            out.append(s)
+        elif slappable and s not in in_race and s not in passed and s != taker and s != own:
+            out.append(s)
+        elif race is None and hands[s] and (free or s == state["turn"]):
+            out.append(s)
+    return out
 
 
 def actions(state: dict, seat) -> list[dict]:
@@ -215,7 +228,7 @@ def apply(state: dict, seat, action: dict) -> list[dict]:
         return _done(state, events + [{"type": "ended"}])
     if kind == "slap" and seat is not None:
         _check_slap(state, seat, action)
-    elif action not in actions(state, seat):
+    elif not _allowed(state, seat, action, kind):
         raise IllegalAction("not_now", "That is not something you can do now.")
     state["moves"] += 1
     if kind == "slap":
@@ -230,6 +243,13 @@ def apply(state: dict, seat, action: dict) -> list[dict]:
     if kind == "play":
         return _done(state, _play(state, seat, action["card"]))
     return _done(state, _decide(state, seat, kind))
+
+
+def _allowed(state: dict, seat, action: dict, kind) -> bool:
+    """``action in actions(state, seat)``, without building every action of a full hand."""
+    if kind == "play" and isinstance(seat, int) and 0 <= seat < state["seats"]:
+        return set(action) == {"type", "card"} and may_play(state, seat) and action["card"] in state["hands"][seat]
+    return action in actions(state, seat)
 
 
 def _done(state: dict, events: list) -> list:
