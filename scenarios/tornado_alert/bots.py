@@ -31,7 +31,7 @@ def photographer(state, seat):
         return forced
     if state["phase"] == "decide":
         mine = state["results"][seat][-1]
-        if mine["avg"] < 1.5:
+        if mine["avg"] < 1.0 and state["round"] == 1:
             return {"type": "strike"}
         if state["chips"][seat][1] and state["round"] < rules.ROUNDS and mine["avg"] >= 3:
             return {"type": "use_minus"}
@@ -43,8 +43,10 @@ def photographer(state, seat):
             fdv = state["options"]["face_down_value"]
             total = sum(rules.value(c) if up else fdv for c, up in stack)
             gain = sum(rules.value(c) for c in group)
-            # worth more than the average so far (before cheat bonuses, which rarely decide)
-            if not stack or gain * len(stack) > total * len(group) or "gameover" in group:
+            # worth at least the average so far (before cheat bonuses), or any decent pile while
+            # the stack is small: a short stack is at the mercy of one tornado
+            if (not stack or gain * len(stack) >= total * len(group) or "gameover" in group
+                    or (len(stack) < 6 and gain >= 2 * len(group))):
                 return {"type": "slap", "pile": state["pile_id"]}
         if not rules.may_play(state, seat):
             return {"type": "wait", "pile": state["pile_id"]}

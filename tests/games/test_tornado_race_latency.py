@@ -15,6 +15,7 @@ import pytest
 from classroom import services
 from games.models import Game, Move
 from scenarios.tornado_alert import rules
+from scenarios.tornado_alert.bots import photographer
 from tests.factories import join_students, make_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -140,3 +141,39 @@ def test_the_slow_tablet_still_wins_races_inside_the_window(asgi_server):
 def test_without_a_window_the_tablet_nearest_the_access_point_always_wins(asgi_server):
     _game, result = play_races(asgi_server, 6, race_ms=0)
     assert all(winner == fast for fast, _slow, winner in result)
+
+
+def test_bots_slap_after_a_human_reaction_time_and_a_race_waits_for_its_window():
+    """The engine's ``pace`` hook sets the deadlines: a bot that may slap acts after its
+    reaction time (not the platform's bot step), the race opener's deadline is the window, and a
+    student with no turn timer gets none."""
+    from datetime import datetime
+
+    from django.utils import timezone
+
+    from games import services as games
+
+    game = games.create_game(scenario="tornado_alert", seed=5, seats=3, bots={1: "photographer", 2: "photographer"},
+                             options={"bot_reaction_ms": 1500, "race_ms": 600}, bot_step_seconds=1.0)
+    for _ in range(20):  # the bots play (through the real path) until it is the student's turn
+        game.refresh_from_db()
+        if game.state["turn"] == 0 and not game.state["race"]:
+            break
+        seat = next(s for s in (1, 2) if s in rules.to_act(game.state))
+        games.submit(game_id=game.pk, seat=seat, action=photographer(game.state, seat), actor=Move.Actor.BOT)
+    game.refresh_from_db()
+    assert game.state["turn"] == 0
+    card = next(c for c in game.state["hands"][0] if rules.CARDS[c]["value"] >= 1)
+    before = timezone.now()
+    games.submit(game_id=game.pk, seat=0, action={"type": "play", "card": card})
+    game.refresh_from_db()
+    assert "0" not in game.timers  # the student: no turn timer, no stand-in
+    for seat in ("1", "2"):
+        if rules.may_slap(game.state, int(seat)):
+            wait = (datetime.fromisoformat(game.timers[seat]) - before).total_seconds()
+            assert 0.7 <= wait <= 2.4, wait  # 1.5 s varied by up to half, not the 1 s bot step
+    games.submit(game_id=game.pk, seat=1, action={"type": "slap", "pile": game.state["pile_id"]},
+                 actor=Move.Actor.BOT)
+    game.refresh_from_db()
+    window = (datetime.fromisoformat(game.timers["1"]) - before).total_seconds()
+    assert game.state["race"] and 0.55 <= window <= 1.5, window
