@@ -60,6 +60,8 @@ def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_
     code = teacher.locator(".join-code").inner_text()
     session_id = int(re.search(r"/sessions/(\d+)/", teacher.url).group(1))
     students = {name: student_page(browser, asgi_server, code, name) for name in NAMES}
+    # each tablet shows its own round trip in the lobby (fairness on school Wi-Fi starts with knowing it)
+    expect(students["Ana"].locator(".lobby .rtt")).to_have_text(re.compile(r"Connection: \d+ ms there and back"))
     teacher.get_by_role("button", name="Start the game").click()
     for page in students.values():
         expect(page.locator("button.ta-slap")).to_be_visible()
@@ -74,6 +76,7 @@ def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_
         expect(page.locator("button.ta-slap:not([disabled])")).to_be_visible()
     expect(player.locator("button.ta-slap")).to_be_disabled()  # no slapping your own card
     shoot(others[0], "before_slap")
+    expect(others[0].locator(".ta-banner")).to_contain_text("Your connection:")
 
     slapped = [page for page in students.values() if page.evaluate(SLAP)]  # everyone at once
     assert len(slapped) == 3

@@ -24,6 +24,7 @@ const T = {
   paused: "Paused by your teacher",
   bot: "A bot is playing for you…",
   sending: "Sending…",
+  rtt: (ms) => `Your connection: ${ms} ms`,
   pileTitle: "Play pile",
   pileEmpty: "The pile is empty.",
   pileTop: (name, value) => `Top: ${name} (${value})`,
@@ -302,6 +303,7 @@ export function render(root, board, message, controls) {
       h("p", { class: "ta-head", text: title }),
       h("p", { class: "ta-muted" }, T.round(view.round, view.rounds),
         view.variant === "free" ? ` · ${T.variantFree}` : "",
+        controls.rtt != null ? ` · ${T.rtt(controls.rtt)}` : "",
         controls.busy && canAct ? h("span", { class: "ta-busy", text: ` · ${T.sending}` }) : null)),
     h("div", { class: "ta-grid" }, parts));
   if (!mem.live) mem.live = h("div", { class: "visually-hidden", role: "status", "aria-live": "polite" });
