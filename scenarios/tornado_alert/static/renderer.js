@@ -58,8 +58,8 @@ const T = {
     takeShort: (p, n) => `${p} took the last ${n} ${n === 1 ? "card" : "cards"}, face down.`,
     slap: (p) => `${p} slapped the pile.`,
     race: (p, n) => `${p} won a race of ${n} slaps.`,
-    tornado: (loc, hit) => hit ? `Tornado at ${loc}! It struck ${hit}.` : `Tornado at ${loc}! Nobody was there.`,
-    lightning: (loc, hit) => hit ? `Lightning at ${loc}! It struck ${hit}.` : `Lightning at ${loc}, but nobody was there.`,
+    tornado: (loc, hit) => hit ? `Tornado! It struck everyone taking photos ${loc}: ${hit}.` : `A tornado card (${loc}): nobody was taking photos there.`,
+    lightning: (loc, hit) => hit ? `Lightning! The same place twice in a row struck everyone taking photos ${loc}: ${hit}.` : `Lightning (${loc}), but nobody was taking photos there.`,
     genie: (p, n) => `A genie turned ${n} face-down ${n === 1 ? "card" : "cards"} of ${p} up again.`,
     rover: (p, n) => `A rover stole all ${n} of ${p}'s photos!`,
     wedgePlus: (p) => `${p} left the wedge on top: +1 chip.`,
@@ -229,8 +229,7 @@ function strikes(board, view) {
       seen.add(e.location);
       const loc = board.locations.find((l) => l.id === e.location);
       if (loc) notes.push(h("div", { class: "ta-strike ta-strike--" + e.type },
-        h("p", { class: "ta-strike-title" }, h("span", { "aria-hidden": "true", text: e.type === "tornado" ? "🌪 " : "⚡ " }),
-          h("strong", { text: T.safetyTitle(loc.name) })),
+        h("p", { class: "ta-strike-title" }, h("strong", { text: T.safetyTitle(loc.name) })),
         basisBlock(loc.basis, T, "ta-basis")));
     }
   }
