@@ -320,12 +320,14 @@ export function render(root, board, message, controls) {
   }
 }
 
-export function summary(board, view) {
+export function summary(board, view, table) {
   if (!view) return h("p", {}, "");
+  const names = {};
+  for (const seat of (table && table.seats) || []) names[seat.seat] = seat.name;
   return h("div", { class: "ta-summary" },
     h("p", { class: "ta-sum-title", text: T.summaryTitle(view.round, view.rounds) }),
     h("ul", { class: "ta-sum-list", "aria-label": T.players }, view.seats.map((s) => h("li", {},
-      h("strong", { text: T.player(s.seat) }), " ",
+      h("strong", { text: names[s.seat] ? `${T.player(s.seat)} · ${names[s.seat]}` : T.player(s.seat) }), " ",
       T.seatLine(s.location ? locName(board, s.location) : T.nowhere, num(s.average), s.cards)))));
 }
 
