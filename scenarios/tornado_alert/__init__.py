@@ -56,7 +56,9 @@ class TornadoAlertEngine:
         race = state.get("race")
         if race is not None and race["slaps"][0] == seat:
             return state["options"]["race_ms"] / 1000
-        if bot and rules.may_slap(state, seat) and not rules.may_play(state, seat):
+        if state["phase"] == "play" and not rules.may_play(state, seat):
+            if not bot:
+                return None  # nobody has to slap: no turn timer, no stand-in for a student who lets a pile go
             base = state["options"]["bot_reaction_ms"]
             spread = draw(state["seed"], "reaction", seat, state["moves"]) % 1001 / 1000  # 0..1
             return round(base * (0.5 + spread) / 1000, 3)

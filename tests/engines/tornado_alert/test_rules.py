@@ -209,6 +209,8 @@ def test_bots_react_like_people_and_the_race_opener_waits_for_the_window():
         delays.add(delay)
     assert len(delays) > 10
     assert ENGINE.pace(state, 2, False, None) is None  # a person has no timer
+    assert ENGINE.pace(state, 2, False, 60) is None  # nor a turn timer for a pile they may let go
+    assert ENGINE.pace(state, 0, False, 60) == 60  # the seat to play keeps the teacher's turn timer
     assert ENGINE.pace(state, 0, True, 0) == 0  # fast-forward
     ENGINE.apply(state, 2, {"type": "slap", "pile": state["pile_id"]})
     assert ENGINE.pace(state, 2, False, None) == 0.3
