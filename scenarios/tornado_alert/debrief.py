@@ -15,7 +15,8 @@ TOPICS = {"underground": "tornado-shelter-underground", "interior": "tornado-int
           "what_kills": "what-kills-1963-2012"}
 #: locations where the safety notes say you are sheltered: everything else is a risk
 SHELTERED = {loc["id"] for loc in rules.CONTENT["deck"]["locations"] if loc["value"] == 1}
-LOCATION_NAMES = {loc["id"]: loc["name"] for loc in rules.CONTENT["deck"]["locations"]}
+LOCATIONS = {loc["id"]: loc for loc in rules.CONTENT["deck"]["locations"]}
+LOCATION_NAMES = {key: loc["name"] for key, loc in LOCATIONS.items()}
 
 
 def players(lesson) -> list[dict]:
@@ -62,12 +63,19 @@ def summary(lesson) -> dict:
                  "sheltered": loc["id"] in SHELTERED}
                 for loc in rules.CONTENT["deck"]["locations"]]
     risky = sum(p["count"] for p in by_place if not p["sheltered"])
+    # the safety notes of the places the class photographed most: the tablets' notes, graded
+    notes, seen = [], set()
+    for place in sorted(by_place, key=lambda p: (p["sheltered"], -p["count"])):
+        basis = LOCATIONS[place["id"]]["basis"]
+        if place["count"] and basis["fact"] not in seen and len(notes) < 3:
+            seen.add(basis["fact"])
+            notes.append({"place": place["name"], **basis})
     winners = [r for r in rows if r["rank"] == 1]
     return {"players": len(rows), "tables": len(lesson.tables), "photos": photos, "risky": risky,
             "risky_share": round(100 * risky / photos) if photos else 0, "places": by_place,
             "tornado": sum(r["tornado"] for r in rows), "lightning": sum(r["lightning"] for r in rows),
             "rover": sum(r["rover"] for r in rows), "races": sum(r["races_won"] for r in rows),
-            "winner_risky_share": round(sum(r["risky_share"] for r in winners) / len(winners)) if winners else 0,
+            "notes": notes, "winner_risky_share": round(sum(r["risky_share"] for r in winners) / len(winners)) if winners else 0,
             **_flags(lesson)}
 
 
@@ -99,6 +107,7 @@ class TornadoAlertDebrief:
         mine = next(r for r in players(lesson) if r["table"] == table["table"] and r["seat"] == seat)
         facts, cites = cited(lesson, "student")
         mine["favourite_name"] = LOCATION_NAMES.get(mine["favourite"], "")
+        mine["note"] = LOCATIONS[mine["favourite"]]["basis"] if mine["favourite"] else None
         context = {"name": name, "mine": mine, "table": table["table"], "seat": seat + 1, "cited": facts,
                    "citations": cites.facts}
         return "scenarios/tornado_alert/report.html", context, {
