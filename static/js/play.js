@@ -321,6 +321,19 @@ function lobbyScreen(lobby) {
   return box;
 }
 
+function seatNames(lobby) {
+  // Seat number -> nickname for renderers ("Ben was faster"): only the nicknames the lobby
+  // already shows (the teacher approved them; never a full name); bots and hidden names are
+  // left out, so the renderer says "Player N". Seats one tablet holds share a nickname, so
+  // those also carry their player number.
+  const names = {};
+  const shared = lobby.mates.filter((m) => m.you).length > 1;
+  lobby.mates.forEach((m) => {
+    if (m.name && !m.bot) names[m.seat] = m.you && shared ? `${m.name} · ${T.player(m.seat + 1)}` : m.name;
+  });
+  return names;
+}
+
 function askButton() {
   const asking = state.lobby && state.lobby.asking;
   return el("button", {type: "button", class: `ask${asking ? " asking" : ""}`, "aria-pressed": String(!!asking),
@@ -355,6 +368,7 @@ function render() {
     act: (action, options) => act(seat, action, options),
     busy: state.busy || lobby.status !== "playing",
     askTeacher, asking: !!lobby.asking, rtt: state.rtt,
+    names: seatNames(lobby),
   });
   const over = seats.some((s) => state.views[s].status === "finished") || lobby.status === "ended";
   const report = over ? el("p", {class: "card report-link"},

@@ -1,7 +1,7 @@
 """A whole Tornado Alert! lesson in real browsers: four tablets join, a card is played, everyone
-slaps the pile at once (one tablet takes the cards, the others are told who was faster, nothing is
-doubled), the bell rings and bots finish, and the teacher opens the cited debrief; the reports
-are printed as PDFs."""
+slaps the pile at once (one tablet takes the cards, the others are told by nickname who was faster,
+nothing is doubled), the bell rings and bots finish, and the teacher opens the cited debrief; the
+reports are printed as PDFs. Tablets name tablemates only by the nicknames the teacher approved."""
 import os
 import re
 
@@ -40,6 +40,13 @@ def cards_in_play(state):
     return places
 
 
+def seat_numbers(session_id):
+    from classroom.models import Seat
+
+    return {s.participant.nickname: s.number
+            for s in Seat.objects.filter(table__session_id=session_id).select_related("participant")}
+
+
 def shoot(page, name):
     folder = os.environ.get("LESSON_SHOTS")
     if folder:
@@ -60,6 +67,12 @@ def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_
     code = teacher.locator(".join-code").inner_text()
     session_id = int(re.search(r"/sessions/(\d+)/", teacher.url).group(1))
     students = {name: student_page(browser, asgi_server, code, name) for name in NAMES}
+    # the teacher approves three nicknames; Dev's stays hidden from the tablemates
+    for name in NAMES[:3]:
+        teacher.get_by_role("button", name=f"Approve: {name}").click()
+        expect(teacher.get_by_role("button", name=f"Hide name: {name}")).to_be_visible()
+    seats = in_thread(seat_numbers, session_id)
+    shown = {name: name for name in NAMES[:3]} | {"Dev": f"Player {seats['Dev'] + 1}"}
     # each tablet shows its own round trip in the lobby (fairness on school Wi-Fi starts with knowing it)
     expect(students["Ana"].locator(".lobby .rtt")).to_have_text(re.compile(r"Connection: \d+ ms there and back"))
     teacher.get_by_role("button", name="Start the game").click()
@@ -86,14 +99,25 @@ def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_
         if "You got it" in page.locator(".ta-personal").inner_text():
             winners.append(page)
     assert len(winners) == 1
+    winner = next(name for name, page in students.items() if page is winners[0])
+    losers = [page for page in slapped if page is not winners[0]]
+    for page in losers:  # "Ben was faster", by the nickname the teacher approved
+        expect(page.locator(".ta-personal")).to_have_text(f"{shown[winner]} was faster.")
     shoot(winners[0], "won")
-    shoot(next(p for p in slapped if p is not winners[0]), "lost")
+    shoot(losers[0], "lost")
+    # every tablet's table names its tablemates the same way, never an unapproved nickname
+    for name, page in students.items():
+        table = page.locator(".ta-seats").inner_text()
+        assert all(shown[other] in table for other in NAMES if other != name)
+        assert f"{name} (you)" in table
+        assert name == "Dev" or "Dev" not in table
     game = in_thread(game_of, session_id)
     events = [e for m in in_thread(lambda: list(Move.objects.filter(game=game).order_by("seq"))) for e in m.events]
     assert sum(1 for e in events if e["type"] == "take") == 1
     assert sorted(cards_in_play(game.state)) == sorted(rules.CARDS)
     # the announcement region says what happened
-    assert re.search(r"You got it|was faster", slapped[0].locator("div.visually-hidden[aria-live='polite']").inner_text())
+    said = losers[0].locator("div.visually-hidden[aria-live='polite']").inner_text()
+    assert f"{shown[winner]} was faster." in said
 
     teacher.get_by_role("button", name="Finish with bots").click()
     expect(teacher.get_by_role("heading", name="Class ranking (bots not ranked)")).to_be_visible()

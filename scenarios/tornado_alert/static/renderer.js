@@ -14,7 +14,7 @@ const T = {
   you: "you",
   yourTurn: "Your turn: play a card.",
   slapOrWait: "Slap the pile if you want those photos.",
-  waitFor: (n) => `Waiting for player ${n + 1} to play.`,
+  waitFor: (p) => `Waiting for ${p} to play.`,
   freePlay: "Play a card whenever you like, or slap the pile.",
   race: (n) => `Race! ${n} ${n === 1 ? "slap" : "slaps"} on this pile: the winner is drawn in a moment.`,
   inRace: "Your slap counted: you are in the race.",
@@ -117,12 +117,16 @@ function locName(board, id) {
   return loc ? loc.name : id;
 }
 
-function who(seat, me) {
-  return seat === me ? `${T.player(seat)} (${T.you})` : T.player(seat);
+function namer(me, names) {
+  // How this tablet names a seat: its nickname when play.js passes one (controls.names, only the
+  // nicknames the teacher approved), else "Player N"; the tablet's own seat adds "(you)".
+  return (seat) => {
+    const name = (names && names[seat]) || T.player(seat);
+    return seat === me ? `${name} (${T.you})` : name;
+  };
 }
 
-function eventLine(board, e, me) {
-  const p = (s) => who(s, me);
+function eventLine(board, e, p) {
   const hits = (list) => list.map(p).join(", ");
   switch (e.type) {
     case "play": return T.ev.play(p(e.seat), cardName(board, e.card));
@@ -143,7 +147,7 @@ function eventLine(board, e, me) {
   }
 }
 
-function headline(view, message, me) {
+function headline(view, message, me, who) {
   if (message.status === "finished" || view.over) return T.over;
   if (message.status === "paused") return T.paused;
   if (message.bot) return T.bot;
@@ -153,7 +157,7 @@ function headline(view, message, me) {
   if (view.variant === "free") return T.freePlay;
   if (plays) return T.yourTurn;
   if (view.may_slap) return T.slapOrWait;
-  return T.waitFor(view.turn);
+  return T.waitFor(who(view.turn));
 }
 
 function pileBox(board, view, ctx) {
@@ -210,11 +214,11 @@ function stackBox(board, view, me) {
       h("div", {}, h("dt", { text: T.chips }), h("dd", { text: T.chipText(s.chips[0], s.chips[1]) }))));
 }
 
-function tableBox(board, view, me) {
+function tableBox(board, view, me, who) {
   return h("section", { class: "ta-box ta-table", "aria-labelledby": "ta-table-title" },
     h("h2", { id: "ta-table-title", text: T.tableTitle }),
     h("ul", { class: "ta-seats" }, view.seats.map((s) => h("li", { class: "ta-seat" + (s.seat === me ? " is-me" : "") },
-      h("strong", { text: who(s.seat, me) }), " ",
+      h("strong", { text: who(s.seat) }), " ",
       T.seatLine(s.location ? locName(board, s.location) : T.nowhere, num(s.average), s.cards),
       view.phase === "play" ? ` · ${T.handCount(s.hand)}` : "",
       s.in_race ? h("span", { class: "ta-racing", text: ` · ${T.racing}` }) : null))));
@@ -236,8 +240,8 @@ function strikes(board, view) {
   return notes;
 }
 
-function eventsBox(board, view, me, personal) {
-  const lines = view.events.map((e) => eventLine(board, e, me)).filter(Boolean);
+function eventsBox(board, view, who, personal) {
+  const lines = view.events.map((e) => eventLine(board, e, who)).filter(Boolean);
   return h("section", { class: "ta-box ta-events", "aria-labelledby": "ta-events-title" },
     h("h2", { id: "ta-events-title", text: T.eventsTitle }),
     personal ? h("p", { class: "ta-personal", text: personal }) : null,
@@ -258,23 +262,23 @@ function decideBox(view, me, ctx) {
     h("span", { class: "ta-choice-sub", text: T.choices[a.type][1] })))));
 }
 
-function resultsBox(view, message, me) {
+function resultsBox(view, message, me, who) {
   const rows = (message.results || []).slice().sort((a, b) => a.rank - b.rank);
   return h("section", { class: "ta-box ta-results" }, resultsTable("ta-standings", T.resultsTitle,
     [T.rank, T.seat, T.rounds, T.score],
     rows.map((r) => ({
       me: r.seat === me,
-      cells: [String(r.rank), who(r.seat, me),
+      cells: [String(r.rank), who(r.seat),
         r.breakdown.rounds.map((x) => x.struck ? `${num(x.avg)} (${T.struck})` : num(x.avg + x.applied)).join(" · "),
         num(r.score)],
     }))));
 }
 
-function personalNote(view, me, mem) {
-  // "Player 2 was faster" / "You got it": from the pile this tablet slapped at, and who took it
+function personalNote(view, me, mem, who) {
+  // "Ben was faster" / "You got it": from the pile this tablet slapped at, and who took it
   const taken = view.last_take;
   if (mem.slappedAt === null || !taken || taken.pile !== mem.slappedAt) return "";
-  return taken.seat === me ? T.gotIt(taken.count) : T.faster(who(taken.seat, me));
+  return taken.seat === me ? T.gotIt(taken.count) : T.faster(who(taken.seat));
 }
 
 export function render(root, board, message, controls) {
@@ -285,17 +289,18 @@ export function render(root, board, message, controls) {
   const over = message.status === "finished" || view.over;
   const canAct = message.status === "playing" && !message.bot && !over && view.actions.length > 0;
   const ctx = { controls, mem, disabled: !canAct || Boolean(controls.busy) };
-  const personal = personalNote(view, me, mem);
+  const who = namer(me, controls.names);
+  const personal = personalNote(view, me, mem, who);
   const parts = [];
   if (over) {
-    parts.push(resultsBox(view, message, me), eventsBox(board, view, me, personal));
+    parts.push(resultsBox(view, message, me, who), eventsBox(board, view, who, personal));
   } else if (view.phase === "decide") {
-    parts.push(decideBox(view, me, ctx), stackBox(board, view, me), tableBox(board, view, me));
+    parts.push(decideBox(view, me, ctx), stackBox(board, view, me), tableBox(board, view, me, who));
   } else {
-    parts.push(pileBox(board, view, ctx), eventsBox(board, view, me, personal), handBox(board, view, ctx),
-      stackBox(board, view, me), tableBox(board, view, me));
+    parts.push(pileBox(board, view, ctx), eventsBox(board, view, who, personal), handBox(board, view, ctx),
+      stackBox(board, view, me), tableBox(board, view, me, who));
   }
-  const title = headline(view, message, me);
+  const title = headline(view, message, me, who);
   const page = h("div", { class: "ta" + (canAct ? " ta--act" : ""), "aria-busy": controls.busy ? "true" : "false" },
     h("header", { class: "ta-banner" },
       h("h1", { class: "ta-title", text: T.title }),
@@ -309,7 +314,7 @@ export function render(root, board, message, controls) {
   root.replaceChildren(page, mem.live);
   restoreUiState(root, mem);
   // one polite announcement per move: what happened, then what to do now
-  const said = [personal, ...view.events.map((e) => eventLine(board, e, me))].filter(Boolean).join(" ") + " " + title;
+  const said = [personal, ...view.events.map((e) => eventLine(board, e, who))].filter(Boolean).join(" ") + " " + title;
   if (said !== mem.said) {
     mem.said = said;
     mem.live.textContent = said;
