@@ -286,13 +286,18 @@ def _reschedule(game: Game, engine, state, *, acted, now: datetime):
         game.timers, game.next_deadline = {}, None
         return
     timers = {}
+    # Optional engine hook: ``pace(state, seat, bot, default)`` sets a seat's delay in seconds
+    # (a real-time game's bot reaction, a race window), counted afresh after every move.
+    pace = getattr(engine, "pace", None)
     for seat in engine.to_act(state):
         key = str(seat)
         wait = game.bot_step_seconds if key in game.bots else game.turn_seconds
+        if pace is not None:
+            wait = pace(state, seat, key in game.bots, wait)
         if wait is None:
             continue
         kept = game.timers.get(key)
-        if kept is not None and seat != acted:
+        if kept is not None and seat != acted and pace is None:
             timers[key] = kept
         else:
             timers[key] = (now + timedelta(seconds=wait)).isoformat()
@@ -418,6 +423,8 @@ def finish_with_bots(*, game_id: int, max_moves: int = 20_000) -> Game:
                        _system_action_id(game, "finish", None), Move.Actor.BOT, publish=False)
                 state = engine.load(game.state)
             for seat in seats:
+                if seat not in engine.to_act(state):  # an earlier seat's move took its turn away
+                    continue
                 action = _bot(game.scenario, game.bots.get(str(seat), policy))(state, seat)
                 _apply(game, seat, action, _system_action_id(game, "finish", seat),
                        Move.Actor.BOT, publish=False)

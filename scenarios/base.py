@@ -95,6 +95,11 @@ class Engine(Protocol):
     # the move.
     # def own(self, state: State, seat: int): ...
     # def others(self, state: State, seat: int): ...
+    # Optional: a real-time engine times its own seats. ``pace(state, seat, bot, default)``
+    # returns the seconds until that seat's deadline (counted from this move; None: no deadline)
+    # given the platform's ``default`` (a bot's step, the turn timer, or None); at the deadline
+    # the seat's bot (or the policy bot standing in) acts through the one submit path.
+    # def pace(self, state: State, seat: int, bot: bool, default: float | None) -> float | None: ...
 
 
 # --- Counter-based random streams -------------------------------------------------------------

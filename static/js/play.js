@@ -18,6 +18,7 @@ const T = {
   waitApprove: "Your teacher will check your nickname before it appears on the board.",
   noTable: "Your teacher is arranging the tables.",
   mates: "At your table:",
+  rtt: (ms) => `Connection: ${ms} ms there and back`,
   bot: "a bot",
   you: "you",
   ended: "This lesson has ended. Thank you for playing!",
@@ -37,7 +38,7 @@ const cfg = root.dataset;
 const sessionId = cfg.session;
 const state = {
   lobby: null, views: {}, board: null, renderer: null, activeSeat: null,
-  pending: null, awaiting: null, busy: false, mode: "connecting", notice: null, stamp: "",
+  pending: null, awaiting: null, busy: false, mode: "connecting", notice: null, stamp: "", rtt: null,
 };
 let ws = null, wsFailures = 0, lastHeard = 0, pollController = null, resendTimer = null;
 const CATCH_UP_MS = 2000;  // how long an `others` message waits for the full view it goes with
@@ -147,6 +148,8 @@ function handle(message) {
       }
       break;
     case "pong":
+      // This tablet's round trip (real-time games are fair only if it is known; see the lobby).
+      if (typeof message.t === "number") state.rtt = Date.now() - message.t;
       break;
     default:
       return;
@@ -237,6 +240,7 @@ function connect() {
     state.mode = "live";
     abortPoll();
     lastHeard = Date.now();
+    ws.send(JSON.stringify({type: "ping", t: Date.now()}));  // the round trip, shown on the lobby at once
     if (state.pending) sendFrame(state.pending);
     render();
   };
@@ -313,7 +317,21 @@ function lobbyScreen(lobby) {
   }
   if (lobby.status === "lobby") box.append(el("p", {}, T.waitStart));
   if (!lobby.approved) box.append(el("p", {class: "muted"}, T.waitApprove));
+  if (state.rtt != null) box.append(el("p", {class: "muted rtt"}, T.rtt(state.rtt)));
   return box;
+}
+
+function seatNames(lobby) {
+  // Seat number -> nickname for renderers ("Ben was faster"): only the nicknames the lobby
+  // already shows (the teacher approved them; never a full name); bots and hidden names are
+  // left out, so the renderer says "Player N". Seats one tablet holds share a nickname, so
+  // those also carry their player number.
+  const names = {};
+  const shared = lobby.mates.filter((m) => m.you).length > 1;
+  lobby.mates.forEach((m) => {
+    if (m.name && !m.bot) names[m.seat] = m.you && shared ? `${m.name} · ${T.player(m.seat + 1)}` : m.name;
+  });
+  return names;
 }
 
 function askButton() {
@@ -349,7 +367,8 @@ function render() {
   state.renderer.render(holder, state.board, state.views[seat], {
     act: (action, options) => act(seat, action, options),
     busy: state.busy || lobby.status !== "playing",
-    askTeacher, asking: !!lobby.asking,
+    askTeacher, asking: !!lobby.asking, rtt: state.rtt,
+    names: seatNames(lobby),
   });
   const over = seats.some((s) => state.views[s].status === "finished") || lobby.status === "ended";
   const report = over ? el("p", {class: "card report-link"},

@@ -1,0 +1,139 @@
+"""Tornado Alert!'s debrief part: where the class's storm photos were taken from, how much of
+their score came from places the Weather Service calls dangerous, what the tornado and lightning
+struck, beside what really keeps people safe in tornadoes. The question the game is built on:
+would you take that photo?"""
+from __future__ import annotations
+
+from scenarios.debrief import Citations
+
+from . import ENGINE, rules
+
+#: topic -> knowledge-base fact; a page cites only the facts its audience may see
+TOPICS = {"underground": "tornado-shelter-underground", "interior": "tornado-interior-room",
+          "vehicles": "tornado-vehicles", "debris": "tornado-flying-debris",
+          "where_hurt": "tornado-deaths-mobile-homes", "roofs": "cat4-damage",
+          "what_kills": "what-kills-1963-2012"}
+#: locations where the safety notes say you are sheltered: everything else is a risk
+SHELTERED = {loc["id"] for loc in rules.CONTENT["deck"]["locations"] if loc["value"] == 1}
+LOCATIONS = {loc["id"]: loc for loc in rules.CONTENT["deck"]["locations"]}
+LOCATION_NAMES = {key: loc["name"] for key, loc in LOCATIONS.items()}
+
+
+def players(lesson) -> list[dict]:
+    """One row per seat: score, rank, photos by place, and what the storm did to them."""
+    rows = []
+    for table in lesson.tables:
+        state = ENGINE.load(table["state"])
+        for result in ENGINE.results(state):
+            b = result["breakdown"]
+            photos = sum(b["locations"].values())
+            risky = sum(n for loc, n in b["locations"].items() if loc not in SHELTERED)
+            holder = table["holders"].get(result["seat"])
+            rows.append({"table": table["table"], "seat": result["seat"], "holder": holder,
+                         "score": result["score"], "rank": result["rank"], "photos": photos, "risky": risky,
+                         "risky_share": round(100 * risky / photos) if photos else 0,
+                         "tornado": b["tornado"], "lightning": b["lightning"], "rover": b["rover"],
+                         "races_won": b["races_won"], "races_lost": b["races_lost"], "takes": b["takes"],
+                         "rounds": b["rounds"], "locations": b["locations"],
+                         "favourite": max(b["locations"], key=b["locations"].get) if b["locations"] else None})
+    return rows
+
+
+def _flags(lesson) -> dict:
+    unfinished, by_bots, stand_in = [], [], []
+    for table in lesson.tables:
+        if table["status"] != "finished":
+            unfinished.append(table["table"])
+        if any(str(m["action_id"]).startswith("finish:") for m in table["moves"]):
+            by_bots.append(table["table"])
+        if any(m["actor"] == "timer" and m["action"].get("type") != "settle" for m in table["moves"]):
+            stand_in.append(table["table"])
+    return {"unfinished_tables": unfinished, "bot_finished_tables": by_bots, "stand_in_tables": stand_in}
+
+
+def summary(lesson) -> dict:
+    rows = players(lesson)
+    places = {}
+    for row in rows:
+        for loc, n in row["locations"].items():
+            places[loc] = places.get(loc, 0) + n
+    photos = sum(places.values())
+    by_place = [{"id": loc["id"], "name": loc["name"], "value": loc["value"], "count": places.get(loc["id"], 0),
+                 "share": round(100 * places.get(loc["id"], 0) / photos) if photos else 0,
+                 "sheltered": loc["id"] in SHELTERED}
+                for loc in rules.CONTENT["deck"]["locations"]]
+    risky = sum(p["count"] for p in by_place if not p["sheltered"])
+    # the safety notes of the places the class photographed most: the tablets' notes, graded
+    notes, seen = [], set()
+    for place in sorted(by_place, key=lambda p: (p["sheltered"], -p["count"])):
+        basis = LOCATIONS[place["id"]]["basis"]
+        if place["count"] and basis["fact"] not in seen and len(notes) < 3:
+            seen.add(basis["fact"])
+            notes.append({"place": place["name"], **basis})
+    winners = [r for r in rows if r["rank"] == 1]
+    return {"players": len(rows), "tables": len(lesson.tables), "photos": photos, "risky": risky,
+            "risky_share": round(100 * risky / photos) if photos else 0, "places": by_place,
+            "tornado": sum(r["tornado"] for r in rows), "lightning": sum(r["lightning"] for r in rows),
+            "rover": sum(r["rover"] for r in rows), "races": sum(r["races_won"] for r in rows),
+            "notes": notes, "winner_risky_share": round(sum(r["risky_share"] for r in winners) / len(winners)) if winners else 0,
+            **_flags(lesson)}
+
+
+def cited(lesson, audience):
+    facts = {f.key: f for f in lesson.facts(audience)}
+    cites = Citations()
+    return {topic: cites.cite(facts[key]) for topic, key in TOPICS.items() if key in facts}, cites
+
+
+class TornadoAlertDebrief:
+    data_dictionary = {
+        "decisions.score": "The seat's worst counted round average after chips (its final score).",
+        "decisions.photos": "Location cards the seat took over the game.",
+        "decisions.risky": "Of those, cards from places the safety notes call dangerous (all but the storm cellar and observatory).",
+        "decisions.tornado": "Times the tornado struck the seat's location.",
+        "decisions.lightning": "Times lightning struck the seat's location.",
+        "decisions.races_won": "Slap races (two or more slaps in the window) the seat won.",
+        "decisions.races_lost": "Slap races the seat lost.",
+        "decisions.struck_rounds": "Rounds whose result the seat struck (taking a minus chip).",
+    }
+
+    def page(self, lesson, audience):
+        facts, cites = cited(lesson, audience)
+        return "scenarios/tornado_alert/debrief.html", {"summary": summary(lesson), "cited": facts,
+                                                         "citations": cites.facts}
+
+    def report(self, lesson, table, seat, name, progress):
+        progress(40, "Reading the photos")
+        mine = next(r for r in players(lesson) if r["table"] == table["table"] and r["seat"] == seat)
+        facts, cites = cited(lesson, "student")
+        mine["favourite_name"] = LOCATION_NAMES.get(mine["favourite"], "")
+        mine["note"] = LOCATIONS[mine["favourite"]]["basis"] if mine["favourite"] else None
+        context = {"name": name, "mine": mine, "table": table["table"], "seat": seat + 1, "cited": facts,
+                   "citations": cites.facts}
+        return "scenarios/tornado_alert/report.html", context, {
+            "score": mine["score"], "risky_share": mine["risky_share"], "facts": [f.key for f in cites.facts]}
+
+    def packet(self, lesson, progress):
+        facts, cites = cited(lesson, "student")
+        rows = players(lesson)
+        progress(50, "Reading every table")
+        teacher_only = [f for f in lesson.facts("teacher") if not f.verified and f.key in TOPICS.values()]
+        context = {"summary": summary(lesson), "rows": rows, "cited": facts, "citations": cites.facts,
+                   "teacher_only": teacher_only}
+        return "scenarios/tornado_alert/packet.html", context, {"players": len(rows)}
+
+    def decisions(self, lesson, seat_ids, named):
+        out = []
+        for row in players(lesson):
+            item = {"seat_id": seat_ids.get((row["table"], row["seat"])), "table": row["table"], "seat": row["seat"],
+                    "score": row["score"], "photos": row["photos"], "risky": row["risky"],
+                    "tornado": row["tornado"], "lightning": row["lightning"], "races_won": row["races_won"],
+                    "races_lost": row["races_lost"],
+                    "struck_rounds": sum(1 for r in row["rounds"] if r["struck"])}
+            if named:
+                item["nickname"] = row["holder"]["name"] if row["holder"] else ""
+            out.append(item)
+        return out
+
+
+DEBRIEF = TornadoAlertDebrief()

@@ -1,0 +1,177 @@
+"""Tornado Alert!'s lesson kit (``scenarios.kit.Kit``): the guide for a 45-minute period, the
+printables drawn from ``content/deck.json`` (a whole deck to cut out, and the tally sheet of rounds
+and averages), the knowledge-check items and the family plan's lines.
+
+The knowledge check rests only on *verified* facts, as students may see no other. The tornado
+safety facts this game cites (``tornado-shelter-underground``, ``tornado-interior-room``,
+``tornado-vehicles``, ``tornado-flying-debris``: grade S, the Weather Service's advice as quoted
+by county and state pages) are not verified yet, so the items ask about the verified storm-safety
+facts that fit the lesson — a car in flood water, what a strong storm does to a home, stronger
+buildings, the shelter kit's water. Once the tornado facts are checked against weather.gov and
+marked verified, items on them ("the safest place in a tornado is…") belong here.
+"""
+from django.utils.translation import gettext_lazy as _
+
+from scenarios.kit import CheckItem, Guide, Kit, PlanLine, Printable, Step
+from scenarios.tornado_alert.rules import CHEAT_BONUS, CHEAT_THRESHOLD, ROUNDS
+
+#: rows of the tally sheet: the most players a table seats (``scenario.SCENARIO.seats``)
+TALLY_ROWS = 6
+
+
+def deck_cards(content: dict) -> dict:
+    """Every card of one deck, in the order the engine builds it (``rules._build_cards``): each
+    location's plain cards, then its tornado card, then the special cards, each as often as it
+    is in the deck."""
+    deck = content["deck"]
+    cards = []
+    for loc in deck["locations"]:
+        card = {"name": loc["name"], "value": loc["value"], "basis": loc["basis"]}
+        cards += [dict(card, tornado=False)] * loc["plain"] + [dict(card, tornado=True)] * loc["tornado"]
+    for special in deck["specials"]:
+        cards += [{"name": special["name"], "value": special["value"], "text": special["text"]}] * special["count"]
+    return {"cards": cards, "total": len(cards)}
+
+
+def tally(content: dict) -> dict:
+    """The score sheet's rows and rounds, and the card table a table scores with."""
+    deck = content["deck"]
+    locations = [{"name": loc["name"], "value": loc["value"], "count": loc["plain"] + loc["tornado"],
+                  "tornado": loc["tornado"], "grade": loc["basis"]["grade"]} for loc in deck["locations"]]
+    return {"rows": range(1, TALLY_ROWS + 1), "rounds": range(1, ROUNDS + 1), "locations": locations,
+            "specials": deck["specials"], "cheat_threshold": CHEAT_THRESHOLD, "cheat_bonus": CHEAT_BONUS,
+            "total": sum(loc["count"] for loc in locations) + sum(s["count"] for s in deck["specials"])}
+
+
+KIT = Kit(
+    guide=Guide(
+        objectives=(
+            _("Name where to shelter when a tornado threatens: underground if you can, otherwise a "
+              "small room in the middle of the lowest floor, away from windows."),
+            _("Explain why the places that give the most dramatic storm photos — cars, roofs, high "
+              "ground, open water — are the ones to leave at once."),
+            _("Read a safety note's source and grade, and say why a note that is only reported is "
+              "weaker than one checked against its source."),
+            _("Work out an average to two decimals and explain why the game's score is each "
+              "player's worst round."),
+            _("Take home a family plan: where the family shelters at home, and where the class "
+              "shelters at school."),
+        ),
+        standards=(
+            (_("NGSS MS-ESS3-2"), _("Analyze and interpret data on natural hazards to forecast future "
+                                    "catastrophic events and inform the development of technologies "
+                                    "to mitigate their effects."),
+             _("The debrief sets the places the class took its photos from beside graded safety "
+               "advice on where people are hurt and where they are safe in tornadoes; students plan "
+               "their shelter before a warning, not during it.")),
+            (_("CCSS Math 6.SP.A.3 / 6.SP.B.5"), _("Recognize that a measure of center summarizes a "
+                                                    "data set with a single number; summarize "
+                                                    "numerical data sets in relation to their context."),
+             _("Every round each player works out the average value of their photos, to two "
+               "decimals, and compares rounds: the worst counted round is the score.")),
+            (_("Health education, state-standard style (National Health Education Standard 7)"),
+             _("Demonstrate behaviors that avoid or reduce health risks, such as knowing safe "
+               "places in an emergency."),
+             _("Students name the shelter at home and at school on their family plan and say why "
+               "no photo is worth staying outside.")),
+        ),
+        steps=(
+            Step(5, _("Join"), _("\"Open the join page and type the code. If the knowledge check is on, "
+                                 "answer the short questions first: they are not graded.\" Approve "
+                                 "the nicknames on the session page, so tablemates see each other's "
+                                 "nicknames (\"Ben was faster\") instead of player numbers.")),
+            Step(25, _("Play"), _("\"Every card is a storm photo taken from a place. The more dangerous "
+                                  "the place, the more points the photo is worth. Play a card on your "
+                                  "turn; slap the pile when you want the photos on it. When a tornado "
+                                  "card lands, everyone taking photos from that place loses the card. "
+                                  "After three rounds your worst round is your score.\" Walk between "
+                                  "the tables; when the time is up, press \"End now\": the round in "
+                                  "progress is scored as it stands.")),
+            Step(10, _("Debrief"), _("Put the class debrief on the projector. \"Where did our photos come "
+                                     "from? Where are people actually safe when a tornado comes? Would "
+                                     "you take that photo?\"")),
+            Step(5, _("Check and plan"), _("\"Answer the same questions again, then open your family plan: "
+                                           "where your family shelters at home, and where we shelter "
+                                           "here at school. Fill in the blanks at home.\"")),
+        ),
+        questions=(
+            _("Would you take that photo? Which of the game's places would you really stand in while "
+              "a tornado was coming?"),
+            _("The most dangerous places were worth the most points. Why do real storm videos tempt "
+              "people to take the same risk?"),
+            _("A car has a roof and doors. Why is it still a poor place to be in a tornado?"),
+            _("Where do we go in our school's tornado drill, and why there and not the gym or the "
+              "classroom by the windows?"),
+            _("Your score was your worst round, not your best. Why does a plan that works every time "
+              "beat one lucky round?"),
+        ),
+        fallback=(
+            _("Print one deck of cards per table (cut along the dashed lines) and one tally sheet per "
+              "table."),
+            _("Take out the Game Over card and shuffle. Shuffle Game Over into the bottom 20 cards and "
+              "put them under the rest. Deal 6 cards each (5 each with six players)."),
+            _("Clockwise, each player lays one card on the play pile and draws one. Anyone except the "
+              "player who laid the last card may slap the pile and take as many cards as the top "
+              "card's number, onto their own photo stack. The lowest hand wins a tie; the player who "
+              "laid the last card is the referee."),
+            _("When a tornado card is laid, everyone whose top photo shows its place turns that card "
+              "face down under their stack: it is worth nothing. The same place laid twice in a row "
+              "is lightning: the same players turn their lowest photo face down."),
+            _("When someone takes Game Over, each player adds up their photos and divides by the "
+              "number of cards on the tally sheet. After three rounds the worst counted round is the "
+              "score; the highest score wins."),
+            _("Debrief from the tally sheets and the cards' safety notes: which places brought the "
+              "points, and where would you really shelter?"),
+        ),
+    ),
+    printables=(
+        Printable("cards", _("The cards: one deck per table"), "kit_cards.html", ("deck",), prepare=deck_cards),
+        Printable("tally", _("Tally sheet: rounds and averages"), "kit_tally.html", ("deck",), prepare=tally),
+    ),
+    check=(
+        CheckItem("car-flood-water", "safe_place",
+                  _("A car is no shelter in a storm. How deep must moving flood water be to float a "
+                    "small car?"),
+                  (_("About a foot (12 inches)"), _("About three feet"), _("About five feet")), 0,
+                  "turn-around-dont-drown"),
+        CheckItem("strong-storm-home", "storm",
+                  _("In a category 4 hurricane, even a well-built home can…"),
+                  (_("Lose only a few roof shingles"), _("Lose most of its roof and some of its walls"),
+                   _("Stay undamaged if its windows are shut")), 1, "cat4-damage"),
+        CheckItem("stronger-buildings", "fortify",
+                  _("Money spent making buildings stronger before a disaster…"),
+                  (_("Is mostly wasted, because storms are rare"),
+                   _("Is repaid several times over in damage that does not happen"),
+                   _("Pays back only for hospitals")), 1, "mitigation-pays"),
+        CheckItem("strong-roofs", "fortify",
+                  _("After Hurricane Sally, homes with strengthened roofs had…"),
+                  (_("About the same insurance claims as other homes"), _("Far fewer insurance claims"),
+                   _("More claims, because they cost more")), 1, "fortified-roofs-sally"),
+        CheckItem("shelter-water", "supplies",
+                  _("Your family's shelter kit: how much water should it hold for each person, each day?"),
+                  (_("About a cup"), _("About a gallon"), _("About five gallons")), 1, "water-per-day"),
+    ),
+    plan=(
+        PlanLine("home", _("Where we shelter at home"), column="", values={},
+                 otherwise=_("The lowest floor: a basement or storm cellar if we have one; if not, a "
+                             "small room in the middle of the home with no windows, such as a closet, "
+                             "a bathroom or an inside hallway. Ours:")),
+        PlanLine("school", _("Where we shelter at school"), column="", values={},
+                 otherwise=_("The place our school uses in its tornado drill. Ask your teacher and "
+                             "write it here:")),
+        PlanLine("photos", _("Photos and videos"), column="risky", values={
+            "0": _("In the game you took no photos from dangerous places. Do the same for real: when a "
+                   "warning sounds, go to shelter at once and leave the pictures to the weather service."),
+        }, otherwise=_("In the game you took photos from dangerous places for points. For real, no photo "
+                       "is worth it: when a warning sounds, go to shelter at once."),
+            unplayed=_("When a warning sounds, go to shelter at once: no photo or video is worth staying "
+                       "outside or by a window.")),
+        PlanLine("outside", _("If we are outside or in a car"), column="", values={},
+                 otherwise=_("Get into a sturdy building if one is close: a car is not a shelter. Never "
+                             "drive into flood water: a foot of moving water can float a small car.")),
+        PlanLine("kit", _("Our shelter kit"), column="", values={},
+                 otherwise=_("Water (about a gallon per person per day), a flashlight, a battery or "
+                             "wind-up radio, sturdy shoes, medicines, and something to cover our heads.")),
+    ),
+    plan_facts=("turn-around-dont-drown", "water-per-day"),
+)
