@@ -362,6 +362,10 @@ function render() {
   if (lobby.status === "paused" || lobby.status === "parked") {
     state.notice = lobby.status === "paused" ? T.paused : T.parked;
     statusBar();
+  } else if (state.notice === T.paused || state.notice === T.parked) {
+    // Resumed: the pause notice goes (the game screen's live region says whose move it is).
+    state.notice = null;
+    statusBar();
   }
 }
 

@@ -3,7 +3,8 @@ where focus goes after each action, and what the live region says (issue 19)."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.a11y import check_axe
+from tests.browser.a11y import (announcements, check_axe, expect_focus_in, focus_is_visible, focused, press_until,
+                                watch_announcements)
 from tests.browser.lesson import create_session, student_page, teacher_page
 
 pytestmark = pytest.mark.browser
@@ -48,3 +49,64 @@ def test_axe_finds_nothing_serious_on_the_teacher_and_join_pages(browser, asgi_s
     check_axe(teacher, "the dashboard with a student")
     teacher.goto(f"/sessions/{session_id}/screen")
     check_axe(teacher, "the projector in the lobby")
+
+
+def test_a_whole_evacuation_turn_by_keyboard_with_axe_and_the_live_region(browser, asgi_server):
+    """A student plays by keyboard alone: after each action focus is on the next sensible control
+    (never on the page), axe finds nothing serious in each phase, and the live region says what
+    each move did."""
+    teacher = teacher_page(browser, asgi_server)
+    code, session_id = create_session(teacher, bots=True)
+    student = student_page(browser, asgi_server, code, "Ana")
+    teacher.get_by_role("button", name="Start the game").click()
+    expect(student.locator("button.evac-act:not([disabled])").first).to_be_visible()
+    check_axe(student, "evacuation: the first turn")
+    check_axe(teacher, "the dashboard while playing")
+    watch_announcements(student)
+
+    # Choose a destination by keyboard: focus moves on to the "why?" question's first answer.
+    press_until(student, "button.evac-act[data-key*='set_destination']")
+    student.keyboard.press("Enter")
+    expect_focus_in(student, ".evac-prompt button.evac-act")
+    expect(student.locator(".evac-prompt")).to_be_visible()
+    check_axe(student, "evacuation: the why? question")
+    assert any("Why?" in said for said in announcements(student)), announcements(student)
+    assert focus_is_visible(student)
+
+    # Answer it: focus goes on to the turn's choices, not to the page or the map tools.
+    student.keyboard.press("Enter")
+    expect(student.locator(".evac-prompt")).to_have_count(0)
+    expect_focus_in(student, ".evac-actions button.evac-act")
+
+    # Wait and watch the news: the live region says the move's event; focus stays in the choices.
+    said = len(announcements(student))
+    press_until(student, """button.evac-act[data-key='{"type":"wait"}']""")
+    student.keyboard.press("Enter")
+    expect_focus_in(student, ".evac-actions button.evac-act")
+    student.wait_for_function("(n) => window.__announced.length > n", arg=said)
+    feed_top = student.locator(".evac-feed li").first.inner_text().split("\n")[-1].strip()
+    assert any(feed_top in text for text in announcements(student)[said:]), (feed_top, announcements(student))
+
+    # Drive away from home (the confirm dialog is accepted): focus is never lost.
+    press_until(student, "button.evac-act[data-key*='\"drive\"']")
+    student.keyboard.press("Enter")
+    expect_focus_in(student, "#play")
+    assert focused(student) != "body"
+    check_axe(student, "evacuation: on the road")
+
+    # Paused and resumed: the pause notice is said and then cleared.
+    teacher.get_by_role("button", name="Pause").click()
+    expect(student.locator("#notice")).to_contain_text("paused")
+    check_axe(student, "evacuation: paused")
+    teacher.get_by_role("button", name="Resume").click()
+    expect(student.locator("#notice")).to_be_hidden()
+
+    teacher.get_by_role("button", name="Finish with bots").click()
+    expect(student.locator(".evac-results")).to_be_visible()
+    check_axe(student, "evacuation: results")
+    expect(teacher.get_by_role("heading", name="Class ranking (bots not ranked)")).to_be_visible()
+    check_axe(teacher, "the dashboard at the end")
+    teacher.goto(f"/sessions/{session_id}/debrief/")
+    check_axe(teacher, "the evacuation class debrief")
+    teacher.goto(f"/sessions/{session_id}/screen")
+    check_axe(teacher, "the projector at the end")
