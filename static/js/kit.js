@@ -86,7 +86,7 @@ export function saveUiState(root, mem) {
 /** Asks the next render to move focus on to the next sensible control (see restoreUiState)
  * rather than keep it where it is: after a choice that opens more choices, for example. */
 export function focusOnwards(mem) {
-  mem.focusHeld = true;
+  mem.onwards = true;
 }
 
 function usable(el) {
@@ -118,7 +118,9 @@ export function restoreUiState(root, mem, prefix) {
   const active = document.activeElement;
   if (!mem.focusKey || !(!active || active === document.body || root.contains(active))) return;
   const same = root.querySelector(`[data-key="${CSS.escape(mem.focusKey)}"]`);
-  const target = !mem.focusHeld && usable(same) ? same : nextFocus(root, prefix, same);
+  const onwards = mem.focusHeld || mem.onwards;
+  mem.onwards = false;
+  const target = !onwards && usable(same) ? same : nextFocus(root, prefix, same);
   if (!target) return;
   const moved = target !== same;
   mem.focusHeld = target.hasAttribute("data-focus-hold");

@@ -1,5 +1,7 @@
 """Accessibility in real Chromium: axe-core on every page and every phase of every game screen,
 where focus goes after each action, and what the live region says (issue 19)."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -110,3 +112,74 @@ def test_a_whole_evacuation_turn_by_keyboard_with_axe_and_the_live_region(browse
     check_axe(teacher, "the evacuation class debrief")
     teacher.goto(f"/sessions/{session_id}/screen")
     check_axe(teacher, "the projector at the end")
+
+
+def stormfury_session(teacher):
+    teacher.goto("/")
+    teacher.get_by_role("link", name="New session").click()
+    teacher.get_by_label("Scenario").select_option("stormfury")
+    teacher.get_by_label("Seats per table").fill("2")
+    teacher.get_by_label("A bot plays for a student who stays idle").set_checked(False)
+    teacher.get_by_label("Seed (optional: the same seed replays the same dice)").fill("7")
+    teacher.get_by_role("button", name="Create session").click()
+    code = teacher.locator(".join-code").inner_text()
+    session_id = int(re.search(r"/sessions/(\d+)/", teacher.url).group(1))
+    return code, session_id
+
+
+def test_a_whole_stormfury_turn_by_keyboard_with_axe_and_the_live_region(browser, asgi_server):
+    """Pick a role, draw, move and end the turn by keyboard alone, with focus on the next sensible
+    control after each step; the live region tells the storm's move; axe is clean in each phase."""
+    teacher = teacher_page(browser, asgi_server)
+    code, session_id = stormfury_session(teacher)
+    student = student_page(browser, asgi_server, code, "Maya")
+    teacher.get_by_role("button", name="Start the game").click()
+    expect(student.locator("button.sf-act:not([disabled])").first).to_be_visible()
+    check_axe(student, "Stormfury: picking roles")
+    watch_announcements(student)
+
+    press_until(student, "button.sf-act[data-key*='pick_role']")
+    student.keyboard.press("Enter")
+    expect(student.locator(".sf-roles")).to_have_count(0)
+    expect_focus_in(student, ".sf-actions button")
+    check_axe(student, "Stormfury: the turn's first step")
+    assert focus_is_visible(student)
+
+    # Draw if the turn starts with a draw; focus stays in the actions.
+    if student.locator("button.sf-act[data-key*='\"draw\"']:not([disabled])").count():
+        press_until(student, "button.sf-act[data-key*='\"draw\"']")
+        student.keyboard.press("Enter")
+        expect_focus_in(student, ".sf-actions button")
+
+    # Open "Move": focus goes into its choices; moving keeps it in the actions.
+    if student.locator("button[data-key='kind-move']:not([disabled])").count():
+        press_until(student, "button[data-key='kind-move']")
+        student.keyboard.press("Enter")
+        expect_focus_in(student, ".sf-options button.sf-act")
+        check_axe(student, "Stormfury: the move choices")
+        student.keyboard.press("Enter")
+        expect_focus_in(student, ".sf-actions button")
+        student.wait_for_function("() => (window.__announced || []).some((t) => t.includes('moved to'))")
+
+    # End the turn (the confirm dialog is accepted): the bot's seat ends too, the class storm
+    # moves, and the live region says what it did.
+    for _ in range(12):
+        if student.locator("button.sf-act[data-key*='end_turn']:not([disabled])").count():
+            break
+        if student.locator("button.sf-act[data-key*='\"type\":\"discard\"']:not([disabled])").count():
+            press_until(student, "button.sf-act[data-key*='\"type\":\"discard\"']:not([disabled])", limit=80)
+        else:
+            press_until(student, "button[data-key='kind-discard']", limit=80)
+        student.keyboard.press("Enter")
+        student.wait_for_timeout(400)
+    press_until(student, "button.sf-act[data-key*='end_turn']", limit=80)
+    student.keyboard.press("Enter")
+    student.wait_for_function("() => (window.__announced || []).some((t) => t.includes('The storm moved'))", timeout=20_000)
+    assert focused(student) != "body"
+    check_axe(student, "Stormfury: after the storm")
+
+    teacher.get_by_role("button", name="Finish with bots").click()
+    expect(student.locator(".sf-results")).to_be_visible()
+    check_axe(student, "Stormfury: results")
+    teacher.goto(f"/sessions/{session_id}/debrief/")
+    check_axe(teacher, "the Stormfury class debrief")
