@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 from tests.browser.a11y import (announcements, check_axe, expect_focus_in, focus_is_visible, focused, press_until,
                                 watch_announcements)
 from tests.browser.lesson import create_session, student_page, teacher_page
+from tests.conftest import in_thread
 
 pytestmark = pytest.mark.browser
 
@@ -183,3 +184,38 @@ def test_a_whole_stormfury_turn_by_keyboard_with_axe_and_the_live_region(browser
     check_axe(student, "Stormfury: results")
     teacher.goto(f"/sessions/{session_id}/debrief/")
     check_axe(teacher, "the Stormfury class debrief")
+
+
+def test_the_dashboard_keeps_focus_announces_alerts_and_moves_only_on_the_button(browser, asgi_server):
+    """The teacher's focus survives students joining and moving; browsing the "Move to table"
+    list with arrow keys moves nobody until Move is pressed; "asks for help" is announced."""
+    from classroom.models import Seat
+
+    teacher = teacher_page(browser, asgi_server)
+    code, session_id = create_session(teacher, bots=False, seats=2)
+    students = {name: student_page(browser, asgi_server, code, name) for name in ("Ana", "Ben")}
+    expect(teacher.locator(".roster")).to_contain_text("Ben")
+    table_of = lambda name: in_thread(lambda: Seat.objects.get(table__session_id=session_id, participant__nickname=name).table.number)  # noqa: E731
+    before = table_of("Ana")
+
+    select = teacher.get_by_label("Move to table: Ana")
+    select.focus()
+    teacher.keyboard.press("ArrowDown")
+    teacher.wait_for_timeout(1000)
+    assert table_of("Ana") == before
+    # A student joining redraws the dashboard: focus is still on the same list.
+    student_page(browser, asgi_server, code, "Chloe")
+    expect(teacher.locator(".roster")).to_contain_text("Chloe")
+    expect_focus_in(teacher, "select[aria-label='Move to table: Ana']")
+    teacher.get_by_role("button", name="Move Ana").click()
+    expect(teacher.get_by_label("Move to table: Ana")).not_to_have_value(str(before))
+
+    teacher.get_by_role("button", name="Start the game").click()
+    watch_announcements(teacher)
+    expect(students["Ben"].locator(".evac-actions")).to_be_visible()
+    students["Ben"].get_by_role("button", name="Ask the teacher").click()
+    teacher.wait_for_function("() => (window.__announced || []).some((t) => t.includes('Ben asks for help'))")
+    check_axe(teacher, "the dashboard with an alert")
+    done = teacher.get_by_role("button", name="Done: Ben")
+    done.focus()
+    expect_focus_in(teacher, ".alerts")

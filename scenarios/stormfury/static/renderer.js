@@ -239,7 +239,9 @@ const S = 30; // hex radius in SVG units
 const SQ3 = Math.sqrt(3);
 const STEP_MS = 650;
 const SEAT_COLOURS = ["#0b6fa4", "#b3261e", "#1f7a3a", "#7b3fa0"];
-const CAT_COLOURS = { 1: "#f2c14e", 2: "#f29e4c", 3: "#e8702a", 4: "#d1495b", 5: "#8e3b9c" };
+const CAT_COLOURS = { 1: "#f2c14e", 2: "#f29e4c", 3: "#e8702a", 4: "#b83245", 5: "#8e3b9c" };
+// The number's colour on each category's colour: at least 4.5:1 (dark on 1-3, white on 4-5).
+const CAT_INK = { 1: "#13232f", 2: "#13232f", 3: "#13232f", 4: "#ffffff", 5: "#ffffff" };
 const ARROWS = { N: "↑", NE: "↗", SE: "↘", S: "↓", SW: "↙", NW: "↖" };
 const remember = screenMemory(() => ({ kind: null, pick: [], fortCard: null,
   trade: {}, anim: null, stormKey: undefined, showForecast: true, frame: null }));
@@ -565,7 +567,7 @@ function renderMap(ctx) {
     gStorm.append(svg("g", { transform: `translate(${sx},${sy})`, class: "m-eye" },
       svg("path", { class: "m-arms", d: "M0,-24 C18,-24 26,-8 20,4 M0,24 C-18,24 -26,8 -20,-4", style: `stroke:${CAT_COLOURS[cat]}` }),
       svg("circle", { r: 17, style: `fill:${CAT_COLOURS[cat]}` }),
-      svg("text", { class: "m-cat-text", y: 7, text: String(cat) })));
+      svg("text", { class: "m-cat-text", y: 7, style: `fill:${CAT_INK[cat]}`, text: String(cat) })));
   }
 
   // Roads.
@@ -1028,7 +1030,7 @@ function renderStorm(ctx) {
   const info = (board.categories || {})[String(cat)] || {};
   const fc = view.forecast || {};
   const head = h("div", { class: "sf-storm-head" },
-    h("span", { class: "sf-cat", style: `background:${CAT_COLOURS[cat]}`, text: String(cat) }),
+    h("span", { class: "sf-cat", style: `background:${CAT_COLOURS[cat]};color:${CAT_INK[cat]}`, text: String(cat) }),
     h("div", {}, h("strong", { text: T.category(cat) }), h("div", { class: "sf-muted", text: [stormWhere(ix, s), info.wind_mph ? T.catWind(info.wind_mph) : null, T.stormAcross(s.across)].filter(Boolean).join(" · ") })));
   const parts = [head];
   if (fc.cards && fc.cards.length) {
@@ -1207,7 +1209,7 @@ export function summary(board, teacherView, table) {
     h("p", { class: "sf-sum-line" },
       h("span", { class: "sf-sum-phase", text: T.sumPhase[v.phase] || v.phase }),
       v.round ? h("span", { text: T.sumRound(v.round, v.turn_cap) }) : null,
-      h("span", { class: "sf-sum-cat" }, h("span", { class: "sf-cat sf-cat--small", style: `background:${CAT_COLOURS[cat]}`, "aria-hidden": "true", text: String(cat) }),
+      h("span", { class: "sf-sum-cat" }, h("span", { class: "sf-cat sf-cat--small", style: `background:${CAT_COLOURS[cat]};color:${CAT_INK[cat]}`, "aria-hidden": "true", text: String(cat) }),
         " ", v.ended === "dissipated" ? T.evDied : T.sumStorm(cat, stormWhere(ix, v.storm)))),
     h("p", { class: "sf-sum-damage" }, h("strong", { text: T.sumDamage(d.total) }), " ", T.sumDamageBy(d.infrastructure, d.population, d.roads)),
     waiting,
