@@ -249,7 +249,7 @@ export function renderScreen(root, mem, screen) {
     h("div", { class: `${p}-body` },
       h("section", { class: `${p}-mapcol`, "aria-label": screen.mapLabel }, screen.map()),
       h("div", { class: `${p}-panel`, "data-scroll": "panel" }, screen.panel())));
-  if (!mem.live) mem.live = h("div", { class: "visually-hidden", role: "status", "aria-live": "polite" });
+  if (!mem.live) mem.live = h("div", { class: "visually-hidden", role: "status", "aria-live": "polite", "data-live-region": "" });
   root.classList.add(`${p}-root`);
   root.replaceChildren(page, mem.live);
   restoreUiState(root, mem, p);
@@ -259,6 +259,7 @@ export function renderScreen(root, mem, screen) {
     setCountdown(el, running, over, `${p}-countdown--soon`);
     // The countdown itself is never a live region; a bot about to play is said once, 20 s before.
     const left = (Date.parse(el.dataset.deadline) - Date.now()) / 1000;
+    for (const more of root.querySelectorAll(`[data-more-time="${CSS.escape(el.dataset.deadline)}"]`)) more.hidden = !(left > 0 && left <= WARN_SECONDS);
     if (warn && left > 0 && left <= WARN_SECONDS && mem.warned !== el.dataset.deadline) {
       mem.warned = el.dataset.deadline;
       if (mem.live) mem.live.textContent = warn(clockText(left));
@@ -288,11 +289,25 @@ export function banner(prefix, tag, tone, title, extra, ask) {
     h("strong", { class: `${prefix}-banner-title`, tabindex: "-1", "data-focus-hold": true, text: title }), ...extra, ask);
 }
 
-/** The turn timer: counts down to deadline (ISO time) as running("m:ss"), then shows over. */
-export function countdown(prefix, deadline, running, over) {
+/** The turn timer: counts down to deadline (ISO time) as running("m:ss"), then shows over.
+ * With `more` ({ controls, label, said }) and a transport that offers controls.moreTime, a
+ * "More time" button shows in the last WARN_SECONDS (the screen's tick shows it); pressing it
+ * asks the server to push the seat's deadline back and says `said` in the live region. */
+export function countdown(prefix, deadline, running, over, more) {
   const el = h("span", { class: `${prefix}-countdown`, "data-deadline": deadline });
   setCountdown(el, running, over, `${prefix}-countdown--soon`);
-  return el;
+  if (!more || !more.controls || !more.controls.moreTime) return el;
+  const left = (Date.parse(deadline) - Date.now()) / 1000;
+  const button = h("button", {
+    type: "button", class: `${prefix}-more-time`, "data-key": "more-time", "data-more-time": deadline, hidden: left > WARN_SECONDS,
+    onclick: (e) => {
+      const live = e.currentTarget.closest(`.${prefix}-root`);
+      Promise.resolve(more.controls.moreTime()).catch(() => {});
+      const region = live ? live.querySelector("[data-live-region]") : null;
+      if (region && more.said) region.textContent = more.said;
+    },
+  }, more.label);
+  return [el, button];
 }
 
 /** "Ask the teacher": a toggle the transport answers (controls.askTeacher); once asked it says

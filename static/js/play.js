@@ -226,6 +226,14 @@ function askTeacher() {
   return Promise.resolve(asking);
 }
 
+function moreTime(seat) {
+  // The seat's turn timer pushed back (shown only in its last seconds); the server sends the
+  // view with the new deadline, or a refusal that the notice shows.
+  const frame = {type: "more_time", seat};
+  if (state.mode === "fallback") postFrame(frame); else if (ws && ws.readyState === 1) ws.send(JSON.stringify(frame));
+  return Promise.resolve(true);
+}
+
 // --- Connection ----------------------------------------------------------------------------------
 
 function connect() {
@@ -350,6 +358,7 @@ function render() {
     act: (action, options) => act(seat, action, options),
     busy: state.busy || lobby.status !== "playing",
     askTeacher, asking: !!lobby.asking,
+    moreTime: () => moreTime(seat),
   });
   const over = seats.some((s) => state.views[s].status === "finished") || lobby.status === "ended";
   const report = over ? el("p", {class: "card report-link"},

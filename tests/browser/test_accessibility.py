@@ -219,3 +219,42 @@ def test_the_dashboard_keeps_focus_announces_alerts_and_moves_only_on_the_button
     done = teacher.get_by_role("button", name="Done: Ben")
     done.focus()
     expect_focus_in(teacher, ".alerts")
+
+
+def test_the_turn_timer_warns_offers_more_time_and_says_when_the_bot_moved(browser, asgi_server):
+    """With a 15-second timer both students are warned at once; Ana asks for more time by
+    keyboard and keeps her turn; Ben does not, and his live region says the bot moved for him."""
+    from classroom.models import Seat
+    from games.models import Game, Move
+
+    teacher = teacher_page(browser, asgi_server)
+    teacher.get_by_role("link", name="New session").click()
+    teacher.get_by_label("Seats per table").fill("2")
+    teacher.get_by_label("Fill empty seats with bots").set_checked(False)
+    teacher.get_by_label("A bot plays for a student who stays idle").set_checked(True)
+    teacher.get_by_label("Seconds before an idle seat is played").fill("15")
+    teacher.get_by_role("button", name="Create session").click()
+    code = teacher.locator(".join-code").inner_text()
+    session_id = int(re.search(r"/sessions/(\d+)/", teacher.url).group(1))
+    ana, ben = (student_page(browser, asgi_server, code, name) for name in ("Ana", "Ben"))
+    for page in (ana, ben):
+        watch_announcements(page)
+    teacher.get_by_role("button", name="Start the game").click()
+    more = ana.get_by_role("button", name="More time")
+    expect(more).to_be_visible()
+    ana.wait_for_function("() => (window.__announced || []).some((t) => t.includes('A bot plays for you in'))")
+    check_axe(ana, "evacuation: the timer's warning")
+    press_until(ana, "button[data-key='more-time']")
+    ana.keyboard.press("Enter")
+    expect(more).to_be_hidden()
+    assert focused(ana) != "body"
+    assert any("more time" in t for t in announcements(ana))
+
+    ben.wait_for_function("() => (window.__announced || []).some((t) => t.includes('a bot moved for you'))", timeout=30_000)
+    seat_of = lambda name: in_thread(lambda: Seat.objects.get(table__session_id=session_id, participant__nickname=name).number)  # noqa: E731
+    actors = lambda seat: set(in_thread(lambda: list(Move.objects.filter(game__table__session_id=session_id, seat=seat)  # noqa: E731
+                                                       .values_list("actor", flat=True))))
+    assert actors(seat_of("Ben")) == {Move.Actor.TIMER}
+    assert actors(seat_of("Ana")) == set()  # her fresh turn is still running
+    game = in_thread(lambda: Game.objects.get(table__session_id=session_id))
+    assert game.timers[str(seat_of("Ana"))]

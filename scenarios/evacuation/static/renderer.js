@@ -39,6 +39,8 @@ const T = {
   money: (n) => (n < 0 ? "−$" : "$") + Math.abs(n).toLocaleString("en-US"),
   gallons: (n) => `${n} gal`,
   // announcements (the screen's live region)
+  moreTime: "More time",
+  moreTimeSaid: "You asked for more time.",
   botWarn: (t) => `A bot plays for you in ${t} unless you choose. Press "More time" if you need it.`,
   botMoved: "The turn timer ran out: a bot moved for you.",
   otherNews: (name, where, hour, status) => `${name}: ${status}, ${where}, ${hour}.`,
@@ -250,7 +252,8 @@ function news(ctx) {
     if (banner !== seen.banner) out.push(banner + ".");
     const at = feed.map(key).lastIndexOf(seen.last);
     const fresh = seen.last === null ? feed : feed.slice(at + 1);
-    if (fresh.length && !mem.acted && !message.bot && seen.timer && Date.parse(seen.timer) - Date.now() < 3000) out.push(T.botMoved);
+    // This seat's own feed moved on though the student did not act: the turn timer's bot did.
+    if (fresh.length && !mem.acted && !message.bot && seen.timer) out.push(T.botMoved);
     for (const e of fresh) out.push(e.text);
     if (view.reason_prompt && !seen.prompt) out.push(T.whyAsked(view.reason_prompt.question));
     for (const o of view.others || []) {
@@ -296,7 +299,7 @@ function renderHeader(ctx) {
   if (!ctx.seatPlaying && !view.finished && message.status !== "finished") extra.push(h("span", { class: "evac-muted", text: T.waitingOthers }));
   if (view.ended_early) extra.push(h("span", { class: "evac-muted", text: T.endedEarly }));
   if (message.timer && ctx.seatPlaying && message.status === "playing" && !message.bot) {
-    extra.push(countdown("evac", message.timer, T.botIn, T.botNow));
+    extra.push(countdown("evac", message.timer, T.botIn, T.botNow, { controls, label: T.moreTime, said: T.moreTimeSaid }));
   }
   const ask = askButton("evac", controls, T.askTeacher, T.teacherAsked, message.status === "finished");
   const over = message.status === "finished" || view.finished;

@@ -30,6 +30,8 @@ const T = {
   teacherAsked: "Teacher asked ✓",
   offerWaiting: "A trade offer is waiting for you",
   // announcements (the screen's live region)
+  moreTime: "More time",
+  moreTimeSaid: "You asked for more time.",
   timerWarn: (t) => `Your turn ends in ${t}: then a bot plays it for you. Press "More time" if you need it.`,
   newsRole: (who, role, city) => `${who} is the ${role}, in ${city}.`,
   newsMoved: (who, city) => `${who} moved to ${city}.`,
@@ -510,7 +512,7 @@ function renderHeader(ctx, tone) {
   if (view.round) extra.push(h("span", { class: "sf-round", text: T.round(view.round, view.turn_cap) }));
   if (controls.busy && ctx.canAct) extra.push(h("span", { class: "sf-busy", text: T.sending }));
   if (message.timer && tone === "turn" && message.status === "playing") {
-    extra.push(countdown("sf", message.timer, T.timerLeft, T.timerUp));
+    extra.push(countdown("sf", message.timer, T.timerLeft, T.timerUp, { controls, label: T.moreTime, said: T.moreTimeSaid }));
   }
   if (tone !== "turn" && incoming(ctx).length) extra.push(h("span", { class: "sf-offer-flag", text: T.offerWaiting }));
   const ask = ctx.over ? null : askButton("sf", controls, T.askTeacher, T.teacherAsked, false);
