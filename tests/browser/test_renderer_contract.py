@@ -15,7 +15,7 @@ from tests.browser.a11y import check_axe, focus_matches
 pytestmark = pytest.mark.browser
 SIZES = [(768, 1024), (1024, 768), (1366, 650), (390, 844)]
 HARNESS = """<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Renderer harness</title>
 <link rel="stylesheet" href="/static/css/stormwise.css"><link rel="stylesheet" href="/static/%(css)s">
 </head><body><main id="root"></main><div id="summary" class="card"></div>
 <script type="application/json" id="fixture">%(fixture)s</script>
