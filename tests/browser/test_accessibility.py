@@ -258,3 +258,53 @@ def test_the_turn_timer_warns_offers_more_time_and_says_when_the_bot_moved(brows
     assert actors(seat_of("Ana")) == set()  # her fresh turn is still running
     game = in_thread(lambda: Game.objects.get(table__session_id=session_id))
     assert game.timers[str(seat_of("Ana"))]
+
+
+def finished_lesson(scenario):
+    """A lesson of two students and bots played to the end by bots and ended: reports queued."""
+    from classroom import services as classroom
+    from games import services as games
+    from scoring.models import Fact
+    from scoring.outcomes import load_facts
+    from tests.factories import join_students, make_session
+
+    if not Fact.objects.exists():
+        load_facts(Fact)
+    session = make_session(scenario=scenario, seats_per_table=2, turn_timer=False)
+    devices = join_students(session, 2)
+    classroom.start(session=session)
+    for table in session.tables.all():
+        games.finish_with_bots(game_id=table.game_id)
+    classroom.end(session=session)
+    session.refresh_from_db()
+    return session, devices
+
+
+@pytest.mark.parametrize("scenario", ["evacuation", "stormfury"])
+def test_axe_finds_nothing_serious_on_the_reports(browser, asgi_server, celery_worker, scenario):
+    """The teacher's reports page, every report page (a student's or team's, the class packet)
+    and the student's own report link, once the worker has written them."""
+    from scoring import services as scoring
+    from scoring.models import Report
+    from tests.factories import PASSWORD
+    from tests.scoring.test_reports import wait_for_reports
+
+    session, devices = in_thread(finished_lesson, scenario)
+    status = in_thread(wait_for_reports, session)
+    assert status["failed"] == 0, status
+    teacher = browser.new_context(base_url=asgi_server).new_page()
+    teacher.goto("/accounts/login/")
+    teacher.get_by_label("E-mail address").fill(in_thread(lambda: session.teacher.email))
+    teacher.get_by_label("Password").fill(PASSWORD)
+    teacher.get_by_role("button", name="Sign in").click()
+    teacher.goto(f"/sessions/{session.pk}/debrief/reports/")
+    expect(teacher.get_by_role("heading", name=re.compile("Debrief reports"))).to_be_visible()
+    check_axe(teacher, f"{scenario}: the reports page")
+    for report in in_thread(lambda: list(Report.objects.filter(session=session).values_list("pk", "kind"))):
+        answer = teacher.goto(f"/debrief/reports/{report[0]}/")
+        assert answer.ok and "/debrief/reports/" in teacher.url, teacher.url
+        check_axe(teacher, f"{scenario}: the {report[1]} report")
+    link = in_thread(scoring.student_report_url, devices[0][0])
+    student = browser.new_context(base_url=asgi_server).new_page()
+    assert student.goto(link.removeprefix(scoring.settings.PUBLIC_BASE_URL)).status == 200
+    check_axe(student, f"{scenario}: a student's report link")

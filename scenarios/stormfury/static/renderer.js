@@ -32,6 +32,7 @@ const T = {
   // announcements (the screen's live region)
   moreTime: "More time",
   moreTimeSaid: "You asked for more time.",
+  botMoved: "Your turn timer ran out: a bot played for you.",
   timerWarn: (t) => `Your turn ends in ${t}: then a bot plays it for you. Press "More time" if you need it.`,
   newsRole: (who, role, city) => `${who} is the ${role}, in ${city}.`,
   newsMoved: (who, city) => `${who} moved to ${city}.`,
@@ -376,12 +377,17 @@ function news(ctx) {
     players: (view.players || []).map((p) => ({ role: p.role, city: p.city, status: p.status })),
     forts: { ...(view.fortifications || {}) }, dams: JSON.stringify(view.dams || {}), population: { ...(view.population || {}) },
     offers: incoming(ctx).map((o) => o.id).join(","),
+    timer: ctx.message.timer || null,
+    mine: JSON.stringify(((p) => (p ? [p.role, p.city, p.status, p.moves_left, p.power_used] : null))((view.players || [])[seat])),
   };
   const was = mem.news;
   mem.news = now;
   if (!was) return [now.banner + "."];
   const out = [];
   if (now.banner !== was.banner) out.push(now.banner + ".");
+  // My own place or cards changed though I did not act, while my turn timer ran: its bot did.
+  if (now.mine !== was.mine && was.timer && !mem.acted && !ctx.message.bot && !(now.storm && now.storm !== was.storm)) out.push(T.botMoved);
+  if (now.mine !== was.mine) mem.acted = false;
   now.players.forEach((p, i) => {
     const before = was.players[i] || {};
     const who = seatLabel(ix, view, i, seat);
@@ -763,6 +769,7 @@ function renderPanel(ctx) {
 function act(ctx, action, confirm) {
   if (ctx.disabled) return;
   ctx.mem.pick = [];
+  ctx.mem.acted = true;
   sendAction(ctx.controls, action, confirm);
 }
 
