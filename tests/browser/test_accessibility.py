@@ -52,6 +52,10 @@ def test_axe_finds_nothing_serious_on_the_teacher_and_join_pages(browser, asgi_s
     check_axe(teacher, "the dashboard with a student")
     teacher.goto(f"/sessions/{session_id}/screen")
     check_axe(teacher, "the projector in the lobby")
+    teacher.goto(f"/sessions/{session_id}/delete")
+    check_axe(teacher, "the delete-session page")
+    teacher.goto("/accounts/password_change/")
+    check_axe(teacher, "the change-password page")
 
 
 def test_a_whole_evacuation_turn_by_keyboard_with_axe_and_the_live_region(browser, asgi_server):

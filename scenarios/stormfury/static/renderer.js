@@ -804,7 +804,8 @@ function renderOffers(ctx) {
     }
     return h("div", { class: "sf-offer is-out" }, h("p", { text: T.offerOut(seatLabel(ix, view, o.to, seat), cardName(ix, o.give), cardName(ix, o.get)) }));
   });
-  return h("section", { class: "sf-offers", "aria-live": "polite" }, rows);
+  // Not a live region of its own: the screen's one live region says a new offer (news()).
+  return h("section", { class: "sf-offers" }, rows);
 }
 
 function renderRoles(ctx) {
