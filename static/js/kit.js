@@ -89,6 +89,14 @@ export function focusOnwards(mem) {
   mem.onwards = true;
 }
 
+// Whether the student last used keys (not a finger or a mouse): moved focus is scrolled into
+// view only for them, so a tap never makes the screen jump.
+let keyboardUser = false;
+if (typeof document !== "undefined") {
+  document.addEventListener("keydown", () => { keyboardUser = true; }, true);
+  document.addEventListener("pointerdown", () => { keyboardUser = false; }, true);
+}
+
 function usable(el) {
   return el && !el.disabled && el.getAttribute("aria-disabled") !== "true" && el.getClientRects().length > 0;
 }
@@ -126,7 +134,7 @@ export function restoreUiState(root, mem, prefix) {
   mem.focusHeld = target.hasAttribute("data-focus-hold");
   if (!mem.focusHeld && target.dataset.key) mem.focusKey = target.dataset.key;
   target.focus({ preventScroll: true });
-  if (moved && target.scrollIntoView) target.scrollIntoView({ block: "nearest" });
+  if (moved && keyboardUser && target.scrollIntoView) target.scrollIntoView({ block: "nearest" });
 }
 
 // ---- countdowns -------------------------------------------------------------------------------
