@@ -11,6 +11,7 @@ from tests.browser.lesson import create_session, student_page, teacher_page
 from tests.conftest import in_thread
 
 pytestmark = pytest.mark.browser
+OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
 def test_axe_finds_nothing_serious_on_the_teacher_and_join_pages(browser, asgi_server):
@@ -113,8 +114,16 @@ def test_a_whole_evacuation_turn_by_keyboard_with_axe_and_the_live_region(browse
     check_axe(student, "evacuation: results")
     expect(teacher.get_by_role("heading", name="Class ranking (bots not ranked)")).to_be_visible()
     check_axe(teacher, "the dashboard at the end")
+    # 200 % zoom of a 1366 x 650 screen (683 x 325 CSS px): the map keeps a usable size and
+    # nothing needs sideways scrolling, on the tablet and on the class debrief.
+    student.set_viewport_size({"width": 683, "height": 325})
+    assert student.locator(".evac-map").bounding_box()["height"] >= 250
+    assert student.evaluate(OVERFLOW) <= 1
     teacher.goto(f"/sessions/{session_id}/debrief/")
     check_axe(teacher, "the evacuation class debrief")
+    teacher.set_viewport_size({"width": 683, "height": 325})
+    assert teacher.evaluate(OVERFLOW) <= 1
+    teacher.set_viewport_size({"width": 1366, "height": 768})
     teacher.goto(f"/sessions/{session_id}/screen")
     check_axe(teacher, "the projector at the end")
 
