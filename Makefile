@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test bench services browser lint clean
+.PHONY: run test bench services browser lint clean axe
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,14 @@ run: $(VENV)/.run-installed
 browser:
 	@command -v chromium >/dev/null || { apt-get update -q && apt-get install -y -q chromium fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0; }
 
+## axe: axe-core for the browser suite's accessibility checks, from the project's package-lock.json.
+axe: node_modules/axe-core/axe.min.js
+
+node_modules/axe-core/axe.min.js: package.json package-lock.json
+	@command -v npm >/dev/null || { apt-get update -q && apt-get install -y -q npm; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 ## services: make sure PostgreSQL and Redis answer on their standard local ports.
 services:
 	@bash scripts/services.sh
@@ -39,7 +47,7 @@ lint: $(VENV)/.dev-installed
 	$(VENV)/bin/lint-imports
 
 ## test: everything, against real PostgreSQL, Redis, a Celery worker and headless Chromium.
-test: $(VENV)/.dev-installed browser services lint
+test: $(VENV)/.dev-installed browser axe services lint
 	CI=$${CI:-true} $(PY) -m pytest $(PYTEST_ARGS)
 
 ## bench: one line per figure, `name: value unit`.
@@ -47,4 +55,4 @@ bench: $(VENV)/.dev-installed services
 	@bash scripts/bench.sh
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .test-media
+	rm -rf $(VENV) staticfiles .pytest_cache .test-media node_modules

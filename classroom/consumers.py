@@ -27,6 +27,7 @@ from classroom import accounts, selectors, services
 from classroom.live import session_group
 from classroom.models import Participant, Session
 from classroom.services import participant_for_token
+from classroom.timers import device_more_time
 from config import pgpool
 from games import broadcast
 from games.refusals import Refused
@@ -247,6 +248,10 @@ class PlayConsumer(Consumer):
         elif kind == "ask_teacher":
             answer = await database_sync_to_async(services.device_asks_teacher)(
                 self.participant_id, bool(message.get("asking", True)))
+            if answer["type"] == "error":
+                await self.send_json(answer)
+        elif kind == "more_time":
+            answer = await database_sync_to_async(device_more_time)(self.participant_id, message.get("seat"))
             if answer["type"] == "error":
                 await self.send_json(answer)
         elif kind == "sync":

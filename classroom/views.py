@@ -369,6 +369,10 @@ def play_act(request, pk):
     if message.get("type") == "ask_teacher":
         answer = services.device_asks_teacher(participant.pk, bool(message.get("asking", True)))
         return JsonResponse(answer, status=429 if answer.get("code") == "too_fast" else 200)
+    if message.get("type") == "more_time":
+        from classroom.timers import device_more_time
+
+        return JsonResponse(device_more_time(participant.pk, message.get("seat")))
     if not buckets.allow(f"acts:{participant.pk}", rate=MAX_ACTS_PER_SECOND, burst=ACT_BURST):
         return _too_fast(message.get("id"))
     try:

@@ -17,6 +17,7 @@ MESSAGES = {
     "session_closed": _("This lesson has ended."),
     "session_parked": _("This lesson is parked until your teacher resumes it."),
     "unavailable": _("The game server is having a hiccup. Your tap will be sent again in a moment."),
+    "no_more_time": _("More time can be asked for only in the last seconds before a bot would play."),
 }
 
 

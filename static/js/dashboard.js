@@ -29,6 +29,7 @@ const T = {
   waitingTables: (n, t) => `${n} of ${t} tables have ended their turn`,
   damage: "Damage (lower is better)", botDamage: "Policy bot, same storm", team: "Team",
   pendingName: "(waiting for approval)", live: "Live", reconnecting: "Reconnecting…", polling: "Updating every few seconds",
+  move: "Move", moveName: (n) => `Move ${n}`, newAlert: (who, what) => `${who} ${what}.`,
 };
 
 const root = document.getElementById("dashboard");
@@ -49,8 +50,11 @@ async function command(name, params = {}, confirmText = null) {
   refresh();
 }
 
+// Every control carries a data-focus key (its command and what it acts on), so a new snapshot,
+// which redraws the page, puts focus back where the teacher had it (render()).
 const button = (label, name, params, opts = {}) => el("button", {
   type: "button", class: opts.class || "", "aria-label": opts.aria || null, disabled: opts.disabled || null,
+  "data-focus": `${name}:${JSON.stringify(params || {})}`,
   onclick: () => command(name, params, opts.confirm || null),
 }, label);
 
@@ -69,21 +73,24 @@ function roster() {
   const tables = data.tables.map((t) => t.number);
   for (const p of data.participants) {
     const where = data.tables.find((t) => t.seats.some((s) => s.participant === p.id));
-    const select = el("select", {"aria-label": `${T.moveTo}: ${p.name}`,
-      onchange: (e) => command("move", {participant: p.id, table: e.target.value})},
+    // Choosing a table moves nobody: the Move button does, so arrow keys can browse the list.
+    const select = el("select", {"aria-label": `${T.moveTo}: ${p.name}`, "data-focus": `move-table:${p.id}`,
+      onchange: (e) => { chosen[`move-table:${p.id}`] = e.target.value; }},
       ...[...tables, tables.length + 1].map((n) => el("option", {value: n, selected: where && where.number === n ? true : null}, T.table(n))));
+    const move = el("button", {type: "button", "aria-label": `${T.moveName(p.name)}`, "data-focus": `move:${p.id}`,
+      onclick: () => { delete chosen[`move-table:${p.id}`]; command("move", {participant: p.id, table: select.value}); }}, T.move);
     list.append(el("li", {class: "roster-row"},
       el("span", {class: "name"}, p.name, p.players > 1 ? ` ×${p.players}` : "",
         p.approved ? null : el("span", {class: "badge warn"}, T.pendingName)),
       el("span", {class: "row-actions"},
         p.approved ? button(T.unapprove, "unapprove", {participant: p.id}, {aria: `${T.unapprove}: ${p.name}`})
                    : button(T.approve, "approve", {participant: p.id}, {class: "primary", aria: `${T.approve}: ${p.name}`}),
-        el("button", {type: "button", "aria-label": `${T.rename}: ${p.name}`, onclick: () => {
+        el("button", {type: "button", "aria-label": `${T.rename}: ${p.name}`, "data-focus": `rename:${p.id}`, onclick: () => {
           const name = window.prompt(T.renamePrompt, p.name);
           if (name) command("rename", {participant: p.id, nickname: name});
         }}, T.rename),
         button(T.remove, "remove", {participant: p.id}, {class: "danger", aria: `${T.remove}: ${p.name}`, confirm: T.removeConfirm(p.name)}),
-        data.status === "lobby" ? select : null)));
+        data.status === "lobby" ? el("span", {class: "move-to"}, select, move) : null)));
   }
   return list;
 }
@@ -169,7 +176,9 @@ function stormLine() {
   const storm = data.storm;
   if (!storm || data.status === "lobby") return null;
   const left = storm.deadline ? Math.max(0, Math.ceil((Date.parse(storm.deadline) - Date.now()) / 1000)) : null;
-  return el("p", {class: "storm-line", "aria-live": "polite"}, T.stormLine(storm), " · ",
+  // Not a live region: its countdown changes twice a second. The storm's countdown is said once
+  // in the dashboard's live region (announceChanges).
+  return el("p", {class: "storm-line"}, T.stormLine(storm), " · ",
     T.waitingTables(storm.waiting_tables, data.tables.length),
     left !== null ? el("strong", {class: "countdown", "data-deadline": storm.deadline}, ` · ${T.stormIn(left)}`) : null);
 }
@@ -195,7 +204,8 @@ function teacherView() {
   const st = standings(false);
   if (st) parts.push(st);
   parts.push(el("section", {class: "grid tables"}, ...data.tables.map(tableCard)));
-  parts.push(el("details", {class: "card"}, el("summary", {}, T.students(data.participants.length)), roster()));
+  parts.push(el("details", {class: "card", "data-focus-open": "roster", open: openDetails.roster || null},
+    el("summary", {"data-focus": "roster-summary"}, T.students(data.participants.length)), roster()));
   return parts;
 }
 
@@ -241,8 +251,49 @@ function classStorm() {
   return stormHolder;
 }
 
+const openDetails = {};
+const chosen = {};  // tables picked in "Move to table" lists and not yet moved to, by data-focus key
+let live = null, seenAlerts = null, seenStorm = null;
+
+// One polite live region for the teacher: each new alert ("Ana asks for help") and the storm's
+// countdown starting, once each; nothing on the first snapshot.
+function announceChanges() {
+  if (!live) {
+    live = el("div", {class: "visually-hidden", role: "status", "aria-live": "polite"});
+    root.append(live);
+  }
+  const alertsNow = new Map((data.alerts || []).map((a) => [`${a.kind}:${a.participant || ""}:${a.who}`, a]));
+  const said = [];
+  if (seenAlerts) for (const [key, a] of alertsNow) if (!seenAlerts.has(key)) said.push(T.newAlert(a.who, T.alert[a.kind] || a.kind));
+  const stormAt = data.storm && data.storm.deadline ? data.storm.deadline : null;
+  if (stormAt && seenStorm !== null && stormAt !== seenStorm) {
+    said.push(T.stormIn(Math.max(0, Math.ceil((Date.parse(stormAt) - Date.now()) / 1000))) + ".");
+  }
+  seenAlerts = new Set(alertsNow.keys());
+  seenStorm = stormAt || "";
+  if (said.length) live.textContent = said.join(" ");
+}
+
 function render() {
-  document.getElementById("board-root").replaceChildren(...(mode === "screen" ? screenView() : teacherView()).filter(Boolean));
+  const holder = document.getElementById("board-root");
+  // A snapshot redraws the page: keep the focused control (by its data-focus key) and open
+  // details, and if the focused control went away, focus its section's heading, never the page.
+  const active = document.activeElement;
+  const focusKey = active && holder.contains(active) && active.dataset ? active.dataset.focus : null;
+  for (const d of holder.querySelectorAll("details[data-focus-open]")) openDetails[d.dataset.focusOpen] = d.open;
+  holder.replaceChildren(...(mode === "screen" ? screenView() : teacherView()).filter(Boolean));
+  for (const select of holder.querySelectorAll("select[data-focus]")) {
+    if (chosen[select.dataset.focus] !== undefined) select.value = chosen[select.dataset.focus];
+  }
+  if (mode !== "screen") announceChanges();
+  if (!focusKey || (document.activeElement && document.activeElement !== document.body)) return;
+  const again = holder.querySelector(`[data-focus="${CSS.escape(focusKey)}"]:not([disabled])`);
+  const fallback = holder.querySelector(".controls button:not([disabled])") || holder.querySelector("h2");
+  const target = again || fallback;
+  if (target) {
+    if (!again && target.tagName === "H2") target.setAttribute("tabindex", "-1");
+    target.focus({preventScroll: true});
+  }
 }
 
 function setConnection(text) {

@@ -68,29 +68,79 @@ export function screenMemory(extra) {
 }
 
 /** Before a render: note the scroll of every [data-scroll], which details[data-key] are open,
- * and the data-key of the focused element (mem.scroll, mem.open, mem.focusKey). */
+ * and the data-key of the focused element (mem.scroll, mem.open, mem.focusKey). While focus
+ * only waits on the banner ([data-focus-hold], see restoreUiState) the key it came from is kept. */
 export function saveUiState(root, mem) {
   for (const el of root.querySelectorAll("[data-scroll]")) mem.scroll[el.dataset.scroll] = el.scrollTop;
   for (const el of root.querySelectorAll("details[data-key]")) mem.open[el.dataset.key] = el.open;
   const active = document.activeElement;
-  if (active && root.contains(active) && active.dataset && active.dataset.key) mem.focusKey = active.dataset.key;
+  if (!active || !root.contains(active) || !active.dataset) return;
+  if (active.dataset.key) {
+    mem.focusKey = active.dataset.key;
+    mem.focusHeld = false;
+  } else if (active.hasAttribute("data-focus-hold")) {
+    mem.focusHeld = true;
+  }
+}
+
+/** Asks the next render to move focus on to the next sensible control (see restoreUiState)
+ * rather than keep it where it is: after a choice that opens more choices, for example. */
+export function focusOnwards(mem) {
+  mem.onwards = true;
+}
+
+// Whether the student last used keys (not a finger or a mouse): moved focus is scrolled into
+// view only for them, so a tap never makes the screen jump.
+let keyboardUser = false;
+if (typeof document !== "undefined") {
+  document.addEventListener("keydown", () => { keyboardUser = true; }, true);
+  document.addEventListener("pointerdown", () => { keyboardUser = false; }, true);
+}
+
+function usable(el) {
+  return el && !el.disabled && el.getAttribute("aria-disabled") !== "true" && el.getClientRects().length > 0;
+}
+
+/** The next sensible control after an action: the first usable [data-focus-next] the renderer
+ * marked (the question just asked, the choices just opened), else the control that had focus if
+ * it is still there, else the first usable `<prefix>-act` button, else the banner title (which
+ * holds focus, [data-focus-hold], until the server's answer brings the buttons back). */
+function nextFocus(root, prefix, same) {
+  const marked = [...root.querySelectorAll("[data-focus-next]")].find(usable);
+  if (marked) return marked;
+  if (usable(same)) return same;
+  const act = prefix ? [...root.querySelectorAll(`.${prefix}-act`)].find(usable) : null;
+  return act || root.querySelector("[data-focus-hold]");
 }
 
 /** After a render: put back the scroll positions and, unless focus has moved elsewhere on the
- * page, the focus. (Open details are restored by the renderer from mem.open as it builds.) */
-export function restoreUiState(root, mem) {
+ * page, the focus. A render never drops focus to the page: the control that had it, if it is
+ * still there and usable; after an action (focus was held on the banner while the buttons
+ * were disabled) or when that control went away, the next sensible one (nextFocus). (Open
+ * details are restored by the renderer from mem.open as it builds.) */
+export function restoreUiState(root, mem, prefix) {
   for (const el of root.querySelectorAll("[data-scroll]")) {
     const top = mem.scroll[el.dataset.scroll];
     if (top) el.scrollTop = top;
   }
   const active = document.activeElement;
-  if (mem.focusKey && (!active || active === document.body || root.contains(active))) {
-    const el = root.querySelector(`[data-key="${CSS.escape(mem.focusKey)}"]`);
-    if (el && !el.disabled) el.focus({ preventScroll: true });
-  }
+  if (!mem.focusKey || !(!active || active === document.body || root.contains(active))) return;
+  const same = root.querySelector(`[data-key="${CSS.escape(mem.focusKey)}"]`);
+  const onwards = mem.focusHeld || mem.onwards;
+  mem.onwards = false;
+  const target = !onwards && usable(same) ? same : nextFocus(root, prefix, same);
+  if (!target) return;
+  const moved = target !== same;
+  mem.focusHeld = target.hasAttribute("data-focus-hold");
+  if (!mem.focusHeld && target.dataset.key) mem.focusKey = target.dataset.key;
+  target.focus({ preventScroll: true });
+  if (moved && keyboardUser && target.scrollIntoView) target.scrollIntoView({ block: "nearest" });
 }
 
 // ---- countdowns -------------------------------------------------------------------------------
+
+/** How long before a turn timer's bot plays the screen warns (WCAG 2.2.1: warn, offer more time). */
+export const WARN_SECONDS = 20;
 
 /** One interval per root (kept in mem.tick) that calls update(el) each second for every
  * [data-deadline] element; it stops itself once the root leaves the page. */
@@ -194,8 +244,10 @@ export function attachPanZoom(mem, map, limits) {
 
 /** Replaces what root shows with one game screen: `<prefix>` page (class pageClass, aria-busy)
  * holding the header, then the map column and the scrolling panel; keeps scroll, open details
- * and focus across renders, announces `announce` in a polite live region when the message
- * version changed, and ticks every countdown. header, map and panel are functions, called in
+ * and focus across renders (moving focus on after an action, see restoreUiState), announces
+ * `announce` (a string or a list of sentences: what this version changed) in the screen's one
+ * polite live region when the message version changed, and ticks every countdown (countdowns
+ * are never live regions; say "time is nearly up" once through `announce` instead). header, map and panel are functions, called in
  * that order after the old screen's state is noted (so they may read mem.open). */
 export function renderScreen(root, mem, screen) {
   const p = screen.prefix;
@@ -205,17 +257,35 @@ export function renderScreen(root, mem, screen) {
     h("div", { class: `${p}-body` },
       h("section", { class: `${p}-mapcol`, "aria-label": screen.mapLabel }, screen.map()),
       h("div", { class: `${p}-panel`, "data-scroll": "panel" }, screen.panel())));
-  if (!mem.live) mem.live = h("div", { class: "visually-hidden", role: "status", "aria-live": "polite" });
+  if (!mem.live) mem.live = h("div", { class: "visually-hidden", role: "status", "aria-live": "polite", "data-live-region": "" });
   root.classList.add(`${p}-root`);
   root.replaceChildren(page, mem.live);
-  restoreUiState(root, mem);
-  if (screen.announce !== mem.lastAnnounced) {
-    mem.lastAnnounced = screen.announce;
-    if (screen.version !== mem.lastVersion) mem.live.textContent = screen.announce;
+  restoreUiState(root, mem, p);
+  announce(mem, screen.announce, screen.version);
+  const { running, over, warn } = screen.countdown;
+  startTicking(root, mem, (el) => {
+    setCountdown(el, running, over, `${p}-countdown--soon`);
+    // The countdown itself is never a live region; a bot about to play is said once, 20 s before.
+    const left = (Date.parse(el.dataset.deadline) - Date.now()) / 1000;
+    for (const more of root.querySelectorAll(`[data-more-time="${CSS.escape(el.dataset.deadline)}"]`)) more.hidden = !(left > 0 && left <= WARN_SECONDS);
+    if (warn && left > 0 && left <= WARN_SECONDS && mem.warned !== el.dataset.deadline) {
+      mem.warned = el.dataset.deadline;
+      if (mem.live) mem.live.textContent = warn(clockText(left));
+    }
+  });
+}
+
+/** Says `text` (a string, or a list of sentences joined) in mem.live, the screen's one polite
+ * live region, once per version: the renderer passes only what this version changed (new
+ * events, a new banner), so the same words from a later move are said again. An empty text
+ * says nothing and leaves the last announcement in place for a screen reader's review. */
+export function announce(mem, text, version) {
+  const words = (Array.isArray(text) ? text.filter(Boolean).join(" ") : text || "").trim();
+  if (version !== mem.lastVersion && words && mem.live) {
+    // The same words again are changed by a no-break space, so screen readers say them again.
+    mem.live.textContent = mem.live.textContent === words ? words + "\u00a0" : words;
   }
-  mem.lastVersion = screen.version;
-  const { running, over } = screen.countdown;
-  startTicking(root, mem, (el) => setCountdown(el, running, over, `${p}-countdown--soon`));
+  mem.lastVersion = version;
 }
 
 /** The turn banner: what this seat should do now in words (title), its tone as a class
@@ -224,14 +294,28 @@ export function renderScreen(root, mem, screen) {
  * whole header. */
 export function banner(prefix, tag, tone, title, extra, ask) {
   return h(tag, { class: `${prefix}-banner ${prefix}-banner--${tone}` },
-    h("strong", { class: `${prefix}-banner-title`, text: title }), ...extra, ask);
+    h("strong", { class: `${prefix}-banner-title`, tabindex: "-1", "data-focus-hold": true, text: title }), ...extra, ask);
 }
 
-/** The turn timer: counts down to deadline (ISO time) as running("m:ss"), then shows over. */
-export function countdown(prefix, deadline, running, over) {
+/** The turn timer: counts down to deadline (ISO time) as running("m:ss"), then shows over.
+ * With `more` ({ controls, label, said }) and a transport that offers controls.moreTime, a
+ * "More time" button shows in the last WARN_SECONDS (the screen's tick shows it); pressing it
+ * asks the server to push the seat's deadline back and says `said` in the live region. */
+export function countdown(prefix, deadline, running, over, more) {
   const el = h("span", { class: `${prefix}-countdown`, "data-deadline": deadline });
   setCountdown(el, running, over, `${prefix}-countdown--soon`);
-  return el;
+  if (!more || !more.controls || !more.controls.moreTime) return el;
+  const left = (Date.parse(deadline) - Date.now()) / 1000;
+  const button = h("button", {
+    type: "button", class: `${prefix}-more-time`, "data-key": "more-time", "data-more-time": deadline, hidden: left > WARN_SECONDS,
+    onclick: (e) => {
+      const live = e.currentTarget.closest(`.${prefix}-root`);
+      Promise.resolve(more.controls.moreTime()).catch(() => {});
+      const region = live ? live.querySelector("[data-live-region]") : null;
+      if (region && more.said) region.textContent = more.said;
+    },
+  }, more.label);
+  return [el, button];
 }
 
 /** "Ask the teacher": a toggle the transport answers (controls.askTeacher); once asked it says
@@ -260,13 +344,16 @@ export function sendAction(controls, action, confirm) {
   Promise.resolve(controls.act(action, { confirm: confirm || null })).catch(() => {});
 }
 
-/** A big choice button: label and an optional smaller sub line; `name` overrides the accessible
- * name, `key` keeps focus across renders. */
+/** A big choice button: label and an optional smaller sub line; `name` is the choice said in
+ * full ("Drive to the gas station"), read after the visible words from a visually hidden span,
+ * so the accessible name always contains the visible label (WCAG 2.5.3); `key` keeps focus
+ * across renders, `next` marks it as where focus goes after an action (restoreUiState). */
 export function choiceButton(prefix, opts) {
   return h("button", {
     type: "button", class: `${prefix}-act` + (opts.cls ? " " + opts.cls : ""), "data-key": opts.key,
-    "aria-label": opts.name || null, disabled: opts.disabled, onclick: opts.onclick,
-  }, h("span", { class: `${prefix}-act-main`, text: opts.label }), opts.sub ? h("span", { class: `${prefix}-act-sub`, text: opts.sub }) : null);
+    "data-focus-next": opts.next || null, disabled: opts.disabled, onclick: opts.onclick,
+  }, h("span", { class: `${prefix}-act-main`, text: opts.label }), opts.sub ? h("span", { class: `${prefix}-act-sub`, text: opts.sub }) : null,
+  opts.name ? h("span", { class: "visually-hidden", text: ` (${opts.name})` }) : null);
 }
 
 // ---- panel pieces -----------------------------------------------------------------------------
@@ -313,30 +400,67 @@ export function resultsTable(cls, caption, heads, rows) {
 // ---- the map frame ----------------------------------------------------------------------------
 
 /** The map with its text alternative and tools: zoom in, out and back to `home` (the whole
- * map), the renderer's `extra` buttons, and the legend. Pan and zoom as attachPanZoom. */
+ * map), the renderer's `extra` buttons, and the legend. Pan and zoom as attachPanZoom; with
+ * the keyboard, the map itself takes focus (one tab stop) and arrow keys pan it, + and − zoom
+ * and 0 shows the whole map. `desc` is the map's full text alternative: a string or a list of
+ * sentences (what is around me, what I can do from here, closures and odds, the others), put in
+ * a visually hidden block the map is described by. The map's own shapes and glyphs should be
+ * aria-hidden: the text alternative and the panel's buttons say it all. Hit areas
+ * (`[data-hit]` circles, their radius in map units in data-r) grow so they stay at least 44 px
+ * across at any zoom. */
 export function mapFrame(prefix, mem, map, opts) {
-  const { limits, home, labels } = opts;
+  const { home, labels } = opts;
+  const own = opts.limits.onZoom;
+  const limits = { ...opts.limits, onZoom: (m, box) => { if (own) own(m, box); fitHitAreas(m, box); } };
   attachPanZoom(mem, map, limits);
-  if (limits.onZoom) limits.onZoom(map, mem.box);
+  if (own) own(map, mem.box);
+  requestAnimationFrame(() => fitHitAreas(map, mem.box));
   const zoom = (factor) => () => { zoomAt(mem, map, limits, factor, null); };
   const reset = () => {
     mem.box = home.slice();
     map.setAttribute("viewBox", mem.box.join(" "));
-    if (limits.onZoom) limits.onZoom(map, mem.box);
+    limits.onZoom(map, mem.box);
   };
-  const tool = (label, key, onclick, text) => h("button", { type: "button", "aria-label": label, title: label, "data-key": key, onclick }, text);
+  map.setAttribute("tabindex", "0");
+  map.setAttribute("data-key", "map");
+  map.addEventListener("keydown", (e) => {
+    const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+    if (step) {
+      e.preventDefault();
+      mem.box[0] += step[0] * mem.box[2] * 0.15;
+      mem.box[1] += step[1] * mem.box[3] * 0.15;
+      clampBox(mem.box, limits.world);
+      map.setAttribute("viewBox", mem.box.join(" "));
+    } else if (e.key === "+" || e.key === "=") { e.preventDefault(); zoom(1 / 1.4)(); }
+    else if (e.key === "-" || e.key === "_") { e.preventDefault(); zoom(1.4)(); }
+    else if (e.key === "0") { e.preventDefault(); reset(); }
+  });
+  const tool = (label, key, onclick, text) => h("button", { type: "button", "aria-label": label, title: label, "data-key": key, onclick },
+    h("span", { "aria-hidden": "true", text }));
   const legend = opts.legend;
+  const desc = Array.isArray(opts.desc) ? opts.desc.filter(Boolean) : [opts.desc];
   return h("div", { class: `${prefix}-mapwrap` },
     h("div", { class: `${prefix}-mapframe` }, map),
-    h("p", { id: opts.descId, class: "visually-hidden", text: opts.desc }),
+    h("div", { id: opts.descId, class: "visually-hidden" }, desc.map((line) => h("p", { text: line }))),
     h("div", { class: `${prefix}-maptools` },
       tool(labels.zoomIn, "zoom-in", zoom(1 / 1.4), "+"),
       tool(labels.zoomOut, "zoom-out", zoom(1.4), "−"),
       tool(labels.zoomReset, "zoom-reset", reset, "⤢"),
       ...(opts.extra || []),
       h("details", { class: `${prefix}-legend`, "data-key": "legend", open: mem.open.legend || null },
-        h("summary", { "aria-label": legend.title },
+        h("summary", { "aria-label": legend.showTitle ? null : legend.title, title: legend.title, "data-key": "legend-summary" },
           h("span", { class: `${prefix}-legend-icon`, "aria-hidden": "true", text: "?" }),
           legend.showTitle ? h("span", { class: `${prefix}-legend-text`, text: legend.title }) : null),
         h("ul", {}, legend.items.map((x) => h("li", { text: x }))))));
+}
+
+/** Grows every `[data-hit]` circle of the map so it is at least 44 CSS px across at the zoom
+ * shown (its data-r, in map units, is the smallest radius). */
+export function fitHitAreas(map, box) {
+  const rect = map.getBoundingClientRect();
+  if (!rect.width || !rect.height) return;
+  const scale = Math.min(rect.width / box[2], rect.height / box[3]);
+  for (const hit of map.querySelectorAll("[data-hit]")) {
+    hit.setAttribute("r", String(Math.max(Number(hit.dataset.r) || 0, 22 / scale)));
+  }
 }

@@ -229,6 +229,14 @@ function askTeacher() {
   return Promise.resolve(asking);
 }
 
+function moreTime(seat) {
+  // The seat's turn timer pushed back (shown only in its last seconds); the server sends the
+  // view with the new deadline, or a refusal that the notice shows.
+  const frame = {type: "more_time", seat};
+  if (state.mode === "fallback") postFrame(frame); else if (ws && ws.readyState === 1) ws.send(JSON.stringify(frame));
+  return Promise.resolve(true);
+}
+
 // --- Connection ----------------------------------------------------------------------------------
 
 function connect() {
@@ -369,6 +377,7 @@ function render() {
     busy: state.busy || lobby.status !== "playing",
     askTeacher, asking: !!lobby.asking, rtt: state.rtt,
     names: seatNames(lobby),
+    moreTime: () => moreTime(seat),
   });
   const over = seats.some((s) => state.views[s].status === "finished") || lobby.status === "ended";
   const report = over ? el("p", {class: "card report-link"},
@@ -380,6 +389,10 @@ function render() {
   }
   if (lobby.status === "paused" || lobby.status === "parked") {
     state.notice = lobby.status === "paused" ? T.paused : T.parked;
+    statusBar();
+  } else if (state.notice === T.paused || state.notice === T.parked) {
+    // Resumed: the pause notice goes (the game screen's live region says whose move it is).
+    state.notice = null;
     statusBar();
   }
 }

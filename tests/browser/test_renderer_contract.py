@@ -1,7 +1,8 @@
 """Every registered scenario's tablet renderer, at the four target sizes, in headless Chromium:
 the start of a game, a game under way, the end with results, and the teacher's summary. Each
-screen draws without a script error, fits the width (no sideways scrolling), and offers the
-acting seat enabled buttons. Screenshots go to ``$RENDERER_SHOTS`` (default: a temporary folder)."""
+screen draws without a script error, fits the width (no sideways scrolling), offers the
+acting seat enabled buttons a keyboard reaches, and axe-core finds no serious or critical
+accessibility violation in it (tests/browser/a11y.py). Screenshots go to ``$RENDERER_SHOTS`` (default: a temporary folder)."""
 import json
 import os
 from pathlib import Path
@@ -9,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from scenarios import registry
+from tests.browser.a11y import check_axe, focus_matches
 
 pytestmark = pytest.mark.browser
 SIZES = [(768, 1024), (1024, 768), (1366, 650), (390, 844)]
 HARNESS = """<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Renderer harness</title>
 <link rel="stylesheet" href="/static/css/stormwise.css"><link rel="stylesheet" href="/static/%(css)s">
 </head><body><main id="root"></main><div id="summary" class="card"></div>
 <script type="application/json" id="fixture">%(fixture)s</script>
@@ -89,6 +91,14 @@ def test_the_renderer_draws_every_screen_at_every_size(browser, asgi_server, key
             assert overflow <= 1, f"{where}: {overflow}px wider than the screen"
             if msg["status"] == "playing" and msg["view"].get("actions"):
                 assert page.locator("#root button:not([disabled])").count() > 0, where
+                if width == SIZES[0][0]:
+                    for _ in range(40):  # Tab reaches a choice: the screen plays by keyboard
+                        page.keyboard.press("Tab")
+                        if focus_matches(page, "#root button:not([disabled])"):
+                            break
+                    assert focus_matches(page, "#root button:not([disabled])"), f"{where}: no choice reached by Tab"
+            if width == SIZES[0][0]:
+                check_axe(page, where)
             assert page.locator("#summary *").count() > 0 or page.locator("#summary").inner_text().strip(), where
             page.screenshot(path=str(shots / f"{key}_{name}_{width}x{height}.png"), full_page=False)
             context.close()

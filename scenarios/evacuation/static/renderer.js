@@ -31,15 +31,35 @@ const T = {
   hourShort: (h) => `h ${h}`,
   phase: { watch: "Hurricane watch", warning: "Hurricane warning", ts_winds: "Tropical-storm winds" },
   windsIn: (t) => `Winds arrive in ${t}`,
+  timelineLabel: "Game clock",
   timelineName: (h, end, phase, left) => `Game hour ${h} of ${end}. ${phase}. Tropical-storm winds in ${left}.`,
   mark: { watch: "Watch", warning: "Warning", ts_winds: "TS winds" },
   next: "Next:",
   duration: (min) => (min % 60 === 0 ? `${min / 60} h` : min < 60 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`),
   money: (n) => (n < 0 ? "−$" : "$") + Math.abs(n).toLocaleString("en-US"),
   gallons: (n) => `${n} gal`,
+  // announcements (the screen's live region)
+  moreTime: "More time",
+  moreTimeSaid: "You asked for more time.",
+  botWarn: (t) => `A bot plays for you in ${t} unless you choose. Press "More time" if you need it.`,
+  botMoved: "The turn timer ran out: a bot moved for you.",
+  otherNews: (name, where, hour, status) => `${name}: ${status}, ${where}, ${hour}.`,
+  whyAsked: (q) => `Why? ${q}`,
   // map
   mapTitle: "Map of the peninsula",
-  mapDesc: (here) => `You are at ${here}. Highlighted places can be tapped to drive there. The roads from here are listed under "Roads from here".`,
+  mapHere: (here, hour) => `You are at ${here}, game hour ${hour}.`,
+  mapRoads: "Roads from here:",
+  mapRoad: (to, state) => `to ${to}, ${state}`,
+  mapNoRoads: "No roads lead on from here.",
+  mapCanDo: "What you can do here:",
+  mapNothing: "Nothing to do right now.",
+  mapClosures: "Closed:",
+  mapNoClosures: "No bridge or road is closed.",
+  mapFull: "Places not taking people:",
+  mapOthers: "Other households:",
+  mapOther: (name, where, hour) => `${name} at ${where}, ${hour}`,
+  mapOtherUnknown: "position not shown",
+  mapKeys: "With the map focused, arrow keys move it, plus and minus zoom, and 0 shows the whole map. The same choices are buttons beside the map.",
   zoomIn: "Zoom in",
   zoomOut: "Zoom out",
   zoomReset: "Show the whole map",
@@ -205,13 +225,49 @@ export function render(root, board, message, controls) {
   ctx.canAct = ctx.seatPlaying && message.status === "playing" && !message.bot;
   ctx.disabled = !ctx.canAct || Boolean(controls.busy);
   ctx.drives = (view.actions || []).filter((a) => a.type === "drive").map((a) => a.to);
-  const last = (view.feed || [])[view.feed.length - 1];
   renderScreen(root, mem, {
     prefix: "evac", pageClass: "evac" + (ctx.canAct ? " evac--turn" : ""), busy: controls.busy, mapLabel: T.mapTitle,
     header: () => renderHeader(ctx), map: () => renderMap(ctx), panel: () => renderPanel(ctx),
-    announce: [bannerText(ctx), last ? last.text : ""].filter(Boolean).join(". "), version: message.version,
-    countdown: { running: T.botIn, over: T.botNow },
+    announce: news(ctx), version: message.version,
+    countdown: { running: T.botIn, over: T.botNow, warn: T.botWarn },
   });
+}
+
+// ---- what the live region says ----------------------------------------------------------------
+
+// What this version changed, in words, for the screen's live region: the banner when it changed,
+// every new event of this seat's feed (not only the last), the "why?" question when it is asked,
+// each other household's new place or status, and that the turn timer's bot moved when it did.
+// The first render of a screen says only the banner: the history is in "What happened".
+function news(ctx) {
+  const { view, message, mem, nodesById } = ctx;
+  const feed = view.feed || [];
+  const key = (e) => `${e.hour}|${e.type}|${e.text}`;
+  const seen = mem.news;
+  const out = [];
+  const banner = bannerText(ctx);
+  const others = {};
+  for (const o of view.others || []) others[o.seat] = `${o.status}|${o.position || ""}`;
+  if (seen && seen.seat === view.seat) {
+    if (banner !== seen.banner) out.push(banner + ".");
+    const at = feed.map(key).lastIndexOf(seen.last);
+    const fresh = seen.last === null ? feed : feed.slice(at + 1);
+    // This seat's own feed moved on though the student did not act: the turn timer's bot did.
+    if (fresh.length && !mem.acted && !message.bot && seen.timer) out.push(T.botMoved);
+    for (const e of fresh) out.push(e.text);
+    if (view.reason_prompt && !seen.prompt) out.push(T.whyAsked(view.reason_prompt.question));
+    for (const o of view.others || []) {
+      if (seen.others[o.seat] === undefined || seen.others[o.seat] === others[o.seat]) continue;
+      const node = o.position && nodesById[o.position];
+      out.push(T.otherNews(T.seatName(o.seat), node ? node.label : T.mapOtherUnknown, T.atHour(hourText(o.hour)), T.seatStatus[o.status] || o.status));
+    }
+    if (fresh.length) mem.acted = false;
+  } else {
+    out.push(banner + ".");
+  }
+  mem.news = { seat: view.seat, banner, last: feed.length ? key(feed[feed.length - 1]) : null, prompt: Boolean(view.reason_prompt),
+    others, timer: message.timer || null };
+  return out;
 }
 
 // ---- header: banner, timeline, tally ----------------------------------------------------------
@@ -243,7 +299,7 @@ function renderHeader(ctx) {
   if (!ctx.seatPlaying && !view.finished && message.status !== "finished") extra.push(h("span", { class: "evac-muted", text: T.waitingOthers }));
   if (view.ended_early) extra.push(h("span", { class: "evac-muted", text: T.endedEarly }));
   if (message.timer && ctx.seatPlaying && message.status === "playing" && !message.bot) {
-    extra.push(countdown("evac", message.timer, T.botIn, T.botNow));
+    extra.push(countdown("evac", message.timer, T.botIn, T.botNow, { controls, label: T.moreTime, said: T.moreTimeSaid }));
   }
   const ask = askButton("evac", controls, T.askTeacher, T.teacherAsked, message.status === "finished");
   const over = message.status === "finished" || view.finished;
@@ -269,7 +325,7 @@ function renderTimeline(ctx) {
   const upcoming = timeline.find((t) => !t.passed && !t.mark);
   return h("div", { class: "evac-timeline" },
     h("div", {
-      class: "evac-tl-bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": endHour,
+      class: "evac-tl-bar", role: "progressbar", "aria-label": T.timelineLabel, "aria-valuemin": 0, "aria-valuemax": endHour,
       "aria-valuenow": view.hour, "aria-valuetext": T.timelineName(hourText(view.hour), endHour, phase, left),
     },
       h("span", { class: "evac-tl-warning", style: `left:${pct(12)}` }),
@@ -359,14 +415,52 @@ function renderMap(ctx) {
 
   const map = svg("svg", {
     class: "evac-map", viewBox: mem.box.join(" "), preserveAspectRatio: "xMidYMid meet",
-    role: "group", "aria-label": T.mapTitle, "aria-describedby": descId,
+    role: "img", "aria-label": T.mapTitle, "aria-describedby": descId,
   }, svg("rect", { class: "m-land", x: -500, y: -500, width: 2000, height: 2000 }),
   layers.water, layers.links, layers.labels, layers.nodes, layers.tokens);
   return mapFrame("evac", mem, map, {
-    limits: MAP_LIMITS, home: DEFAULT_BOX, descId, desc: T.mapDesc(view.position_label),
+    limits: MAP_LIMITS, home: DEFAULT_BOX, descId, desc: mapWords(ctx),
     labels: { zoomIn: T.zoomIn, zoomOut: T.zoomOut, zoomReset: T.zoomReset },
     legend: { title: T.legend, showTitle: true, items: [T.legendRoll, T.legendTap, T.legendChance, T.legendClosed, T.legendArrow] },
   });
+}
+
+// The map's full text alternative: where I am, the roads on from here with their odds or
+// closures, what I can do here, what is closed or full, and where the other households are.
+function mapWords(ctx) {
+  const { view, board, nodesById } = ctx;
+  const out = [T.mapHere(view.position_label, hourText(view.hour))];
+  const roads = (view.roads || []).map((r) => T.mapRoad(r.label, r.open ? r.needs_label : T.closed));
+  out.push(roads.length ? `${T.mapRoads} ${roads.join("; ")}.` : T.mapNoRoads);
+  const can = [];
+  for (const a of view.actions || []) {
+    if (a.type === "drive") can.push(T.driveTo(nodesById[a.to] ? nodesById[a.to].label : a.to));
+    else if (a.type === "wait") can.push(T.wait);
+    else if (a.type === "stay_home") can.push(T.stayHome);
+    else if (a.type === "withdraw") can.push(T.withdraw(T.money(a.amount)));
+    else if (a.type === "buy_fuel") can.push(T.fuel(a.gallons, T.money((view.costs || {}).buy_fuel[a.gallons])));
+    else if (a.type === "buy_supplies") can.push(T.supplies(a.units, T.money((view.costs || {}).buy_supplies[a.units])));
+    else if (a.type === "set_destination") can.push(board.destinations[a.destination] ? board.destinations[a.destination].label : a.destination);
+    else if (a.type === "pick_up_friends") can.push(T.friends);
+    else if (a.type === "buy_home_supplies") can.push(T.homeSupplies(T.money((view.costs || {}).buy_home_supplies)));
+    else if (a.type === "tow") can.push(T.tow(T.money((view.costs || {}).tow)));
+  }
+  out.push(can.length ? `${T.mapCanDo} ${can.join("; ")}.` : T.mapNothing);
+  const s = view.system;
+  const closed = Object.keys(s.bridges).filter((b) => !s.bridges[b]).map((b) => T.bridgeNames[b] || b);
+  for (const id of view.links.closed || []) {
+    const link = board.links.find((l) => l.id === id);
+    if (link && !link.bridge) closed.push(`${nodesById[link.a] ? nodesById[link.a].label : link.a}–${nodesById[link.b] ? nodesById[link.b].label : link.b}`);
+  }
+  out.push(closed.length ? `${T.mapClosures} ${closed.join(", ")}.` : T.mapNoClosures);
+  const full = Object.keys(s.destinations).filter((d) => !s.destinations[d]).map((d) => (board.destinations[d] ? board.destinations[d].label : d));
+  if (full.length) out.push(`${T.mapFull} ${full.join(", ")}.`);
+  if (s.contraflow) out.push(`${T.sContraflow}: ${T.on}.`);
+  const others = (view.others || []).map((o) => T.mapOther(T.seatName(o.seat),
+    o.position && nodesById[o.position] ? nodesById[o.position].label : T.mapOtherUnknown, `${T.atHour(hourText(o.hour))}, ${T.seatStatus[o.status] || o.status}`));
+  if (others.length) out.push(`${T.mapOthers} ${others.join("; ")}.`);
+  out.push(T.mapKeys);
+  return out;
 }
 
 // Small street labels only once zoomed in, so the whole map stays readable.
@@ -426,11 +520,9 @@ function renderNode(ctx, node, drivable, isHere) {
   if (chosen) g.append(svg("text", { class: "m-label m-label--note", x: labelX, "text-anchor": anchor, y: labelY + (labelY > 0 ? 24 : -26), text: T.destinationMark }));
   if (drivable) {
     const action = { type: "drive", to: node.id };
-    g.append(svg("circle", { class: "m-hit", r: big ? 40 : 30 }));
-    g.setAttribute("role", "button");
-    g.setAttribute("tabindex", "-1"); // the same choice is a button in the panel; keep one tab stop
-    g.setAttribute("aria-label", T.driveTo(node.label));
-    if (ctx.disabled) g.setAttribute("aria-disabled", "true");
+    // A pointer's shortcut: the same choice is a button in the panel, which keyboards and screen
+    // readers use (the map is an image with a text alternative), so this is not a tab stop.
+    g.append(svg("circle", { class: "m-hit", r: big ? 40 : 30, "data-hit": "", "data-r": big ? 40 : 30 }));
     g.addEventListener("click", () => {
       if (ctx.mem.dragged || ctx.disabled) return;
       act(ctx, action);
@@ -457,6 +549,7 @@ function renderPanel(ctx) {
 
 function act(ctx, action, confirm) {
   if (ctx.disabled) return;
+  ctx.mem.acted = true;
   sendAction(ctx.controls, action, confirm);
 }
 
@@ -474,8 +567,8 @@ function group(title, buttons, cls) {
 
 function renderPrompt(ctx) {
   const p = ctx.view.reason_prompt;
-  const buttons = p.choices.map((c) => actionButton(ctx, { type: "reason", about: p.about, choice: c.key },
-    { label: c.text, cls: c.key === "skip" ? "evac-act--skip" : "evac-act--reason" }));
+  const buttons = p.choices.map((c, i) => actionButton(ctx, { type: "reason", about: p.about, choice: c.key },
+    { label: c.text, cls: c.key === "skip" ? "evac-act--skip" : "evac-act--reason", next: i === 0 }));
   return h("section", { class: "evac-prompt", "aria-labelledby": "evac-prompt-q" },
     h("p", { class: "evac-prompt-kicker", text: T.why }),
     h("h2", { id: "evac-prompt-q", text: p.question }),

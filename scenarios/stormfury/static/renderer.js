@@ -7,7 +7,7 @@
 // pan/zoom, scroll, open <details>, focus, the chosen kind of action and the storm animation.
 // Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
-import { h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
+import { h, svg, screenMemory, renderScreen, focusOnwards, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
   mapFrame } from "/static/js/kit.js";
 
 const T = {
@@ -29,6 +29,18 @@ const T = {
   askTeacher: "Ask the teacher",
   teacherAsked: "Teacher asked ✓",
   offerWaiting: "A trade offer is waiting for you",
+  // announcements (the screen's live region)
+  moreTime: "More time",
+  moreTimeSaid: "You asked for more time.",
+  botMoved: "Your turn timer ran out: a bot played for you.",
+  timerWarn: (t) => `Your turn ends in ${t}: then a bot plays it for you. Press "More time" if you need it.`,
+  newsRole: (who, role, city) => `${who} is the ${role}, in ${city}.`,
+  newsMoved: (who, city) => `${who} moved to ${city}.`,
+  newsEnded: (who) => `${who} ended their turn.`,
+  newsFort: (space, n) => `${space}: ${n} fortification${n === 1 ? "" : "s"} now.`,
+  newsDam: (road, city) => `Dam built on ${road} at ${city}.`,
+  newsPeople: (city, n) => `${city}: ${n} ${n === 1 ? "person" : "people"} not yet evacuated.`,
+  newsStorm: (n) => `The storm moved (round ${n}):`,
   // map
   mapTitle: "Map of the Gulf coast",
   zoomIn: "Zoom in",
@@ -54,6 +66,7 @@ const T = {
   moveTo: (city) => `Move to ${city}`,
   // map in words
   wordsTitle: "The map in words",
+  mapKeys: "With the map focused, arrow keys move it, plus and minus zoom, and 0 shows the whole map. The same choices are buttons beside the map.",
   wordsHere: (role, city) => `You are the ${role} in ${city}.`,
   wordsNoRole: "You have not picked a role yet.",
   wordsRoads: "Roads from here:",
@@ -229,7 +242,9 @@ const S = 30; // hex radius in SVG units
 const SQ3 = Math.sqrt(3);
 const STEP_MS = 650;
 const SEAT_COLOURS = ["#0b6fa4", "#b3261e", "#1f7a3a", "#7b3fa0"];
-const CAT_COLOURS = { 1: "#f2c14e", 2: "#f29e4c", 3: "#e8702a", 4: "#d1495b", 5: "#8e3b9c" };
+const CAT_COLOURS = { 1: "#f2c14e", 2: "#f29e4c", 3: "#e8702a", 4: "#b83245", 5: "#8e3b9c" };
+// The number's colour on each category's colour: at least 4.5:1 (dark on 1-3, white on 4-5).
+const CAT_INK = { 1: "#13232f", 2: "#13232f", 3: "#13232f", 4: "#ffffff", 5: "#ffffff" };
 const ARROWS = { N: "↑", NE: "↗", SE: "↘", S: "↓", SW: "↙", NW: "↖" };
 const remember = screenMemory(() => ({ kind: null, pick: [], fortCard: null,
   trade: {}, anim: null, stormKey: undefined, showForecast: true, frame: null }));
@@ -343,9 +358,67 @@ export function render(root, board, message, controls) {
   renderScreen(root, mem, {
     prefix: "sf", pageClass: "sf sf--" + tone, busy: controls.busy, mapLabel: T.mapTitle,
     header: () => renderHeader(ctx, tone), map: () => renderMap(ctx), panel: () => renderPanel(ctx),
-    announce: bannerText(ctx), version: message.version, countdown: { running: T.timerLeft, over: T.timerUp },
+    announce: news(ctx), version: message.version, countdown: { running: T.timerLeft, over: T.timerUp, warn: T.timerWarn },
   });
   animateStorm(root, mem, true);
+}
+
+// ---- what the live region says ----------------------------------------------------------------
+
+// What this version changed, in words, for the screen's one live region: the banner when it
+// changed, every player's new role, city or ended turn, new fortifications, dams and
+// evacuations, a trade offer for me, and the storm's whole move when a new one came. Only what
+// the views show, compared with the last one: no rule is worked out here. The first render
+// says only the banner.
+function news(ctx) {
+  const { ix, view, mem, seat } = ctx;
+  const now = {
+    banner: bannerText(ctx), storm: ctx.stormPath ? ctx.stormPath.key : null,
+    players: (view.players || []).map((p) => ({ role: p.role, city: p.city, status: p.status })),
+    forts: { ...(view.fortifications || {}) }, dams: JSON.stringify(view.dams || {}), population: { ...(view.population || {}) },
+    offers: incoming(ctx).map((o) => o.id).join(","),
+    timer: ctx.message.timer || null,
+    mine: JSON.stringify(((p) => (p ? [p.role, p.city, p.status, p.moves_left, p.power_used] : null))((view.players || [])[seat])),
+  };
+  const was = mem.news;
+  mem.news = now;
+  if (!was) return [now.banner + "."];
+  const out = [];
+  if (now.banner !== was.banner) out.push(now.banner + ".");
+  // My own place or cards changed though I did not act, while my turn timer ran: its bot did.
+  if (now.mine !== was.mine && was.timer && !mem.acted && !ctx.message.bot && !(now.storm && now.storm !== was.storm)) out.push(T.botMoved);
+  if (now.mine !== was.mine) mem.acted = false;
+  now.players.forEach((p, i) => {
+    const before = was.players[i] || {};
+    const who = seatLabel(ix, view, i, seat);
+    if (p.role && p.role !== before.role) out.push(T.newsRole(who, roleName(ix, p.role), cityName(ix, p.city)));
+    else if (p.city && before.city && p.city !== before.city) out.push(T.newsMoved(who, cityName(ix, p.city)));
+    if (i !== seat && p.status === "ended" && before.status && before.status !== "ended") out.push(T.newsEnded(who));
+  });
+  for (const [space, n] of Object.entries(now.forts)) {
+    if (n > (was.forts[space] || 0)) out.push(T.newsFort((ix.spaces[space] || { name: space }).name, n));
+  }
+  if (now.dams !== was.dams) {
+    const before = JSON.parse(was.dams);
+    for (const [road, ends] of Object.entries(view.dams || {})) {
+      for (const c of ends) if ((before[road] || []).indexOf(c) < 0) out.push(T.newsDam((ix.roads[road] || { name: road }).name, cityName(ix, c)));
+    }
+  }
+  const stormCame = now.storm && now.storm !== was.storm;
+  if (!stormCame) {
+    for (const [city, n] of Object.entries(now.population)) {
+      if (was.population[city] !== undefined && n < was.population[city]) out.push(T.newsPeople(cityName(ix, city), n));
+    }
+  }
+  if (now.offers && now.offers !== was.offers) out.push(T.offerWaiting + ".");
+  if (stormCame) {
+    out.push(T.newsStorm(ctx.stormPath.round));
+    for (const e of view.last_storm || []) {
+      const text = stormEventText(ix, e);
+      if (text) out.push(text);
+    }
+  }
+  return out;
 }
 
 // ---- storm animation --------------------------------------------------------------------------
@@ -445,7 +518,7 @@ function renderHeader(ctx, tone) {
   if (view.round) extra.push(h("span", { class: "sf-round", text: T.round(view.round, view.turn_cap) }));
   if (controls.busy && ctx.canAct) extra.push(h("span", { class: "sf-busy", text: T.sending }));
   if (message.timer && tone === "turn" && message.status === "playing") {
-    extra.push(countdown("sf", message.timer, T.timerLeft, T.timerUp));
+    extra.push(countdown("sf", message.timer, T.timerLeft, T.timerUp, { controls, label: T.moreTime, said: T.moreTimeSaid }));
   }
   if (tone !== "turn" && incoming(ctx).length) extra.push(h("span", { class: "sf-offer-flag", text: T.offerWaiting }));
   const ask = ctx.over ? null : askButton("sf", controls, T.askTeacher, T.teacherAsked, false);
@@ -502,7 +575,7 @@ function renderMap(ctx) {
     gStorm.append(svg("g", { transform: `translate(${sx},${sy})`, class: "m-eye" },
       svg("path", { class: "m-arms", d: "M0,-24 C18,-24 26,-8 20,4 M0,24 C-18,24 -26,8 -20,-4", style: `stroke:${CAT_COLOURS[cat]}` }),
       svg("circle", { r: 17, style: `fill:${CAT_COLOURS[cat]}` }),
-      svg("text", { class: "m-cat-text", y: 7, text: String(cat) })));
+      svg("text", { class: "m-cat-text", y: 7, style: `fill:${CAT_INK[cat]}`, text: String(cat) })));
   }
 
   // Roads.
@@ -563,11 +636,9 @@ function renderMap(ctx) {
     });
     g.append(badges);
     if (target) {
-      g.append(svg("circle", { class: "m-hit", r: 30 }));
-      g.setAttribute("role", "button");
-      g.setAttribute("tabindex", "-1"); // the same choice is a button in the panel; one tab stop
-      g.setAttribute("aria-label", T.moveTo(c.name));
-      if (ctx.disabled) g.setAttribute("aria-disabled", "true");
+      // A pointer's shortcut: the same choice is a button in the panel, which keyboards and
+      // screen readers use (the map is an image with a text alternative); not a tab stop.
+      g.append(svg("circle", { class: "m-hit", r: 30, "data-hit": "", "data-r": 30 }));
       g.addEventListener("click", () => {
         if (mem.dragged || ctx.disabled) return;
         act(ctx, target);
@@ -596,7 +667,7 @@ function renderMap(ctx) {
   const descId = "sf-map-desc-" + seat;
   const map = svg("svg", {
     class: "sf-map", viewBox: mem.box.join(" "), preserveAspectRatio: "xMidYMin meet",
-    role: "group", "aria-label": T.mapTitle, "aria-describedby": descId,
+    role: "img", "aria-label": T.mapTitle, "aria-describedby": descId,
   }, gHex, gFc, gTrail, gRoads, gDams, gStorm, gCities, gTokens);
   const zoomMe = () => {
     const c = me && ix.cities[me.city];
@@ -607,7 +678,7 @@ function renderMap(ctx) {
     map.setAttribute("viewBox", mem.box.join(" "));
   };
   return mapFrame("sf", mem, map, {
-    limits: mapLimits(ix), home: ix.home, descId, desc: mapWords(ctx).join(" "),
+    limits: mapLimits(ix), home: ix.home, descId, desc: mapWords(ctx).concat(cityWords(ctx), [T.mapKeys]),
     labels: { zoomIn: T.zoomIn, zoomOut: T.zoomOut, zoomReset: T.zoomReset },
     extra: [
       me && me.city ? h("button", { type: "button", "aria-label": T.zoomMe, title: T.zoomMe, "data-key": "zoom-me", onclick: zoomMe }, "◎") : null,
@@ -698,6 +769,7 @@ function renderPanel(ctx) {
 function act(ctx, action, confirm) {
   if (ctx.disabled) return;
   ctx.mem.pick = [];
+  ctx.mem.acted = true;
   sendAction(ctx.controls, action, confirm);
 }
 
@@ -732,7 +804,8 @@ function renderOffers(ctx) {
     }
     return h("div", { class: "sf-offer is-out" }, h("p", { text: T.offerOut(seatLabel(ix, view, o.to, seat), cardName(ix, o.give), cardName(ix, o.get)) }));
   });
-  return h("section", { class: "sf-offers", "aria-live": "polite" }, rows);
+  // Not a live region of its own: the screen's one live region says a new offer (news()).
+  return h("section", { class: "sf-offers" }, rows);
 }
 
 function renderRoles(ctx) {
@@ -792,18 +865,22 @@ function renderActions(ctx) {
     return h("button", {
       type: "button", class: "sf-act sf-kind" + (on ? " is-on" : ""), "aria-pressed": on ? "true" : "false",
       "aria-expanded": on ? "true" : "false", "data-key": "kind-" + k, disabled: ctx.disabled,
-      onclick: () => { mem.kind = on ? null : k; mem.pick = []; mem.trade = {}; rerender(ctx); },
+      onclick: () => { mem.kind = on ? null : k; mem.pick = []; mem.trade = {}; if (!on) focusOnwards(mem); rerender(ctx); },
     }, h("span", { class: "sf-act-main", text: kindName(ctx, k) }), h("span", { class: "sf-act-sub", text: sub }));
   });
   parts.push(h("div", { class: "sf-buttons sf-kinds" + (mem.kind ? " is-compact" : ""), role: "group", "aria-label": T.chooseKind }, chooser));
   if (mem.kind) {
     const body = kindOptions(ctx, mem.kind, g[mem.kind]);
     const name = kindName(ctx, mem.kind);
-    parts.push(h("div", { class: "sf-options", role: "region", "aria-label": name },
+    const options = h("div", { class: "sf-options", role: "region", "aria-label": name },
       h("div", { class: "sf-options-head" }, h("h3", { text: name }),
         h("button", { type: "button", class: "sf-close", "aria-label": `${T.close}: ${name}`, "data-key": "kind-close",
-          onclick: () => { mem.kind = null; mem.pick = []; rerender(ctx); } }, "✕")),
-      body));
+          onclick: () => { mem.kind = null; mem.pick = []; rerender(ctx); } }, h("span", { "aria-hidden": "true", text: "✕" }))),
+      body);
+    // Opening a kind, or acting from it, moves focus to its first choice (kit restoreUiState).
+    const first = options.querySelector(".sf-options-head ~ * button:not([disabled])");
+    if (first) first.setAttribute("data-focus-next", "");
+    parts.push(options);
   } else if (kinds.length) {
     parts.push(h("p", { class: "sf-muted sf-hint", text: T.chooseKind }));
   }
@@ -963,7 +1040,7 @@ function renderStorm(ctx) {
   const info = (board.categories || {})[String(cat)] || {};
   const fc = view.forecast || {};
   const head = h("div", { class: "sf-storm-head" },
-    h("span", { class: "sf-cat", style: `background:${CAT_COLOURS[cat]}`, text: String(cat) }),
+    h("span", { class: "sf-cat", style: `background:${CAT_COLOURS[cat]};color:${CAT_INK[cat]}`, text: String(cat) }),
     h("div", {}, h("strong", { text: T.category(cat) }), h("div", { class: "sf-muted", text: [stormWhere(ix, s), info.wind_mph ? T.catWind(info.wind_mph) : null, T.stormAcross(s.across)].filter(Boolean).join(" · ") })));
   const parts = [head];
   if (fc.cards && fc.cards.length) {
@@ -999,21 +1076,17 @@ function renderLastStorm(ctx) {
   let step = 0;
   const items = [];
   for (const e of log) {
-    let text = null, cls = "";
+    const text = stormEventText(ix, e);
+    let cls = "";
     let at = sp.steps + 0.5; // results show once the storm has stopped
     switch (e.type) {
-      case "storm_flips": text = T.evFlips(e.cards.length, e.cards.map((c) => (ix.hcards[c] || { title: c }).title).join(", ")); at = 0; break;
-      case "storm_step": step += 1; text = T.evStep(T.dirWord[e.direction] || e.direction); at = step; cls = "is-step"; break;
-      case "storm_blocked": text = T.evBlocked(T.dirWord[e.direction] || e.direction); at = step; cls = "is-step"; break;
-      case "held": text = T.evHeld((ix.spaces[e.space] || { name: e.space }).name, e.left); cls = "is-held"; break;
-      case "destroyed": text = T.evDestroyed((ix.spaces[e.space] || { name: e.space }).name); cls = "is-hit"; break;
-      case "people_hit": text = T.evPeople(cityName(ix, e.city), e.damage); cls = "is-hit"; break;
-      case "spared": text = T.evSpared(cityName(ix, e.city)); cls = "is-held"; break;
-      case "dam_held": text = T.evDamHeld((ix.roads[e.road] || { name: e.road }).name); cls = "is-held"; break;
-      case "road_flooded": text = T.evFlooded((ix.roads[e.road] || { name: e.road }).name); cls = "is-hit"; break;
-      case "category": text = T.evCategory(e.from, e.to, e.over); cls = "is-cat"; break;
-      case "dissipated": text = T.evDied; cls = "is-cat"; break;
-      default: text = null;
+      case "storm_flips": at = 0; break;
+      case "storm_step": step += 1; at = step; cls = "is-step"; break;
+      case "storm_blocked": at = step; cls = "is-step"; break;
+      case "held": case "spared": case "dam_held": cls = "is-held"; break;
+      case "destroyed": case "people_hit": case "road_flooded": cls = "is-hit"; break;
+      case "category": case "dissipated": cls = "is-cat"; break;
+      default: break;
     }
     if (text) items.push(h("li", { class: cls + (mem.anim && at > 0 ? " is-pending" : ""), "data-step": String(at), text }));
   }
@@ -1024,6 +1097,24 @@ function renderLastStorm(ctx) {
   return h("section", { class: "sf-box sf-last" + (mem.anim ? " is-playing" : ""), "aria-labelledby": "sf-last-title" },
     h("div", { class: "sf-options-head" }, h("h2", { id: "sf-last-title", text: T.lastTitle(sp.round) }), replay),
     h("ol", { class: "sf-events" }, items));
+}
+
+// One event of the storm's move in words (the panel's list and the live region say the same).
+function stormEventText(ix, e) {
+  switch (e.type) {
+    case "storm_flips": return T.evFlips(e.cards.length, e.cards.map((c) => (ix.hcards[c] || { title: c }).title).join(", "));
+    case "storm_step": return T.evStep(T.dirWord[e.direction] || e.direction);
+    case "storm_blocked": return T.evBlocked(T.dirWord[e.direction] || e.direction);
+    case "held": return T.evHeld((ix.spaces[e.space] || { name: e.space }).name, e.left);
+    case "destroyed": return T.evDestroyed((ix.spaces[e.space] || { name: e.space }).name);
+    case "people_hit": return T.evPeople(cityName(ix, e.city), e.damage);
+    case "spared": return T.evSpared(cityName(ix, e.city));
+    case "dam_held": return T.evDamHeld((ix.roads[e.road] || { name: e.road }).name);
+    case "road_flooded": return T.evFlooded((ix.roads[e.road] || { name: e.road }).name);
+    case "category": return T.evCategory(e.from, e.to, e.over);
+    case "dissipated": return T.evDied;
+    default: return null;
+  }
 }
 
 function renderTeam(ctx) {
@@ -1128,7 +1219,7 @@ export function summary(board, teacherView, table) {
     h("p", { class: "sf-sum-line" },
       h("span", { class: "sf-sum-phase", text: T.sumPhase[v.phase] || v.phase }),
       v.round ? h("span", { text: T.sumRound(v.round, v.turn_cap) }) : null,
-      h("span", { class: "sf-sum-cat" }, h("span", { class: "sf-cat sf-cat--small", style: `background:${CAT_COLOURS[cat]}`, "aria-hidden": "true", text: String(cat) }),
+      h("span", { class: "sf-sum-cat" }, h("span", { class: "sf-cat sf-cat--small", style: `background:${CAT_COLOURS[cat]};color:${CAT_INK[cat]}`, "aria-hidden": "true", text: String(cat) }),
         " ", v.ended === "dissipated" ? T.evDied : T.sumStorm(cat, stormWhere(ix, v.storm)))),
     h("p", { class: "sf-sum-damage" }, h("strong", { text: T.sumDamage(d.total) }), " ", T.sumDamageBy(d.infrastructure, d.population, d.roads)),
     waiting,
