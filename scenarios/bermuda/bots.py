@@ -19,26 +19,20 @@ def _arrival(state, ship, port):
     return cargo + ENGINE._dock_gain(state, port)
 
 
-def _worth(state, move):
+def _worth(state, move, ship):
     """What a move brings: the arrival now if it docks, else the arrival it heads for, less
     for every further turn it needs."""
-    ship = next(s for s in state["ships"] if s["id"] == move["ship"])
     if move["to"] in PORTS:
         return _arrival(state, ship, move["to"])
     turns = 1 + len(walk(move["to"], move["route"], move["direction"])) // 7
     return 0.9 * _arrival(state, ship, move["toward"]) * 0.6 ** turns
 
 
-def _risk(state, space):
-    if space in PORTS:
-        return 0.0
-    capture, _ = danger(tuple(state["cloud"]["at"]), state["cloud"]["letter"])
-    return capture.get(CELL[space], 0) / len(SPINNER)
-
-
 def _pick(state, seat, score):
-    moves = ENGINE.moves(state, seat)
-    best = max(moves, key=lambda m: (score(m), m["ship"], m["to"]))
+    ships = {s["id"]: s for s in state["ships"] if s["seat"] == seat}
+    capture, _ = danger(tuple(state["cloud"]["at"]), state["cloud"]["letter"])
+    risk = lambda space: 0 if space in PORTS else capture.get(CELL[space], 0) / len(SPINNER)  # noqa: E731
+    best = max(ENGINE.moves(state, seat), key=lambda m: (score(m, ships[m["ship"]], risk), m["ship"], m["to"]))
     return {"type": "sail", "ship": best["ship"], "to": best["to"]}
 
 
@@ -49,15 +43,14 @@ def random_bot(state, seat):
 
 
 def bold(state, seat):
-    return _pick(state, seat, lambda m: _worth(state, m))
+    return _pick(state, seat, lambda m, ship, risk: _worth(state, m, ship))
 
 
 def cautious(state, seat):
-    def score(m):
-        ship = next(s for s in state["ships"] if s["id"] == m["ship"])
+    def score(m, ship, risk):
         stake = SHIP_WORTH + ENGINE.held_card(ship)
-        safer = _risk(state, ship["at"]) - _risk(state, m["to"])  # taking a ship out of the cone
-        return _worth(state, m) + 2 * stake * safer
+        safer = risk(ship["at"]) - risk(m["to"])  # taking a ship out of the cone
+        return _worth(state, m, ship) + 2 * stake * safer
     return _pick(state, seat, score)
 
 

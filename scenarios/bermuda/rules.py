@@ -249,8 +249,11 @@ class Bermuda:
             raise IllegalAction("not_now", "That is not something you can do now.")
         if seat not in self.to_act(state):
             raise IllegalAction("not_your_turn", "It is not your turn to sail.")
-        move = self._check_sail(state, seat, action.get("ship"), action.get("to"))
-        events = self._sail(state, seat, move)
+        offered = self.moves(state, seat)
+        move = next((m for m in offered if m["ship"] == action["ship"] and m["to"] == action["to"]), None)
+        if move is None:
+            self._refuse_sail(state, seat, action["ship"], action["to"])
+        events = self._sail(state, seat, move, offered)
         state["moved"][seat] = True
         events += self._advance(state)
         return events
@@ -323,17 +326,15 @@ class Bermuda:
         ships = [s for s in state["ships"] if s["status"] == "afloat" and s["at"] == port]
         return len(ships) >= state["seats_n"] or sum(1 for s in ships if s["seat"] == seat) >= 2
 
-    def _check_sail(self, state, seat, ship_id, to):
+    def _refuse_sail(self, state, seat, ship_id, to):
+        """Why a sail that is not among the seat's moves is refused (raises IllegalAction)."""
         ship = next((s for s in state["ships"] if s["id"] == ship_id), None)
-        if ship is None or to not in CELL:
+        if ship is None or not isinstance(to, str) or to not in CELL:
             raise IllegalAction("no_such_place", "There is no such ship or space.")
         if ship["seat"] != seat:
             raise IllegalAction("not_your_ship", "That ship belongs to another fleet.")
         if ship["status"] != "afloat":
             raise IllegalAction("ship_lost", "That ship was caught by the cloud.")
-        for move in self._ship_moves(state, ship, self._sea(state)):
-            if move["to"] == to:
-                return move
         if CELL[to] in blocked_cells(state["cloud"]):
             raise IllegalAction("under_cloud", "No ship may sail under the cloud.")
         if to in PORTS and self._port_closed(state, to, seat):
@@ -342,12 +343,12 @@ class Bermuda:
             raise IllegalAction("two_own", "You already have two ships in that port.", port=to)
         raise IllegalAction("wrong_count", "Your dice do not take that ship there.", roll=state["rolls"][seat])
 
-    def _sail(self, state, seat, move):
+    def _sail(self, state, seat, move, offered):
         ship = next(s for s in state["ships"] if s["id"] == move["ship"])
         me = state["seats"][seat]
         capture, _ = danger(tuple(state["cloud"]["at"]), state["cloud"]["letter"])
         risk = 0 if move["to"] in PORTS else capture.get(CELL[move["to"]], 0)
-        safest = min((0 if m["to"] in PORTS else capture.get(CELL[m["to"]], 0)) for m in self.moves(state, seat))
+        safest = min((0 if m["to"] in PORTS else capture.get(CELL[m["to"]], 0)) for m in offered)
         me["moves"] += 1
         me["into_cone"] += risk > 0
         me["cone_avoidable"] += risk > safest

@@ -20,7 +20,7 @@ const T = {
   timerLeft: (t) => `Turn ends in ${t}`,
   timerUp: "Time is up",
   round: (n, of) => `Round ${n} of ${of}`,
-  target: (t) => `First to $${t},000 of freight wins`,
+  target: (t) => `First to ${T.money(t)} of freight wins`,
   askTeacher: "Ask the teacher",
   teacherAsked: "Teacher asked ✓",
   player: (n) => `Fleet ${n + 1}`,
@@ -42,16 +42,15 @@ const T = {
   pickShip: (name) => `Pick ${name}`,
   picked: "picked",
   sailTo: (place) => `Sail to ${place}`,
-  docks: (gain) => (gain ? `docks and loads $${gain},000` : "docks (no cards left there)"),
-  steps: (n) => `${n} space${n === 1 ? "" : "s"}`,
-  toward: (port) => `toward ${port}`,
+  sailOn: (n, port) => `Sail ${n} space${n === 1 ? "" : "s"} toward ${port}`,
+  docks: (gain) => (gain ? `docks and takes a ${T.money(gain)} card` : "docks (no cards left there)"),
   stop: { cloud: "stops short: the cloud is in the way", full: "stops short: the port is full",
     two_own: "stops short: two of your ships are already there" },
   coneRisk: (n, of) => (n ? `in the cone: swept in ${n} of ${of} spins` : "outside the cone"),
   coneShort: (n, of) => (n ? `cone ${n}/${of}` : "safe"),
   at: (where) => `at ${where}`,
   spaceOn: (route, i) => `at sea between ${route} (space ${i})`,
-  cargo: (v) => (v ? `carrying $${v},000` : "hold empty"),
+  cargo: (v) => (v ? `carrying ${T.money(v)}` : "hold empty"),
   lost: "caught by the cloud",
   dangerTitle: "Danger map",
   dangerNow: (letter, x, y) => `The cloud is on dot ${x + 1}, ${y + 1} with “${letter}” on the notch.`,
@@ -65,19 +64,19 @@ const T = {
   spinWords: (s, letter, caught, lifted) => `The spinner said ${s}: the cloud turned to ${letter} and moved.` +
     (caught ? ` It caught ${caught}.` : " It caught no ship.") + (lifted ? " It reached the edge and was lifted: its caught ships are lost, and it starts again in the centre." : ""),
   fleetsTitle: "Fleets",
-  fleetRow: (f) => `$${f.freight},000 held · $${f.lost_freight},000 lost · ${f.afloat} of 4 ships afloat · ${f.into_cone} of ${f.moves} moves into the cone`,
+  fleetRow: (f) => `${T.money(f.freight)} held · ${T.money(f.lost_freight)} lost · ${f.afloat} of 4 ships afloat · ${f.into_cone} of ${f.moves} moves into the cone`,
   portsTitle: "Ports",
-  portRow: (p, kind, top, left, ships, cap) => `${kind}: ${top === null ? "no cards left" : "top card $" + top + ",000"} (${left} left) · ${ships} of ${cap} berths taken`,
+  portRow: (p, kind, top, left, ships, cap) => `${kind}: ${top === null ? "no cards left" : "top card " + T.money(top)} (${left} left) · ${ships} of ${cap} berths taken`,
   underCloud: " · under the cloud",
   kinds: { sugar: "Sugar", oil: "Oil", bananas: "Bananas", lumber: "Lumber", home: "Home Port bonus" },
   learnTitle: "What real mariners do",
   factChecked: "Checked fact:", factReported: "Reported:", factSource: "Source:", factReportedBy: "Reported by:",
   resultsTitle: "Results",
   resultsHeads: ["Place", "Fleet", "Freight", "Lost", "Ships lost"],
-  money: (v) => `$${v},000`,
+  money: (v) => `$${(v * 1000).toLocaleString("en-US")}`,
   ended: { target: "A fleet reached the target.", fleet_lost: "A fleet lost all its ships.", no_freight: "No freight is left.",
     rounds: "The last round is over.", teacher: "Your teacher ended the game.", stuck: "No ship could move." },
-  summary: (r, of, lead, target, lost) => `Round ${r} of ${of} · leading fleet $${lead},000 of $${target},000 · ${lost} ships lost`,
+  summary: (r, of, lead, target, lost) => `Round ${r} of ${of} · leading fleet ${T.money(lead)} of ${T.money(target)} · ${lost} ships lost`,
 };
 const dirWord = { N: "north", S: "south", E: "east", W: "west" };
 const CELL = 40;
@@ -111,6 +110,12 @@ export function render(root, board, message, controls) {
   const ctx = { board, message, controls, view, me, mem, over, myTurn, canAct, disabled: !canAct || Boolean(controls.busy),
     rerender: () => render(root, board, message, controls) };
   if (mem.picked && !view.moves.some((m) => m.ship === mem.picked)) mem.picked = null;
+  // When a turn starts, focus goes to the first move (unless the student is elsewhere on the page).
+  if (canAct && !mem.wasActing && view.moves.length) {
+    const m = view.moves[0];
+    mem.focusKey = JSON.stringify({ type: "sail", ship: m.ship, to: m.to });
+  }
+  mem.wasActing = canAct;
   renderScreen(root, mem, {
     prefix: "bt", pageClass: "bt" + (canAct ? " bt--turn" : ""), busy: controls.busy, mapLabel: T.mapTitle,
     header: () => renderHeader(ctx), map: () => renderMap(ctx), panel: () => renderPanel(ctx),
@@ -159,14 +164,14 @@ function renderHeader(ctx) {
 function renderMap(ctx) {
   const { board, view, mem, me } = ctx;
   const W = board.grid.cols * CELL, H = board.grid.rows * CELL;
-  const home = [-10, -10, W + 20, H + 20];
+  const home = [-10, -30, W + 20, H + 60];
   if (!mem.box) mem.box = home.slice();
   const cone = new Map(view.cone.map(([x, y, n]) => [`${x},${y}`, n]));
   const layers = [];
   layers.push(svg("defs", {},
     svg("pattern", { id: "bt-hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
       svg("rect", { width: 8, height: 8, fill: "#fde3c6" }), svg("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#e07a1f", "stroke-width": 3 }))));
-  layers.push(svg("rect", { x: -10, y: -10, width: W + 20, height: H + 20, class: "bt-sea" }));
+  layers.push(svg("rect", { x: -10, y: -30, width: W + 20, height: H + 60, class: "bt-sea" }));
   for (const [key, n] of cone) {
     const [x, y] = key.split(",").map(Number);
     layers.push(svg("g", { class: "bt-cone" },
@@ -198,7 +203,7 @@ function renderMap(ctx) {
     layers.push(svg("g", { class: "bt-port" + (info.closed ? " is-closed" : "") },
       svg("rect", { x: px - 14, y: py - 14, width: 28, height: 28, rx: 4 }),
       svg("text", { x: px, y: py + 5, "text-anchor": "middle", class: "bt-port-top", text: info.top === null ? "–" : String(info.top) }),
-      svg("text", { x: Math.min(Math.max(px, 40), W - 40), y: py + (port.cell[1] === 0 ? 30 : -18), "text-anchor": "middle", class: "bt-port-name", text: port.name })));
+      svg("text", { x: Math.min(Math.max(px, 40), W - 50), y: py - 19, "text-anchor": "middle", class: "bt-port-name", text: port.name })));
   }
   // ships (in port: in a small row under the port)
   const byPort = {};
@@ -265,8 +270,7 @@ function renderPanel(ctx) {
 }
 
 function moveLabel(ctx, m) {
-  const place = m.docks ? portName(ctx.board, m.to) : T.steps(m.steps) + " " + T.toward(portName(ctx.board, m.toward));
-  return T.sailTo(place);
+  return m.docks ? T.sailTo(portName(ctx.board, m.to)) : T.sailOn(m.steps, portName(ctx.board, m.toward));
 }
 
 function moveSub(ctx, m) {
@@ -352,7 +356,7 @@ function renderResults(ctx) {
   }));
   return box("bt", "results", "results", T.resultsTitle,
     h("p", { text: T.ended[view.ended] || "" }),
-    rows.length ? resultsTable("bt-results", T.resultsTitle, T.resultsHeads, rows) : null);
+    rows.length ? resultsTable("bt-results-table", T.resultsTitle, T.resultsHeads, rows) : null);
 }
 
 // ---- the teacher's summary ----------------------------------------------------------------------
