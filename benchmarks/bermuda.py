@@ -56,11 +56,11 @@ def speed_main() -> None:
           f"({prounds:g} rounds, 100 games)")
 
 
-def balance_main() -> None:
+def balance_main(games: int = BALANCE) -> None:
     kinds = ["bold", "cautious", "bold", "cautious"]
     for label, options in (("default options", None), ("as_printed", PRESETS["as_printed"])):
         rows = {"bold": [], "cautious": []}
-        for seed in range(BALANCE):
+        for seed in range(games):
             state, _ = play(seed, kinds, options)
             for r in ENGINE.results(state):
                 rows[kinds[r["seat"]]].append(r)
@@ -70,10 +70,10 @@ def balance_main() -> None:
                   f"freight lost {statistics.mean(x['lost_freight'] for x in b):.2f}k, "
                   f"ships lost {statistics.mean(x['ships_lost'] for x in b):.2f}, "
                   f"moves into the cone {100 * sum(x['into_cone'] for x in b) / max(1, sum(x['moves'] for x in b)):.0f} %, "
-                  f"first place {100 * sum(r['rank'] == 1 for r in results) / BALANCE:.1f} % of games")
-        rand = [r["breakdown"] for seed in range(BALANCE // 5)
+                  f"first place {100 * sum(r['rank'] == 1 for r in results) / games:.1f} % of games")
+        rand = [r["breakdown"] for seed in range(games // 5)
                 for r in ENGINE.results(play(seed, ["random"] * 4, options)[0])]
-        print(f"{label}, random (4 of 4 fleets, {BALANCE // 5} games): freight "
+        print(f"{label}, random (4 of 4 fleets, {games // 5} games): freight "
               f"{statistics.mean(x['freight'] for x in rand):.1f}k, freight lost "
               f"{statistics.mean(x['lost_freight'] for x in rand):.2f}k, ships lost "
               f"{statistics.mean(x['ships_lost'] for x in rand):.2f}")
@@ -83,8 +83,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bermuda")
     parser.add_argument("--balance", action="store_true",
                         help="bold against cautious fleets over 1,000 games, default options and as printed")
+    parser.add_argument("--games", type=int, default=BALANCE, help="games for --balance (default 1,000)")
     args = parser.parse_args()
-    balance_main() if args.balance else speed_main()
+    balance_main(args.games) if args.balance else speed_main()
 
 
 if __name__ == "__main__":
