@@ -4,7 +4,7 @@ the cone (the same cloud: the spinner's stream does not depend on the players). 
 from __future__ import annotations
 
 from .bots import BOTS, POLICY_BOT
-from .rules import ENGINE
+from .rules import ENGINE, UNIT
 
 
 def fleets(state) -> list[dict]:
@@ -59,6 +59,8 @@ def table_story(table) -> dict:
                        until_round=state["round"])
         mine = {r["seat"]: r for r in fleets(clear)}[row["seat"]]
         row["clear"] = {k: mine[k] for k in ("freight", "lost_freight", "ships_lost", "into_cone")}
+        row["clear"].update(freight_usd=mine["freight"] * UNIT, lost_usd=mine["lost_freight"] * UNIT)
+        row.update(freight_usd=row["freight"] * UNIT, lost_usd=row["lost_freight"] * UNIT)
     return {"table": table["table"], "rounds": state["round"], "ended": state["ended"], "fleets": rows,
             "caught": sum(r["ships_lost"] for r in rows)}
 
@@ -75,4 +77,7 @@ def class_summary(stories) -> dict:
         "clear_lost": sum(r["clear"]["lost_freight"] for r in students),
         "clear_ships_lost": sum(r["clear"]["ships_lost"] for r in students),
         "rows": rows,
+        "freight_usd": sum(r["freight"] for r in students) * UNIT,
+        "lost_usd": sum(r["lost_freight"] for r in students) * UNIT,
+        "clear_lost_usd": sum(r["clear"]["lost_freight"] for r in students) * UNIT,
     }

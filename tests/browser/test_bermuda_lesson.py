@@ -2,7 +2,9 @@
 fleets by tapping a ship then a space (and by keyboard), read the cone, and finish; then the
 bell (finish with bots), the class debrief with its cited facts, and the written reports."""
 import json
+import os
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -139,7 +141,7 @@ def _build_reports(session_id):
     return [(r.kind, r.status, bytes(r.pdf)[:4], r.html) for r in Report.objects.filter(session_id=session_id)]
 
 
-def test_the_bell_finishes_with_bots_and_the_debrief_cites_its_sources(browser, asgi_server):
+def test_the_bell_finishes_with_bots_and_the_debrief_cites_its_sources(browser, asgi_server, tmp_path):
     in_thread(_facts)
     teacher = teacher_page(browser, asgi_server)
     code, session_id = new_session(teacher, seats=4, bots=True, rounds=16)
@@ -164,3 +166,10 @@ def test_the_bell_finishes_with_bots_and_the_debrief_cites_its_sources(browser, 
     expect(teacher.get_by_role("heading", name="Who kept out of the storm's way")).to_be_visible()
     expect(teacher.locator(".db-table")).to_contain_text("Solo")
     expect(teacher.locator(".db-sources")).to_contain_text("Mariners Weather Log")
+    shots = Path(os.environ.get("RENDERER_SHOTS", tmp_path))
+    shots.mkdir(parents=True, exist_ok=True)
+    for width, height in ((1366, 768), (768, 1024)):
+        teacher.set_viewport_size({"width": width, "height": height})
+        teacher.screenshot(path=str(shots / f"bermuda_debrief_{width}x{height}.png"), full_page=True)
+        overflow = teacher.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 1, f"the debrief is {overflow}px wider than a {width}-px screen"
