@@ -631,6 +631,7 @@ class Bermuda:
                        "into_cone": state["seats"][n]["into_cone"], "moves": state["seats"][n]["moves"]}
                       for n in range(state["seats_n"])],
             "last_spin": state["last_spin"],
+            "last_sail": state["history"][-1] if state["history"] else None,
             "actions": self.actions(state, seat) if seat is not None else [],
             "progress": min(100, round(100 * max(self.held(state, n) for n in range(state["seats_n"]))
                                        / state["options"]["target"])),

@@ -61,6 +61,10 @@ const T = {
   spinner: "The spinner: each of its 16 sectors is equally likely.",
   sector: (s) => `${s.letter} ${s.count === null ? dirWord[s.direction] + " edge" : s.count + " " + s.direction}`,
   lastSpin: "Last spin",
+  lastSail: (seat, ship, place) => `${T.player(seat)} sailed ${T.shipName(ship)} to ${place}.`,
+  allPatterns: "The danger map: the cloud's pattern for every letter",
+  patternOf: (letter) => `With ${letter} on the notch`,
+  whereAll: "Where every ship is",
   spinWords: (s, letter, caught, lifted) => `The spinner said ${s}: the cloud turned to ${letter} and moved.` +
     (caught ? ` It caught ${caught}.` : " It caught no ship.") + (lifted ? " It reached the edge and was lifted: its caught ships are lost, and it starts again in the centre." : ""),
   fleetsTitle: "Fleets",
@@ -119,7 +123,7 @@ export function render(root, board, message, controls) {
   renderScreen(root, mem, {
     prefix: "bt", pageClass: "bt" + (canAct ? " bt--turn" : ""), busy: controls.busy, mapLabel: T.mapTitle,
     header: () => renderHeader(ctx), map: () => renderMap(ctx), panel: () => renderPanel(ctx),
-    announce: [bannerText(ctx), spinText(ctx)].filter(Boolean).join(" "), version: message.version,
+    announce: [sailText(ctx), spinText(ctx), bannerText(ctx)].filter(Boolean).join(" "), version: message.version,
     countdown: { running: T.timerLeft, over: T.timerUp },
   });
 }
@@ -132,6 +136,11 @@ function bannerText(ctx) {
   if (ctx.myTurn) return T.yourTurn(view.roll);
   if (view.turns === "in_turn") return T.waitTurn(T.player(view.turn));
   return view.moved[me] ? T.waitOthers : T.waitTurn(T.player(view.turn));
+}
+
+function sailText(ctx) {
+  const s = ctx.view.last_sail;
+  return s ? T.lastSail(s.seat, s.ship, placeWords(ctx.board, s.to)) : "";
 }
 
 function spinText(ctx) {
@@ -301,29 +310,38 @@ function renderMoves(ctx) {
   return box("bt", "moves", "moves", T.movesTitle, groups.length ? groups : h("p", { text: T.noMove }));
 }
 
-function renderDanger(ctx) {
-  const { view, board, me } = ctx;
-  const rot = board.rotations[view.cloud.letter];
+function pattern(board, letter) {
+  const rot = board.rotations[letter];
   const cap = new Set(rot.capture.map((c) => c.join(","))), push = new Set(rot.push.map((c) => c.join(",")));
   const rows = [];
   for (let dy = -2; dy <= 2; dy++) {
     const cells = [];
     for (let dx = -2; dx <= 2; dx++) {
       const k = `${dx},${dy}`;
-      cells.push(h("span", { class: "bt-pat " + (dx === 0 && dy === 0 ? "is-eye" : cap.has(k) ? "is-cap" : push.has(k) ? "is-push" : "is-none"),
-        text: dx === 0 && dy === 0 ? "●" : cap.has(k) ? "⊗" : push.has(k) ? "○" : "" }));
+      const kind = dx === 0 && dy === 0 ? "eye" : cap.has(k) ? "cap" : push.has(k) ? "push" : "none";
+      cells.push(h("span", { class: `bt-pat is-${kind}`, text: { eye: "●", cap: "⊗", push: "○", none: "" }[kind] }));
     }
     rows.push(h("div", { class: "bt-pat-row" }, cells));
   }
+  return h("div", { class: "bt-pattern", role: "img",
+    "aria-label": `${T.patternOf(letter)}: ${rot.capture.length} ⊗, ${rot.push.length} ○` }, rows);
+}
+
+function renderDanger(ctx) {
+  const { view, board, me } = ctx;
   const inCone = view.ships.filter((s) => s.seat === me && s.status === "afloat" && s.risk > 0).map((s) => T.shipName(s.id));
   const spin = view.last_spin ? h("p", { class: "bt-spin" }, h("strong", { text: T.lastSpin + ": " }), spinText(ctx)) : null;
   return box("bt", "danger", "danger", T.dangerTitle,
     h("p", { text: T.dangerNow(view.cloud.letter, view.cloud.at[0], view.cloud.at[1]) }),
     h("p", { class: "bt-muted", text: T.dangerPattern }),
-    h("div", { class: "bt-pattern", "aria-hidden": "true" }, rows),
+    pattern(board, view.cloud.letter),
     h("p", { text: `${T.coneCount(view.cone.length)} ${T.yourInCone(inCone)}` }),
     view.cloud.hanging.length ? h("p", { text: T.hanging(view.cloud.hanging.length) }) : null,
     spin,
+    h("details", { "data-key": "patterns", open: ctx.mem.open.patterns || null },
+      h("summary", { text: T.allPatterns }),
+      h("div", { class: "bt-patterns" }, Object.keys(board.rotations).map((letter) =>
+        h("figure", {}, pattern(board, letter), h("figcaption", { text: T.patternOf(letter) }))))),
     h("details", { "data-key": "spinner", open: ctx.mem.open.spinner || null },
       h("summary", { text: T.spinner }),
       h("ul", { class: "bt-sectors" }, board.spinner.map((s) => h("li", { text: T.sector(s) })))));
@@ -334,7 +352,16 @@ function renderFleets(ctx) {
   return box("bt", "fleets", "fleets", T.fleetsTitle,
     h("dl", {}, defRows(view.seats.map((f) => [T.player(f.seat) + (f.seat === me ? ` (${T.you})` : ""), T.fleetRow(f)]))),
     h("ul", { class: "bt-myships" }, view.ships.filter((s) => s.seat === me).map((s) =>
-      h("li", { text: `${T.shipName(s.id)}: ${s.status === "afloat" ? placeWords(ctx.board, s.at) + " · " + T.cargo(s.cargo) + " · " + T.coneShort(s.risk, view.sectors) : T.lost}` }))));
+      h("li", { text: `${T.shipName(s.id)}: ${shipWords(ctx, s)}` }))),
+    h("details", { "data-key": "where-all", open: ctx.mem.open["where-all"] || null },
+      h("summary", { text: T.whereAll }),
+      h("ul", { class: "bt-myships" }, view.ships.filter((s) => s.seat !== me).map((s) =>
+        h("li", { text: `${T.player(s.seat)}, ${T.shipName(s.id)}: ${shipWords(ctx, s)}` })))));
+}
+
+function shipWords(ctx, s) {
+  const view = ctx.view;
+  return s.status === "afloat" ? `${placeWords(ctx.board, s.at)} · ${T.cargo(s.cargo)} · ${T.coneShort(s.risk, view.sectors)}` : T.lost;
 }
 
 function renderPorts(ctx) {
