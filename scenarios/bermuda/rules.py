@@ -207,7 +207,7 @@ class Bermuda:
             "cloud": {"at": list(CENTRE), "letter": "A", "hanging": []},
             "ships": ships, "decks": decks, "bonus": [f"bonus{n}" for n in range(len(SEA["bonus"]))],
             "seats": [{"banked": [], "lost_cards": [], "moves": 0, "into_cone": 0, "cone_avoidable": 0,
-                       "captured": 0, "docked": 0, "bumped": 0} for _ in range(seats)],
+                       "captured": 0, "docked": 0, "bumped": 0, "held": 0} for _ in range(seats)],
             "history": [], "last_spin": None, "ended": None,
         }
         self._start_round(state)
@@ -401,11 +401,13 @@ class Bermuda:
             if state["bonus"]:
                 card = state["bonus"].pop(0)
                 me["banked"].append(card)
+                me["held"] += CARDS[card]["value"]
                 events.append({"type": "bonus", "seat": ship["seat"], "card": card, "value": CARDS[card]["value"]})
         else:
             deck = state["decks"][port["freight"]]
             if deck:
                 card = deck.pop(0)
+                me["held"] += CARDS[card]["value"]
                 if state["options"]["cargo_at_risk"]:
                     ship["cargo"], ship["loaded_at"] = card, ship["at"]
                 else:
@@ -507,6 +509,7 @@ class Bermuda:
                 me["captured"] += 1
                 if ship["cargo"]:
                     me["lost_cards"].append(ship["cargo"])
+                    me["held"] -= CARDS[ship["cargo"]]["value"]
                     ship["cargo"] = None
                 state["cloud"]["hanging"].append(ship["id"])
                 caught.append(ship)
@@ -562,11 +565,9 @@ class Bermuda:
     # --- scores ------------------------------------------------------------------------------
 
     def held(self, state, seat):
-        """Freight and bonus value the seat holds (banked and aboard its afloat ships), thousands."""
-        banked = sum(CARDS[c]["value"] for c in state["seats"][seat]["banked"])
-        aboard = sum(CARDS[s["cargo"]]["value"] for s in state["ships"]
-                     if s["seat"] == seat and s["status"] == "afloat" and s["cargo"])
-        return banked + aboard
+        """Freight and bonus value the seat holds (banked and aboard its afloat ships), thousands:
+        kept as a running total (cards taken, less cards lost with caught ships)."""
+        return state["seats"][seat]["held"]
 
     def results(self, state):
         rows = []

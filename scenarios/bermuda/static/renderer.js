@@ -59,7 +59,8 @@ const T = {
   yourInCone: (names) => (names.length ? `Your ships in the cone: ${names.join(", ")}.` : "None of your ships is in the cone."),
   hanging: (n) => `${n} caught ship${n === 1 ? " hangs" : "s hang"} from the cloud.`,
   spinner: "The spinner: each of its 16 sectors is equally likely.",
-  sector: (s) => `${s.letter} ${s.count === null ? dirWord[s.direction] + " edge" : s.count + " " + s.direction}`,
+  dirWord: { N: "north", S: "south", E: "east", W: "west" },
+  sector: (s) => `${s.letter} ${s.count === null ? T.dirWord[s.direction] + " edge" : s.count + " " + s.direction}`,
   lastSpin: "Last spin",
   lastSail: (seat, ship, place) => `${T.player(seat)} sailed ${T.shipName(ship)} to ${place}.`,
   allPatterns: "The danger map: the cloud's pattern for every letter",
@@ -82,7 +83,6 @@ const T = {
     rounds: "The last round is over.", teacher: "Your teacher ended the game.", stuck: "No ship could move." },
   summary: (r, of, lead, target, lost) => `Round ${r} of ${of} · leading fleet ${T.money(lead)} of ${T.money(target)} · ${lost} ships lost`,
 };
-const dirWord = { N: "north", S: "south", E: "east", W: "west" };
 const CELL = 40;
 const SEAT_FILL = ["#0b4f6c", "#b3261e", "#1f7a3a", "#7a4b9c"];
 

@@ -223,3 +223,20 @@ def test_cautious_captains_lose_less_freight_than_bold_ones_and_neither_always_w
             wins[kinds[r["seat"]]] += r["rank"] == 1
     assert lost["cautious"] < lost["bold"]
     assert wins["bold"] > 0 and wins["cautious"] > 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_running_freight_total_is_the_cards_banked_and_aboard(seed):
+    """``held`` is kept as a running total; it always equals the cards a fleet has banked plus
+    those aboard its afloat ships, and banked, aboard and lost cards never overlap."""
+    from scenarios.bermuda.rules import CARDS
+
+    rng = random.Random(seed)
+    state = ENGINE.setup(seed, 4)
+    while not ENGINE.finished(state):
+        seat = ENGINE.to_act(state)[0]
+        ENGINE.apply(state, seat, rng.choice(ENGINE.actions(state, seat)))
+        for n, me in enumerate(state["seats"]):
+            aboard = [s["cargo"] for s in state["ships"] if s["seat"] == n and s["status"] == "afloat" and s["cargo"]]
+            assert ENGINE.held(state, n) == sum(CARDS[c]["value"] for c in me["banked"] + aboard)
+            assert not set(me["banked"]) & set(me["lost_cards"]) and not set(aboard) & set(me["banked"])
