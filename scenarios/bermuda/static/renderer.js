@@ -49,7 +49,7 @@ const T = {
   coneRisk: (n, of) => (n ? `in the cone: swept in ${n} of ${of} spins` : "outside the cone"),
   coneShort: (n, of) => (n ? `cone ${n}/${of}` : "safe"),
   at: (where) => `at ${where}`,
-  spaceOn: (route, i) => `at sea between ${route} (space ${i})`,
+  spaceOn: (a, b, i) => `at sea between ${a} and ${b} (space ${i})`,
   cargo: (v) => (v ? `carrying ${T.money(v)}` : "hold empty"),
   lost: "caught by the cloud",
   dangerTitle: "Danger map",
@@ -65,6 +65,7 @@ const T = {
   lastSail: (seat, ship, place) => `${T.player(seat)} sailed ${T.shipName(ship)} to ${place}.`,
   allPatterns: "The danger map: the cloud's pattern for every letter",
   patternOf: (letter) => `With ${letter} on the notch`,
+  patternName: (letter, cap, push) => `With ${letter} on the notch: ${cap} magnet dots catch, ${push} dots push`,
   whereAll: "Where every ship is",
   spinWords: (s, letter, caught, lifted) => `The spinner said ${s}: the cloud turned to ${letter} and moved.` +
     (caught ? ` It caught ${caught}.` : " It caught no ship.") + (lifted ? " It reached the edge and was lifted: its caught ships are lost, and it starts again in the centre." : ""),
@@ -97,7 +98,7 @@ function placeWords(board, space) {
   if (!space.includes(".")) return portName(board, space);
   const [route, i] = space.split(".");
   const path = board.paths.find((p) => p.id === route);
-  return T.spaceOn(`${portName(board, path.a)} and ${portName(board, path.b)}`, Number(i) + 1);
+  return T.spaceOn(portName(board, path.a), portName(board, path.b), Number(i) + 1);
 }
 
 function centre(cell) {
@@ -324,7 +325,7 @@ function pattern(board, letter) {
     rows.push(h("div", { class: "bt-pat-row" }, cells));
   }
   return h("div", { class: "bt-pattern", role: "img",
-    "aria-label": `${T.patternOf(letter)}: ${rot.capture.length} ⊗, ${rot.push.length} ○` }, rows);
+    "aria-label": T.patternName(letter, rot.capture.length, rot.push.length) }, rows);
 }
 
 function renderDanger(ctx) {
