@@ -229,7 +229,7 @@ function renderMap(ctx) {
     const canPick = ctx.canAct && mine && view.moves.some((m) => m.ship === ship.id);
     layers.push(svg("g", {
       class: "bt-ship" + (mine ? " is-mine" : "") + (picked === ship.id ? " is-picked" : "") + (canPick ? " can-pick" : ""),
-      "aria-hidden": "true", onclick: canPick ? () => pick(ctx, ship.id) : null,
+      "data-ship": ship.id, "aria-hidden": "true", onclick: canPick ? () => pick(ctx, ship.id) : null,
     },
       svg("circle", { cx: sx, cy: sy, r: mine ? 8 : 7, fill: SEAT_FILL[ship.seat] }),
       svg("text", { x: sx, y: sy + 4, "text-anchor": "middle", class: "bt-ship-n", text: String(ship.seat + 1) }),
@@ -238,7 +238,7 @@ function renderMap(ctx) {
   if (picked && ctx.canAct) {
     view.moves.filter((m) => m.ship === picked).forEach((m, i) => {
       const [dx, dy] = centre(board.spaces[m.to]);
-      layers.push(svg("g", { class: "bt-dest", "aria-hidden": "true", onclick: () => sail(ctx, m) },
+      layers.push(svg("g", { class: "bt-dest", "data-to": m.to, "aria-hidden": "true", onclick: () => sail(ctx, m) },
         svg("circle", { cx: dx, cy: dy, r: 15 }),
         svg("text", { x: dx, y: dy + 5, "text-anchor": "middle", text: String.fromCharCode(65 + i) }),
         svg("circle", { cx: dx, cy: dy, r: 20, class: "bt-hit" })));
