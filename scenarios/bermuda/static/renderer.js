@@ -112,7 +112,7 @@ export function render(root, board, message, controls) {
   const over = message.status === "finished" || view.over;
   const myTurn = !over && (view.acting || []).includes(me);
   const canAct = myTurn && message.status === "playing" && !message.bot && (view.actions || []).length > 0;
-  const ctx = { board, message, controls, view, me, mem, over, myTurn, canAct, disabled: !canAct || Boolean(controls.busy),
+  const ctx = { root, board, message, controls, view, me, mem, over, myTurn, canAct, disabled: !canAct || Boolean(controls.busy),
     rerender: () => render(root, board, message, controls) };
   if (mem.picked && !view.moves.some((m) => m.ship === mem.picked)) mem.picked = null;
   // When a turn starts, focus goes to the first move (unless the student is elsewhere on the page).
@@ -255,7 +255,11 @@ function renderMap(ctx) {
 
 function pick(ctx, shipId) {
   ctx.mem.picked = ctx.mem.picked === shipId ? null : shipId;
-  ctx.mem.focusKey = `pick-${shipId}`;
+  // focus follows the pick: the ship's first move once picked, else its pick button
+  const first = ctx.view.moves.find((m) => m.ship === shipId);
+  const key = ctx.mem.picked && first ? JSON.stringify({ type: "sail", ship: first.ship, to: first.to }) : `pick-${shipId}`;
+  const el = ctx.root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+  if (el) el.focus({ preventScroll: true });
   ctx.rerender();
 }
 
