@@ -633,6 +633,11 @@ class Bermuda:
                       for n in range(state["seats_n"])],
             "last_spin": state["last_spin"],
             "last_sail": state["history"][-1] if state["history"] else None,
+            "cards": ([{"kind": CARDS[c]["kind"], "value": CARDS[c]["value"], "aboard": False}
+                       for c in state["seats"][seat]["banked"]]
+                      + [{"kind": CARDS[sh["cargo"]]["kind"], "value": CARDS[sh["cargo"]]["value"], "aboard": sh["id"]}
+                         for sh in state["ships"] if sh["seat"] == seat and sh["status"] == "afloat" and sh["cargo"]])
+            if seat is not None else [],
             "actions": self.actions(state, seat) if seat is not None else [],
             "progress": min(100, round(100 * max(self.held(state, n) for n in range(state["seats_n"]))
                                        / state["options"]["target"])),

@@ -67,6 +67,9 @@ const T = {
   patternOf: (letter) => `With ${letter} on the notch`,
   patternName: (letter, cap, push) => `With ${letter} on the notch: ${cap} magnet dots catch, ${push} dots push`,
   whereAll: "Where every ship is",
+  yourCards: "Your cards",
+  noCards: "No cards yet.",
+  cardWords: (c) => `${T.kinds[c.kind]} ${T.money(c.value)}` + (c.aboard ? ` (aboard ${T.shipName(c.aboard)})` : ""),
   spinWords: (s, letter, caught, lifted) => `The spinner said ${s}: the cloud turned to ${letter} and moved.` +
     (caught ? ` It caught ${caught}.` : " It caught no ship.") + (lifted ? " It reached the edge and was lifted: its caught ships are lost, and it starts again in the centre." : ""),
   fleetsTitle: "Fleets",
@@ -74,7 +77,7 @@ const T = {
   portsTitle: "Ports",
   portRow: (p, kind, top, left, ships, cap) => `${kind}: ${top === null ? "no cards left" : "top card " + T.money(top)} (${left} left) · ${ships} of ${cap} berths taken`,
   underCloud: " · under the cloud",
-  kinds: { sugar: "Sugar", oil: "Oil", bananas: "Bananas", lumber: "Lumber", home: "Home Port bonus" },
+  kinds: { sugar: "Sugar", oil: "Oil", bananas: "Bananas", lumber: "Lumber", home: "Home Port bonus", bonus: "Home Port bonus" },
   learnTitle: "What real mariners do",
   factChecked: "Checked fact:", factReported: "Reported:", factSource: "Source:", factReportedBy: "Reported by:",
   resultsTitle: "Results",
@@ -358,6 +361,8 @@ function renderFleets(ctx) {
     h("dl", {}, defRows(view.seats.map((f) => [T.player(f.seat) + (f.seat === me ? ` (${T.you})` : ""), T.fleetRow(f)]))),
     h("ul", { class: "bt-myships" }, view.ships.filter((s) => s.seat === me).map((s) =>
       h("li", { text: `${T.shipName(s.id)}: ${shipWords(ctx, s)}` }))),
+    h("p", {}, h("strong", { text: T.yourCards + ": " }),
+      view.cards.length ? view.cards.map(T.cardWords).join(", ") : T.noCards),
     h("details", { "data-key": "where-all", open: ctx.mem.open["where-all"] || null },
       h("summary", { text: T.whereAll }),
       h("ul", { class: "bt-myships" }, view.ships.filter((s) => s.seat !== me).map((s) =>
