@@ -1,0 +1,83 @@
+"""What the debrief reads from a finished Bermuda game: each fleet's freight and losses, how
+often it sailed into the cone, and a counterfactual replay in which the same fleet keeps out of
+the cone (the same cloud: the spinner's stream does not depend on the players). Pure Python."""
+from __future__ import annotations
+
+from .bots import BOTS, POLICY_BOT
+from .rules import ENGINE, UNIT
+
+
+def fleets(state) -> list[dict]:
+    """One row per seat: the engine's results with the seat's moves into the cone."""
+    rows = []
+    for result in ENGINE.results(state):
+        b = result["breakdown"]
+        rows.append({"seat": result["seat"], "rank": result["rank"], "freight": b["freight"],
+                     "lost_freight": b["lost_freight"], "ships_lost": b["ships_lost"],
+                     "moves": b["moves"], "into_cone": b["into_cone"], "cone_avoidable": b["cone_avoidable"],
+                     "docked": b["docked"],
+                     "cone_share": round(100 * b["into_cone"] / b["moves"]) if b["moves"] else 0})
+    return rows
+
+
+def replay(seed, seats, options, moves, keep_clear=None, until_round=None):
+    """Play the table's logged moves again from the seed. With ``keep_clear`` set, that seat is
+    sailed by the cone-avoiding captain instead; other seats play their logged move while it is
+    legal, else the same captain. Returns the final state."""
+    bot = BOTS[POLICY_BOT]
+    state = ENGINE.setup(seed, seats, options)
+    queue = {s: [m for seat, m in moves if seat == s] for s in range(seats)}
+    for _ in range(10_000):
+        if ENGINE.finished(state) or (until_round and state["round"] > until_round):
+            break
+        acting = ENGINE.to_act(state)
+        if not acting:
+            break
+        seat = acting[0]
+        action = None
+        if seat != keep_clear and queue[seat]:
+            logged = queue[seat].pop(0)
+            if logged in ENGINE.actions(state, seat):
+                action = logged
+        ENGINE.apply(state, seat, action or bot(state, seat))
+    if not ENGINE.finished(state):
+        ENGINE.apply(state, None, {"type": "end_now"})
+    return state
+
+
+def table_story(table) -> dict:
+    """A finished table as the debrief tells it: each fleet with its holder and its
+    counterfactual (the same fleet kept out of the cone, the same cloud, until the same round)."""
+    state = ENGINE.load(table["state"])
+    seats = state["seats_n"]
+    moves = [(m["seat"], m["action"]) for m in table["moves"] if m["seat"] is not None]
+    rows = fleets(state)
+    for row in rows:
+        holder = table["holders"].get(row["seat"])
+        row["name"] = holder["name"] if holder else None
+        clear = replay(table["seed"], seats, state["options"], moves, keep_clear=row["seat"],
+                       until_round=state["round"])
+        mine = {r["seat"]: r for r in fleets(clear)}[row["seat"]]
+        row["clear"] = {k: mine[k] for k in ("freight", "lost_freight", "ships_lost", "into_cone")}
+        row["clear"].update(freight_usd=mine["freight"] * UNIT, lost_usd=mine["lost_freight"] * UNIT)
+        row.update(freight_usd=row["freight"] * UNIT, lost_usd=row["lost_freight"] * UNIT)
+    return {"table": table["table"], "rounds": state["round"], "ended": state["ended"], "fleets": rows,
+            "caught": sum(r["ships_lost"] for r in rows)}
+
+
+def class_summary(stories) -> dict:
+    rows = [r for s in stories for r in s["fleets"]]
+    students = [r for r in rows if r["name"]]
+    moves = sum(r["moves"] for r in students) or 0
+    return {
+        "tables": len(stories), "fleets": len(rows), "students": len(students),
+        "freight": sum(r["freight"] for r in students), "lost_freight": sum(r["lost_freight"] for r in students),
+        "ships_lost": sum(r["ships_lost"] for r in students),
+        "cone_share": round(100 * sum(r["into_cone"] for r in students) / moves) if moves else 0,
+        "clear_lost": sum(r["clear"]["lost_freight"] for r in students),
+        "clear_ships_lost": sum(r["clear"]["ships_lost"] for r in students),
+        "rows": rows,
+        "freight_usd": sum(r["freight"] for r in students) * UNIT,
+        "lost_usd": sum(r["lost_freight"] for r in students) * UNIT,
+        "clear_lost_usd": sum(r["clear"]["lost_freight"] for r in students) * UNIT,
+    }

@@ -1,0 +1,72 @@
+"""Bermuda Triangle's debrief part (``scenarios.debrief.Debrief``): freight collected and lost,
+how often each fleet sailed into the cone, the same fleet replayed keeping out of the cone, and
+what keeps real ships out of a hurricane's way, cited."""
+from __future__ import annotations
+
+from scenarios.debrief import Citations
+
+from . import analysis
+
+#: the facts the pages cite, in the order they are told
+TOPICS = ("mariners-1-2-3-rule", "tropical-storm-force-radius", "forecast-cone", "track-errors-shrinking",
+          "el-faro-joaquin")
+
+
+def cited(lesson, audience):
+    facts = {f.key: f for f in lesson.facts(audience)}
+    cites = Citations()
+    return [cites.cite(facts[key]) for key in TOPICS if key in facts], cites
+
+
+class BermudaDebrief:
+    data_dictionary = {
+        "decisions.freight": "Freight the fleet held at the end (thousands of dollars, banked and aboard).",
+        "decisions.lost_freight": "Freight lost with ships the cloud caught (thousands of dollars).",
+        "decisions.ships_lost": "Ships the cloud caught (of four).",
+        "decisions.into_cone": "Moves that ended on a space the cloud could sweep at the next spin.",
+        "decisions.cone_avoidable": "Of those, moves where another move that turn was less exposed.",
+        "decisions.clear_lost_freight": "Freight the same fleet lost in a replay keeping out of the cone.",
+    }
+
+    def page(self, lesson, audience):
+        stories = [analysis.table_story(t) for t in lesson.tables]
+        facts, cites = cited(lesson, audience)
+        return "scenarios/bermuda/debrief.html", {"summary": analysis.class_summary(stories), "stories": stories,
+                                                  "cited": facts, "citations": cites.facts}
+
+    def report(self, lesson, table, seat, name, progress):
+        progress(30, "Replaying the fleet outside the cone")
+        story = analysis.table_story(table)
+        mine = next(r for r in story["fleets"] if r["seat"] == seat)
+        facts, cites = cited(lesson, "student")
+        context = {"name": name, "mine": mine, "story": story, "table": table["table"], "cited": facts,
+                   "citations": cites.facts}
+        data = {"freight": mine["freight"], "lost_freight": mine["lost_freight"], "ships_lost": mine["ships_lost"],
+                "into_cone": mine["into_cone"], "clear": mine["clear"], "facts": [f.key for f in cites.facts]}
+        return "scenarios/bermuda/student_report.html", context, data
+
+    def packet(self, lesson, progress):
+        progress(30, "Replaying every fleet outside the cone")
+        stories = [analysis.table_story(t) for t in lesson.tables]
+        facts, cites = cited(lesson, "student")
+        teacher_only = [f for f in lesson.facts("teacher") if not f.verified]
+        context = {"summary": analysis.class_summary(stories), "stories": stories, "cited": facts,
+                   "citations": cites.facts, "teacher_only": teacher_only}
+        return "scenarios/bermuda/class_packet.html", context, {"fleets": sum(len(s["fleets"]) for s in stories)}
+
+    def decisions(self, lesson, seat_ids, named):
+        rows = []
+        for table in lesson.tables:
+            story = analysis.table_story(table)
+            for r in story["fleets"]:
+                row = {"seat_id": seat_ids.get((table["table"], r["seat"])), "table": table["table"], "seat": r["seat"],
+                       "freight": r["freight"], "lost_freight": r["lost_freight"], "ships_lost": r["ships_lost"],
+                       "moves": r["moves"], "into_cone": r["into_cone"], "cone_avoidable": r["cone_avoidable"],
+                       "clear_lost_freight": r["clear"]["lost_freight"], "rank": r["rank"]}
+                if named:
+                    row["nickname"] = r["name"] or ""
+                rows.append(row)
+        return rows
+
+
+DEBRIEF = BermudaDebrief()

@@ -1,0 +1,409 @@
+// "Bermuda Triangle" renderer: one seat's view of the sea grid, its fleet, the cloud and the cone
+// of every place the spinner could send it next. It computes no rule: the legal moves (with where
+// each stops and why, and the cone's count there), the cloud's cells, the cone and the ports'
+// decks all come in the view or the board. Every render replaces what is shown; per-root memory
+// keeps pan/zoom, scroll, open <details>, focus and the ship picked on the map.
+// Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
+
+import { h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows,
+  basisBlock, resultsTable, mapFrame } from "/static/js/kit.js";
+
+// Every visible string, in one catalogue (translations replace this object's values).
+const T = {
+  yourTurn: (roll) => `Your turn: you rolled ${roll}. Pick a ship, then where it sails.`,
+  waitTurn: (n) => `Waiting for ${n}`,
+  waitOthers: "You have moved: waiting for the others, then the spinner moves the cloud",
+  paused: "Paused by your teacher",
+  botPlaying: "A bot is playing for you…",
+  gameOver: "The voyage is over",
+  sending: "Sending…",
+  timerLeft: (t) => `Turn ends in ${t}`,
+  timerUp: "Time is up",
+  round: (n, of) => `Round ${n} of ${of}`,
+  target: (t) => `First to ${T.money(t)} of freight wins`,
+  askTeacher: "Ask the teacher",
+  teacherAsked: "Teacher asked ✓",
+  player: (n) => `Fleet ${n + 1}`,
+  you: "you",
+  mapTitle: "Sea map: ports, paths, ships, the cloud and its cone",
+  mapDesc: "The sea between Miami, Bermuda and Puerto Rico as a grid of dots. The same facts are listed in words beside the map.",
+  zoomIn: "Zoom in", zoomOut: "Zoom out", zoomReset: "Show the whole sea",
+  legend: "How to read the map",
+  legendItems: [
+    "Squares are ports, with the value of their top freight card. Miami is the Home Port (bonus cards).",
+    "Small circles on the lines are spaces where ships sail. Ships show their fleet number.",
+    "The cloud: ⊗ cells are its magnets (a ship there is caught), grey cells are pushed aside. No ship may sail under it.",
+    "Hatched cells are the cone: where the cloud's magnets could sweep at the next spin. The number is in how many of the 16 spinner sectors.",
+    "A picked ship's destinations are marked with a ring and a letter; the same moves are buttons in the panel.",
+  ],
+  movesTitle: "Your moves",
+  noMove: "No ship of yours can move.",
+  shipName: (id) => `Ship ${Number(id.slice(2)) + 1}`,
+  pickShip: (name) => `Pick ${name}`,
+  picked: "picked",
+  sailTo: (place) => `Sail to ${place}`,
+  sailOn: (n, port) => `Sail ${n} space${n === 1 ? "" : "s"} toward ${port}`,
+  docks: (gain) => (gain ? `docks and takes a ${T.money(gain)} card` : "docks (no cards left there)"),
+  stop: { cloud: "stops short: the cloud is in the way", full: "stops short: the port is full",
+    two_own: "stops short: two of your ships are already there" },
+  coneRisk: (n, of) => (n ? `in the cone: swept in ${n} of ${of} spins` : "outside the cone"),
+  coneShort: (n, of) => (n ? `cone ${n}/${of}` : "safe"),
+  at: (where) => `at ${where}`,
+  spaceOn: (a, b, i) => `at sea between ${a} and ${b} (space ${i})`,
+  cargo: (v) => (v ? `carrying ${T.money(v)}` : "hold empty"),
+  lost: "caught by the cloud",
+  dangerTitle: "Danger map",
+  dangerNow: (letter, x, y) => `The cloud is on dot ${x + 1}, ${y + 1} with “${letter}” on the notch.`,
+  dangerPattern: "Its pattern now (⊗ magnets catch, ○ pushes aside, ● the locator):",
+  coneCount: (n) => `${n} dots are in the cone for the next spin.`,
+  yourInCone: (names) => (names.length ? `Your ships in the cone: ${names.join(", ")}.` : "None of your ships is in the cone."),
+  hanging: (n) => `${n} caught ship${n === 1 ? " hangs" : "s hang"} from the cloud.`,
+  spinner: "The spinner: each of its 16 sectors is equally likely.",
+  dirWord: { N: "north", S: "south", E: "east", W: "west" },
+  sector: (s) => `${s.letter} ${s.count === null ? T.dirWord[s.direction] + " edge" : s.count + " " + s.direction}`,
+  lastSpin: "Last spin",
+  lastSail: (seat, ship, place) => `${T.player(seat)} sailed ${T.shipName(ship)} to ${place}.`,
+  allPatterns: "The danger map: the cloud's pattern for every letter",
+  patternOf: (letter) => `With ${letter} on the notch`,
+  patternName: (letter, cap, push) => `With ${letter} on the notch: ${cap} magnet dots catch, ${push} dots push`,
+  whereAll: "Where every ship is",
+  yourCards: "Your cards",
+  noCards: "No cards yet.",
+  cardWords: (c) => `${T.kinds[c.kind]} ${T.money(c.value)}` + (c.aboard ? ` (aboard ${T.shipName(c.aboard)})` : ""),
+  spinWords: (s, letter, caught, lifted) => `The spinner said ${s}: the cloud turned to ${letter} and moved.` +
+    (caught ? ` It caught ${caught}.` : " It caught no ship.") + (lifted ? " It reached the edge and was lifted: its caught ships are lost, and it starts again in the centre." : ""),
+  fleetsTitle: "Fleets",
+  fleetRow: (f) => `${T.money(f.freight)} held · ${T.money(f.lost_freight)} lost · ${f.afloat} of 4 ships afloat · ${f.into_cone} of ${f.moves} moves into the cone`,
+  portsTitle: "Ports",
+  portRow: (p, kind, top, left, ships, cap) => `${kind}: ${top === null ? "no cards left" : "top card " + T.money(top)} (${left} left) · ${ships} of ${cap} berths taken`,
+  underCloud: " · under the cloud",
+  kinds: { sugar: "Sugar", oil: "Oil", bananas: "Bananas", lumber: "Lumber", home: "Home Port bonus", bonus: "Home Port bonus" },
+  learnTitle: "What real mariners do",
+  factChecked: "Checked fact:", factReported: "Reported:", factSource: "Source:", factReportedBy: "Reported by:",
+  resultsTitle: "Results",
+  resultsHeads: ["Place", "Fleet", "Freight", "Lost", "Ships lost"],
+  money: (v) => `$${(v * 1000).toLocaleString("en-US")}`,
+  ended: { target: "A fleet reached the target.", fleet_lost: "A fleet lost all its ships.", no_freight: "No freight is left.",
+    rounds: "The last round is over.", teacher: "Your teacher ended the game.", stuck: "No ship could move." },
+  summary: (r, of, lead, target, lost) => `Round ${r} of ${of} · leading fleet ${T.money(lead)} of ${T.money(target)} · ${lost} ships lost`,
+};
+const CELL = 40;
+const SEAT_FILL = ["#0b4f6c", "#b3261e", "#1f7a3a", "#7a4b9c"];
+
+const remember = screenMemory(() => ({ picked: null }));
+
+function portName(board, id) {
+  const port = board.ports.find((p) => p.id === id);
+  return port ? port.name : id;
+}
+
+function placeWords(board, space) {
+  if (!space.includes(".")) return portName(board, space);
+  const [route, i] = space.split(".");
+  const path = board.paths.find((p) => p.id === route);
+  return T.spaceOn(portName(board, path.a), portName(board, path.b), Number(i) + 1);
+}
+
+function centre(cell) {
+  return [cell[0] * CELL + CELL / 2, cell[1] * CELL + CELL / 2];
+}
+
+export function render(root, board, message, controls) {
+  const mem = remember(root);
+  const view = message.view;
+  const me = message.seat;
+  const over = message.status === "finished" || view.over;
+  const myTurn = !over && (view.acting || []).includes(me);
+  const canAct = myTurn && message.status === "playing" && !message.bot && (view.actions || []).length > 0;
+  const ctx = { root, board, message, controls, view, me, mem, over, myTurn, canAct, disabled: !canAct || Boolean(controls.busy),
+    rerender: () => render(root, board, message, controls) };
+  if (mem.picked && !view.moves.some((m) => m.ship === mem.picked)) mem.picked = null;
+  // When a turn starts, focus goes to the first move (unless the student is elsewhere on the page).
+  if (canAct && !mem.wasActing && view.moves.length) {
+    const m = view.moves[0];
+    mem.focusKey = JSON.stringify({ type: "sail", ship: m.ship, to: m.to });
+  }
+  mem.wasActing = canAct;
+  renderScreen(root, mem, {
+    prefix: "bt", pageClass: "bt" + (canAct ? " bt--turn" : ""), busy: controls.busy, mapLabel: T.mapTitle,
+    header: () => renderHeader(ctx), map: () => renderMap(ctx), panel: () => renderPanel(ctx),
+    announce: [sailText(ctx), spinText(ctx), bannerText(ctx)].filter(Boolean).join(" "), version: message.version,
+    countdown: { running: T.timerLeft, over: T.timerUp },
+  });
+}
+
+function bannerText(ctx) {
+  const { view, message, me } = ctx;
+  if (ctx.over) return T.gameOver;
+  if (message.status === "paused") return T.paused;
+  if (message.bot && ctx.myTurn) return T.botPlaying;
+  if (ctx.myTurn) return T.yourTurn(view.roll);
+  if (view.turns === "in_turn") return T.waitTurn(T.player(view.turn));
+  return view.moved[me] ? T.waitOthers : T.waitTurn(T.player(view.turn));
+}
+
+function sailText(ctx) {
+  const s = ctx.view.last_sail;
+  return s ? T.lastSail(s.seat, s.ship, placeWords(ctx.board, s.to)) : "";
+}
+
+function spinText(ctx) {
+  const s = ctx.view.last_spin;
+  if (!s) return "";
+  const sector = ctx.board.spinner[s.sector];
+  const caught = s.caught.map((id) => `${T.player(Number(id[1]))} ${T.shipName(id)}`).join(", ");
+  return T.spinWords(T.sector(sector), sector.letter, caught, s.lifted.length > 0 || sector.count === null);
+}
+
+function renderHeader(ctx) {
+  const { view, message, controls } = ctx;
+  let tone = "wait";
+  if (ctx.canAct) tone = "turn";
+  else if (message.status === "paused") tone = "paused";
+  else if (message.bot && ctx.myTurn) tone = "bot";
+  else if (ctx.over) tone = "over";
+  const extra = [h("span", { class: "bt-round", text: T.round(Math.min(view.round, view.rounds), view.rounds) }),
+    h("span", { class: "bt-muted", text: T.target(view.target) })];
+  if (controls.busy && ctx.canAct) extra.push(h("span", { class: "bt-busy", text: T.sending }));
+  if (message.timer && ctx.myTurn && message.status === "playing" && !message.bot) {
+    extra.push(countdown("bt", message.timer, T.timerLeft, T.timerUp));
+  }
+  const ask = ctx.over ? null : askButton("bt", controls, T.askTeacher, T.teacherAsked, false);
+  return h("header", { class: "bt-head" }, banner("bt", "div", tone, bannerText(ctx), extra, ask));
+}
+
+// ---- the map ----------------------------------------------------------------------------------
+
+function renderMap(ctx) {
+  const { board, view, mem, me } = ctx;
+  const W = board.grid.cols * CELL, H = board.grid.rows * CELL;
+  const home = [-10, -30, W + 20, H + 60];
+  if (!mem.box) mem.box = home.slice();
+  const cone = new Map(view.cone.map(([x, y, n]) => [`${x},${y}`, n]));
+  const layers = [];
+  layers.push(svg("defs", {},
+    svg("pattern", { id: "bt-hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+      svg("rect", { width: 8, height: 8, fill: "#fde3c6" }), svg("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#e07a1f", "stroke-width": 3 }))));
+  layers.push(svg("rect", { x: -10, y: -30, width: W + 20, height: H + 60, class: "bt-sea" }));
+  for (const [key, n] of cone) {
+    const [x, y] = key.split(",").map(Number);
+    layers.push(svg("g", { class: "bt-cone" },
+      svg("rect", { x: x * CELL + 1, y: y * CELL + 1, width: CELL - 2, height: CELL - 2, fill: "url(#bt-hatch)", opacity: 0.35 + 0.65 * n / view.sectors }),
+      svg("text", { x: x * CELL + CELL - 4, y: y * CELL + 11, class: "bt-cone-n", "text-anchor": "end", text: String(n) })));
+  }
+  for (let x = 0; x < board.grid.cols; x++) {
+    for (let y = 0; y < board.grid.rows; y++) layers.push(svg("circle", { cx: x * CELL + CELL / 2, cy: y * CELL + CELL / 2, r: 1.6, class: "bt-dot" }));
+  }
+  const cr = board.grid.centre;
+  layers.push(svg("circle", { cx: centre(cr)[0], cy: centre(cr)[1], r: 6, class: "bt-red" }));
+  for (const path of board.paths) {
+    const pts = [board.spaces[path.a], ...path.cells, board.spaces[path.b]].map((c) => centre(c).join(","));
+    layers.push(svg("polyline", { points: pts.join(" "), class: "bt-path" }));
+    for (const c of path.cells) layers.push(svg("circle", { cx: centre(c)[0], cy: centre(c)[1], r: 7, class: "bt-space" }));
+  }
+  // the cloud
+  for (const c of view.cloud.push) layers.push(svg("rect", { x: c[0] * CELL + 2, y: c[1] * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 10, class: "bt-cloud-push" }));
+  for (const c of view.cloud.capture) {
+    layers.push(svg("rect", { x: c[0] * CELL + 2, y: c[1] * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 10, class: "bt-cloud-cap" }));
+    layers.push(svg("text", { x: centre(c)[0], y: centre(c)[1] + 6, class: "bt-cloud-mag", "text-anchor": "middle", text: "⊗" }));
+  }
+  const at = centre(view.cloud.at);
+  layers.push(svg("circle", { cx: at[0], cy: at[1], r: 13, class: "bt-locator" }));
+  layers.push(svg("text", { x: at[0], y: at[1] + 5, class: "bt-locator-t", "text-anchor": "middle", text: view.cloud.letter }));
+  for (const port of board.ports) {
+    const [px, py] = centre(port.cell);
+    const info = view.ports[port.id];
+    layers.push(svg("g", { class: "bt-port" + (info.closed ? " is-closed" : "") },
+      svg("rect", { x: px - 14, y: py - 14, width: 28, height: 28, rx: 4 }),
+      svg("text", { x: px, y: py + 5, "text-anchor": "middle", class: "bt-port-top", text: info.top === null ? "–" : String(info.top) }),
+      svg("text", { x: Math.min(Math.max(px, 40), W - 50), y: py - 19, "text-anchor": "middle", class: "bt-port-name", text: port.name })));
+  }
+  // ships (in port: in a small row under the port)
+  const byPort = {};
+  const picked = ctx.mem.picked;
+  for (const ship of view.ships) {
+    if (ship.status !== "afloat") continue;
+    let [sx, sy] = centre(board.spaces[ship.at]);
+    if (!ship.at.includes(".")) {
+      const k = byPort[ship.at] = (byPort[ship.at] || 0) + 1;
+      sx += (k - 2.5) * 11; sy += 20;
+    }
+    const mine = ship.seat === me;
+    const canPick = ctx.canAct && mine && view.moves.some((m) => m.ship === ship.id);
+    layers.push(svg("g", {
+      class: "bt-ship" + (mine ? " is-mine" : "") + (picked === ship.id ? " is-picked" : "") + (canPick ? " can-pick" : ""),
+      "data-ship": ship.id, "aria-hidden": "true", onclick: canPick ? () => pick(ctx, ship.id) : null,
+    },
+      svg("circle", { cx: sx, cy: sy, r: mine ? 8 : 7, fill: SEAT_FILL[ship.seat] }),
+      svg("text", { x: sx, y: sy + 4, "text-anchor": "middle", class: "bt-ship-n", text: String(ship.seat + 1) }),
+      canPick ? svg("circle", { cx: sx, cy: sy, r: 18, class: "bt-hit" }) : null));
+  }
+  if (picked && ctx.canAct) {
+    view.moves.filter((m) => m.ship === picked).forEach((m, i) => {
+      const [dx, dy] = centre(board.spaces[m.to]);
+      layers.push(svg("g", { class: "bt-dest", "data-to": m.to, "aria-hidden": "true", onclick: () => sail(ctx, m) },
+        svg("circle", { cx: dx, cy: dy, r: 15 }),
+        svg("text", { x: dx, y: dy + 5, "text-anchor": "middle", text: String.fromCharCode(65 + i) }),
+        svg("circle", { cx: dx, cy: dy, r: 20, class: "bt-hit" })));
+    });
+  }
+  const map = svg("svg", { class: "bt-map", viewBox: mem.box.join(" "), role: "img", "aria-label": T.mapTitle,
+    "aria-describedby": "bt-map-desc", preserveAspectRatio: "xMidYMid meet" }, layers);
+  return mapFrame("bt", mem, map, {
+    limits: { world: home, minWidth: 200, maxWidth: W + 200, alignY: 0.5 }, home,
+    labels: { zoomIn: T.zoomIn, zoomOut: T.zoomOut, zoomReset: T.zoomReset },
+    descId: "bt-map-desc", desc: T.mapDesc, legend: { title: T.legend, items: T.legendItems, showTitle: true },
+  });
+}
+
+function pick(ctx, shipId) {
+  ctx.mem.picked = ctx.mem.picked === shipId ? null : shipId;
+  // focus follows the pick: the ship's first move once picked, else its pick button
+  const first = ctx.view.moves.find((m) => m.ship === shipId);
+  const key = ctx.mem.picked && first ? JSON.stringify({ type: "sail", ship: first.ship, to: first.to }) : `pick-${shipId}`;
+  const el = ctx.root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+  if (el) el.focus({ preventScroll: true });
+  ctx.rerender();
+}
+
+function sail(ctx, move) {
+  if (ctx.disabled) return;
+  ctx.mem.picked = null;
+  sendAction(ctx.controls, { type: "sail", ship: move.ship, to: move.to });
+}
+
+// ---- the panel --------------------------------------------------------------------------------
+
+function renderPanel(ctx) {
+  const { board } = ctx;
+  const parts = [];
+  if (ctx.over) parts.push(renderResults(ctx));
+  if (ctx.myTurn) parts.push(renderMoves(ctx));
+  parts.push(renderDanger(ctx), renderFleets(ctx), renderPorts(ctx));
+  parts.push(box("bt", "learn", "learn", T.learnTitle,
+    board.lessons.map((l) => h("details", { "data-key": `learn-${l.id}`, open: ctx.mem.open[`learn-${l.id}`] || null },
+      h("summary", { text: l.title }), basisBlock(l.basis, T, "bt-basis")))));
+  return parts;
+}
+
+function moveLabel(ctx, m) {
+  return m.docks ? T.sailTo(portName(ctx.board, m.to)) : T.sailOn(m.steps, portName(ctx.board, m.toward));
+}
+
+function moveSub(ctx, m) {
+  const bits = [];
+  if (m.docks) bits.push(T.docks(m.gain));
+  if (m.stop && T.stop[m.stop]) bits.push(T.stop[m.stop]);
+  bits.push(T.coneRisk(m.risk, ctx.view.sectors));
+  return bits.join(" · ");
+}
+
+function renderMoves(ctx) {
+  const { view, me } = ctx;
+  const mine = view.ships.filter((s) => s.seat === me && s.status === "afloat");
+  const groups = mine.filter((s) => view.moves.some((m) => m.ship === s.id)).map((ship) => {
+    const moves = view.moves.filter((m) => m.ship === ship.id);
+    const picked = ctx.mem.picked === ship.id;
+    const name = T.shipName(ship.id);
+    return h("fieldset", { class: "bt-group" + (picked ? " is-picked" : "") },
+      h("legend", {}, h("button", { type: "button", class: "bt-pick", "data-key": `pick-${ship.id}`, "aria-pressed": picked ? "true" : "false",
+        disabled: ctx.disabled, onclick: () => pick(ctx, ship.id) },
+        `${name} · ${placeWords(ctx.board, ship.at)} · ${T.cargo(ship.cargo)} · ${T.coneShort(ship.risk, view.sectors)}`)),
+      h("div", { class: "bt-choices" }, moves.map((m, i) => choiceButton("bt", {
+        key: JSON.stringify({ type: "sail", ship: m.ship, to: m.to }), cls: m.risk ? "is-risky" : "is-safe",
+        label: (picked ? String.fromCharCode(65 + i) + ". " : "") + moveLabel(ctx, m), sub: moveSub(ctx, m),
+        name: `${name}: ${moveLabel(ctx, m)}, ${moveSub(ctx, m)}`,
+        disabled: ctx.disabled, onclick: () => sail(ctx, m) }))));
+  });
+  return box("bt", "moves", "moves", T.movesTitle, groups.length ? groups : h("p", { text: T.noMove }));
+}
+
+function pattern(board, letter) {
+  const rot = board.rotations[letter];
+  const cap = new Set(rot.capture.map((c) => c.join(","))), push = new Set(rot.push.map((c) => c.join(",")));
+  const rows = [];
+  for (let dy = -2; dy <= 2; dy++) {
+    const cells = [];
+    for (let dx = -2; dx <= 2; dx++) {
+      const k = `${dx},${dy}`;
+      const kind = dx === 0 && dy === 0 ? "eye" : cap.has(k) ? "cap" : push.has(k) ? "push" : "none";
+      cells.push(h("span", { class: `bt-pat is-${kind}`, text: { eye: "●", cap: "⊗", push: "○", none: "" }[kind] }));
+    }
+    rows.push(h("div", { class: "bt-pat-row" }, cells));
+  }
+  return h("div", { class: "bt-pattern", role: "img",
+    "aria-label": T.patternName(letter, rot.capture.length, rot.push.length) }, rows);
+}
+
+function renderDanger(ctx) {
+  const { view, board, me } = ctx;
+  const inCone = view.ships.filter((s) => s.seat === me && s.status === "afloat" && s.risk > 0).map((s) => T.shipName(s.id));
+  const spin = view.last_spin ? h("p", { class: "bt-spin" }, h("strong", { text: T.lastSpin + ": " }), spinText(ctx)) : null;
+  return box("bt", "danger", "danger", T.dangerTitle,
+    h("p", { text: T.dangerNow(view.cloud.letter, view.cloud.at[0], view.cloud.at[1]) }),
+    h("p", { class: "bt-muted", text: T.dangerPattern }),
+    pattern(board, view.cloud.letter),
+    h("p", { text: `${T.coneCount(view.cone.length)} ${T.yourInCone(inCone)}` }),
+    view.cloud.hanging.length ? h("p", { text: T.hanging(view.cloud.hanging.length) }) : null,
+    spin,
+    h("details", { "data-key": "patterns", open: ctx.mem.open.patterns || null },
+      h("summary", { text: T.allPatterns }),
+      h("div", { class: "bt-patterns" }, Object.keys(board.rotations).map((letter) =>
+        h("figure", {}, pattern(board, letter), h("figcaption", { text: T.patternOf(letter) }))))),
+    h("details", { "data-key": "spinner", open: ctx.mem.open.spinner || null },
+      h("summary", { text: T.spinner }),
+      h("ul", { class: "bt-sectors" }, board.spinner.map((s) => h("li", { text: T.sector(s) })))));
+}
+
+function renderFleets(ctx) {
+  const { view, me } = ctx;
+  return box("bt", "fleets", "fleets", T.fleetsTitle,
+    h("dl", {}, defRows(view.seats.map((f) => [T.player(f.seat) + (f.seat === me ? ` (${T.you})` : ""), T.fleetRow(f)]))),
+    h("ul", { class: "bt-myships" }, view.ships.filter((s) => s.seat === me).map((s) =>
+      h("li", { text: `${T.shipName(s.id)}: ${shipWords(ctx, s)}` }))),
+    h("p", {}, h("strong", { text: T.yourCards + ": " }),
+      view.cards.length ? view.cards.map(T.cardWords).join(", ") : T.noCards),
+    h("details", { "data-key": "where-all", open: ctx.mem.open["where-all"] || null },
+      h("summary", { text: T.whereAll }),
+      h("ul", { class: "bt-myships" }, view.ships.filter((s) => s.seat !== me).map((s) =>
+        h("li", { text: `${T.player(s.seat)}, ${T.shipName(s.id)}: ${shipWords(ctx, s)}` })))));
+}
+
+function shipWords(ctx, s) {
+  const view = ctx.view;
+  return s.status === "afloat" ? `${placeWords(ctx.board, s.at)} · ${T.cargo(s.cargo)} · ${T.coneShort(s.risk, view.sectors)}` : T.lost;
+}
+
+function renderPorts(ctx) {
+  const { view, board } = ctx;
+  const cap = view.seats.length;
+  return box("bt", "ports", "ports", T.portsTitle, h("dl", {}, defRows(board.ports.map((p) => {
+    const info = view.ports[p.id];
+    return [p.name, T.portRow(p, T.kinds[p.home ? "home" : p.freight], info.top, info.left, info.ships, cap) + (info.closed ? T.underCloud : "")];
+  }))));
+}
+
+function renderResults(ctx) {
+  const { message, view, me } = ctx;
+  const results = message.results || [];
+  const rows = [...results].sort((a, b) => a.rank - b.rank).map((r) => ({
+    me: r.seat === me,
+    cells: [String(r.rank), T.player(r.seat) + (r.seat === me ? ` (${T.you})` : ""), T.money(r.breakdown.freight),
+      T.money(r.breakdown.lost_freight), String(r.breakdown.ships_lost)],
+  }));
+  return box("bt", "results", "results", T.resultsTitle,
+    h("p", { text: T.ended[view.ended] || "" }),
+    rows.length ? resultsTable("bt-results-table", T.resultsTitle, T.resultsHeads, rows) : null);
+}
+
+// ---- the teacher's summary ----------------------------------------------------------------------
+
+export function summary(board, view) {
+  const lead = Math.max(...view.seats.map((s) => s.freight));
+  const lost = view.seats.reduce((n, s) => n + (4 - s.afloat), 0);
+  return h("p", { class: "bt-summary", text: T.summary(Math.min(view.round, view.rounds), view.rounds, lead, view.target, lost) });
+}
+
+export function progress(board, view) {
+  return view ? view.progress : null;
+}

@@ -1,0 +1,242 @@
+"""Bermuda Triangle's rules as RULES.md reads the book: the cloud blocks, catches and pushes,
+ports fill, landing on a ship sends it back, freight travels in the hold, and the cone tells the
+truth about the next spin."""
+import json
+import random
+
+import pytest
+
+from scenarios.base import IllegalAction
+from scenarios.bermuda import ENGINE, PRESETS
+from scenarios.bermuda.bots import BOTS
+from scenarios.bermuda.rules import CELL, CENTRE, PORTS, SPINNER, danger, footprint
+
+
+def ship(state, ship_id):
+    return next(s for s in state["ships"] if s["id"] == ship_id)
+
+
+def sail(state, seat, ship_id, to):
+    return ENGINE.apply(state, seat, {"type": "sail", "ship": ship_id, "to": to})
+
+
+def frozen(state):
+    return json.dumps(ENGINE.dump(state), sort_keys=True)
+
+
+def cloud_over(state, cell, letter="A"):
+    state["cloud"]["at"], state["cloud"]["letter"] = list(cell), letter
+
+
+def test_a_new_game_puts_one_ship_of_each_fleet_in_each_freight_port():
+    state = ENGINE.setup(1, 3)
+    for port in ("CHS", "HAM", "SJU", "SDQ"):
+        assert sorted(s["seat"] for s in state["ships"] if s["at"] == port) == [0, 1, 2]
+    assert state["cloud"] == {"at": list(CENTRE), "letter": "A", "hanging": []}
+    assert ENGINE.to_act(state) == [0]  # strict turns by default, seat 1 first
+
+
+def test_together_lets_every_fleet_move_in_the_same_round():
+    state = ENGINE.setup(1, 4, {"turns": "together"})
+    assert ENGINE.to_act(state) == [0, 1, 2, 3]
+    action = ENGINE.actions(state, 2)[0]
+    ENGINE.apply(state, 2, action)
+    assert ENGINE.to_act(state) == [0, 1, 3]
+
+
+def test_no_ship_sails_under_the_cloud_it_stops_short():
+    state = ENGINE.setup(4, 2)
+    state["rolls"][0] = 6
+    # Ship s01 sits in Hamilton; put the cloud over the Hamilton-San Juan path's third space.
+    cloud_over(state, CELL["HAM-SJU.4"])
+    moves = [m for m in ENGINE.moves(state, 0) if m["ship"] == "s01" and m["route"] == "HAM-SJU"]
+    covered = {c for part in footprint(state["cloud"]["at"], "A") for c in part}
+    assert CELL["HAM-SJU.2"] in covered and CELL["HAM-SJU.1"] not in covered
+    assert [(m["to"], m["stop"]) for m in moves] == [("HAM-SJU.1", "cloud")]
+    before = frozen(state)
+    with pytest.raises(IllegalAction) as refused:
+        sail(state, 0, "s01", "HAM-SJU.3")
+    assert refused.value.code == "under_cloud" and frozen(state) == before
+
+
+def test_a_full_port_is_not_entered_and_the_refusal_says_so():
+    state = ENGINE.setup(4, 2)
+    # Every freight port holds two ships: with two players it is full.
+    s00 = ship(state, "s00")  # in Charleston
+    s00["at"], s00["from"] = "CHS-HAM.9", "CHS"
+    state["rolls"][0] = 3
+    moves = {m["to"]: m for m in ENGINE.moves(state, 0) if m["ship"] == "s00"}
+    assert "HAM" not in moves and moves["CHS-HAM.10"]["stop"] == "full"
+    before = frozen(state)
+    with pytest.raises(IllegalAction) as refused:
+        sail(state, 0, "s00", "HAM")
+    assert refused.value.code == "port_full" and frozen(state) == before
+
+
+def test_freight_travels_in_the_hold_and_is_banked_at_the_next_port():
+    state = ENGINE.setup(4, 2)
+    cloud_over(state, (8, 6))
+    s03 = ship(state, "s03")  # in Santo Domingo
+    s03["at"], s03["from"] = "SJU-SDQ.1", "SJU"
+    state["rolls"][0] = 5
+    top = state["decks"]["bananas"][0]
+    events = sail(state, 0, "s03", "SDQ")
+    assert s03["cargo"] == top and any(e["type"] == "freight" for e in events)
+    # Back to the same port: the hold stays full, no new card.
+    s03["at"] = "SJU-SDQ.2"
+    state["turn"], state["moved"], state["rolls"][0] = 0, [False, False], 4
+    sail(state, 0, "s03", "SDQ")
+    assert s03["cargo"] == top and state["seats"][0]["banked"] == []
+    # At another port it is banked and the next card loaded.
+    s03["at"] = "SJU-SDQ.0"
+    state["turn"], state["moved"], state["rolls"][0] = 0, [False, False], 4
+    state["ships"] = [s for s in state["ships"] if not (s["at"] == "SJU" and s["seat"] == 1)]
+    sail(state, 0, "s03", "SJU")
+    assert state["seats"][0]["banked"] == [top] and s03["cargo"] and s03["cargo"].startswith("sugar")
+
+
+def test_landing_on_a_ship_sends_it_back_to_the_port_it_left():
+    state = ENGINE.setup(4, 2)
+    cloud_over(state, (8, 6))
+    target = ship(state, "s13")  # seat 2's ship from Santo Domingo
+    target["at"], target["from"] = "SDQ-MIA.2", "SDQ"
+    state["ships"] = [s for s in state["ships"] if not (s["at"] == "SDQ" and s["id"] == "s03")]
+    state["rolls"][0] = 4
+    mover = ship(state, "s00")
+    mover["at"], mover["from"] = "SDQ-MIA.6", "MIA"
+    events = sail(state, 0, "s00", "SDQ-MIA.2")
+    assert target["at"] == "SDQ" and any(e["type"] == "landed_on" for e in events)
+    assert target["cargo"] is None  # sent back: no freight card for it
+
+
+def test_magnets_catch_ships_at_sea_and_the_edge_lifts_them_out_of_the_game():
+    state = ENGINE.setup(4, 2)
+    victim = ship(state, "s10")
+    victim["at"] = "CHS-HAM.6"  # dot (9, 0): C's magnet one east and one north of the locator
+    victim["cargo"], victim["loaded_at"] = "lumber0", "CHS"
+    cloud_over(state, (8, 2))
+    sector = next(i for i, s in enumerate(SPINNER) if s["letter"] == "C" and s["count"] is None)  # C to the north edge
+    events = ENGINE.move_cloud(state, sector)
+    kinds = [e["type"] for e in events]
+    assert "caught" in kinds and "lifted" in kinds
+    assert victim["status"] == "lost" and state["seats"][1]["lost_cards"] == ["lumber0"]
+    assert state["cloud"] == {"at": list(CENTRE), "letter": "A", "hanging": []}
+
+
+def test_ships_in_port_are_never_caught():
+    state = ENGINE.setup(4, 2)
+    cloud_over(state, (13, 1), "B")
+    for sector in range(len(SPINNER)):
+        again = ENGINE.load(ENGINE.dump(state))
+        ENGINE.move_cloud(again, sector)
+        assert all(s["status"] == "afloat" for s in again["ships"] if s["at"] in PORTS)
+
+
+def test_a_ship_left_under_the_cloud_is_pushed_to_a_free_space():
+    state = ENGINE.setup(4, 2)
+    pushed = ship(state, "s00")
+    pushed["at"] = "MIA-SJU.6"  # dot (7, 7)
+    cloud_over(state, (6, 7))
+    sector = next(i for i, s in enumerate(SPINNER) if s["letter"] == "F" and s["count"] == 1)  # F 1 W
+    ENGINE.move_cloud(state, sector)
+    covered = {c for part in footprint(state["cloud"]["at"], state["cloud"]["letter"]) for c in part}
+    assert pushed["status"] == "afloat" and CELL[pushed["at"]] not in covered
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_cone_tells_the_truth_about_the_next_spin(seed):
+    """In random games, every ship the next spin catches stood in the cone, and every dot the
+    cone counts n times is swept by exactly n of the spinner's sectors."""
+    rng = random.Random(seed)
+    state = ENGINE.setup(seed, 4, {"turns": "together"})
+    for _ in range(rng.randrange(5, 60)):
+        if ENGINE.finished(state):
+            break
+        seat = ENGINE.to_act(state)[0]
+        ENGINE.apply(state, seat, rng.choice(ENGINE.actions(state, seat)))
+    if ENGINE.finished(state):
+        return
+    cone, _ = danger(tuple(state["cloud"]["at"]), state["cloud"]["letter"])
+    hits = {}
+    for sector in range(len(SPINNER)):
+        again = ENGINE.load(ENGINE.dump(state))
+        caught = {e["ship"] for e in ENGINE.move_cloud(again, sector) if e["type"] == "caught"}
+        for ship_id in caught:
+            at = ship(state, ship_id)["at"]
+            assert cone.get(CELL[at], 0) > 0, (ship_id, at)
+            hits[ship_id] = hits.get(ship_id, 0) + 1
+    for ship_id, n in hits.items():
+        assert n == cone[CELL[ship(state, ship_id)["at"]]]
+
+
+def test_refusals_are_clear_and_change_nothing():
+    state = ENGINE.setup(2, 2)
+    before = frozen(state)
+    cases = [(1, {"type": "sail", "ship": "s10", "to": "CHS-HAM.0"}, "not_your_turn"),
+             (0, {"type": "sail", "ship": "s10", "to": "CHS-HAM.0"}, "not_your_ship"),
+             (0, {"type": "sail", "ship": "s00", "to": "nowhere"}, "no_such_place"),
+             (0, {"type": "sail", "ship": "s00", "to": "SDQ-MIA.0"}, "wrong_count"),
+             (0, {"type": "end_now"}, "not_now")]
+    for seat, action, code in cases:
+        with pytest.raises(IllegalAction) as refused:
+            ENGINE.apply(state, seat, action)
+        assert refused.value.code == code, (action, refused.value.code)
+        assert frozen(state) == before
+
+
+def test_the_game_ends_with_a_winner_and_every_fleets_freight():
+    state = ENGINE.setup(9, 2)
+    while not ENGINE.finished(state):
+        seat = ENGINE.to_act(state)[0]
+        ENGINE.apply(state, seat, BOTS["cautious"](state, seat))
+    results = ENGINE.results(state)
+    assert state["ended"] in ("target", "fleet_lost", "no_freight", "rounds")
+    top = max(r["score"] for r in results)
+    assert [r["rank"] for r in results if r["score"] == top][0] == 1
+    if state["ended"] == "target":
+        assert top >= 200_000
+
+
+def test_as_printed_banks_cards_at_once():
+    state = ENGINE.setup(4, 2, PRESETS["as_printed"])
+    assert state["options"]["target"] == 350 and state["options"]["turns"] == "in_turn"
+    for _ in range(30):
+        seat = ENGINE.to_act(state)[0]
+        ENGINE.apply(state, seat, BOTS["bold"](state, seat))
+    assert all(s["cargo"] is None for s in state["ships"])
+    assert sum(len(s["banked"]) for s in state["seats"]) > 0
+
+
+def test_cautious_captains_lose_less_freight_than_bold_ones_and_neither_always_wins():
+    """Fleets 1 and 3 bold, 2 and 4 cautious, on the same seeds: the cautious lose less freight
+    and ships, and each kind wins some games."""
+    lost = {"bold": 0, "cautious": 0}
+    wins = {"bold": 0, "cautious": 0}
+    kinds = ["bold", "cautious", "bold", "cautious"]
+    for seed in range(40):
+        state = ENGINE.setup(seed, 4)
+        while not ENGINE.finished(state):
+            seat = ENGINE.to_act(state)[0]
+            ENGINE.apply(state, seat, BOTS[kinds[seat]](state, seat))
+        for r in ENGINE.results(state):
+            lost[kinds[r["seat"]]] += r["breakdown"]["lost_freight"]
+            wins[kinds[r["seat"]]] += r["rank"] == 1
+    assert lost["cautious"] < lost["bold"]
+    assert wins["bold"] > 0 and wins["cautious"] > 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_running_freight_total_is_the_cards_banked_and_aboard(seed):
+    """``held`` is kept as a running total; it always equals the cards a fleet has banked plus
+    those aboard its afloat ships, and banked, aboard and lost cards never overlap."""
+    from scenarios.bermuda.rules import CARDS
+
+    rng = random.Random(seed)
+    state = ENGINE.setup(seed, 4)
+    while not ENGINE.finished(state):
+        seat = ENGINE.to_act(state)[0]
+        ENGINE.apply(state, seat, rng.choice(ENGINE.actions(state, seat)))
+        for n, me in enumerate(state["seats"]):
+            aboard = [s["cargo"] for s in state["ships"] if s["seat"] == n and s["status"] == "afloat" and s["cargo"]]
+            assert ENGINE.held(state, n) == sum(CARDS[c]["value"] for c in me["banked"] + aboard)
+            assert not set(me["banked"]) & set(me["lost_cards"]) and not set(aboard) & set(me["banked"])
