@@ -27,7 +27,7 @@ from classroom import accounts, selectors, services
 from classroom.live import session_group
 from classroom.models import Participant, Session
 from classroom.services import participant_for_token
-from config import pgpool
+from games import pgpool
 from games import broadcast
 from games.refusals import Refused
 
@@ -123,7 +123,7 @@ class Consumer(AsyncWebsocketConsumer):
     process's one thread for sync code: one hop per message per socket (each view to each
     tablet), all queued on the thread that also serves connects and dashboards. These consumers
     touch the database only through ``DatabaseSyncToAsync``, which closes stale connections in
-    its own thread around each call, or through config.pgpool, so they dispatch directly."""
+    its own thread around each call, or through games.pgpool, so they dispatch directly."""
 
     async def __call__(self, scope, receive, send):
         self.scope, self.base_send = scope, send

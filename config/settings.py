@@ -269,7 +269,7 @@ LOGGING = {
 # --- Live play ------------------------------------------------------------------------------------
 # Bots act on a clock a person can follow; tests shorten it.
 BOT_STEP_SECONDS = float(os.environ.get("BOT_STEP_SECONDS", "1.0"))
-# A socket's tap runs on async psycopg when the database is PostgreSQL (config/pgpool.py);
+# A socket's tap runs on async psycopg when the database is PostgreSQL (games/pgpool.py);
 # off, it takes the ORM path on a worker thread like every other change.
 LIVE_ASYNC_DB = env_bool("LIVE_ASYNC_DB", True)
 

@@ -128,10 +128,10 @@ def private_redis(settings):
 
 @pytest.fixture(autouse=True)
 def _close_live_connections():
-    """Sockets' taps use async connections pooled per event loop (config/pgpool.py); each test's
+    """Sockets' taps use async connections pooled per event loop (games/pgpool.py); each test's
     loops end with it, so close what they left before the test database is dropped."""
     yield
-    from config import pgpool
+    from games import pgpool
 
     pgpool.close_all()
 

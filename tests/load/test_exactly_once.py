@@ -63,7 +63,7 @@ def event_loop_thread():
 
 @pytest.mark.parametrize("path", ["orm", "async"])
 def test_messy_frames_apply_each_accepted_id_exactly_once(path, event_loop_thread):
-    from config import pgpool
+    from games import pgpool
 
     assert pgpool.available()
 
