@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import logging
 import random
 import secrets
@@ -24,6 +23,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from classroom import accounts, selectors, services
+from classroom.frames import MAX_FRAME_BYTES, parse_frame
 from classroom.live import session_group
 from classroom.models import Participant, Session
 from classroom.services import participant_for_token
@@ -33,7 +33,6 @@ from games.refusals import Refused
 
 logger = logging.getLogger(__name__)
 
-MAX_FRAME_BYTES = 4096
 # The server closes a socket whose frame is bigger than this (uvicorn's ws_max_size; its default
 # is 16 MB): room for a frame of MAX_FRAME_BYTES characters, which is refused and counted.
 WS_MAX_BYTES = 8192
@@ -221,21 +220,18 @@ class PlayConsumer(Consumer):
         if self.flooded:  # sent before the device saw the close: read, and nothing more
             return
         raw = text_data if text_data is not None else bytes_data
-        if raw is None or len(raw) > MAX_FRAME_BYTES:
+        if raw is None or len(raw) > MAX_FRAME_BYTES:  # counted toward the flood limit
             await self.too_fast(refusal="too_big")
             return
         if not self.limit.allow():
             await self.too_fast()
             return
         try:
-            message = json.loads(raw)
-        except (ValueError, UnicodeDecodeError, RecursionError):  # deep nesting fits in 4 KB
-            await self.send_json(Refused("bad_frame").as_message())
+            message = parse_frame(raw)
+        except Refused as refusal:
+            await self.send_json(refusal.as_message())
             return
-        if not isinstance(message, dict):
-            await self.send_json(Refused("bad_frame").as_message())
-            return
-        kind = message.get("type")
+        kind = message["type"]
         if kind == "ping":
             await self.send_json({"type": "pong", "t": message.get("t")})
         elif kind == "act" and not self.act_limit.allow():
