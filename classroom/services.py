@@ -465,9 +465,9 @@ def end(*, session: Session) -> Session:
     session.ended_at = timezone.now()
     session.save(update_fields=["status", "ended_at"])
     notify_session(session)
-    from scoring import services as scoring  # the one place classroom touches scoring
+    from scoring import jobs  # the one place classroom touches scoring
 
-    scoring.queue_debrief(session_id=session.pk)
+    jobs.queue_debrief(session_id=session.pk)
     return session
 
 

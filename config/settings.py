@@ -37,6 +37,8 @@ DATA_DIR = Path(os.environ.get("DATA_DIR") or BASE_DIR)
 HOST = os.environ.get("HOST", "127.0.0.1")
 PORT = int(os.environ.get("PORT", "8000"))
 LOOPBACK_ONLY = install.is_loopback(HOST)
+# Passwords published with Stormwise (config/install.py): never accepted for a teacher.
+PUBLISHED_PASSWORDS = install.KNOWN_PASSWORDS
 # Django's debug pages show settings, paths and local variables: never to another machine.
 DEBUG = env_bool("DEBUG", EMBEDDED) and LOOPBACK_ONLY
 

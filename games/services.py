@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from games import broadcast, pipeline
 from games.models import Game, Move
-from games.pipeline import MOVE_CHANGES, Outcome, server_action_id  # noqa: F401 - the public names
+from games.pipeline import Outcome, server_action_id
 from games.refusals import Refused
 from scenarios import registry
 from scenarios.base import IllegalAction, draw

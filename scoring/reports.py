@@ -14,7 +14,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from scenarios import registry
-from scoring.services import DebriefSettings, shown_facts, table_records
+from scoring.models import DebriefSettings
+from scoring.selectors import shown_facts, table_records
 
 
 @lru_cache(maxsize=1)

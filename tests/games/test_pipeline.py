@@ -1,7 +1,6 @@
 """One pipeline, two drivers: the ORM (``submit``: SQLite, HTTP fallback, teacher and loops) and
 async psycopg (``asubmit``: a socket's tap on PostgreSQL) must behave the same on every case."""
 import asyncio
-import threading
 
 import pytest
 from django.db import connection
