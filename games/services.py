@@ -23,7 +23,7 @@ from games.models import Game, Move
 from games.pipeline import Outcome, server_action_id
 from games.refusals import Refused
 from scenarios import registry
-from scenarios.base import IllegalAction, draw
+from scenarios.base import IllegalAction, draw, play_out
 
 
 def engine_for(game: Game):
@@ -392,17 +392,8 @@ def _policy_results(scenario: str, seed: int, seats: int, options_json: str) -> 
     step = registry.get(scenario).class_step or {}
     options = {k: v for k, v in json.loads(options_json).items() if k != step.get("hold")}
     state = engine.setup(seed, seats, options)
-    policy = _bot(scenario, policy_bot(scenario))
-    for _ in range(20_000):
-        if engine.finished(state):
-            break
-        seats = engine.to_act(state)
-        if not seats:
-            engine.apply(state, None, _unblocking_action(scenario, engine, state))
-        for seat in seats:
-            engine.apply(state, seat, policy(state, seat))
-            if engine.finished(state):
-                break
+    play_out(engine, state, _bot(scenario, policy_bot(scenario)),
+             unblock=lambda state: _unblocking_action(scenario, engine, state))
     return tuple(json.dumps(r, sort_keys=True) for r in engine.results(state))
 
 

@@ -36,7 +36,6 @@ MAP = MAPS[EDITION]
 CITIES = {c["id"]: c for c in MAP["cities"]}
 CITY_IDS = [c["id"] for c in MAP["cities"]]
 CITY_HEX = {c["id"]: (c["q"], c["r"]) for c in MAP["cities"]}
-HEX_CITY = {v: k for k, v in CITY_HEX.items()}
 SPACES = {s["id"]: dict(s, city=c["id"]) for c in MAP["cities"] for s in c["spaces"]}
 SPACE_IDS = list(SPACES)
 POP_SPACE = {cid: f"{cid}_people" for cid in CITY_IDS}
@@ -98,20 +97,6 @@ def cover(q: int, r: int, radius: int) -> tuple[tuple[str, ...], tuple[str, ...]
 def footprint(q: int, r: int, radius: int, edition: int = EDITION) -> list[list[int]]:
     """The storm's footprint: every map hex within ``radius`` of its centre."""
     return [[h[0], h[1]] for h in _map_disk(q, r, radius, edition)]
-
-
-def storm_path(start: tuple[int, int], cards: list[str],
-               edition: int = EDITION) -> list[tuple[int, int]]:
-    """Centres the storm passes through, start included; a step off the map is skipped (§5)."""
-    terrain = TERRAINS[edition]
-    q, r = start
-    path = [(q, r)]
-    for cid in cards:
-        for dq, dr in CARD_STEPS[cid]:
-            if (q + dq, r + dr) in terrain:
-                q, r = q + dq, r + dr
-                path.append((q, r))
-    return path
 
 
 def hit_centres(path: list[tuple[int, int]], edition: int = EDITION) -> list[tuple[int, int]]:
