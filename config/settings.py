@@ -139,8 +139,8 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # The pub/sub layer held p99 27 ms at 1,000 sockets where the classic one reached
-            # 204 ms (DESIGN.md, measured figures); config.layers lets its publishes run at once.
-            "BACKEND": "config.layers.RedisPubSubChannelLayer",
+            # 204 ms (DESIGN.md, measured figures); classroom.fast.redis_layer lets it publish at once.
+            "BACKEND": "classroom.fast.redis_layer.RedisPubSubChannelLayer",
             # Pub/sub channels ignore Redis's database number, so the prefix carries it: two
             # sites (or test runs) on one Redis server with different databases never hear
             # each other's games.
@@ -149,7 +149,8 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # One process (the embedded server): Channels' in-memory layer, without its scans.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "classroom.fast.memory_layer.InMemoryChannelLayer"}}
 
 # "redis" runs tasks on Celery workers; "thread" runs them in this process on one background
 # thread (embedded mode: no broker needed, and never in a request or socket thread).

@@ -120,7 +120,7 @@ def private_redis(settings):
     """The channel layer on a Redis of the test's own, which it may stop and start."""
     redis = PrivateRedis()
     redis.start()
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "config.layers.RedisPubSubChannelLayer",
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "classroom.fast.redis_layer.RedisPubSubChannelLayer",
                                            "CONFIG": {"hosts": [redis.url], "prefix": "private"}}}
     yield redis
     redis.stop()
