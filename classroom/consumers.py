@@ -64,9 +64,10 @@ class RateLimit:
         return False
 
 
-# Actions run on a pool of threads, each with its own database connection, rather than on the
-# one thread that every other ORM call of this process shares: tables don't queue behind each
-# other, and the game row lock still serialises moves at one table.
+# Without the async PostgreSQL driver (SQLite: the embedded server), a tap runs the ORM driver on
+# a pool of threads, each with its own database connection, rather than on the one thread every
+# other ORM call of this process shares, so tables don't queue behind each other; moves at one
+# table still land one after another (games.pipeline: save only if the game is unchanged).
 act_in_pool = DatabaseSyncToAsync(services.act, thread_sensitive=False)
 
 
@@ -210,8 +211,8 @@ class PlayConsumer(Consumer):
         try:
             if pgpool.available():
                 answer, pending = await services.aact(self.participant_id, message)
-            else:  # the ORM path publishes its views itself, after its commit
-                answer, pending = await act_in_pool(self.participant_id, message), []
+            else:  # the ORM driver (SQLite: the embedded server), on a worker thread
+                answer, pending = await act_in_pool(self.participant_id, message)
         except (OperationalError, InterfaceError):  # the database is briefly out of reach
             answer, pending = Refused("unavailable").as_message(message.get("id")), []
         except Exception:

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from classroom import nicknames
 from classroom.models import Participant, Seat, Session, Table
-from games import broadcast, pipeline as game_pipeline, services as games
+from games import pipeline as game_pipeline, services as games
 from games.models import Game, Move
 from games.refusals import Refused
 from scenarios import registry
@@ -621,17 +621,16 @@ def _orm_answer(request):
     return answer
 
 
-def act(participant_id: int, message: dict) -> dict:
-    """Apply one ``act`` frame from a device with the ORM and return the answer for that device
-    only; the views are pushed after commit.
+def act(participant_id: int, message: dict) -> tuple[dict, list]:
+    """Apply one ``act`` frame from a device with the ORM. Returns the answer for that device
+    only and the batch of views for the caller to push (``broadcast.push_after_commit``, or on
+    an event loop ``broadcast.send``): committed already.
 
     The frame is ``{"type": "act", "id", "seat", "version", "action"}``. A device may act only
     for seats it holds; a refused action changes nothing, and a stale one comes back with the
     fresh view.
     """
-    answer, batch = game_pipeline.drive_sync(_tap(participant_id, message), _orm_answer)
-    broadcast.push_after_commit(batch)
-    return answer
+    return game_pipeline.drive_sync(_tap(participant_id, message), _orm_answer)
 
 
 # The seat a tap names, its session's state, the participant's refusal count, and the seat's

@@ -24,6 +24,7 @@ from classroom.consumers import ACT_BURST, MAX_ACTS_PER_SECOND, MAX_FRAMES_PER_S
 from classroom.frames import MAX_FRAME_BYTES
 from classroom.forms import JoinForm, SessionForm, SignUpForm
 from classroom.models import Participant, Seat, Session
+from games import broadcast
 from games.refusals import Refused
 from scenarios import registry
 
@@ -369,9 +370,11 @@ def play_act(request, pk):
     if not buckets.allow(f"acts:{participant.pk}", rate=MAX_ACTS_PER_SECOND, burst=ACT_BURST):
         return _too_fast(message.get("id"))
     try:
-        return JsonResponse(services.act(participant.pk, message))
+        answer, batch = services.act(participant.pk, message)
     except (OperationalError, InterfaceError):  # the database is briefly out of reach
         return _refusal(Refused("unavailable"), message.get("id"))
+    broadcast.push_after_commit(batch)
+    return JsonResponse(answer)
 
 
 def _poll_state(pk, token, first):

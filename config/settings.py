@@ -124,6 +124,10 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded server's taps run on a few worker threads; each keeps its SQLite connection
+    # rather than opening one (and running the PRAGMAs below) for every tap.
+    DATABASES["default"]["CONN_MAX_AGE"] = (int(os.environ["CONN_MAX_AGE"]) if "CONN_MAX_AGE" in os.environ
+                                            else None)
     # Many readers and one writer at a time without "database is locked" surprises.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
