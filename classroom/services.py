@@ -596,12 +596,28 @@ def _tap(participant_id: int, message: dict):
     return answer, outcome.batch
 
 
+# The seat a tap names: its game, its session's state and the participant's refusal count. Plain
+# SQL rather than the ORM because it runs on every tap and its columns need no conversion; both
+# drivers read it (the async one with the seat's game beside it, ``_HELD_SQL``).
+_SEAT_SQL = (
+    f'SELECT t."game_id" AS "game", s."status" AS "status", p."refusals" AS "refusals" '
+    f'FROM "{Seat._meta.db_table}" st JOIN "{Table._meta.db_table}" t ON t."id" = st."table_id" '
+    f'JOIN "{Participant._meta.db_table}" p ON p."id" = st."participant_id" '
+    f'JOIN "{Session._meta.db_table}" s ON s."id" = p."session_id" '
+    f'WHERE st."participant_id" = %s AND st."number" = %s ORDER BY st."table_id" LIMIT 1')
+_PARTICIPANT_SQL = f'SELECT 1 FROM "{Participant._meta.db_table}" WHERE "id" = %s'
+
+
 def _orm_held(participant_id: int, seat_number: int):
-    held = (Seat.objects.filter(participant_id=participant_id, number=seat_number)
-            .values(game=F("table__game_id"), status=F("participant__session__status"),
-                    refusals=F("participant__refusals")).first())
-    exists = held is not None or Participant.objects.filter(pk=participant_id).exists()
-    return held, exists, None
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(_SEAT_SQL, [participant_id, seat_number])
+        row = cursor.fetchone()
+        if row is None:
+            cursor.execute(_PARTICIPANT_SQL, [participant_id])
+            return None, cursor.fetchone() is not None, None
+    return {"game": row[0], "status": row[1], "refusals": row[2]}, True, None
 
 
 def _orm_answer(request):
@@ -633,17 +649,10 @@ def act(participant_id: int, message: dict) -> tuple[dict, list]:
     return game_pipeline.drive_sync(_tap(participant_id, message), _orm_answer)
 
 
-# The seat a tap names, its session's state, the participant's refusal count, and the seat's
-# game as ``games.pipeline`` reads it: one round trip for everything a tap checks before the rules.
-_HELD_SQL = (
-    f'SELECT h."game", h."status", h."refusals", {game_pipeline.GAME_READ_COLUMNS} FROM ('
-    f'SELECT t."game_id" AS "game", s."status" AS "status", p."refusals" AS "refusals" '
-    f'FROM "{Seat._meta.db_table}" st JOIN "{Table._meta.db_table}" t ON t."id" = st."table_id" '
-    f'JOIN "{Participant._meta.db_table}" p ON p."id" = st."participant_id" '
-    f'JOIN "{Session._meta.db_table}" s ON s."id" = p."session_id" '
-    f'WHERE st."participant_id" = %s AND st."number" = %s ORDER BY st."table_id" LIMIT 1) h '
-    f'LEFT JOIN "{Game._meta.db_table}" g ON g."id" = h."game"')
-_PARTICIPANT_SQL = f'SELECT 1 FROM "{Participant._meta.db_table}" WHERE "id" = %s'
+# The seat (``_SEAT_SQL``) and its game as ``games.pipeline`` reads it: one round trip for
+# everything a tap checks before the rules.
+_HELD_SQL = (f'SELECT h."game", h."status", h."refusals", {game_pipeline.GAME_READ_COLUMNS} '
+             f'FROM ({_SEAT_SQL}) h LEFT JOIN "{Game._meta.db_table}" g ON g."id" = h."game"')
 
 
 async def _async_answer(conn, request):

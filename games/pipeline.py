@@ -39,7 +39,7 @@ from django.db import OperationalError, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from games import broadcast
+from games import broadcast, sqlite_queue
 from games.models import Game, Move
 from games.refusals import Refused
 
@@ -153,7 +153,7 @@ def orm_answer(request, other=None):
         return Move.objects.get(pk=request.move_id)
     if not isinstance(request, Save):
         return other(request)
-    with transaction.atomic():
+    with sqlite_queue.writing(), transaction.atomic():
         game = request.game
         changes = {name: getattr(game, name) for name in MOVE_CHANGES}
         if not unchanged(game.pk, request.read_version, request.read_stamp).update(**changes):

@@ -8,6 +8,9 @@ channels-redis with a leaner one, says what it replaces, and names the figure th
   every send and receive.
 - ``splice``: a dashboard snapshot built from the tables' teacher views as JSON text.
 
+(``games.sqlite_queue``, the embedded server's moves queueing for SQLite's write lock in the
+process, is the one speed-up outside: it belongs to the ORM driver of ``games.pipeline``.)
+
 Some lean on those packages' private API. ``WRITTEN_FOR`` pins the versions they were written
 and measured against; ``tests/test_fast_pins.py`` fails loudly when the installed or required
 versions move, so that whoever upgrades reads these modules against the new code first.
