@@ -297,7 +297,7 @@ class DashboardConsumer(Consumer):
         # Each dashboard keeps a rhythm of its own, a little shorter than the nominal one, drawn
         # afresh each time: dashboards opened in the same minute would otherwise read the
         # database and build their snapshots at the same instant, every time, and every socket
-        # of the process would wait for all of them at once (measured: a 300 ms stall every 5 s).
+        # of the process would wait for all of them at once (BENCHMARKS.md, "figures behind the code").
         next_recheck = time.monotonic()
         while True:
             now = time.monotonic()

@@ -27,15 +27,12 @@ class LifespanApp:
                 gc.collect()
                 gc.freeze()
                 # A move builds its views in one go: with the default first threshold (700) the
-                # collector ran in the middle of that, promoted what was briefly alive, and set
-                # off full passes of 120-240 ms every 1-2 s per process at 200 actions/s. Each
+                # collector ran in the middle of that and promoted what was briefly alive. Each
                 # socket also waits for its next message in coroutines and futures made after
-                # its last one, alive until that message comes: with 1,000 sockets the youngest
-                # generation always holds thousands of live objects (≈25,000 with Channels' own
-                # dispatch loop, see classroom.consumers.Consumer), so a pass costs about the same
-                # whatever the threshold, and the threshold sets how often it runs. At 10,000
-                # the middle generation's passes took 60-126 ms and lined up with the worst
-                # bursts of slow taps; at 50,000 they take under 16 ms (BENCHMARKS.md).
+                # its last one, so with 1,000 sockets the youngest generation always holds
+                # thousands of live objects: a pass costs about the same whatever the threshold,
+                # and the threshold sets how often it runs (BENCHMARKS.md, "figures behind the
+                # code", has the pass times at each threshold).
                 gc.set_threshold(50_000, 10, 10)
                 for warm in self.warm:
                     await warm()
