@@ -257,14 +257,30 @@ async def anything_due(now: datetime | None = None) -> bool:
         return await cursor.fetchone() is not None
 
 
+SWEEP_LEASE_SECONDS = 2.0
+
+
+def claim_due(now: datetime, limit: int = 50) -> list[int]:
+    """The games whose deadline has passed, claimed for this process: their deadline is moved
+    ``SWEEP_LEASE_SECONDS`` on, so another process's sweep passes them by (``SKIP LOCKED``: nor
+    does it wait for this claim). The claim locks nothing while rules run; the moves themselves
+    save as every move does, and set the deadlines afresh. A process that dies holding a claim
+    only delays those games by the lease."""
+    with transaction.atomic():
+        ids = list(Game.objects.select_for_update(skip_locked=True)
+                   .filter(status=Game.Status.PLAYING, next_deadline__lte=now)
+                   .order_by("next_deadline").values_list("pk", flat=True)[:limit])
+        Game.objects.filter(pk__in=ids).update(next_deadline=now + timedelta(seconds=SWEEP_LEASE_SECONDS))
+    return ids
+
+
 def sweep_due(now: datetime | None = None, limit: int = 50) -> int:
     """One pass of the deadline loop over every game with a passed deadline. Several processes
-    may sweep at once: a move saves only at the version it was chosen at, so each due step is
-    played once, by whichever process saves it first."""
+    may sweep at once: each plays the games it claimed, and a move saves only at the version it
+    was chosen at, so each due step is played once."""
     now = now or timezone.now()
-    due = (Game.objects.filter(status=Game.Status.PLAYING, next_deadline__lte=now)
-           .order_by("next_deadline")[:limit])
-    return sum(play_due(game, now) for game in due)
+    ids = claim_due(now, limit)
+    return sum(play_due(game, now) for game in Game.objects.filter(pk__in=ids).order_by("pk"))
 
 
 _RUNNING_FIELDS = ["bots", "status", "timers", "next_deadline", "updated_at"]

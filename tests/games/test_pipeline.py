@@ -211,3 +211,22 @@ def test_two_sweeps_of_one_due_bot_step_play_it_once():
     assert services.play_due(Game.objects.get(pk=game.pk), later) == 1
     assert services.play_due(stale_copy, later) == 0
     assert list(game.moves.values_list("action_id", flat=True)) == ["bot:1:0"]
+
+
+def test_a_due_game_claimed_by_one_sweep_is_passed_by_another():
+    """Two processes sweep at the same moment: the second finds nothing to claim, so a bot's
+    step is worked out by one process only; the claimed game is played and its deadline set
+    afresh by the move."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    game = new_game(bots={1: "cautious"})
+    later = timezone.now() + timedelta(seconds=5)
+    assert services.claim_due(later) == [game.pk]
+    assert services.claim_due(later) == []
+    game.refresh_from_db()
+    assert game.next_deadline == later + timedelta(seconds=services.SWEEP_LEASE_SECONDS)
+    assert services.sweep_due(later + timedelta(seconds=3)) == 1
+    game.refresh_from_db()
+    assert game.moves.get().actor == Move.Actor.BOT
