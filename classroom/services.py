@@ -406,7 +406,8 @@ def sweep_storms(now=None) -> int:
         if not tables or not (forced or (session.shared_step and
                                          all(games.waiting_for_system(g, step["action"]["type"]) for g in tables))):
             continue
-        key = f"r{now.timestamp():.0f}" if forced else ""
+        # The countdown names its storm: every sweep of it (another process's, a retry) is one move.
+        key = f"r{session.storm_deadline.timestamp():.0f}" if forced else ""
         for game in tables:
             try:
                 if games.system_action(game_id=game.pk, action=dict(step["action"]),
