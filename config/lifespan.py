@@ -1,7 +1,8 @@
 """Starts and stops the process's background loops with the ASGI server's lifespan events."""
 import asyncio
-import gc
 import logging
+
+from classroom.fast import collector
 
 logger = logging.getLogger(__name__)
 
@@ -21,19 +22,7 @@ class LifespanApp:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                # Everything loaded so far (Django, the apps, the rules) lives as long as the
-                # process: leave it out of the collector's full passes, which otherwise walk it
-                # all in the middle of students' taps.
-                gc.collect()
-                gc.freeze()
-                # A move builds its views in one go: with the default first threshold (700) the
-                # collector ran in the middle of that and promoted what was briefly alive. Each
-                # socket also waits for its next message in coroutines and futures made after
-                # its last one, so with 1,000 sockets the youngest generation always holds
-                # thousands of live objects: a pass costs about the same whatever the threshold,
-                # and the threshold sets how often it runs (BENCHMARKS.md, "figures behind the
-                # code", has the pass times at each threshold).
-                gc.set_threshold(50_000, 10, 10)
+                collector.tune()
                 for warm in self.warm:
                     await warm()
                 self.tasks = [asyncio.create_task(loop()) for loop in self.loops]

@@ -7,6 +7,7 @@ channels-redis with a leaner one, says what it replaces, and names the figure th
 - ``memory_layer``: the embedded server's in-memory layer, without a scan of every channel on
   every send and receive.
 - ``splice``: a dashboard snapshot built from the tables' teacher views as JSON text.
+- ``collector``: the garbage collector's thresholds, and what it leaves alone.
 
 (``games.sqlite_queue``, the embedded server's moves queueing for SQLite's write lock in the
 process, is the one speed-up outside: it belongs to the ORM driver of ``games.pipeline``.)
