@@ -7,6 +7,7 @@ there are referred to as "RULES.md §n" in comments.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import Any, Mapping
@@ -107,32 +108,22 @@ def hit_centres(path: list[tuple[int, int]], edition: int = EDITION) -> list[tup
     return path[1:] or path[:1]
 
 
-_FORECAST_CACHE: dict[tuple, dict] = {}
-_DISK: dict[tuple[int, int, int, int], tuple] = {}
-
-
+@lru_cache(maxsize=None)  # a few hundred hexes × radii × editions
 def _map_disk(q: int, r: int, radius: int, edition: int = EDITION) -> tuple:
-    key = (q, r, radius, edition)
-    hexes = _DISK.get(key)
-    if hexes is None:
-        terrain = TERRAINS[edition]
-        hexes = _DISK[key] = tuple(h for h in disk((q, r), radius) if h in terrain)
-    return hexes
+    terrain = TERRAINS[edition]
+    return tuple(h for h in disk((q, r), radius) if h in terrain)
 
 
+@lru_cache(maxsize=2048)
 def forecast_outlook(start: tuple[int, int], category: int, cards: tuple[str, ...],
                      edition: int = EDITION) -> dict:
     """Every way the forecast can play out: all orders of every draw of ``SPEED`` cards.
 
     Returns ``reach`` (possible end centres), ``threat`` (hexes the storm may cover) and
     ``city_risk`` / ``road_risk``: the share of equally likely flips in which each city or road
-    is hit. Cached, since every table of a class shares the storm. The orders are walked as a
-    tree, so flips that share their first cards share the work.
+    is hit. Cached, since every table of a class shares the storm (callers only read it). The
+    orders are walked as a tree, so flips that share their first cards share the work.
     """
-    key = (start, category, cards, edition)
-    out = _FORECAST_CACHE.get(key)
-    if out is not None:
-        return out
     terrain = TERRAINS[edition]
     k = min(SPEED[category], len(cards))
     radius = RADIUS[category]
@@ -187,9 +178,6 @@ def forecast_outlook(start: tuple[int, int], category: int, cards: tuple[str, ..
         "city_risk": {c: city_count[c] / leaves for c in CITY_IDS if c in city_count},
         "road_risk": {rd: road_count[rd] / leaves for rd in ROAD_IDS if rd in road_count},
     }
-    if len(_FORECAST_CACHE) > 2048:
-        _FORECAST_CACHE.clear()
-    _FORECAST_CACHE[key] = out
     return out
 
 
