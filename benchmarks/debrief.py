@@ -90,7 +90,7 @@ def finished_session():
                     continue
                 policy = bots.BOTS[policies[(seat + table.number) % 4]]
                 games.submit(game_id=table.game_id, seat=seat, action=policy(state, seat))
-    with mock.patch("scoring.services.queue_debrief"):
+    with mock.patch("scoring.jobs.queue_debrief"):
         services.end(session=session)
     return session
 

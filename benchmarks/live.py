@@ -10,6 +10,8 @@ dashboard socket.
     .venv/bin/python -m benchmarks.live                      # default: a few minutes at most
     .venv/bin/python -m benchmarks.live --full               # 1,000 students, one tap / 5 s each
     .venv/bin/python -m benchmarks.live --sweep 100,200,300  # the knee: actions/s per step
+    .venv/bin/python -m benchmarks.live --embedded --students 200 --interval 2
+        # the embedded server of ``make run``: SQLite, the in-memory layer, one process
 
 Figures (``name: value unit``):
 - ``act_p50_ms``/``act_p99_ms``: from sending ``act`` to receiving this seat's view at (or past)
@@ -19,7 +21,8 @@ Figures (``name: value unit``):
 - ``dashboard_stale_max_ms``: for every acknowledged move, how long until a dashboard snapshot
   showed that table at that version (moves in the last 3 s of a step are left out).
 
-Uses its own database (``stormwise_bench``) and Redis db 5 unless ``--db``/``--redis`` say otherwise.
+Uses its own database (``stormwise_bench``) and Redis db 5 unless ``--db``/``--redis`` say otherwise;
+``--embedded`` uses a SQLite file of its own in the temporary directory and no Redis.
 """
 from __future__ import annotations
 
@@ -68,13 +71,14 @@ def server_env(db_url, redis_url, workers, **extra):
 
 def setup_django(db_url, redis_url):
     """Point this process at the benchmark database (created and migrated if needed)."""
-    import psycopg
+    if not db_url.startswith("sqlite:"):  # SQLite makes its file itself
+        import psycopg
 
-    name = db_url.rsplit("/", 1)[1]
-    admin = db_url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin.replace("postgres://", "postgresql://"), autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
+        name = db_url.rsplit("/", 1)[1]
+        admin = db_url.rsplit("/", 1)[0] + "/postgres"
+        with psycopg.connect(admin.replace("postgres://", "postgresql://"), autocommit=True) as conn:
+            if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+                conn.execute(f'CREATE DATABASE "{name}"')
     os.environ.update(server_env(db_url, redis_url, 1))
     import django
 
@@ -692,6 +696,8 @@ def main(argv=None):
                              "have the cores first, as on a school's server, where tablets are other machines")
     parser.add_argument("--db", default="postgres://postgres@127.0.0.1:5432/stormwise_bench")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/5")
+    parser.add_argument("--embedded", action="store_true",
+                        help="the embedded server (make run): SQLite, the in-memory channel layer, one process")
     args = parser.parse_args(argv)
     if args.client:
         job = json.loads(Path(args.client).read_text())
@@ -700,6 +706,9 @@ def main(argv=None):
         return
     if args.full:
         args.students, args.seconds, args.clients = 1000, 60, 2
+    if args.embedded:
+        args.db = f"sqlite:///{Path(tempfile.gettempdir()) / 'stormwise-bench-embedded.sqlite3'}"
+        args.redis, args.workers = "", 1
     setup_django(args.db, args.redis)
     started = time.monotonic()
     plan = build_classes(args.students, class_size=args.class_size)

@@ -13,15 +13,14 @@ the teacher out of their own laptop.
 import hashlib
 import time
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.signals import user_logged_out
 from django.core.cache import cache
 from django.dispatch import receiver
 
-from config import install
+from games import broadcast
+
 
 # action: [(what is counted, attempts allowed, window in seconds)]
 LIMITS = {
@@ -43,7 +42,7 @@ class NoPublishedPasswordBackend(ModelBackend):
         if seconds_to_wait("signin", address=address, account=account):
             return None
         teacher = None
-        if password not in install.KNOWN_PASSWORDS:
+        if password not in settings.PUBLISHED_PASSWORDS:
             teacher = super().authenticate(request, username=username, password=password, **kwargs)
         if teacher is None:
             count_attempt("signin", address=address, account=account)
@@ -51,7 +50,7 @@ class NoPublishedPasswordBackend(ModelBackend):
 
 
 def uses_published_password(teacher) -> bool:
-    return any(teacher.check_password(known) for known in install.KNOWN_PASSWORDS)
+    return any(teacher.check_password(known) for known in settings.PUBLISHED_PASSWORDS)
 
 
 # --- Throttling -------------------------------------------------------------------------------------
@@ -116,10 +115,9 @@ def teacher_group(teacher_id: int) -> str:
 
 def close_dashboards(teacher_id: int) -> None:
     """Every open dashboard socket of this teacher, in every process, checks its sign-in and
-    closes if it no longer holds (DashboardConsumer.teacher_signed_out)."""
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(teacher_group(teacher_id), {"type": "teacher.signed_out"})
+    closes if it no longer holds (DashboardConsumer.teacher_signed_out). Pushed after commit like
+    every change, best-effort."""
+    broadcast.push_after_commit([(teacher_group(teacher_id), {"type": "teacher.signed_out"})])
 
 
 # How long a dashboard told of a sign-out or password change waits before it checks its own

@@ -7,34 +7,29 @@ owner of the session only; it gets coalesced, numbered snapshots at most about a
 from __future__ import annotations
 
 import asyncio
-import functools
-import json
 import logging
 import random
-import secrets
 import time
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
-from channels.consumer import get_handler_name
-from channels.exceptions import StopConsumer
-from channels.layers import get_channel_layer
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from classroom import accounts, selectors, services
+from classroom.fast import splice
+from classroom.fast.socket_loop import Consumer
+from classroom.frames import MAX_FRAME_BYTES, parse_frame
 from classroom.live import session_group
 from classroom.models import Participant, Session
 from classroom.services import participant_for_token
 from classroom.timers import device_more_time
-from config import pgpool
+from games import pgpool
 from games import broadcast
 from games.refusals import Refused
 
 logger = logging.getLogger(__name__)
 
-MAX_FRAME_BYTES = 4096
 # The server closes a socket whose frame is bigger than this (uvicorn's ws_max_size; its default
 # is 16 MB): room for a frame of MAX_FRAME_BYTES characters, which is refused and counted.
 WS_MAX_BYTES = 8192
@@ -48,10 +43,6 @@ FLOOD_HOLD_SECONDS = 30  # a device closed for flooding waits this long before i
 CLOSE_UNAUTHORISED = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOODING = 4429
-# A snapshot's tables carry this marker and the game's id in place of their views, which are
-# then put in as the JSON text held; drawn at random per process, so no nickname can be one.
-_MARK = secrets.token_hex(8)
-SPLICE, SPLICE_ENCODED = f"\x00{_MARK}:", f"\\u0000{_MARK}:"
 
 
 def token_cookie(session_id) -> str:
@@ -74,9 +65,10 @@ class RateLimit:
         return False
 
 
-# Actions run on a pool of threads, each with its own database connection, rather than on the
-# one thread that every other ORM call of this process shares: tables don't queue behind each
-# other, and the game row lock still serialises moves at one table.
+# Without the async PostgreSQL driver (SQLite: the embedded server), a tap runs the ORM driver on
+# a pool of threads, each with its own database connection, rather than on the one thread every
+# other ORM call of this process shares, so tables don't queue behind each other; moves at one
+# table still land one after another (games.pipeline: save only if the game is unchanged).
 act_in_pool = DatabaseSyncToAsync(services.act, thread_sensitive=False)
 
 
@@ -108,54 +100,6 @@ def _presence(participant_id, delta):
 
     Participant.objects.filter(pk=participant_id).update(
         connected=Greatest(F("connected") + delta, 0), last_seen_at=timezone.now())
-
-
-class Consumer(AsyncWebsocketConsumer):
-    """Channels' consumer, with a leaner loop and dispatch.
-
-    The loop: Channels waits on the socket and the channel layer with a new task and a new
-    ``asyncio.wait`` for every message, and each socket keeps the waiting ones until its next
-    message; with a thousand sockets that is ≈25,000 objects the collector scans on every pass.
-    Here each source has one reader for the socket's life, and a lock keeps Channels' rule that
-    a consumer handles one message at a time, in order: about 10 % less CPU per action, and a
-    shorter tail (BENCHMARKS.md, sixth session).
-
-    The dispatch: Channels 4.2's closes stale database connections before every message, on the
-    process's one thread for sync code: one hop per message per socket (each view to each
-    tablet), all queued on the thread that also serves connects and dashboards. These consumers
-    touch the database only through ``DatabaseSyncToAsync``, which closes stale connections in
-    its own thread around each call, or through config.pgpool, so they dispatch directly."""
-
-    async def __call__(self, scope, receive, send):
-        self.scope, self.base_send = scope, send
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        self.channel_name = await self.channel_layer.new_channel()
-        self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-        one_at_a_time = asyncio.Lock()
-
-        async def read(source):
-            while True:
-                message = await source()
-                async with one_at_a_time:
-                    await self.dispatch(message)
-
-        readers = [asyncio.ensure_future(read(receive)), asyncio.ensure_future(read(self.channel_receive))]
-        try:
-            done, _ = await asyncio.wait(readers, return_when=asyncio.FIRST_EXCEPTION)
-            for reader in done:
-                reader.result()
-        except StopConsumer:
-            pass
-        finally:
-            for reader in readers:
-                reader.cancel()
-            await asyncio.gather(*readers, return_exceptions=True)
-
-    async def dispatch(self, message):
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
 
 class PlayConsumer(Consumer):
@@ -222,21 +166,18 @@ class PlayConsumer(Consumer):
         if self.flooded:  # sent before the device saw the close: read, and nothing more
             return
         raw = text_data if text_data is not None else bytes_data
-        if raw is None or len(raw) > MAX_FRAME_BYTES:
+        if raw is None or len(raw) > MAX_FRAME_BYTES:  # counted toward the flood limit
             await self.too_fast(refusal="too_big")
             return
         if not self.limit.allow():
             await self.too_fast()
             return
         try:
-            message = json.loads(raw)
-        except (ValueError, UnicodeDecodeError, RecursionError):  # deep nesting fits in 4 KB
-            await self.send_json(Refused("bad_frame").as_message())
+            message = parse_frame(raw)
+        except Refused as refusal:
+            await self.send_json(refusal.as_message())
             return
-        if not isinstance(message, dict):
-            await self.send_json(Refused("bad_frame").as_message())
-            return
-        kind = message.get("type")
+        kind = message["type"]
         if kind == "ping":
             await self.send_json({"type": "pong", "t": message.get("t")})
         elif kind == "act" and not self.act_limit.allow():
@@ -275,8 +216,8 @@ class PlayConsumer(Consumer):
         try:
             if pgpool.available():
                 answer, pending = await services.aact(self.participant_id, message)
-            else:  # the ORM path publishes its views itself, after its commit
-                answer, pending = await act_in_pool(self.participant_id, message), []
+            else:  # the ORM driver (SQLite: the embedded server), on a worker thread
+                answer, pending = await act_in_pool(self.participant_id, message)
         except (OperationalError, InterfaceError):  # the database is briefly out of reach
             answer, pending = Refused("unavailable").as_message(message.get("id")), []
         except Exception:
@@ -361,7 +302,7 @@ class DashboardConsumer(Consumer):
         # Each dashboard keeps a rhythm of its own, a little shorter than the nominal one, drawn
         # afresh each time: dashboards opened in the same minute would otherwise read the
         # database and build their snapshots at the same instant, every time, and every socket
-        # of the process would wait for all of them at once (measured: a 300 ms stall every 5 s).
+        # of the process would wait for all of them at once (BENCHMARKS.md, "figures behind the code").
         next_recheck = time.monotonic()
         while True:
             now = time.monotonic()
@@ -399,14 +340,11 @@ class DashboardConsumer(Consumer):
                 summary = table["summary"]
                 self.keep(game, summary["version"], broadcast.encode(summary), broadcast.head(summary))
             # The snapshot is built from the heads; each table's whole view goes in as the text held.
-            table["summary"] = f"{SPLICE}{game}"
-            texts[f'"{SPLICE_ENCODED}{game}"'] = self.summaries[game][1]
+            table["summary"] = splice.hole(game)
+            texts[game] = self.summaries[game][1]
         self.seq += 1
         payload["seq"] = self.seq
-        text = broadcast.encode(payload)
-        for marker, summary in texts.items():
-            text = text.replace(marker, summary, 1)
-        await self.send(text_data=text)
+        await self.send(text_data=splice.fill(broadcast.encode(payload), texts))
 
     async def teacher_signed_out(self, event):
         """The teacher signed out or changed password (classroom.accounts.close_dashboards): close
@@ -424,11 +362,8 @@ class DashboardConsumer(Consumer):
 
     def keep(self, game, version, text, head):
         """Hold a table's teacher view unless a newer one is held already: as JSON text, to go
-        into snapshots as it is, and its ``broadcast.head`` for the alerts and standings. Not
-        the decoded view: a dashboard holds each table's for seconds, long enough for thousands
-        of objects per move to reach the collector's oldest generation and set off its full
-        passes, which pause every socket of the process; and decoding every table's view for
-        every snapshot was about 3 % of the server's CPU at 100 actions/s."""
+        into snapshots as it is (``classroom.fast.splice`` says why), and its ``broadcast.head``
+        for the alerts and standings."""
         held = self.summaries.get(game)
         if held is None or held[0] <= version:
             self.summaries[game] = (version, text, head)

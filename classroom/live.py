@@ -1,6 +1,5 @@
-"""Messages to a session's sockets (lobby, students, dashboard), sent after commit."""
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+"""Messages to a session's sockets (lobby, students, dashboard), pushed after commit."""
+from games import broadcast
 
 
 def session_group(session_id: int) -> str:
@@ -8,5 +7,6 @@ def session_group(session_id: int) -> str:
 
 
 def session_changed(session_id: int) -> None:
-    """Roster, tables or status changed: sockets refresh what they show."""
-    async_to_sync(get_channel_layer().group_send)(session_group(session_id), {"type": "session.changed"})
+    """Roster, tables or status changed: sockets refresh what they show. Sent once the current
+    transaction commits, through the same best-effort push as a game's views."""
+    broadcast.push_after_commit([(session_group(session_id), {"type": "session.changed"})])

@@ -62,8 +62,7 @@ class TableRow:
     """A table as the dashboard reads it. Plain values rather than model instances: related
     instances point at each other (a table at its game and back, each seat at its table), so
     every roster a dashboard socket drops left cycles for the garbage collector, whose passes
-    pause the whole process (measured: 1,400–8,200 such objects every 10 s per server process
-    at 200 actions/s)."""
+    pause the whole process (BENCHMARKS.md, "figures behind the code")."""
 
     number: int
     game_id: int | None

@@ -10,6 +10,7 @@ import hashlib
 import json
 import math
 import secrets
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
@@ -20,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from classroom import nicknames
 from classroom.models import Participant, Seat, Session, Table
-from games import services as games
+from games import pipeline as game_pipeline, services as games
 from games.models import Game, Move
 from games.refusals import Refused
 from scenarios import registry
@@ -405,7 +406,8 @@ def sweep_storms(now=None) -> int:
         if not tables or not (forced or (session.shared_step and
                                          all(games.waiting_for_system(g, step["action"]["type"]) for g in tables))):
             continue
-        key = f"r{now.timestamp():.0f}" if forced else ""
+        # The countdown names its storm: every sweep of it (another process's, a retry) is one move.
+        key = f"r{session.storm_deadline.timestamp():.0f}" if forced else ""
         for game in tables:
             try:
                 if games.system_action(game_id=game.pk, action=dict(step["action"]),
@@ -464,9 +466,9 @@ def end(*, session: Session) -> Session:
     session.ended_at = timezone.now()
     session.save(update_fields=["status", "ended_at"])
     notify_session(session)
-    from scoring import services as scoring  # the one place classroom touches scoring
+    from scoring import jobs  # the one place classroom touches scoring
 
-    scoring.queue_debrief(session_id=session.pk)
+    jobs.queue_debrief(session_id=session.pk)
     return session
 
 
@@ -507,10 +509,14 @@ def notify_session(session: Session) -> None:
     """Tell the session's lobby and dashboard sockets to refresh, after commit."""
     from classroom import live
 
-    transaction.on_commit(lambda: live.session_changed(session.pk))
+    live.session_changed(session.pk)
 
 
 # --- A device's actions (the socket and the HTTP fallback share this) -----------------------------
+#
+# A tap is one generator, ``_tap``: check the frame, look up the device's seat (``Held``), then
+# the game's own pipeline (``games.pipeline.steps``), then the answer. ``act`` drives it with the
+# ORM, ``aact`` with async psycopg; both answer the same requests with the same meaning.
 
 def _act_frame(message: dict) -> tuple[str, int, int, dict]:
     """The id, seat, version and action of an ``act`` frame, or ``Refused("bad_frame")``."""
@@ -529,8 +535,38 @@ def _act_frame(message: dict) -> tuple[str, int, int, dict]:
     return action_id, seat_number, version, action
 
 
+@dataclass
+class Held:
+    """Request: the seat ``seat_number`` of participant ``participant_id``. Answer:
+    ``(held, exists, first)``: the seat's game id, session status and the participant's refusal
+    count as a dict (None: the participant holds no such seat), whether the participant exists,
+    and the game as ``games.pipeline.Read`` answers, when the driver read it in the same go."""
+
+    participant_id: int
+    seat_number: int
+    action_id: str
+
+
+@dataclass
+class AfterRefusal:
+    """Request: the answer to a refused tap (a stale one carries the fresh view) and the
+    participant's refusal count moved on (it feeds the dashboard's "stuck" alert)."""
+
+    refusal: Refused
+    message: dict
+    participant_id: int
+    held: dict | None
+
+
+@dataclass
+class ClearRefusals:
+    """Request: the participant's refusal count back to 0 (a tap landed)."""
+
+    participant_id: int
+
+
 def _game_of(held: dict | None, participant_exists: bool) -> int:
-    """The game a device's seat plays in, or why it may not act (``held`` as ``act`` reads it)."""
+    """The game a device's seat plays in, or why it may not act."""
     if held is None:
         raise Refused("not_your_seat" if participant_exists else "session_closed")
     if held["status"] == Session.Status.ENDED:
@@ -542,88 +578,107 @@ def _game_of(held: dict | None, participant_exists: bool) -> int:
     return held["game"]
 
 
-def _refused(refusal: Refused, action_id, participant_id: int, held: dict | None, seat_number) -> dict:
-    """The answer to a refused tap: a stale one carries the fresh view; taps the game refused
-    count toward the dashboard's "stuck" alert."""
+def _tap(participant_id: int, message: dict):
+    """One ``act`` frame as requests for a driver; returns the device's answer and the batch to
+    push. A refused tap changes nothing but the refusal count."""
+    held = None
+    try:
+        action_id, seat_number, version, action = _act_frame(message)
+        held, exists, first = yield Held(participant_id, seat_number, action_id)
+        outcome = yield from game_pipeline.steps(
+            game_id=_game_of(held, exists), seat=seat_number, action=action, action_id=action_id,
+            version=version, actor=Move.Actor.STUDENT, first=first)
+    except Refused as refusal:
+        return (yield AfterRefusal(refusal, message, participant_id, held)), []
+    if held["refusals"]:
+        yield ClearRefusals(participant_id)
+    answer = {"type": "ok", "id": outcome.move.action_id, "seat": outcome.move.seat,
+              "version": outcome.version, "replayed": outcome.replayed, "events": outcome.move.events}
+    return answer, outcome.batch
+
+
+# The seat a tap names: its game, its session's state and the participant's refusal count. Plain
+# SQL rather than the ORM because it runs on every tap and its columns need no conversion; both
+# drivers read it (the async one with the seat's game beside it, ``_HELD_SQL``).
+_SEAT_SQL = (
+    f'SELECT t."game_id" AS "game", s."status" AS "status", p."refusals" AS "refusals" '
+    f'FROM "{Seat._meta.db_table}" st JOIN "{Table._meta.db_table}" t ON t."id" = st."table_id" '
+    f'JOIN "{Participant._meta.db_table}" p ON p."id" = st."participant_id" '
+    f'JOIN "{Session._meta.db_table}" s ON s."id" = p."session_id" '
+    f'WHERE st."participant_id" = %s AND st."number" = %s ORDER BY st."table_id" LIMIT 1')
+_PARTICIPANT_SQL = f'SELECT 1 FROM "{Participant._meta.db_table}" WHERE "id" = %s'
+
+
+def _orm_held(participant_id: int, seat_number: int):
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(_SEAT_SQL, [participant_id, seat_number])
+        row = cursor.fetchone()
+        if row is None:
+            cursor.execute(_PARTICIPANT_SQL, [participant_id])
+            return None, cursor.fetchone() is not None, None
+    return {"game": row[0], "status": row[1], "refusals": row[2]}, True, None
+
+
+def _orm_answer(request):
+    """The ORM's answers to a tap's own requests (``games.pipeline`` answers the game's)."""
+    if isinstance(request, Held):
+        return _orm_held(request.participant_id, request.seat_number)
+    if isinstance(request, ClearRefusals):
+        Participant.objects.filter(pk=request.participant_id).update(refusals=0)
+        return None
+    refusal, message, held = request.refusal, request.message, request.held
+    action_id = message.get("id")
     answer = refusal.as_message(action_id if isinstance(action_id, str) else None)
     if refusal.code == "stale_view":
-        answer["view"] = games.current_view(Game.objects.get(pk=held["game"]), seat_number)
+        answer["view"] = games.current_view(Game.objects.get(pk=held["game"]), message.get("seat"))
     if held is not None and refusal.code not in ("bad_frame", "not_your_seat"):
-        Participant.objects.filter(pk=participant_id).update(refusals=F("refusals") + 1)
+        Participant.objects.filter(pk=request.participant_id).update(refusals=F("refusals") + 1)
     return answer
 
 
-def _accepted(outcome, participant_id: int, held: dict) -> dict:
-    if held["refusals"]:
-        Participant.objects.filter(pk=participant_id).update(refusals=0)
-    return {"type": "ok", "id": outcome.move.action_id, "seat": outcome.move.seat,
-            "version": outcome.version, "replayed": outcome.replayed, "events": outcome.move.events}
-
-
-def act(participant_id: int, message: dict) -> dict:
-    """Apply one ``act`` frame from a device and return the answer for that device only.
+def act(participant_id: int, message: dict) -> tuple[dict, list]:
+    """Apply one ``act`` frame from a device with the ORM. Returns the answer for that device
+    only and the batch of views for the caller to push (``broadcast.push_after_commit``, or on
+    an event loop ``broadcast.send``): committed already.
 
     The frame is ``{"type": "act", "id", "seat", "version", "action"}``. A device may act only
     for seats it holds; a refused action changes nothing, and a stale one comes back with the
     fresh view.
     """
-    held = None
-    try:
-        action_id, seat_number, version, action = _act_frame(message)
-        # One read for the seat, its game and the session's state: this runs on every tap.
-        held = (Seat.objects.filter(participant_id=participant_id, number=seat_number)
-                .values(game=F("table__game_id"), status=F("participant__session__status"),
-                        refusals=F("participant__refusals")).first())
-        game_id = _game_of(held, held is not None or Participant.objects.filter(pk=participant_id).exists())
-        outcome = games.submit(game_id=game_id, seat=seat_number, action=action,
-                               action_id=action_id, version=version)
-    except Refused as refusal:
-        return _refused(refusal, message.get("id"), participant_id, held, message.get("seat"))
-    return _accepted(outcome, participant_id, held)
+    return game_pipeline.drive_sync(_tap(participant_id, message), _orm_answer)
 
 
-# The seat a tap names, its session's state, the participant's refusal count, and the seat's
-# game as ``games.asubmit`` reads it: one round trip for everything a tap checks before the rules.
-_HELD_SQL = (
-    f'SELECT h."game", h."status", h."refusals", {games.GAME_READ_COLUMNS} FROM ('
-    f'SELECT t."game_id" AS "game", s."status" AS "status", p."refusals" AS "refusals" '
-    f'FROM "{Seat._meta.db_table}" st JOIN "{Table._meta.db_table}" t ON t."id" = st."table_id" '
-    f'JOIN "{Participant._meta.db_table}" p ON p."id" = st."participant_id" '
-    f'JOIN "{Session._meta.db_table}" s ON s."id" = p."session_id" '
-    f'WHERE st."participant_id" = %s AND st."number" = %s ORDER BY st."table_id" LIMIT 1) h '
-    f'LEFT JOIN "{Game._meta.db_table}" g ON g."id" = h."game"')
-_PARTICIPANT_SQL = f'SELECT 1 FROM "{Participant._meta.db_table}" WHERE "id" = %s'
+# The seat (``_SEAT_SQL``) and its game as ``games.pipeline`` reads it: one round trip for
+# everything a tap checks before the rules.
+_HELD_SQL = (f'SELECT h."game", h."status", h."refusals", {game_pipeline.GAME_READ_COLUMNS} '
+             f'FROM ({_SEAT_SQL}) h LEFT JOIN "{Game._meta.db_table}" g ON g."id" = h."game"')
+
+
+async def _async_answer(conn, request):
+    """``_orm_answer`` on the event loop: the seat (with its game) in one statement; the rare
+    follow-ups (a refusal, a refusal count to reset) run the ORM code on a worker thread."""
+    from channels.db import DatabaseSyncToAsync
+
+    if not isinstance(request, Held):
+        return await DatabaseSyncToAsync(_orm_answer, thread_sensitive=False)(request)
+    row = await (await conn.execute(
+        _HELD_SQL, [request.action_id, request.participant_id, request.seat_number])).fetchone()
+    if row is None:
+        exists = bool(await (await conn.execute(_PARTICIPANT_SQL, [request.participant_id])).fetchone())
+        return None, exists, None
+    held = {"game": row[0], "status": row[1], "refusals": row[2]}
+    return held, True, (game_pipeline.game_from_row(row[3:]) if row[3] is not None else None)
 
 
 async def aact(participant_id: int, message: dict) -> tuple[dict, list]:
-    """``act`` for a socket on its event loop with PostgreSQL (``games.asubmit``): the same checks
-    and answers; the rare follow-ups (a refusal, a refusal count to reset) take ``act``'s ORM
-    code on a worker thread. Returns the answer and the broadcast to send."""
-    from channels.db import DatabaseSyncToAsync
+    """``act`` for a socket on its event loop with PostgreSQL (``games.pgpool``): the same tap,
+    driven by async psycopg. Returns the answer and the batch, which the caller sends."""
+    from games import pgpool
 
-    from config import pgpool
-
-    def in_thread(function):
-        return DatabaseSyncToAsync(function, thread_sensitive=False)
-
-    held = None
-    try:
-        action_id, seat_number, version, action = _act_frame(message)
-        async with pgpool.connection() as conn:
-            row = await (await conn.execute(_HELD_SQL, [action_id, participant_id, seat_number])).fetchone()
-            if row is not None:
-                held = {"game": row[0], "status": row[1], "refusals": row[2]}
-            exists = held is not None or bool(await (await conn.execute(_PARTICIPANT_SQL, [participant_id])).fetchone())
-            game_id = _game_of(held, exists)
-            outcome, batch = await games.asubmit(game_id=game_id, seat=seat_number, action=action, action_id=action_id,
-                                                 version=version, conn=conn, row=row[3:] if row[3] is not None else None)
-    except Refused as refusal:
-        answer = await in_thread(_refused)(
-            refusal, message.get("id"), participant_id, held, message.get("seat"))
-        return answer, []
-    if held["refusals"]:
-        return await in_thread(_accepted)(outcome, participant_id, held), batch
-    return _accepted(outcome, participant_id, held), batch
+    async with pgpool.connection() as conn:
+        return await game_pipeline.drive_async(_tap(participant_id, message), conn, _async_answer)
 
 
 ASK_CHANGES_PER_MINUTE = 6
@@ -668,7 +723,7 @@ def delete_session(*, session: Session) -> None:
         session.delete()
         Game.objects.filter(pk__in=game_ids).delete()
         # Each socket looks for its participant again, finds none, and closes.
-        transaction.on_commit(lambda: live.session_changed(session_id))
+        live.session_changed(session_id)
         transaction.on_commit(_forget_on_disk)
 
 

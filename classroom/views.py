@@ -12,17 +12,19 @@ from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import InterfaceError, OperationalError
-from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from classroom import accounts, buckets, guesses, selectors, services
-from classroom.consumers import ACT_BURST, MAX_ACTS_PER_SECOND, MAX_FRAME_BYTES, MAX_FRAMES_PER_SECOND, token_cookie
+from classroom import accounts, buckets, frames, guesses, selectors, services
+from classroom.consumers import ACT_BURST, MAX_ACTS_PER_SECOND, MAX_FRAMES_PER_SECOND, token_cookie
+from classroom.frames import MAX_FRAME_BYTES
 from classroom.forms import JoinForm, SessionForm, SignUpForm
 from classroom.models import Participant, Seat, Session
+from games import broadcast
 from games.refusals import Refused
 from scenarios import registry
 
@@ -338,35 +340,31 @@ def play(request, pk):
     })
 
 
+def _refusal(refusal: Refused, action_id=None) -> JsonResponse:
+    """A refusal as the HTTP fallback answers it: the socket's message, with its HTTP status."""
+    return JsonResponse(refusal.as_message(action_id if isinstance(action_id, str) else None),
+                        status=refusal.http_status)
+
+
 def _too_fast(action_id=None) -> JsonResponse:
-    return JsonResponse(Refused("too_fast").as_message(action_id if isinstance(action_id, str) else None), status=429)
+    return _refusal(Refused("too_fast"), action_id)
 
 
-@require_POST
 def play_act(request, pk):
-    """The HTTP fallback of the socket's ``act`` frame: same id, same service, same answer, and
-    the same limits per device as the socket."""
-    try:
-        declared = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        declared = MAX_FRAME_BYTES + 1
-    if declared > MAX_FRAME_BYTES:  # before the body is read
-        return JsonResponse(Refused("too_big").as_message(), status=413)
+    """The HTTP fallback of the socket's ``act`` frame: same front door (``frames.parse_frame``),
+    same service, same answer, and the same limits per device as the socket."""
+    if frames.declared_too_big(request.META.get("CONTENT_LENGTH")):  # before the body is read
+        return _refusal(Refused("too_big"))
     session, participant = _device_participant(request, pk)
     if participant is None:
-        return JsonResponse({"type": "error", "code": "unknown_device",
-                             "message": _("This tablet has not joined that lesson.")}, status=403)
+        return _refusal(Refused("unknown_device"))
     if not buckets.allow(f"frames:{participant.pk}", rate=MAX_FRAMES_PER_SECOND, burst=MAX_FRAMES_PER_SECOND):
         return _too_fast()
-    if len(request.body) > MAX_FRAME_BYTES:
-        return JsonResponse(Refused("too_big").as_message(), status=413)
     try:
-        message = json.loads(request.body)
-    except (ValueError, RecursionError):  # deep nesting fits in 4 KB
-        return JsonResponse({"type": "error", "code": "bad_frame", "message": _("That message could not be read.")}, status=400)
-    if not isinstance(message, dict):
-        return HttpResponseBadRequest()
-    if message.get("type") == "ask_teacher":
+        message = frames.parse_frame(request.body)
+    except Refused as refusal:
+        return _refusal(refusal)
+    if message["type"] == "ask_teacher":
         answer = services.device_asks_teacher(participant.pk, bool(message.get("asking", True)))
         return JsonResponse(answer, status=429 if answer.get("code") == "too_fast" else 200)
     if message.get("type") == "more_time":
@@ -376,9 +374,11 @@ def play_act(request, pk):
     if not buckets.allow(f"acts:{participant.pk}", rate=MAX_ACTS_PER_SECOND, burst=ACT_BURST):
         return _too_fast(message.get("id"))
     try:
-        return JsonResponse(services.act(participant.pk, message))
+        answer, batch = services.act(participant.pk, message)
     except (OperationalError, InterfaceError):  # the database is briefly out of reach
-        return JsonResponse(Refused("unavailable").as_message(message.get("id")), status=503)
+        return _refusal(Refused("unavailable"), message.get("id"))
+    broadcast.push_after_commit(batch)
+    return JsonResponse(answer)
 
 
 def _poll_state(pk, token, first):
@@ -402,7 +402,7 @@ async def play_poll(request, pk):
     while True:
         state = await sync_to_async(_poll_state)(pk, token, waited == 0)
         if state is None:
-            return JsonResponse({"type": "error", "code": "unknown_device"}, status=403)
+            return _refusal(Refused("unknown_device"))
         if state == "too_fast":
             return _too_fast()
         if state["stamp"] != since or waited >= LONG_POLL_SECONDS:

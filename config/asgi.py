@@ -12,8 +12,8 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from config.bodylimit import BodyLimit  # noqa: E402
 from config.origin import SameOriginValidator  # noqa: E402
-from config.routing import websocket_urlpatterns  # noqa: E402
-from config import pgpool  # noqa: E402
+from classroom.routing import websocket_urlpatterns  # noqa: E402
+from games import pgpool  # noqa: E402
 from config.lifespan import LifespanApp  # noqa: E402
 from classroom.loops import purge_forever, storms_forever  # noqa: E402
 from games.loops import sweep_forever  # noqa: E402

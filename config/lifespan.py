@@ -1,7 +1,8 @@
 """Starts and stops the process's background loops with the ASGI server's lifespan events."""
 import asyncio
-import gc
 import logging
+
+from classroom.fast import collector
 
 logger = logging.getLogger(__name__)
 
@@ -21,22 +22,7 @@ class LifespanApp:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                # Everything loaded so far (Django, the apps, the rules) lives as long as the
-                # process: leave it out of the collector's full passes, which otherwise walk it
-                # all in the middle of students' taps.
-                gc.collect()
-                gc.freeze()
-                # A move builds its views in one go: with the default first threshold (700) the
-                # collector ran in the middle of that, promoted what was briefly alive, and set
-                # off full passes of 120-240 ms every 1-2 s per process at 200 actions/s. Each
-                # socket also waits for its next message in coroutines and futures made after
-                # its last one, alive until that message comes: with 1,000 sockets the youngest
-                # generation always holds thousands of live objects (≈25,000 with Channels' own
-                # dispatch loop, see classroom.consumers.Consumer), so a pass costs about the same
-                # whatever the threshold, and the threshold sets how often it runs. At 10,000
-                # the middle generation's passes took 60-126 ms and lined up with the worst
-                # bursts of slow taps; at 50,000 they take under 16 ms (BENCHMARKS.md).
-                gc.set_threshold(50_000, 10, 10)
+                collector.tune()
                 for warm in self.warm:
                     await warm()
                 self.tasks = [asyncio.create_task(loop()) for loop in self.loops]

@@ -37,6 +37,8 @@ DATA_DIR = Path(os.environ.get("DATA_DIR") or BASE_DIR)
 HOST = os.environ.get("HOST", "127.0.0.1")
 PORT = int(os.environ.get("PORT", "8000"))
 LOOPBACK_ONLY = install.is_loopback(HOST)
+# Passwords published with Stormwise (config/install.py): never accepted for a teacher.
+PUBLISHED_PASSWORDS = install.KNOWN_PASSWORDS
 # Django's debug pages show settings, paths and local variables: never to another machine.
 DEBUG = env_bool("DEBUG", EMBEDDED) and LOOPBACK_ONLY
 
@@ -124,6 +126,10 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded server's taps run on a few worker threads; each keeps its SQLite connection
+    # rather than opening one (and running the PRAGMAs below) for every tap.
+    DATABASES["default"]["CONN_MAX_AGE"] = (int(os.environ["CONN_MAX_AGE"]) if "CONN_MAX_AGE" in os.environ
+                                            else None)
     # Many readers and one writer at a time without "database is locked" surprises.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
@@ -139,8 +145,8 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # The pub/sub layer held p99 27 ms at 1,000 sockets where the classic one reached
-            # 204 ms (DESIGN.md, measured figures); config.layers lets its publishes run at once.
-            "BACKEND": "config.layers.RedisPubSubChannelLayer",
+            # 204 ms (DESIGN.md, measured figures); classroom.fast.redis_layer lets it publish at once.
+            "BACKEND": "classroom.fast.redis_layer.RedisPubSubChannelLayer",
             # Pub/sub channels ignore Redis's database number, so the prefix carries it: two
             # sites (or test runs) on one Redis server with different databases never hear
             # each other's games.
@@ -149,7 +155,8 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # One process (the embedded server): Channels' in-memory layer, without its scans.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "classroom.fast.memory_layer.InMemoryChannelLayer"}}
 
 # "redis" runs tasks on Celery workers; "thread" runs them in this process on one background
 # thread (embedded mode: no broker needed, and never in a request or socket thread).
@@ -271,7 +278,7 @@ LOGGING = {
 # --- Live play ------------------------------------------------------------------------------------
 # Bots act on a clock a person can follow; tests shorten it.
 BOT_STEP_SECONDS = float(os.environ.get("BOT_STEP_SECONDS", "1.0"))
-# A socket's tap runs on async psycopg when the database is PostgreSQL (config/pgpool.py);
+# A socket's tap runs on async psycopg when the database is PostgreSQL (games/pgpool.py);
 # off, it takes the ORM path on a worker thread like every other change.
 LIVE_ASYNC_DB = env_bool("LIVE_ASYNC_DB", True)
 

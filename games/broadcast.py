@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db import transaction
 
 logger = logging.getLogger(__name__)
 
@@ -116,10 +117,25 @@ def messages(snap: Snapshot, engine, state, views: dict | None = None,
     ]
 
 
+def push_after_commit(batch) -> None:
+    """The one hand-off of every change to the sockets: game views, dashboard summaries and
+    lobby changes alike. Sends ``batch`` once the current transaction commits (at once outside
+    one), best-effort: a layer that is away is logged, never raised into the caller's commit.
+    Code on an event loop that holds a batch already committed awaits ``send`` instead."""
+    if batch:
+        transaction.on_commit(lambda: _send_now(batch))
+
+
+def _send_now(batch) -> None:
+    try:
+        async_to_sync(send)(get_channel_layer(), batch)
+    except Exception as error:  # noqa: BLE001 - e.g. no layer configured: nothing to tell
+        logger.warning("Could not push %d messages: %r", len(batch), error)
+
+
 def publish(snap: Snapshot, engine, state, views: dict | None = None, others: dict | None = None) -> None:
-    """Send every seat its view and every dashboard the table's teacher view. Call after commit;
-    code on an event loop sends ``messages`` itself (``send``)."""
-    async_to_sync(send)(get_channel_layer(), messages(snap, engine, state, views, others))
+    """Push every seat its view and every dashboard the table's teacher view after commit."""
+    push_after_commit(messages(snap, engine, state, views, others))
 
 
 async def send(layer, batch) -> None:

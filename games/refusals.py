@@ -18,7 +18,13 @@ MESSAGES = {
     "session_parked": _("This lesson is parked until your teacher resumes it."),
     "unavailable": _("The game server is having a hiccup. Your tap will be sent again in a moment."),
     "no_more_time": _("More time can be asked for only in the last seconds before a bot would play."),
+    "unknown_device": _("This tablet has not joined that lesson."),
 }
+
+# The HTTP status of a refusal the HTTP fallback answers on its own (an ``act`` the game refused
+# is an answer like any other: 200).
+HTTP_STATUS = {"too_big": 413, "bad_frame": 400, "too_fast": 429, "unavailable": 503,
+               "unknown_device": 403}
 
 
 class Refused(Exception):
@@ -43,6 +49,10 @@ class Refused(Exception):
             return str(template) % self.params
         except (KeyError, TypeError, ValueError):
             return str(template)
+
+    @property
+    def http_status(self) -> int:
+        return HTTP_STATUS.get(self.code, 200)
 
     def as_message(self, action_id=None):
         return {"type": "error", "id": action_id, "code": self.code, "message": self.message,

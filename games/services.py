@@ -1,45 +1,29 @@
 """Every change to a game goes through here: students, bots, timers and teachers alike.
 
-``submit`` is the one way a state changes. It locks the game row, makes retries idempotent by
-action id, refuses stale views, validates through the engine, appends the move, saves the state
-and broadcasts after commit. ``asubmit``, a socket's tap on PostgreSQL, takes the same steps
-without the lock: it saves only if the game is still at the version it read. Bots and idle-seat
-timers are deadlines on the game row, swept by ``sweep_due`` (one loop per server process;
-``SKIP LOCKED`` lets several processes share it).
+Each change is one pass of ``games.pipeline`` (read → check → advance → save if the version is
+unchanged → append the move → push after commit), driven by the ORM (``submit``) or, for a
+socket's tap on PostgreSQL, by async psycopg (``asubmit``); the module's docstring states the
+concurrency and idempotency rules. Bots and idle-seat timers are deadlines on the game row,
+swept by ``sweep_due`` (one loop per server process).
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import uuid
 from dataclasses import dataclass
-from functools import lru_cache
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 import orjson
 from django.db import OperationalError, transaction
-from django.db.models import OuterRef, Subquery
 from django.utils import timezone
-from psycopg.types.json import Jsonb
 
-from games import broadcast
+from games import broadcast, pipeline
 from games.models import Game, Move
+from games.pipeline import Outcome, server_action_id
 from games.refusals import Refused
 from scenarios import registry
-from scenarios.base import IllegalAction, draw
-
-
-# The game row's fields a move changes.
-MOVE_CHANGES = ["version", "state", "status", "seat_marks", "timers", "next_deadline", "updated_at"]
-
-
-@dataclass
-class Outcome:
-    """What ``submit`` did: the move (new or, for a retried id, the stored one)."""
-
-    move: Move
-    version: int
-    replayed: bool = False
+from scenarios.base import IllegalAction, draw, play_out
 
 
 def engine_for(game: Game):
@@ -73,115 +57,48 @@ def create_game(*, scenario: str, seed: int, seats: int, options: dict | None = 
 
 
 def submit(*, game_id: int, seat: int | None, action: dict, action_id: str | None = None,
-           version: int | None = None, actor: str = Move.Actor.STUDENT) -> Outcome:
-    """Apply one action for ``seat`` (None: the teacher or the system) and record it.
+           version: int | None = None, actor: str = Move.Actor.STUDENT, purpose: str | None = None,
+           game: Game | None = None, publish: bool = True) -> Outcome:
+    """Apply one action for ``seat`` (None: the teacher or the system) and record it, with the
+    ORM; its views are pushed after commit.
 
     ``version`` is the view version the action was chosen from; an action chosen before this
     seat's view last changed is refused as stale. A repeated ``action_id`` returns the stored
-    outcome without applying anything again. Raises ``Refused``; then nothing has changed.
+    outcome without applying anything again; without one, the server names the move
+    (``server_action_id``). ``game``: the game as the caller read it, for the first try.
+    Raises ``Refused``; then nothing has changed.
     """
-    _well_formed(action)
-    action_id = action_id or uuid.uuid4().hex
-    with transaction.atomic():
-        # The lock and the retry check in one read: this runs on every tap.
-        seen = Move.objects.filter(game=OuterRef("pk"), action_id=action_id).values("pk")[:1]
-        game = Game.objects.select_for_update(of=("self",)).annotate(seen=Subquery(seen)).get(pk=game_id)
-        if game.seen is not None:
-            return Outcome(move=Move.objects.get(pk=game.seen), version=game.version, replayed=True)
-        check(game, seat, version, actor)
-        move = _apply(game, seat, action, action_id, actor)
-    return Outcome(move=move, version=game.version)
+    first = (game, None) if game is not None else None
+    return pipeline.run_sync(pipeline.steps(
+        game_id=game_id, seat=seat, action=action, action_id=action_id, version=version,
+        actor=actor, purpose=purpose, first=first, publish=publish))
 
 
-def _columns(model) -> tuple[list[str], str]:
-    fields = model._meta.concrete_fields
-    return [f.attname for f in fields], ", ".join(f'"{f.column}"' for f in fields)
+async def asubmit(*, game_id: int, seat: int | None, action: dict, action_id: str | None,
+                  version: int | None, actor: str = Move.Actor.STUDENT, conn=None,
+                  first=None) -> Outcome:
+    """``submit`` on an event loop with PostgreSQL (``games.pgpool``): the same pipeline, driven
+    by async psycopg, without the ORM or a thread hop. The caller awaits
+    ``broadcast.send(layer, outcome.batch)``. ``conn``: a pooled connection the caller holds;
+    ``first``: the game as the caller read it there (``pipeline.game_from_row``)."""
+    from games import pgpool
 
-
-_GAME_ATTRS, _GAME_COLUMNS = _columns(Game)
-_MOVE_ATTRS, _MOVE_COLUMNS = _columns(Move)
-# What a tap reads of its game: the columns, then the id of a move already saved under the
-# tap's action id (a re-sent tap), for a game row aliased ``g``; its one parameter is the action
-# id. A caller that checks something else first can read both in one statement (``asubmit(row=)``).
-GAME_READ_COLUMNS = (", ".join(f'g.{column}' for column in _GAME_COLUMNS.split(", "))
-                     + f', (SELECT m."id" FROM "{Move._meta.db_table}" m '
-                     f'WHERE m."game_id" = g."id" AND m."action_id" = %s LIMIT 1)')
-_READ_SQL = f'SELECT {GAME_READ_COLUMNS} FROM "{Game._meta.db_table}" g WHERE g."id" = %s'
-
-_MOVE_SQL = f'SELECT {_MOVE_COLUMNS} FROM "{Move._meta.db_table}" WHERE "id" = %s'
-# The game row is saved only if it is still at the version the move was worked out from, and
-# the move is inserted only if it was: one statement, so both happen or neither does.
-_SAVE_MOVE_SQL = (
-    f'WITH saved AS (UPDATE "{Game._meta.db_table}" SET '
-    + ", ".join(f'"{Game._meta.get_field(name).column}" = %s' for name in MOVE_CHANGES)
-    + ' WHERE "id" = %s AND "version" = %s RETURNING "id") '
-    f'INSERT INTO "{Move._meta.db_table}" ("game_id", "seq", "seat", "actor", "action_id", "action", '
-    '"events", "created_at") SELECT "id", %s, %s, %s, %s, %s, %s, %s FROM saved')
-RACE_RETRIES = 8  # tries for a tap whose table moved on while it was worked out
-
-
-def _jsonb(value) -> Jsonb:
-    return Jsonb(value, dumps=broadcast.encode)
-
-
-async def asubmit(*, game_id: int, seat: int, action: dict, action_id: str, version: int | None,
-                  actor: str = Move.Actor.STUDENT, conn=None, row=None) -> tuple[Outcome, list]:
-    """``submit`` for a tap on a socket's event loop with PostgreSQL: the same retry check,
-    ``check`` and ``advance``, without the ORM or a thread hop (config/pgpool.py says why).
-
-    Optimistic rather than locked: read the game, work the move out, then save the game and the
-    move in one statement only if the game is still at the version read; if another move at the
-    table got in first, start again from the new version. Two round trips to the database per
-    tap instead of five (begin, lock, insert, update, commit), and no lock held while the rules
-    run. A tap at a table of four rarely meets another, and ORM writers (teacher, timers) lock
-    the row as before, which this statement waits for. Returns the outcome and the broadcast to
-    send. Raises ``Refused``; then nothing has changed.
-
-    ``conn`` is a pooled connection the caller already holds; ``row`` the game as the caller read
-    it with ``GAME_READ_COLUMNS`` in that connection, for the first try."""
-    from config import pgpool
-
-    _well_formed(action)
+    steps = pipeline.steps(game_id=game_id, seat=seat, action=action, action_id=action_id,
+                           version=version, actor=actor, first=first)
     if conn is None:
         async with pgpool.connection() as conn:
-            return await asubmit(game_id=game_id, seat=seat, action=action, action_id=action_id,
-                                 version=version, actor=actor, conn=conn, row=row)
-    for _ in range(RACE_RETRIES):
-        if row is None:
-            row = await (await conn.execute(_READ_SQL, [action_id, game_id])).fetchone()
-        if row is None:
-            raise Refused("game_finished")
-        game = Game.from_db("default", _GAME_ATTRS, row[:-1])
-        if row[-1] is not None:
-            stored = await (await conn.execute(_MOVE_SQL, [row[-1]])).fetchone()
-            move = Move.from_db("default", _MOVE_ATTRS, stored)
-            return Outcome(move=move, version=game.version, replayed=True), []
-        check(game, seat, version, actor)
-        read_version = game.version
-        step = advance(game, seat, action, action_id, actor)
-        move = step.move
-        move.created_at = game.updated_at = timezone.now()
-        saved = await conn.execute(_SAVE_MOVE_SQL, [
-            _jsonb(value) if isinstance(value, (dict, list)) else value
-            for value in [getattr(game, name) for name in MOVE_CHANGES]
-        ] + [game.pk, read_version, move.seq, move.seat, move.actor, move.action_id,
-             _jsonb(move.action), _jsonb(move.events), move.created_at])
-        if saved.rowcount == 1:
-            batch = broadcast.messages(broadcast.Snapshot.of(game), step.engine, step.state,
-                                       step.views, step.others)
-            return Outcome(move=move, version=game.version), batch
-        row = None  # another move at the table got in first: read the game afresh
-    raise OperationalError("the table kept changing; try again")
+            return await pipeline.drive_async(steps, conn)
+    return await pipeline.drive_async(steps, conn)
 
 
-def _well_formed(action) -> None:
+def well_formed(action) -> None:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise Refused("bad_frame")
 
 
 def check(game: Game, seat: int | None, version: int | None, actor: str) -> None:
-    """Refuse an action the locked game cannot take now: finished, paused, or chosen on a view
-    older than this seat's last change."""
+    """Refuse an action the game cannot take now: finished, paused, or chosen on a view older
+    than this seat's last change."""
     if game.status == Game.Status.FINISHED:
         raise Refused("game_finished")
     if game.status == Game.Status.PAUSED and actor != Move.Actor.TEACHER:
@@ -194,8 +111,8 @@ def check(game: Game, seat: int | None, version: int | None, actor: str) -> None
 
 @dataclass
 class Step:
-    """One action applied to a locked game in memory: the move to append (not yet saved) and
-    what the broadcast needs."""
+    """One action applied to a game in memory: the move to append (not yet saved) and what the
+    broadcast needs."""
 
     move: Move
     engine: object
@@ -205,8 +122,8 @@ class Step:
 
 
 def advance(game: Game, seat, action, action_id, actor, *, views=True) -> Step:
-    """Validate and apply one action to ``game`` in memory (its row locked by the caller): the new
-    state, version, status, view versions and deadlines. Raises ``Refused``, changing nothing."""
+    """Validate and apply one action to ``game`` in memory: the new state, version, status, view
+    versions and deadlines. Raises ``Refused``, changing nothing."""
     engine = engine_for(game)
     state = engine.load(game.state)
     own = getattr(engine, "own", None) if views else None
@@ -237,22 +154,6 @@ def advance(game: Game, seat, action, action_id, actor, *, views=True) -> Step:
     move = Move(game=game, seq=game.version, seat=seat, actor=actor, action_id=action_id,
                 action=action, events=events)
     return Step(move=move, engine=engine, state=state, views=seat_views, others=others)
-
-
-def _apply(game: Game, seat, action, action_id, actor, *, publish=True) -> Move:
-    """``advance``, then save the move and the game; precondition: inside ``atomic``."""
-    step = advance(game, seat, action, action_id, actor, views=publish)
-    step.move.save(force_insert=True)
-    game.save(update_fields=MOVE_CHANGES)
-    if publish:
-        _publish_on_commit(game, step.engine, step.state, step.views, step.others)
-    return step.move
-
-
-def _publish_on_commit(game: Game, engine, state, views=None, others=None):
-    """Broadcast this version once the transaction commits (never from inside it)."""
-    frozen = broadcast.Snapshot.of(game)
-    transaction.on_commit(lambda: broadcast.publish(frozen, engine, state, views, others))
 
 
 def _fingerprint(actions) -> str:
@@ -313,16 +214,14 @@ def _unblocking_action(scenario: str, engine, state) -> dict:
     return waiting[0] if waiting else {"type": "end_now"}
 
 
-def _system_action_id(game: Game, purpose: str, seat) -> str:
-    """Deterministic ids for server-made moves, so a retried sweep never applies one twice."""
-    return f"{purpose}:{seat}:{game.version}"
+# A server move that finds its game changed since it chose (a student's tap got in first, the
+# teacher paused or ended the game) lets it be: the next sweep chooses afresh.
+_MOVED_ON = ("stale_view", "game_finished", "game_paused")
 
 
 def play_due(game: Game, now: datetime) -> int:
     """Play every seat whose deadline has passed: its bot, or a bot standing in for an idle seat.
-
-    Precondition: ``game`` is locked (``select_for_update``) inside ``atomic``. Returns moves made.
-    """
+    Each is a ``submit`` chosen on the seat's view at the game's version. Returns moves made."""
     engine = engine_for(game)
     made = 0
     for key, when in sorted(game.timers.items()):
@@ -334,8 +233,13 @@ def play_due(game: Game, now: datetime) -> int:
             continue
         policy = game.bots.get(key) or policy_bot(game.scenario)
         actor = Move.Actor.BOT if key in game.bots else Move.Actor.TIMER
-        action = _bot(game.scenario, policy)(state, seat)
-        _apply(game, seat, action, _system_action_id(game, actor, seat), actor)
+        try:
+            game = submit(game_id=game.pk, seat=seat, action=_bot(game.scenario, policy)(state, seat),
+                          version=game.version, actor=actor, game=game).game
+        except Refused as refusal:
+            if refusal.code in _MOVED_ON:
+                break
+            raise
         made += 1
     return made
 
@@ -347,9 +251,9 @@ _DUE_SQL = (f'SELECT 1 FROM "{Game._meta.db_table}" '
 async def anything_due(now: datetime | None = None) -> bool:
     """Whether ``sweep_due`` would find a game with a passed deadline: one indexed read on the
     event loop. Each server process's deadline loop asks four times a second; a thread hop and
-    a locked transaction every time cost about 2 % of a process at 200 actions/s. Without the
-    async PostgreSQL path, always True (the loop then sweeps as before)."""
-    from config import pgpool
+    an ORM query every time cost about 2 % of a process at 200 actions/s. Without the async
+    PostgreSQL path, always True (the loop then sweeps as before)."""
+    from games import pgpool
 
     if not pgpool.available():
         return True
@@ -358,33 +262,60 @@ async def anything_due(now: datetime | None = None) -> bool:
         return await cursor.fetchone() is not None
 
 
-def sweep_due(now: datetime | None = None, limit: int = 50) -> int:
-    """One pass of the deadline loop over every game with a passed deadline."""
-    now = now or timezone.now()
-    made = 0
+SWEEP_LEASE_SECONDS = 2.0
+
+
+def claim_due(now: datetime, limit: int = 50) -> list[int]:
+    """The games whose deadline has passed, claimed for this process: their deadline is moved
+    ``SWEEP_LEASE_SECONDS`` on, so another process's sweep passes them by (``SKIP LOCKED``: nor
+    does it wait for this claim). The claim locks nothing while rules run; the moves themselves
+    save as every move does, and set the deadlines afresh. A process that dies holding a claim
+    only delays those games by the lease."""
     with transaction.atomic():
-        due = (Game.objects.select_for_update(skip_locked=True)
-               .filter(status=Game.Status.PLAYING, next_deadline__lte=now)
-               .order_by("next_deadline")[:limit])
-        for game in due:
-            made += play_due(game, now)
-    return made
+        ids = list(Game.objects.select_for_update(skip_locked=True)
+                   .filter(status=Game.Status.PLAYING, next_deadline__lte=now)
+                   .order_by("next_deadline").values_list("pk", flat=True)[:limit])
+        Game.objects.filter(pk__in=ids).update(next_deadline=now + timedelta(seconds=SWEEP_LEASE_SECONDS))
+    return ids
+
+
+def sweep_due(now: datetime | None = None, limit: int = 50) -> int:
+    """One pass of the deadline loop over every game with a passed deadline. Several processes
+    may sweep at once: each plays the games it claimed, and a move saves only at the version it
+    was chosen at, so each due step is played once."""
+    now = now or timezone.now()
+    ids = claim_due(now, limit)
+    return sum(play_due(game, now) for game in Game.objects.filter(pk__in=ids).order_by("pk"))
+
+
+_RUNNING_FIELDS = ["bots", "status", "timers", "next_deadline", "updated_at"]
 
 
 def _change_running(game_id: int, change, *, restart_seat=None) -> Game:
-    """Lock the game, let ``change(game)`` edit who plays it or whether it runs, then set its
-    deadlines again (``restart_seat``'s from now) and broadcast. A finished game is left alone."""
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+    """Let ``change(game)`` edit who plays the game or whether it runs, then set its deadlines
+    again (``restart_seat``'s from now), save it if nothing else wrote it meanwhile (else start
+    again) and push the new views after commit. A finished game is left alone."""
+    for _ in range(pipeline.RACE_RETRIES):
+        game = Game.objects.get(pk=game_id)
         if game.status == Game.Status.FINISHED:
             return game
+        read_version, read_stamp = game.version, game.updated_at
         change(game)
         engine = engine_for(game)
         state = engine.load(game.state)
         _reschedule(game, engine, state, acted=restart_seat, now=timezone.now())
-        game.save()
-        _publish_on_commit(game, engine, state)
-    return game
+        game.updated_at = timezone.now()
+        with transaction.atomic():
+            if pipeline.unchanged(game_id, read_version, read_stamp).update(
+                    **{name: getattr(game, name) for name in _RUNNING_FIELDS}):
+                _publish(game, engine, state)
+                return game
+    raise OperationalError("the table kept changing; try again")
+
+
+def _publish(game: Game, engine, state) -> None:
+    """Every seat's full view and the teacher view of ``game`` as it is, after commit."""
+    broadcast.publish(broadcast.Snapshot.of(game), engine, state)
 
 
 def set_bot(*, game_id: int, seat: int, policy: str | None) -> Game:
@@ -406,44 +337,52 @@ def set_paused(*, game_id: int, paused: bool) -> Game:
 
 
 def finish_with_bots(*, game_id: int, max_moves: int = 20_000) -> Game:
-    """Play every remaining seat out at once with its policy bot; moves are marked as bot moves."""
+    """Play every remaining seat out at once with its policy bot; moves are marked as bot moves
+    and the table's views are pushed once, at the end."""
+    game = Game.objects.get(pk=game_id)
+    if game.status == Game.Status.PAUSED:
+        game = set_paused(game_id=game_id, paused=False)
+    engine = engine_for(game)
+    policy = policy_bot(game.scenario)
+
+    def play(game, seat, action):
+        try:
+            return submit(game_id=game_id, seat=seat, action=action, version=game.version,
+                          actor=Move.Actor.BOT, purpose="finish", game=game, publish=False).game
+        except Refused as refusal:
+            if refusal.code not in _MOVED_ON:
+                raise
+            return Game.objects.get(pk=game_id)  # a tap got in first: choose again from there
+
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        engine = engine_for(game)
-        policy = policy_bot(game.scenario)
-        state = engine.load(game.state)
-        if game.status == Game.Status.PAUSED:
-            game.status = Game.Status.PLAYING
         for _ in range(max_moves):
-            if engine.finished(state):
+            if game.status == Game.Status.FINISHED:
                 break
+            state = engine.load(game.state)
             seats = engine.to_act(state)
             if not seats:  # the game waits for the system (a held storm): move it on
-                _apply(game, None, _unblocking_action(game.scenario, engine, state),
-                       _system_action_id(game, "finish", None), Move.Actor.BOT, publish=False)
-                state = engine.load(game.state)
+                game = play(game, None, _unblocking_action(game.scenario, engine, state))
+                continue
             for seat in seats:
+                state = engine.load(game.state)
                 if seat not in engine.to_act(state):  # an earlier seat's move took its turn away
                     continue
-                action = _bot(game.scenario, game.bots.get(str(seat), policy))(state, seat)
-                _apply(game, seat, action, _system_action_id(game, "finish", seat),
-                       Move.Actor.BOT, publish=False)
-                state = engine.load(game.state)
-                if engine.finished(state):
+                game = play(game, seat, _bot(game.scenario, game.bots.get(str(seat), policy))(state, seat))
+                if game.status == Game.Status.FINISHED:
                     break
-        _publish_on_commit(game, engine, state)
+        _publish(game, engine, engine.load(game.state))
     return game
 
 
 def end_now(*, game_id: int) -> Game:
-    """End the game at once with the engine's documented partial scoring."""
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        if game.status != Game.Status.FINISHED:
-            game.status = Game.Status.PLAYING
-            _apply(game, None, {"type": "end_now"}, _system_action_id(game, "end_now", None),
-                   Move.Actor.TEACHER)
-    return game
+    """End the game at once with the engine's documented partial scoring (a paused game too)."""
+    try:
+        return submit(game_id=game_id, seat=None, action={"type": "end_now"},
+                      actor=Move.Actor.TEACHER, purpose="end_now").game
+    except Refused as refusal:
+        if refusal.code != "game_finished":
+            raise
+        return Game.objects.get(pk=game_id)
 
 
 def waiting_for_system(game: Game, action_type: str) -> bool:
@@ -457,16 +396,17 @@ def waiting_for_system(game: Game, action_type: str) -> bool:
 
 
 def system_action(*, game_id: int, action: dict, actor: str = Move.Actor.SYSTEM, key: str = "") -> Move | None:
-    """Apply a teacher or system action (seat None) once; ``key`` makes a retry a no-op."""
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        if game.status != Game.Status.PLAYING:
+    """Apply a teacher or system action (seat None) to a running game; None if it is paused or
+    over. ``key`` names a one-off intent (a storm countdown): a retry with it is a no-op, and
+    without one the move is named by the version it was chosen at."""
+    action_id = server_action_id(action["type"], None, key) if key else None
+    try:
+        return submit(game_id=game_id, seat=None, action=action, action_id=action_id,
+                      actor=actor, purpose=action["type"]).move
+    except Refused as refusal:
+        if refusal.code in ("game_finished", "game_paused"):
             return None
-        action_id = f"{action['type']}:{key or game.version}"
-        previous = game.moves.filter(action_id=action_id).first()
-        if previous is not None:
-            return previous
-        return _apply(game, None, action, action_id, actor)
+        raise
 
 
 @lru_cache(maxsize=256)
@@ -475,17 +415,8 @@ def _policy_results(scenario: str, seed: int, seats: int, options_json: str) -> 
     step = registry.get(scenario).class_step or {}
     options = {k: v for k, v in json.loads(options_json).items() if k != step.get("hold")}
     state = engine.setup(seed, seats, options)
-    policy = _bot(scenario, policy_bot(scenario))
-    for _ in range(20_000):
-        if engine.finished(state):
-            break
-        seats = engine.to_act(state)
-        if not seats:
-            engine.apply(state, None, _unblocking_action(scenario, engine, state))
-        for seat in seats:
-            engine.apply(state, seat, policy(state, seat))
-            if engine.finished(state):
-                break
+    play_out(engine, state, _bot(scenario, policy_bot(scenario)),
+             unblock=lambda state: _unblocking_action(scenario, engine, state))
     return tuple(json.dumps(r, sort_keys=True) for r in engine.results(state))
 
 

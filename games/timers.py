@@ -28,7 +28,7 @@ def more_time(*, game_id: int, seat: int) -> bool:
     """Give ``seat`` a fresh turn timer (its game's turn length, at least MIN_EXTRA_SECONDS)
     if its timer is running for a person and runs out within WARN_SECONDS. Returns whether it
     did; anything else changes nothing."""
-    from games.services import _publish_on_commit, engine_for
+    from games.services import _publish, engine_for
 
     key = str(seat)
     with transaction.atomic():
@@ -44,5 +44,5 @@ def more_time(*, game_id: int, seat: int) -> bool:
         game.next_deadline = min(datetime.fromisoformat(t) for t in game.timers.values())
         game.save(update_fields=["timers", "next_deadline", "updated_at"])
         engine = engine_for(game)
-        _publish_on_commit(game, engine, engine.load(game.state))
+        _publish(game, engine, engine.load(game.state))
     return True

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 try:  # the same result several times faster; engines also run where it is not installed
     import orjson
@@ -16,10 +16,6 @@ except ImportError:  # pragma: no cover
     orjson = None
 
 State = Any
-
-#: Seat number used for actions taken by the teacher or the system (skip, hand to bot, end now).
-SYSTEM = None
-
 
 class IllegalAction(Exception):
     """A refused action: ``code`` and ``params`` let the web layer translate the message.
@@ -171,3 +167,33 @@ def rules_fingerprint(content: Any, words: frozenset[str]) -> str:
 
     raw = json.dumps(strip(content), sort_keys=True, ensure_ascii=False).encode()
     return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def play_out(engine: Engine, state: State, choose: Callable[[State, int], dict], *,
+             unblock: Callable[[State], dict] | None = None, max_moves: int = 20_000) -> list[tuple]:
+    """Play ``state`` to its end, in place: each seat that may act, in ``to_act``'s order, takes
+    ``choose(state, seat)``; when no seat may act, the system takes ``unblock(state)`` (a class
+    step such as a held storm, or ``end_now``). Returns the log of ``(seat, action)``; raises
+    ``RuntimeError`` if the game has not ended after ``max_moves``. The one bot loop: the
+    platform's policy yardstick, the engines' tests and the harnesses play games with it."""
+    log: list[tuple] = []
+    while not engine.finished(state):
+        if len(log) >= max_moves:
+            raise RuntimeError(f"the game did not end in {max_moves} moves")
+        seats = engine.to_act(state)
+        if not seats:
+            if unblock is None:
+                raise RuntimeError("no seat may act and nothing unblocks the game")
+            action = unblock(state)
+            engine.apply(state, None, action)
+            log.append((None, action))
+            continue
+        for seat in seats:
+            if engine.finished(state):
+                break
+            if seat not in engine.to_act(state):  # a tablemate's move took its turn away
+                continue
+            action = choose(state, seat)
+            engine.apply(state, seat, action)
+            log.append((seat, action))
+    return log

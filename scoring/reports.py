@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from scenarios import registry
 from scoring import panels
-from scoring.services import DebriefSettings, shown_facts, table_records
+from scoring.models import DebriefSettings
+from scoring.selectors import shown_facts, table_records
 
 
 @lru_cache(maxsize=1)

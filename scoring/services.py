@@ -1,5 +1,6 @@
-"""Debrief workflows: reading a session's move logs, queueing and writing reports, signed student
-links and research exports. Views and tasks call these; nothing else writes ``Report`` rows.
+"""Debrief workflows: planning and writing reports, signed student links and research exports.
+Views and tasks call these (queueing is ``scoring.jobs``, reading the lesson
+``scoring.selectors``); nothing else writes ``Report`` rows.
 """
 from __future__ import annotations
 
@@ -13,14 +14,14 @@ from datetime import timedelta
 from django.conf import settings
 from django.core import signing
 from django.db import transaction
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
 from classroom.models import Participant, Seat, Session
-from games.models import Game, Move
+from games.models import Move
 from scenarios import registry
-from scoring.models import DebriefSettings, Fact, Report
+from scoring import selectors
+from scoring.models import DebriefSettings, Report
 
 LINK_SALT = "scoring.student-report"
 
@@ -28,37 +29,6 @@ LINK_SALT = "scoring.student-report"
 def link_max_age() -> int:
     """Seconds a student's report link stays valid (``STUDENT_REPORT_LINK_DAYS``, default 14)."""
     return int(getattr(settings, "STUDENT_REPORT_LINK_DAYS", 14)) * 24 * 3600
-
-
-# --- Reading the lesson -----------------------------------------------------------------------------
-
-def table_records(session: Session) -> list[dict]:
-    """Each table's final state, move log and seat holders, as scenarios' debrief parts read them."""
-    tables = list(session.tables.select_related("game").prefetch_related("seats__participant")
-                  .filter(game__isnull=False).order_by("number"))
-    moves_by_game: dict[int, list] = {t.game_id: [] for t in tables}
-    for move in (Move.objects.filter(game_id__in=moves_by_game).order_by("game_id", "seq")
-                 .values("game_id", "seq", "seat", "actor", "action_id", "action", "events")):
-        moves_by_game[move.pop("game_id")].append(move)
-    records = []
-    for table in tables:
-        holders = {seat.number: ({"participant": seat.participant_id, "name": seat.participant.nickname,
-                                  "seat_id": seat.pk} if seat.participant_id else None)
-                   for seat in table.seats.all()}
-        for number in range(table.game.seats):
-            holders.setdefault(number, None)
-        records.append({"table": table.number, "game": table.game_id, "state": table.game.state,
-                        "seed": table.game.seed, "options": table.game.options,
-                        "status": table.game.status, "moves": moves_by_game[table.game_id],
-                        "holders": holders})
-    return records
-
-
-def shown_facts(session: Session, audience: str) -> list[Fact]:
-    """The facts this session's pages may show to ``audience`` ("student" or "teacher")."""
-    prefs = DebriefSettings.of(session)
-    return Fact.objects.shown(scenario=session.scenario, audience=audience, intensity=prefs.intensity,
-                              age_band=prefs.age_band, also=registry.get(session.scenario).facts)
 
 
 def debrief_page(session: Session, *, audience: str = "student") -> tuple[str, dict]:
@@ -69,36 +39,6 @@ def debrief_page(session: Session, *, audience: str = "student") -> tuple[str, d
     lesson = Lesson(session)
     template, context = registry.get(session.scenario).debrief.page(lesson, audience)
     return template, {**context, "session": session, "settings": lesson.settings}
-
-
-# --- Jobs --------------------------------------------------------------------------------------------
-
-def queue_debrief(*, session_id: int) -> None:
-    """Queue the session's report jobs after commit (``classroom.services.end`` calls this)."""
-    from config.tasks import enqueue
-    from scoring import tasks
-
-    enqueue(tasks.build_debrief, session_id)
-
-
-def resume_unfinished() -> int:
-    """Embedded mode: queue again the reports the last server process left queued or running.
-
-    There the jobs run on a background thread of the server process, so stopping the server (a
-    laptop closed after the lesson) loses the jobs, and their rows would say "Queued" for ever.
-    Each rerun replaces its row, so a report queued twice is still written once. With Celery
-    the broker keeps unfinished jobs (late acknowledgement), so nothing is needed. Returns how
-    many were queued."""
-    from config.tasks import enqueue
-    from scoring import tasks
-
-    if settings.TASK_MODE != "thread":
-        return 0
-    ids = list(Report.objects.filter(status__in=[Report.Status.QUEUED, Report.Status.RUNNING])
-               .values_list("pk", flat=True))
-    for report_id in ids:
-        enqueue(tasks.build_report_task, report_id)
-    return len(ids)
 
 
 def plan_reports(session: Session) -> list[Report]:
@@ -130,7 +70,7 @@ def plan_reports(session: Session) -> list[Report]:
     return reports
 
 
-def _mark(report_id: int, **fields) -> None:
+def mark(report_id: int, **fields) -> None:
     Report.objects.filter(pk=report_id).update(**fields)
 
 
@@ -146,74 +86,24 @@ def build_report(report_id: int) -> Report | None:
         return None
     from django.db.models import F
 
-    _mark(report.pk, status=Report.Status.RUNNING, started_at=timezone.now(), progress=5,
+    mark(report.pk, status=Report.Status.RUNNING, started_at=timezone.now(), progress=5,
           step="Reading the move log", attempts=F("attempts") + 1, error="")
     try:
         def progress(percent, step):
-            _mark(report.pk, progress=percent, step=step[:120])
+            mark(report.pk, progress=percent, step=step[:120])
 
         if report.kind == Report.Kind.CLASS:
             html, pdf, data = reports.class_packet(report.session, progress=progress)
         else:
             html, pdf, data = reports.seat_report(report.session, report.seat, progress=progress)
     except Exception as error:  # noqa: BLE001 - recorded for the teacher, who can retry
-        _mark(report.pk, status=Report.Status.FAILED, step="Failed",
+        mark(report.pk, status=Report.Status.FAILED, step="Failed",
               error=f"{type(error).__name__}: {error}"[:2000] + "\n" + traceback.format_exc(limit=3)[-1500:],
               finished_at=timezone.now())
         raise
-    _mark(report.pk, status=Report.Status.DONE, progress=100, step="Done", html=html, pdf=pdf,
+    mark(report.pk, status=Report.Status.DONE, progress=100, step="Done", html=html, pdf=pdf,
           data=data, finished_at=timezone.now())
     return Report.objects.get(pk=report.pk)
-
-
-# Rebuilding every report of a session, or retrying one, starts real work (charts, PDFs) on the
-# report worker; a teacher clicking again, or a script, must not be able to queue it over and over.
-BUILDS_PER_HOUR = {"rebuild": 6, "retry": 60}
-
-
-def _building(reports) -> bool:
-    return reports.filter(status__in=[Report.Status.QUEUED, Report.Status.RUNNING]).exists()
-
-
-def _within_hourly_limit(kind: str, session_id: int) -> bool:
-    from django.core.cache import cache
-
-    key = f"builds:{kind}:{session_id}:{int(timezone.now().timestamp() // 3600)}"
-    if cache.add(key, 1, timeout=3600):
-        return True
-    return cache.incr(key) <= BUILDS_PER_HOUR[kind]
-
-
-def request_rebuild(*, session: Session) -> bool:
-    """The teacher's "write every report again": ignored (False) while the session's reports are
-    being written, or after BUILDS_PER_HOUR["rebuild"] in the last hour."""
-    with transaction.atomic():
-        if _building(Report.objects.filter(session=session)):
-            return False
-        if not _within_hourly_limit("rebuild", session.pk):
-            return False
-        # Shown as queued at once, so a second click before the task starts is ignored too.
-        Report.objects.filter(session=session).update(status=Report.Status.QUEUED, queued_at=timezone.now())
-        queue_debrief(session_id=session.pk)
-    return True
-
-
-def request_retry(*, report: Report) -> bool:
-    """The teacher's retry button: ignored (False) while this report is queued or being written,
-    or after BUILDS_PER_HOUR["retry"] retries in the session in the last hour."""
-    if _building(Report.objects.filter(pk=report.pk)) or not _within_hourly_limit("retry", report.session_id):
-        return False
-    retry_report(report=report)
-    return True
-
-
-def retry_report(*, report: Report) -> None:
-    """The teacher's retry button: queue the one report again."""
-    from config.tasks import enqueue
-    from scoring import tasks
-
-    _mark(report.pk, status=Report.Status.QUEUED, progress=0, step="", error="", queued_at=timezone.now())
-    enqueue(tasks.build_report_task, report.pk)
 
 
 def job_status(session: Session) -> dict:
@@ -319,7 +209,7 @@ DATA_DICTIONARY = {
 def export_data(session: Session) -> dict:
     """Every move and decision of the session; nicknames only if the session opted in."""
     named = DebriefSettings.of(session).research_opt_in
-    tables = table_records(session)
+    tables = selectors.table_records(session)
     seat_ids = {(seat.table.number, seat.number): seat.pk
                 for seat in Seat.objects.filter(table__session=session).select_related("table")}
     started = session.started_at or session.created_at
@@ -393,11 +283,3 @@ def update_settings(*, session: Session, intensity=None, age_band=None, research
         prefs.research_opt_in = bool(research_opt_in)
     prefs.save()
     return prefs
-
-
-def render_report_page(template: str, context: dict) -> str:
-    return render_to_string(template, context)
-
-
-def game_of(report: Report) -> Game | None:
-    return report.seat.table.game if report.seat_id else None

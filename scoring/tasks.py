@@ -6,7 +6,7 @@ killed mid-report gives the task back to the broker, and the rerun replaces the 
 from celery import shared_task
 from django.db import OperationalError
 
-from config.tasks import enqueue
+from scoring.queue import enqueue
 
 
 @shared_task(name="scoring.build_debrief", autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)

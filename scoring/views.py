@@ -11,7 +11,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from classroom.models import Session
-from scoring import panels, services
+from scoring import jobs, panels, services
 from scoring.models import DebriefSettings, Report
 
 
@@ -65,7 +65,7 @@ def session_rebuild(request, pk):
     session = _own_session(request, pk)
     if session.status != Session.Status.ENDED:
         raise Http404
-    if not services.request_rebuild(session=session):
+    if not jobs.request_rebuild(session=session):
         messages.info(request, _("The reports are being written already, or were rebuilt many times in the "
                                  "last hour. Wait for them to finish, then try again."))
     return redirect("scoring:session_reports", pk=session.pk)
@@ -122,7 +122,7 @@ def report_pdf(request, report):
 @require_POST
 def report_retry(request, report):
     report = _own_report(request, report)
-    queued = services.request_retry(report=report)
+    queued = jobs.request_retry(report=report)
     if "application/json" in request.headers.get("Accept", ""):
         return JsonResponse({"ok": queued})
     if not queued:

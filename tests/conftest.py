@@ -120,7 +120,7 @@ def private_redis(settings):
     """The channel layer on a Redis of the test's own, which it may stop and start."""
     redis = PrivateRedis()
     redis.start()
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "config.layers.RedisPubSubChannelLayer",
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "classroom.fast.redis_layer.RedisPubSubChannelLayer",
                                            "CONFIG": {"hosts": [redis.url], "prefix": "private"}}}
     yield redis
     redis.stop()
@@ -128,10 +128,10 @@ def private_redis(settings):
 
 @pytest.fixture(autouse=True)
 def _close_live_connections():
-    """Sockets' taps use async connections pooled per event loop (config/pgpool.py); each test's
+    """Sockets' taps use async connections pooled per event loop (games/pgpool.py); each test's
     loops end with it, so close what they left before the test database is dropped."""
     yield
-    from config import pgpool
+    from games import pgpool
 
     pgpool.close_all()
 

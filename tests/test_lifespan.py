@@ -6,7 +6,7 @@ import time
 import pytest
 from django.db import connections
 
-from config import pgpool
+from games import pgpool
 from config.lifespan import LifespanApp
 
 

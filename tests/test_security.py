@@ -333,7 +333,7 @@ def app_urls() -> dict[str, list[str]]:
 
 def test_every_url_is_classified():
     """A new page or endpoint must be declared a teacher's (and so walked below) or a student's."""
-    from config.routing import websocket_urlpatterns
+    from classroom.routing import websocket_urlpatterns
 
     urls = app_urls()
     unknown = sorted(set(urls) - set(TEACHER_URLS) - set(NOT_TEACHER_URLS))

@@ -1,6 +1,6 @@
 """Debrief analysis from the move log: pure functions over plain data (no Django, no database).
 
-The input is one dict per table, as ``scoring.services.table_records`` builds it::
+The input is one dict per table, as ``scoring.selectors.table_records`` builds it::
 
     {"table": 3, "game": 17, "finished": True, "state": <final engine state>,
      "moves": [{"seq", "seat", "actor", "action_id", "action", "events"}, ...],

@@ -1,6 +1,6 @@
 """Stormfury debrief analysis from the move log: pure functions over plain data (no Django).
 
-The input is one dict per table, as ``scoring.services.table_records`` builds it (final state,
+The input is one dict per table, as ``scoring.selectors.table_records`` builds it (final state,
 move log, seat holders). A team's story is read from the events its moves caused:
 
 * what the team spent: ``fortified`` (tokens on a space), ``dammed`` (a road end), ``evacuated``

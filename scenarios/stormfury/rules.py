@@ -7,6 +7,7 @@ there are referred to as "RULES.md §n" in comments.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 from typing import Any, Mapping
@@ -36,7 +37,6 @@ MAP = MAPS[EDITION]
 CITIES = {c["id"]: c for c in MAP["cities"]}
 CITY_IDS = [c["id"] for c in MAP["cities"]]
 CITY_HEX = {c["id"]: (c["q"], c["r"]) for c in MAP["cities"]}
-HEX_CITY = {v: k for k, v in CITY_HEX.items()}
 SPACES = {s["id"]: dict(s, city=c["id"]) for c in MAP["cities"] for s in c["spaces"]}
 SPACE_IDS = list(SPACES)
 POP_SPACE = {cid: f"{cid}_people" for cid in CITY_IDS}
@@ -100,20 +100,6 @@ def footprint(q: int, r: int, radius: int, edition: int = EDITION) -> list[list[
     return [[h[0], h[1]] for h in _map_disk(q, r, radius, edition)]
 
 
-def storm_path(start: tuple[int, int], cards: list[str],
-               edition: int = EDITION) -> list[tuple[int, int]]:
-    """Centres the storm passes through, start included; a step off the map is skipped (§5)."""
-    terrain = TERRAINS[edition]
-    q, r = start
-    path = [(q, r)]
-    for cid in cards:
-        for dq, dr in CARD_STEPS[cid]:
-            if (q + dq, r + dr) in terrain:
-                q, r = q + dq, r + dr
-                path.append((q, r))
-    return path
-
-
 def hit_centres(path: list[tuple[int, int]], edition: int = EDITION) -> list[tuple[int, int]]:
     """The centres whose footprint a move hits (§1): each centre entered this turn, or where the
     storm stands if it took no step. Edition 1 also hits the centre the move started from."""
@@ -122,32 +108,22 @@ def hit_centres(path: list[tuple[int, int]], edition: int = EDITION) -> list[tup
     return path[1:] or path[:1]
 
 
-_FORECAST_CACHE: dict[tuple, dict] = {}
-_DISK: dict[tuple[int, int, int, int], tuple] = {}
-
-
+@lru_cache(maxsize=None)  # a few hundred hexes × radii × editions
 def _map_disk(q: int, r: int, radius: int, edition: int = EDITION) -> tuple:
-    key = (q, r, radius, edition)
-    hexes = _DISK.get(key)
-    if hexes is None:
-        terrain = TERRAINS[edition]
-        hexes = _DISK[key] = tuple(h for h in disk((q, r), radius) if h in terrain)
-    return hexes
+    terrain = TERRAINS[edition]
+    return tuple(h for h in disk((q, r), radius) if h in terrain)
 
 
+@lru_cache(maxsize=2048)
 def forecast_outlook(start: tuple[int, int], category: int, cards: tuple[str, ...],
                      edition: int = EDITION) -> dict:
     """Every way the forecast can play out: all orders of every draw of ``SPEED`` cards.
 
     Returns ``reach`` (possible end centres), ``threat`` (hexes the storm may cover) and
     ``city_risk`` / ``road_risk``: the share of equally likely flips in which each city or road
-    is hit. Cached, since every table of a class shares the storm. The orders are walked as a
-    tree, so flips that share their first cards share the work.
+    is hit. Cached, since every table of a class shares the storm (callers only read it). The
+    orders are walked as a tree, so flips that share their first cards share the work.
     """
-    key = (start, category, cards, edition)
-    out = _FORECAST_CACHE.get(key)
-    if out is not None:
-        return out
     terrain = TERRAINS[edition]
     k = min(SPEED[category], len(cards))
     radius = RADIUS[category]
@@ -202,9 +178,6 @@ def forecast_outlook(start: tuple[int, int], category: int, cards: tuple[str, ..
         "city_risk": {c: city_count[c] / leaves for c in CITY_IDS if c in city_count},
         "road_risk": {rd: road_count[rd] / leaves for rd in ROAD_IDS if rd in road_count},
     }
-    if len(_FORECAST_CACHE) > 2048:
-        _FORECAST_CACHE.clear()
-    _FORECAST_CACHE[key] = out
     return out
 
 

@@ -17,6 +17,14 @@ from tests.factories import make_teacher, started_session
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(params=["async", "orm"])
+def tap_driver(request, settings):
+    """Each tap test runs with both drivers of the one pipeline: async psycopg (PostgreSQL's
+    sockets) and the ORM on a worker thread (what the embedded server's sockets use)."""
+    settings.LIVE_ASYNC_DB = request.param == "async"
+    return request.param
+
+
 def communicator(path, cookie=""):
     headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
     if cookie:
@@ -58,7 +66,7 @@ def test_unknown_device_is_closed():
     async_to_sync(run)()
 
 
-def test_act_broadcasts_to_the_table_and_bad_input_changes_nothing(monkeypatch):
+def test_act_broadcasts_to_the_table_and_bad_input_changes_nothing(monkeypatch, tap_driver):
     """A legal tap is answered ok and reaches a tablemate; every bad frame gets an error only."""
     from classroom import consumers
 
@@ -115,7 +123,7 @@ def test_act_broadcasts_to_the_table_and_bad_input_changes_nothing(monkeypatch):
     async_to_sync(run)()
 
 
-def test_parked_and_ended_sessions_refuse_actions():
+def test_parked_and_ended_sessions_refuse_actions(tap_driver):
     """A parked lesson and an ended one answer with a clear error and change nothing."""
     session, devices = started_session(students=2)
     participant, token = devices[0]
@@ -363,7 +371,7 @@ def test_closed_sockets_leave_no_subscription_or_task_behind():
     async_to_sync(run)()
 
 
-def test_a_tap_while_redis_restarts_is_answered_and_play_resumes_after(private_redis):
+def test_a_tap_while_redis_restarts_is_answered_and_play_resumes_after(private_redis, tap_driver):
     """Redis goes away mid-lesson: a tap is still applied and answered (the database has it),
     and the device's sync brings its view. Once Redis is back, tablemates see each other's taps
     again over the same sockets, within the 10 s the issue allows."""
@@ -407,6 +415,20 @@ def test_a_tap_while_redis_restarts_is_answered_and_play_resumes_after(private_r
         await a.disconnect()
         await b.disconnect()
     async_to_sync(run)()
+
+
+def test_a_lobby_change_while_redis_is_down_is_saved_and_logged_not_raised(private_redis, caplog):
+    """Every change is pushed by the same best-effort hand-off after commit: with the layer away
+    a teacher's approval and a student's raised hand are still saved, and the failed push is
+    logged instead of breaking the request."""
+    session, devices = started_session(students=2)
+    participant, _token = devices[0]
+    private_redis.stop()
+    services.approve(participant=participant, approved=False)
+    assert services.ask_teacher(participant=participant)
+    participant.refresh_from_db()
+    assert not participant.approved and participant.asked_teacher_at is not None
+    assert any("Could not" in record.getMessage() for record in caplog.records)
 
 
 async def database(fn, *args, **kwargs):

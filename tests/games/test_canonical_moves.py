@@ -6,7 +6,7 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 
 from classroom.consumers import token_cookie
-from config import pgpool
+from games import pgpool
 from config.asgi import application
 from games import services as games
 from games.models import Game, Move

@@ -111,7 +111,7 @@ def test_the_deadline_loop_sweeps_only_when_a_deadline_has_passed():
     read on its event loop; it must say yes exactly when the sweep would play a move."""
     from asgiref.sync import async_to_sync
 
-    from config import pgpool
+    from games import pgpool
 
     assert pgpool.available()  # on PostgreSQL the question is asked without the ORM
     game = new_game(bots={1: "cautious"}, turn_seconds=30)
@@ -145,95 +145,6 @@ def test_end_now_scores_partially_and_finishes():
     assert len(services.results(game)) == 2
     with pytest.raises(Refused, match="game_finished"):
         services.submit(game_id=game.pk, seat=0, action={"type": "wait"}, action_id="after-end", version=1)
-
-
-# --- The socket path (async, optimistic) -------------------------------------------------------
-
-def _replays_to_stored_state(game):
-    engine = ENGINES["evacuation"]
-    state = engine.setup(game.seed, game.seats, game.options)
-    for move in game.moves.order_by("seq"):
-        engine.apply(state, move.seat, move.action)
-    return engine.dump(state) == game.state
-
-
-def _run(coroutine):
-    import asyncio
-
-    from config import pgpool
-
-    assert pgpool.available(), "the socket path runs on PostgreSQL"
-    try:
-        return asyncio.run(coroutine)
-    finally:
-        pgpool.close_all()
-
-
-@pytest.mark.django_db(transaction=True)
-def test_taps_at_one_table_at_the_same_moment_all_land_once_in_order():
-    """Four students tap at once, ten times over: a tap whose table moved on while it was
-    worked out starts again from the new version, so every tap lands once, the versions run
-    without a gap and the log replays to the stored state."""
-    import asyncio
-
-    game = new_game(seats=4)
-
-    async def rounds():
-        for n in range(10):
-            await asyncio.gather(*(
-                services.asubmit(game_id=game.pk, seat=seat, action={"type": "wait"},
-                                 action_id=f"race-{n}-{seat}", version=None)
-                for seat in range(4)))
-
-    _run(rounds())
-    game.refresh_from_db()
-    assert game.version == 40
-    assert list(game.moves.order_by("seq").values_list("seq", flat=True)) == list(range(1, 41))
-    assert _replays_to_stored_state(game)
-
-
-@pytest.mark.django_db(transaction=True)
-def test_socket_tap_waits_for_a_teacher_or_timer_move_holding_the_table():
-    """The ORM path (teacher, timers, HTTP fallback) locks the game row while it works. A socket
-    tap read before that move committed does not overwrite it: it sees the new version and is
-    worked out again on top of it."""
-    import threading
-    import time
-
-    from django.db import connection, transaction
-
-    game = new_game(seats=2)
-    locked, release = threading.Event(), threading.Event()
-
-    def teacher_move():
-        try:
-            with transaction.atomic():
-                held = Game.objects.select_for_update().get(pk=game.pk)
-                locked.set()
-                release.wait(5)
-                services._apply(held, 1, {"type": "wait"}, "orm-move-1", Move.Actor.STUDENT, publish=False)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=teacher_move)
-    thread.start()
-    assert locked.wait(5)
-
-    async def tap():
-        import asyncio
-
-        asyncio.get_running_loop().call_later(0.3, release.set)  # the tap is worked out first
-        started = time.monotonic()
-        outcome, _ = await services.asubmit(game_id=game.pk, seat=0, action={"type": "wait"},
-                                            action_id="socket-tap-1", version=0)
-        return outcome, time.monotonic() - started
-
-    outcome, waited = _run(tap())
-    thread.join(5)
-    game.refresh_from_db()
-    assert waited >= 0.3 and outcome.version == 2
-    assert [(m.seq, m.action_id) for m in game.moves.order_by("seq")] == [(1, "orm-move-1"), (2, "socket-tap-1")]
-    assert _replays_to_stored_state(game)
 
 
 def test_a_move_sends_tablemates_only_the_others_part_unless_it_changed_their_own_view():

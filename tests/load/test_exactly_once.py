@@ -63,13 +63,14 @@ def event_loop_thread():
 
 @pytest.mark.parametrize("path", ["orm", "async"])
 def test_messy_frames_apply_each_accepted_id_exactly_once(path, event_loop_thread):
-    from config import pgpool
+    from games import pgpool
 
     assert pgpool.available()
 
     def act(pid, frame):
         if path == "orm":
-            return services.act(pid, frame)
+            answer, _batch = services.act(pid, frame)
+            return answer
         future = asyncio.run_coroutine_threadsafe(services.aact(pid, frame), event_loop_thread)
         answer, _broadcast = future.result(timeout=30)
         return answer

@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from classroom import services as classroom
-from scoring import services
+from scoring import jobs, services
 from scoring.models import Report
 from tests.factories import started_session
 
@@ -50,7 +50,7 @@ def test_rebuilding_is_ignored_while_the_reports_are_being_written(ended):
 def test_rebuilding_is_limited_per_session_each_hour(ended):
     session, teacher = ended
     rebuild = reverse("scoring:session_rebuild", args=[session.pk])
-    for _ in range(services.BUILDS_PER_HOUR["rebuild"]):
+    for _ in range(jobs.BUILDS_PER_HOUR["rebuild"]):
         teacher.post(rebuild)
         assert statuses(session) == {Report.Status.QUEUED}
         finish_all(session)

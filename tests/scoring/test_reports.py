@@ -8,7 +8,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from classroom.models import Seat
-from scoring import services
+from scoring import jobs, services
 from scoring.models import DebriefSettings, Fact, Report
 from tests.factories import PASSWORD, make_teacher
 
@@ -71,7 +71,7 @@ def test_running_the_job_again_replaces_rather_than_duplicates(written):
     """A second debrief run, and a second run of one report, leave one row per report."""
     session, _devices = written
     before = sorted(Report.objects.filter(session=session).values_list("pk", flat=True))
-    services.queue_debrief(session_id=session.pk)  # outside a transaction: queued at once
+    jobs.queue_debrief(session_id=session.pk)  # outside a transaction: queued at once
     time.sleep(0.5)
     wait_for_reports(session)
     report = Report.objects.filter(session=session, kind=Report.Kind.STUDENT).first()

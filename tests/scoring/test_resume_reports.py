@@ -3,7 +3,7 @@ import pytest
 from django.utils import timezone
 
 from classroom.models import Session
-from scoring import services
+from scoring import jobs, services
 from scoring.models import Report
 from tests.factories import started_session
 from tests.scoring.conftest import play_as_students
@@ -22,12 +22,12 @@ def test_reports_a_stopped_server_left_queued_or_running_are_written_on_restart(
     Report.objects.filter(pk=reports[0].pk).update(status=Report.Status.RUNNING, progress=40)
     assert services.job_status(session)["done"] == 0
 
-    assert services.resume_unfinished() == len(reports)
+    assert jobs.resume_unfinished() == len(reports)
 
     status = wait_for_reports(session)
     assert status["done"] == len(reports) and status["failed"] == 0
     assert all(report.ready for report in Report.objects.filter(session=session))
-    assert services.resume_unfinished() == 0  # nothing left to resume
+    assert jobs.resume_unfinished() == 0  # nothing left to resume
 
 
 @pytest.mark.django_db
@@ -35,4 +35,4 @@ def test_with_celery_the_broker_keeps_unfinished_jobs(settings):
     settings.TASK_MODE = "redis"
     session, _ = started_session(students=1)
     services.plan_reports(session)
-    assert services.resume_unfinished() == 0
+    assert jobs.resume_unfinished() == 0

@@ -10,7 +10,7 @@ from games import services as games
 from scenarios.registry import ENGINES
 from games.models import Game, Move
 from scenarios.stormfury import analysis as stormfury
-from scoring import services
+from scoring import selectors, services
 from scoring.models import DebriefSettings, Fact, Report
 from tests.factories import PASSWORD, join_students, make_session
 from tests.scoring.test_reports import wait_for_reports
@@ -134,7 +134,7 @@ def test_a_team_story_agrees_with_the_engine_and_its_export_names_nobody(client)
     export has one row per team and no nicknames without the opt-in."""
     session, devices = storm_lesson()
     classroom.end(session=session)
-    for table in services.table_records(session):
+    for table in selectors.table_records(session):
         game = Game.objects.get(pk=table["game"])
         story = stormfury.team_story(table, games.policy_results(game))
         result = games.results(game)

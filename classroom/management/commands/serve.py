@@ -3,8 +3,6 @@ import os
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from config import install
-
 
 class Command(BaseCommand):
     help = "Serve Stormwise over ASGI (HTTP and WebSocket) with uvicorn."
@@ -24,13 +22,13 @@ class Command(BaseCommand):
 
         if host != settings.HOST:
             raise CommandError("Start the server through manage.py (it passes --host to the settings).")
-        if not install.is_loopback(host):
+        if not settings.LOOPBACK_ONLY:
             published = [t.email for t in Teacher.objects.filter(is_active=True) if uses_published_password(t)]
             if published:
                 raise CommandError(
                     f"{', '.join(published)} still use(s) a password published with Stormwise. Run "
                     "`python manage.py teacher_password EMAIL` for each before serving the network.")
-        from scoring.services import resume_unfinished
+        from scoring.jobs import resume_unfinished
 
         resumed = resume_unfinished()
         if resumed:

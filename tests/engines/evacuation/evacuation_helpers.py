@@ -26,11 +26,6 @@ def play(state, seat, *actions):
 
 def play_out(state, policies, cap=20000):
     """Play every seat with its bot until the game ends; returns the move log."""
-    log = []
-    while not ENGINE.finished(state):
-        for seat in ENGINE.to_act(state):
-            action = policies[seat](state, seat)
-            ENGINE.apply(state, seat, action)
-            log.append((seat, action))
-            assert len(log) < cap, "game did not end"
-    return log
+    from scenarios.base import play_out as bots_play
+
+    return bots_play(ENGINE, state, lambda state, seat: policies[seat](state, seat), max_moves=cap)

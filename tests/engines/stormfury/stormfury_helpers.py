@@ -55,18 +55,7 @@ def storm_moves(state):
 
 def play_out(state, bot, limit=20000):
     """Play ``state`` to the end with one bot for every seat; return the move log."""
+    from scenarios.base import play_out as bots_play
     from scenarios.stormfury.bots import BOTS
 
-    log = []
-    for _ in range(limit):
-        if ENGINE.finished(state):
-            return log
-        seats = ENGINE.to_act(state)
-        if not seats:
-            action, seat = {"type": "storm_moves"}, None
-        else:
-            seat = seats[0]
-            action = BOTS[bot](state, seat)
-        ENGINE.apply(state, seat, action)
-        log.append((seat, action))
-    raise AssertionError("game did not end")
+    return bots_play(ENGINE, state, BOTS[bot], unblock=lambda state: {"type": "storm_moves"}, max_moves=limit)

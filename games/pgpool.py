@@ -2,7 +2,7 @@
 
 Django's ORM is synchronous, so every ORM call from a socket hops to a worker thread and back;
 at classroom scale that hop and the ORM's query building cost more than the move itself
-(DESIGN.md measured the async psycopg path at 200 actions/s, p99 32 ms). ``connection()`` lends a
+(BENCHMARKS.md). ``connection()`` lends a
 psycopg ``AsyncConnection`` in autocommit mode from a small pool kept per event loop. Anything
 that is not PostgreSQL (the embedded SQLite mode) uses the ORM path instead: see ``available``.
 
@@ -87,9 +87,9 @@ async def connection():
 
 async def warm() -> None:
     """Open this event loop's pool before the first tap: each new connection costs PostgreSQL a
-    backend, and a class's first taps after a restart would otherwise each wait for one (measured:
-    the first 250 ms of taps at 200 actions/s took 100-215 ms instead of 5-10). Nothing is lost
-    if the database is away now; taps open connections as they need them."""
+    backend, and a class's first taps after a restart would otherwise each wait for one
+    (BENCHMARKS.md, "figures behind the code"). Nothing is lost if the database is away now;
+    taps open connections as they need them."""
     if not available():
         return
     try:

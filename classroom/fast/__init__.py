@@ -1,0 +1,20 @@
+"""The live path's speed-ups, fenced: each module here replaces a piece of Channels or
+channels-redis with a leaner one, says what it replaces, and names the figure that pays for it
+(BENCHMARKS.md has the runs). Nothing else in the code depends on how they work:
+
+- ``socket_loop``: the consumers' loop and dispatch (instead of Channels' ``AsyncConsumer``'s).
+- ``redis_layer``: the Redis pub/sub layer, publishing without channels-redis's lock.
+- ``memory_layer``: the embedded server's in-memory layer, without a scan of every channel on
+  every send and receive.
+- ``splice``: a dashboard snapshot built from the tables' teacher views as JSON text.
+- ``collector``: the garbage collector's thresholds, and what it leaves alone.
+
+(``games.sqlite_queue``, the embedded server's moves queueing for SQLite's write lock in the
+process, is the one speed-up outside: it belongs to the ORM driver of ``games.pipeline``.)
+
+Some lean on those packages' private API. ``WRITTEN_FOR`` pins the versions they were written
+and measured against; ``tests/test_fast_pins.py`` fails loudly when the installed or required
+versions move, so that whoever upgrades reads these modules against the new code first.
+"""
+
+WRITTEN_FOR = {"channels": "4.3.2", "channels-redis": "4.3.0"}

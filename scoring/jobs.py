@@ -1,0 +1,86 @@
+"""Report jobs: queueing them after commit and the teacher's rebuild and retry buttons.
+
+The one module that starts background work (``scoring.queue.enqueue``); the Celery tasks it
+queues (``scoring.tasks``) call ``scoring.services`` to do it, so the imports run one way:
+views → jobs → tasks → services → reports → selectors.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from classroom.models import Session
+from scoring import tasks
+from scoring.models import Report
+from scoring.queue import enqueue
+from scoring.services import mark
+
+
+def queue_debrief(*, session_id: int) -> None:
+    """Queue the session's report jobs after commit (``classroom.services.end`` calls this)."""
+    enqueue(tasks.build_debrief, session_id)
+
+
+def resume_unfinished() -> int:
+    """Embedded mode: queue again the reports the last server process left queued or running.
+
+    There the jobs run on a background thread of the server process, so stopping the server (a
+    laptop closed after the lesson) loses the jobs, and their rows would say "Queued" for ever.
+    Each rerun replaces its row, so a report queued twice is still written once. With Celery
+    the broker keeps unfinished jobs (late acknowledgement), so nothing is needed. Returns how
+    many were queued."""
+    if settings.TASK_MODE != "thread":
+        return 0
+    ids = list(Report.objects.filter(status__in=[Report.Status.QUEUED, Report.Status.RUNNING])
+               .values_list("pk", flat=True))
+    for report_id in ids:
+        enqueue(tasks.build_report_task, report_id)
+    return len(ids)
+
+
+# Rebuilding every report of a session, or retrying one, starts real work (charts, PDFs) on the
+# report worker; a teacher clicking again, or a script, must not be able to queue it over and over.
+BUILDS_PER_HOUR = {"rebuild": 6, "retry": 60}
+
+
+def _building(reports) -> bool:
+    return reports.filter(status__in=[Report.Status.QUEUED, Report.Status.RUNNING]).exists()
+
+
+def _within_hourly_limit(kind: str, session_id: int) -> bool:
+    from django.core.cache import cache
+
+    key = f"builds:{kind}:{session_id}:{int(timezone.now().timestamp() // 3600)}"
+    if cache.add(key, 1, timeout=3600):
+        return True
+    return cache.incr(key) <= BUILDS_PER_HOUR[kind]
+
+
+def request_rebuild(*, session: Session) -> bool:
+    """The teacher's "write every report again": ignored (False) while the session's reports are
+    being written, or after BUILDS_PER_HOUR["rebuild"] in the last hour."""
+    with transaction.atomic():
+        if _building(Report.objects.filter(session=session)):
+            return False
+        if not _within_hourly_limit("rebuild", session.pk):
+            return False
+        # Shown as queued at once, so a second click before the task starts is ignored too.
+        Report.objects.filter(session=session).update(status=Report.Status.QUEUED, queued_at=timezone.now())
+        queue_debrief(session_id=session.pk)
+    return True
+
+
+def request_retry(*, report: Report) -> bool:
+    """The teacher's retry button: ignored (False) while this report is queued or being written,
+    or after BUILDS_PER_HOUR["retry"] retries in the session in the last hour."""
+    if _building(Report.objects.filter(pk=report.pk)) or not _within_hourly_limit("retry", report.session_id):
+        return False
+    retry_report(report=report)
+    return True
+
+
+def retry_report(*, report: Report) -> None:
+    """The teacher's retry button: queue the one report again."""
+    mark(report.pk, status=Report.Status.QUEUED, progress=0, step="", error="", queued_at=timezone.now())
+    enqueue(tasks.build_report_task, report.pk)
