@@ -6,16 +6,28 @@ from __future__ import annotations
 from scenarios.base import draw
 
 from . import ENGINE
-from .rules import EXPOSURE, RESORTS
+from .rules import EXPOSURE, PROGRAMS, RESORTS, resort_value, season_damage
 
 #: a bot keeps this much cash in hand after buying a resort
 RESERVE = 60000
-#: exposure (average damage over the real storms, share of the price) worth one option
-EXPOSURE_PER_OPTION = 0.03
+
+
+def _best(rid) -> int:
+    """The number of options that costs least over the real storms in the deck: what they cost,
+    plus the average damage they leave, less what they add to the resort's end value."""
+    resort = RESORTS[rid]
+
+    def cost(k):
+        expected = sum(season_damage(p, {rid: k}) for p in PROGRAMS.values()) / len(PROGRAMS)
+        return k * resort["option"] + expected - resort_value(resort, k)
+    return min(range(6), key=cost)
+
+
+TARGET = {rid: _best(rid) for rid in RESORTS}
 
 
 def _target(rid) -> int:
-    return max(0, min(5, round(EXPOSURE[rid] / EXPOSURE_PER_OPTION)))
+    return TARGET[rid]
 
 
 def _exact(state):
