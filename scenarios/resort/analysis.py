@@ -5,7 +5,8 @@ deck, with the options it held at the end, with none, and with all five: the dam
 have cost, beside what the options cost to buy."""
 from __future__ import annotations
 
-from .rules import ENGINE, PROGRAMS, RESORTS, damage_for, category_hit, season_damage
+from . import ENGINE
+from .rules import PROGRAMS, RESORTS, category_hit, damage_for, season_damage
 
 
 def holdings(state, seat) -> dict:
@@ -63,3 +64,61 @@ def storm_lines(state) -> list[dict]:
                              "bare": damage_for(resort, cat, 0)})
         out.append(dict(line, number=i + 1, hits=hits))
     return out
+
+
+def table_flags(table) -> dict:
+    """How a table's game ended, from its record: stopped early, finished by bots, stand-ins."""
+    state = table["state"]
+    humans = {seat for seat, holder in table["holders"].items() if holder}
+    moves = table["moves"]
+    return {"unfinished": bool(state.get("ended")) or not state.get("over"),
+            "bot_finished": any(str(m.get("action_id", "")).startswith("finish:") for m in moves),
+            "stand_in_moves": sum(1 for m in moves if m["seat"] in humans and m["actor"] in ("bot", "timer"))}
+
+
+def seat_rows(tables) -> list[dict]:
+    """One row per seat of every table: its story, result and holder."""
+    rows = []
+    for table in tables:
+        state = table["state"]
+        results = {r["seat"]: r for r in ENGINE.results(state)}
+        for seat in range(len(state["seats"])):
+            story = seat_story(state, seat)
+            rows.append({"table": table["table"], "holder": table["holders"].get(seat),
+                         "worth": results[seat]["score"], "rank": results[seat]["rank"],
+                         "storm": ENGINE.program(state)["name"], **story})
+    return rows
+
+
+def class_summary(tables) -> dict:
+    """The class's season: storms met, what options cost and saved, tracking accuracy."""
+    rows = seat_rows(tables)
+    programs = []
+    for table in tables:
+        p = ENGINE.program(table["state"])
+        if p["key"] not in [x["key"] for x in programs]:
+            programs.append(p)
+    flags = {t["table"]: table_flags(t) for t in tables}
+    tracked = sum(r["tracked"] for r in rows)
+    exact = sum(r["exact"] for r in rows)
+    summary = {
+        "seats": len(rows), "tables": len(tables),
+        "storms": [{"key": p["key"], "id": p["id"], "name": p["name"], "year": p["year"], "peak_category": p["peak_category"],
+                    "peak_wind": p["peak_wind"]} for p in programs],
+        "options_bought": sum(r["options_bought"] for r in rows), "spent": sum(r["spent"] for r in rows),
+        "damage": sum(r["storm_damage"] for r in rows), "saved": sum(r["storm_saved"] for r in rows),
+        "storm_none": sum(r["storm_none"] for r in rows), "storm_all": sum(r["storm_all"] for r in rows),
+        "deck_none": sum(r["deck_none"] for r in rows), "deck_as_held": sum(r["deck_as_held"] for r in rows),
+        "deck_all": sum(r["deck_all"] for r in rows), "cost_as_held": sum(r["cost_as_held"] for r in rows),
+        "cost_all": sum(r["cost_all"] for r in rows),
+        "tracked": tracked, "exact": exact,
+        "exact_share": round(100 * exact / tracked) if tracked else None,
+        "mean_error": round(sum(r["track_error"] for r in rows) / tracked, 1) if tracked else None,
+        "by_table": [{"table": t["table"], "storm": ENGINE.program(t["state"])["name"],
+                      "lines": t["state"]["line"], "flags": flags[t["table"]]} for t in tables],
+        "unfinished_tables": [n for n, f in flags.items() if f["unfinished"]],
+        "bot_finished_tables": [n for n, f in flags.items() if f["bot_finished"]],
+        "stand_in_tables": [n for n, f in flags.items() if f["stand_in_moves"]],
+        "deck_size": len(PROGRAMS),
+    }
+    return summary

@@ -75,7 +75,7 @@ def program(storm: dict) -> dict | None:
     if len(lines) < MIN_LINES or max(line["category"] for line in lines) == 0:
         return None
     peak = max(storm["fixes"], key=lambda f: f["wind"])
-    return {"id": storm["id"], "name": storm["name"], "year": storm["year"],
+    return {"key": f"{storm['name'].lower()}-{storm['year']}", "id": storm["id"], "name": storm["name"], "year": storm["year"],
             "peak_wind": peak["wind"], "peak_category": category(peak["wind"]), "lines": lines,
             "track": [[round(f["lat"], 1), round(f["lon"], 1), f["wind"]] for f in synoptic]}
 

@@ -18,7 +18,7 @@ RESORTS = {r["id"]: r for r in BOARD["resorts"]}
 RESORT_IDS = [r["id"] for r in BOARD["resorts"]]
 OUTER = BOARD["outer"]
 BULLETINS = {c["id"]: c for c in CONTENT["bulletins"]["cards"]}
-PROGRAMS = {p["id"]: p for p in CONTENT["programs"]["programs"]}
+PROGRAMS = {p["key"]: p for p in CONTENT["programs"]["programs"]}
 PROGRAM_IDS = list(PROGRAMS)
 OPTION_IDS = [o["id"] for o in BOARD["options"]]
 MONEY = BOARD["money"]
@@ -39,7 +39,7 @@ SCHEMA_VERSION = 1
 
 OPTIONS = [
     {"name": "storm", "default": "surprise", "choices": ["surprise"] + PROGRAM_IDS, "label": "Storm",
-     "description": "The real storm whose best track is the hurricane program: one by name, or a surprise."},
+     "description": "The real storm whose best track is the hurricane program (name and year), or a surprise."},
     {"name": "round_cap", "default": 30, "choices": [20, 30, 40], "label": "Rounds before the season ends",
      "description": "After this many rounds the rest of the storm's program is read out at once."},
     {"name": "track_bonus", "default": True, "label": "Pay for an exact storm position",
@@ -549,7 +549,7 @@ class Resort:
                 "lines_total": n, "read": state["line"], "side": "A" if state["line"] < (n + 1) // 2 else "B",
                 "current": dict(current, number=state["line"] + 1) if current else None,
                 "revealed": [dict(line, number=i + 1) for i, line in enumerate(lines[:state["line"]])],
-                "storm": ({"id": program["id"], "name": program["name"], "year": program["year"],
+                "storm": ({"key": program["key"], "id": program["id"], "name": program["name"], "year": program["year"],
                            "track": program["track"]} if over else None),
             },
             "disk": state["disk"],

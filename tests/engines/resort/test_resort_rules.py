@@ -22,7 +22,7 @@ def test_the_programs_are_rebuilt_exactly_from_noaas_best_tracks():
     assert build_programs.dumps(build_programs.build(source)) == committed
     data = json.loads(committed)
     assert "HURDAT2" in data["provenance"] and "public domain" in data["provenance"]
-    andrew = PROGRAMS["AL041992"]
+    andrew = PROGRAMS["andrew-1992"]
     assert andrew["name"] == "Andrew" and andrew["peak_category"] == 5
     assert {"lat": 26, "lon": 80} in [{"lat": l["lat"], "lon": l["lon"]} for l in andrew["lines"]]  # over Miami
 
@@ -117,11 +117,11 @@ def test_every_resort_can_be_reached_by_water_from_the_cruiseport_and_the_triang
 
 
 def test_the_h_space_makes_every_player_place_the_storm_before_it_shows_then_damages_resorts():
-    state = fresh(3, storm="AL041992")
+    state = fresh(3, storm="andrew-1992")
     give(state, 1, "R01", 0)  # Miami Beach
     give(state, 2, "R02", 5)  # Nassau
     land_on(state, 0, space("h"))
-    line = PROGRAMS["AL041992"]["lines"][0]
+    line = PROGRAMS["andrew-1992"]["lines"][0]
     view = ENGINE.view(state, 2)
     assert state["phase"] == "track" and sorted(ENGINE.to_act(state)) == [0, 1, 2]
     assert view["program"]["current"]["lat"] == line["lat"] and view["disk"] is None
@@ -139,7 +139,7 @@ def test_the_h_space_makes_every_player_place_the_storm_before_it_shows_then_dam
 
 def test_damage_follows_the_table_by_category_and_options_and_reach():
     miami = RESORTS["R01"]
-    assert damage_for(miami, 4, 0) == miami["price"] * 55 // 100
+    assert damage_for(miami, 4, 0) == miami["price"] * 70 // 100
     assert damage_for(miami, 4, 5) < damage_for(miami, 4, 3) < damage_for(miami, 4, 0)
     assert damage_for(miami, 0, 0) == 0
     line = {"lat": 26, "lon": 80, "category": 4}
@@ -150,7 +150,7 @@ def test_damage_follows_the_table_by_category_and_options_and_reach():
 
 def test_the_whole_of_andrew_costs_an_unprotected_miami_beach_more_than_a_protected_one():
     def season(options):
-        state = fresh(2, storm="AL041992")
+        state = fresh(2, storm="andrew-1992")
         give(state, 1, "R01", options)
         while not ENGINE.finished(state):
             seat = ENGINE.to_act(state)[0]
@@ -205,7 +205,7 @@ def test_surprise_picks_a_storm_from_the_seed_and_hides_its_name_until_the_end()
 
 def test_bad_options_and_seat_counts_are_refused():
     with pytest.raises(IllegalAction):
-        ENGINE.setup(1, 2, {"storm": "AL999999"})
+        ENGINE.setup(1, 2, {"storm": "nobody-1900"})
     with pytest.raises(IllegalAction):
         ENGINE.setup(1, 5, {})
     with pytest.raises(IllegalAction):
