@@ -79,6 +79,7 @@ const T = {
   actionsTitle: "What you can do",
   roll: "Roll the die",
   rollSail: "Roll and sail your yacht",
+  sailing: (r, n, t) => `Your yacht must reach ${r}: ${n} squares by water, ${t} turn${t === 1 ? "" : "s"} left before you pay double.`,
   buy: (k) => (k === 0 ? "Buy, no options" : `Buy with ${k} option${k === 1 ? "" : "s"}`),
   buySub: (total, dmg) => `${total} · a category 3 would cost ${dmg}`,
   pass: "No, thanks",
@@ -369,6 +370,9 @@ function renderActions(ctx) {
       h("dl", { class: "rs-dl" }, defRows([[T.offerPrice, T.money(o.price)], [T.offerOption, T.money(o.option)]])),
       h("p", { class: "rs-muted", text: T.stormsHit(r.storms_hit, ctx.board.storms_in_deck) }));
   }
+  if (ctx.me && ctx.me.sail_to) {
+    items.push(h("p", { class: "rs-sailing", text: T.sailing(resortName(ctx, ctx.me.sail_to), ctx.me.squares_left, ctx.me.sail_turns_left) }));
+  }
   for (const a of ctx.actions) {
     if (a.type === "roll") items.push(button(ctx, a, { label: ctx.me && ctx.me.sail_to ? T.rollSail : T.roll, cls: "rs-primary" }));
     else if (a.type === "buy") {
@@ -434,7 +438,7 @@ function optionChips(n) {
 function renderMine(ctx) {
   const mine = ctx.view.resorts.filter((r) => r.owner === ctx.seat);
   if (!mine.length) return box("rs", "mine", "mine", T.myTitle, h("p", { class: "rs-muted", text: T.noneYet }));
-  return box("rs", "mine", "mine", T.myTitle, h("ul", { class: "rs-mine" }, mine.map((r) => {
+  return box("rs", "mine", "mine", T.myTitle, h("ul", { class: "rs-mine-list" }, mine.map((r) => {
     const info = ctx.ix.resorts[r.id];
     return h("li", {}, h("strong", { text: `${T.colourLetter[info.colour]}${Number(r.id.slice(1))} ${info.name}` }),
       " ", h("span", { class: "rs-muted", text: T.optionsHeld(r.held) }), optionChips(r.held));
@@ -442,7 +446,7 @@ function renderMine(ctx) {
 }
 
 function renderPlayers(ctx) {
-  return box("rs", "players", "players", T.playersTitle, h("ul", { class: "rs-players" }, ctx.view.seats.map((s) =>
+  return box("rs", "players", "players", T.playersTitle, h("ul", { class: "rs-players-list" }, ctx.view.seats.map((s) =>
     h("li", { class: s.seat === ctx.seat ? "is-me" : "" },
       h("span", { class: "rs-dot", style: `background:${SEAT_COLOURS[s.seat % 4]}`, "aria-hidden": "true", text: String(s.seat + 1) }),
       h("strong", { text: who(ctx, s.seat) }), " ",
@@ -451,7 +455,7 @@ function renderPlayers(ctx) {
 
 function renderOuter(ctx) {
   const { board, view } = ctx;
-  return box("rs", "outer", "outer", T.outerTitle, h("ol", { class: "rs-outer" }, board.outer.map((s) => {
+  return box("rs", "outer", "outer", T.outerTitle, h("ol", { class: "rs-outer-list" }, board.outer.map((s) => {
     const here = view.seats.filter((p) => p.pawn === s.index);
     const name = s.resort ? resortName(ctx, s.resort) : T.space[s.kind];
     const r = s.resort ? ctx.ix.resorts[s.resort] : null;
