@@ -25,6 +25,16 @@ def seat_story(state, seat) -> dict:
     read = {"lines": program["lines"][:state["line"]]}
     deck = list(PROGRAMS.values())
 
+    def owned(options_each=None):
+        """This storm's damage to each resort from the line it was bought at (the same season
+        with other choices: no options, or all five)."""
+        total = 0
+        for rid in held:
+            since = state["since"][rid] or 0
+            lines = {"lines": program["lines"][since:state["line"]]}
+            total += season_damage(lines, {rid: held[rid] if options_each is None else options_each})
+        return total
+
     def across(options_each=None):
         if not held:
             return 0
@@ -35,15 +45,13 @@ def seat_story(state, seat) -> dict:
     return {
         "seat": seat,
         "resorts": [{"id": rid, "name": RESORTS[rid]["name"], "colour": RESORTS[rid]["colour"], "options": held[rid],
-                     "hits": [category_hit(line, RESORTS[rid]) for line in read["lines"]
+                     "hits": [category_hit(line, RESORTS[rid]) for line in read["lines"][state["since"][rid] or 0:]
                               if category_hit(line, RESORTS[rid])]}
                     for rid in held],
         "options_bought": me["options_bought"], "spent": me["spent_options"],
         "storm_damage": me["damage"], "storm_saved": me["unprotected_damage"] - me["damage"],
         # the same season with other choices: the final resorts with no options, and with all five
-        "storm_none": season_damage(read, {rid: 0 for rid in held}),
-        "storm_all": season_damage(read, {rid: 5 for rid in held}),
-        "storm_as_held": season_damage(read, held),
+        "storm_none": owned(0), "storm_all": owned(5), "storm_as_held": owned(),
         "deck_as_held": across(), "deck_none": across(0), "deck_all": across(5),
         "cost_as_held": option_cost(held), "cost_all": option_cost(held, 5),
         "tracked": me["tracked"], "exact": me["exact"],

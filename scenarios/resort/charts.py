@@ -21,8 +21,8 @@ def _xy(lat, lon):
 def track_map(program: dict, read: int, labels: dict) -> str:
     """The board, the real track (grey line, clipped to the board) and the lines read (dots)."""
     width, height = PAD + len(LONS) * C, len(LATS) * C + 24
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width * 2}" '
-           f'height="{height * 2}" font-family="sans-serif" font-size="9">']
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+           f'height="{height}" font-family="sans-serif" font-size="9">']
     for row in SEA["rows"]:
         for lon, cell in zip(LONS, row["land"]):
             x, y = _xy(row["lat"], lon)

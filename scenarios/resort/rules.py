@@ -156,6 +156,7 @@ class Resort:
             "seed": seed, "options": chosen, "program": storm, "line": 0, "round": 1, "turn": 0,
             "phase": "roll", "ended": False, "over": False, "deck": deck, "rolls": 0,
             "owner": {rid: None for rid in RESORT_IDS}, "held": {rid: 0 for rid in RESORT_IDS},
+            "since": {rid: None for rid in RESORT_IDS},  # the program line a resort was bought at
             "disk": None, "tracks": {}, "last": [],
             "seats": [{"seat": n, "cash": MONEY["start_cash"], "pawn": 0, "yacht": list(CRUISEPORT),
                        "docked": None, "sail_to": None, "sail_turn": 0, "lost": 0, "in_triangle": False,
@@ -361,7 +362,7 @@ class Resort:
         me["spent_options"] += cost
         me["options_bought"] += options
         me["bought"].append(rid)
-        state["owner"][rid], state["held"][rid] = seat, options
+        state["owner"][rid], state["held"][rid], state["since"][rid] = seat, options, state["line"]
         events = [{"type": "bought", "seat": seat, "resort": rid, "price": resort["price"], "options": options,
                    "cost": cost}]
         colour = resort["colour"]

@@ -2,6 +2,7 @@
 storm, two tablets roll, buy resorts with options and plot the storm by latitude and longitude,
 the bell rings and bots finish the season, then the class debrief names the storm with cited
 facts and the Celery worker writes every report with its PDF."""
+import os
 import re
 
 import pytest
@@ -108,6 +109,9 @@ def test_a_resort_lesson_from_the_form_to_the_pdfs(browser, asgi_server, celery_
     expect(teacher.get_by_text("Andrew (1992) peaked at category 5")).to_be_visible()
     expect(teacher.get_by_role("heading", name="What our options were worth")).to_be_visible()
     expect(teacher.locator(".db-sources")).to_contain_text("Federal Emergency Management Agency")
+    shots = os.environ.get("RESORT_SHOTS")  # screenshots of the debrief and a report, to look at
+    if shots:
+        teacher.screenshot(path=f"{shots}/resort_debrief.png", full_page=True)
 
     teacher.goto(f"/sessions/{session_id}/debrief/reports/")
     rows = teacher.locator("#jobs tbody tr")
@@ -118,3 +122,7 @@ def test_a_resort_lesson_from_the_form_to_the_pdfs(browser, asgi_server, celery_
     assert len(done) == 3 and all(bytes(pdf).startswith(b"%PDF") for _, pdf, _ in done)
     student = next(html for kind, _, html in done if kind == Report.Kind.STUDENT)
     assert "Andrew" in student and "HURDAT2" in student
+    if shots:
+        report = in_thread(lambda: Report.objects.filter(session_id=session_id, kind=Report.Kind.STUDENT).first().pk)
+        teacher.goto(f"/debrief/reports/{report}/")
+        teacher.screenshot(path=f"{shots}/resort_report.png", full_page=True)
