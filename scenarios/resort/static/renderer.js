@@ -185,6 +185,12 @@ export function render(root, board, message, controls) {
     announce: [bannerText(ctx)].concat(eventLines(ctx)).join(" "), version: message.version,
     countdown: { running: T.timerLeft, over: T.timerUp },
   });
+  // The control that had focus is gone (a roll became a choice): focus the next sensible one.
+  const active = document.activeElement;
+  if (ctx.canAct && mem.focusKey && (!active || active === document.body)) {
+    const next = root.querySelector(".rs-actions button:not([disabled])");
+    if (next) next.focus({ preventScroll: true });
+  }
 }
 
 function bannerTone(ctx) {
@@ -279,7 +285,7 @@ function renderMap(ctx) {
   });
   const map = svg("svg", { class: "rs-map", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": T.mapCaption }, parts);
   return h("div", { class: "rs-mapwrap" }, h("div", { class: "rs-mapframe" }, map),
-    h("details", { class: "rs-legend", "data-key": "legend" }, h("summary", { text: T.legend }),
+    h("details", { class: "rs-legend", "data-key": "legend", open: Boolean(mem.open.legend) }, h("summary", { text: T.legend }),
       h("ul", {}, T.legendItems.map((t) => h("li", { text: t })))),
     renderWords(ctx));
 }
@@ -297,7 +303,7 @@ function renderWords(ctx) {
     else yacht = T.yachtAt(s.yacht[0], s.yacht[1]);
     lines.push(T.wordsSeat(who(ctx, s.seat), spaceName(ctx, s.pawn), yacht));
   }
-  return h("details", { class: "rs-words", "data-key": "words" }, h("summary", { text: T.wordsTitle }),
+  return h("details", { class: "rs-words", "data-key": "words", open: Boolean(ctx.mem.open.words) }, h("summary", { text: T.wordsTitle }),
     h("ul", {}, lines.map((t) => h("li", { text: t }))));
 }
 
