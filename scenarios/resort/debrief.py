@@ -64,9 +64,12 @@ class ResortDebrief:
         summary = analysis.class_summary(lesson.tables)
         summary["questions"] = questions(summary)
         facts, cites = cited(lesson, audience)
-        chart = storm_chart(lesson.tables[0]) if lesson.tables else None
+        first = {}
+        for table in lesson.tables:  # one chart per storm the class met
+            first.setdefault(table["state"]["program"], table)
+        charts_ = [{"storm": ENGINE.program(t["state"])["name"], "src": storm_chart(t)} for t in first.values()]
         return "scenarios/resort/debrief.html", {"summary": summary, "cited": facts, "citations": cites.facts,
-                                                 "chart": chart}
+                                                 "charts": charts_}
 
     def report(self, lesson, table, seat, name, progress):
         progress(30, "Re-running your resorts through every storm")
