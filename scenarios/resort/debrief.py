@@ -33,7 +33,7 @@ def cited(lesson, audience):
 
 def questions(summary) -> list[dict]:
     out = [{"text": _("Which of your resorts did the storm reach, and which options would you buy again for them?")},
-           {"text": _("Buying every option for every resort cost more than it saved on most storms. Where is protection worth its price, and where is it not?")},
+           {"text": _("Was buying every option for every resort worth its price? Where is protection worth it, and where is it not?")},
            {"text": _("Why do forecasters give a storm's position as latitude and longitude? What went wrong when someone plotted it on the wrong square?")}]
     if summary["damage"] and summary["saved"]:
         out.insert(1, {"text": _("Options saved the class money on this storm. Would they have saved as much on a storm that missed you?")})

@@ -97,7 +97,7 @@ def resort_value(resort, options) -> int:
     return resort["price"] * VALUE[options] // 100
 
 
-def season_damage(program, holdings) -> dict:
+def season_damage(program, holdings) -> int:
     """What a whole program does to ``holdings`` ({resort: options held}): the counterfactual the
     debrief and the policy bot use (every line read out, options as held)."""
     total = 0
