@@ -40,8 +40,8 @@ SCHEMA_VERSION = 1
 OPTIONS = [
     {"name": "storm", "default": "surprise", "choices": ["surprise"] + PROGRAM_IDS, "label": "Storm",
      "description": "The real storm whose best track is the hurricane program (name and year), or a surprise."},
-    {"name": "round_cap", "default": 30, "choices": [20, 30, 40], "label": "Rounds before the season ends",
-     "description": "After this many rounds the rest of the storm's program is read out at once."},
+    {"name": "round_cap", "default": 30, "choices": [20, 30, 40], "label": "Season length (rounds of four players)",
+     "description": "After this many rounds of a four-player table (proportionally more for fewer players) the rest of the storm's program is read out at once."},
     {"name": "track_bonus", "default": True, "label": "Pay for an exact storm position",
      "description": "The bank pays a small bonus to every player who places the storm exactly."},
 ]
@@ -154,6 +154,8 @@ class Resort:
         deck = shuffled(sorted(BULLETINS), seed, "bulletins", None, 0)
         return {
             "seed": seed, "options": chosen, "program": storm, "line": 0, "round": 1, "turn": 0,
+            # the same number of turns at any table size: a lesson's time goes by turns
+            "cap": -(-chosen["round_cap"] * 4 // seats),
             "phase": "roll", "ended": False, "over": False, "deck": deck, "rolls": 0,
             "owner": {rid: None for rid in RESORT_IDS}, "held": {rid: 0 for rid in RESORT_IDS},
             "since": {rid: None for rid in RESORT_IDS},  # the program line a resort was bought at
@@ -492,7 +494,7 @@ class Resort:
             if state["turn"] == n:
                 state["turn"] = 0
                 state["round"] += 1
-                if state["round"] > state["options"]["round_cap"]:
+                if state["round"] > state["cap"]:
                     return events + self._close_season(state)
             me = state["seats"][state["turn"]]
             if not me["in_triangle"]:
@@ -510,7 +512,7 @@ class Resort:
 
     def _close_season(self, state):
         """The round cap: the rest of the program is read out at once, without tracking."""
-        state["round"] = state["options"]["round_cap"]
+        state["round"] = state["cap"]
         events = [{"type": "season_closing"}]
         while not state["over"]:
             events += self._reveal(state)
@@ -544,7 +546,7 @@ class Resort:
         current = lines[state["line"]] if state["phase"] == "track" and not over else None
         out = {
             "phase": "over" if over else state["phase"], "turn": state["turn"], "round": state["round"],
-            "round_cap": state["options"]["round_cap"], "over": over, "ended": state["ended"],
+            "round_cap": state["cap"], "over": over, "ended": state["ended"],
             "seat": seat,
             "program": {
                 "lines_total": n, "read": state["line"], "side": "A" if state["line"] < (n + 1) // 2 else "B",

@@ -189,9 +189,11 @@ def test_a_mismanaged_resort_costs_the_lander_a_flat_fee_and_no_sailing():
 
 def test_the_round_cap_reads_out_the_rest_of_the_program():
     state = fresh(2, round_cap=20)
-    state["round"], state["turn"] = 20, 1
+    assert state["cap"] == 40  # twice the rounds of a four-seat table: the same number of turns
+    state["round"], state["turn"] = 40, 1
     land_on(state, 1, OUTER.index("start"))
     assert ENGINE.finished(state) and state["line"] == len(ENGINE.program(state)["lines"])
+    assert fresh(4, round_cap=20)["cap"] == 20 and fresh(3, round_cap=30)["cap"] == 40
 
 
 def test_surprise_picks_a_storm_from_the_seed_and_hides_its_name_until_the_end():
