@@ -134,6 +134,7 @@ const T = {
   },
   // results
   resultsTitle: "Final worth",
+  resultsCaption: "Every player's worth: cash plus resort values",
   resultsHeads: ["Rank", "Player", "Worth", "Cash", "Resorts", "Damage", "Saved by options", "Exact plots"],
   endedEarly: "Your teacher ended the game early.",
   // teacher summary
@@ -478,7 +479,7 @@ function renderResults(ctx) {
   return h("section", { class: "rs-box rs-results", "aria-labelledby": "rs-results-title" },
     h("h2", { id: "rs-results-title", text: T.resultsTitle }),
     ctx.view.ended ? h("p", { class: "rs-muted", text: T.endedEarly }) : null,
-    resultsTable("rs-table", T.resultsTitle, T.resultsHeads, rows.map((r) => ({ me: r.seat === ctx.seat, cells: [
+    resultsTable("rs-table", T.resultsCaption, T.resultsHeads, rows.map((r) => ({ me: r.seat === ctx.seat, cells: [
       String(r.rank), who(ctx, r.seat), T.money(r.score), T.money(r.breakdown.cash), String(r.breakdown.resorts.length),
       T.money(r.breakdown.damage), T.money(r.breakdown.saved_by_options), `${r.breakdown.exact} / ${r.breakdown.tracked}`] }))));
 }
