@@ -39,10 +39,10 @@ def _habit(want_options):
     """A bot that rolls, buys what it can afford keeping a reserve, places the storm exactly and
     wants ``want_options(resort)`` options on each resort."""
     def bot(state, seat):
-        actions = ENGINE.actions(state, seat)
         phase = state["phase"]
         if phase == "track":
             return _exact(state)
+        actions = ENGINE.actions(state, seat)
         if phase == "buy":
             rid = ENGINE.space_resort(state, seat)
             cash = state["seats"][seat]["cash"]

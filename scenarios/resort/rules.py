@@ -204,6 +204,16 @@ class Resort:
             return [{"type": "return"}, {"type": "stay"}]
         return []
 
+    def _legal(self, state, seat, action) -> bool:
+        """``action in self.actions(state, seat)``, without listing every grid point to plot."""
+        if not isinstance(action, dict):
+            return False
+        if action.get("type") == "track" and state["phase"] == "track" and not self.finished(state):
+            lat, lon = action.get("lat"), action.get("lon")
+            return (type(seat) is int and 0 <= seat < len(state["seats"]) and str(seat) not in state["tracks"]
+                    and len(action) == 3 and type(lat) is int and type(lon) is int and lat in LATS and lon in LONS)
+        return action in self.actions(state, seat)
+
     def space_resort(self, state, seat):
         """The resort under the seat's pawn, or None."""
         space = OUTER[state["seats"][seat]["pawn"]]
@@ -215,7 +225,7 @@ class Resort:
     # --- applying ------------------------------------------------------------------------------
 
     def apply(self, state, seat, action):
-        if not isinstance(action, dict) or action not in self.actions(state, seat):
+        if not self._legal(state, seat, action):
             raise IllegalAction("not_now", "That is not something you can do now.")
         kind = action["type"]
         if kind == "end_now":

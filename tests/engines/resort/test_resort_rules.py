@@ -217,3 +217,26 @@ def test_bad_options_and_seat_counts_are_refused():
 def test_a_die_is_fixed_by_the_seed():
     a, b = fresh(2), fresh(2)
     assert next_die(a, 0) == next_die(b, 0)
+
+
+def test_a_plot_is_accepted_exactly_when_it_is_offered():
+    state = fresh(3, storm="andrew-1992")
+    land_on(state, 0, space("h"))
+    offered = ENGINE.actions(state, 1)
+    assert len(offered) == 10 * 18 and {"type": "track", "lat": 26, "lon": 84} in offered
+    ENGINE.apply(state, 1, {"type": "track", "lat": 26, "lon": 84})
+    before = ENGINE.dump(state)
+    for seat, action in [(1, {"type": "track", "lat": 26, "lon": 84}),      # already plotted
+                         (2, {"type": "track", "lat": 27, "lon": 84}),      # not a grid point
+                         (2, {"type": "track", "lat": 26, "lon": 62}),      # off the board
+                         (2, {"type": "track", "lat": True, "lon": 84}),
+                         (2, {"type": "track", "lat": "26", "lon": 84}),
+                         (2, {"type": "track", "lat": 26, "lon": 84, "x": 1}),
+                         ("2", {"type": "track", "lat": 26, "lon": 84}),
+                         (None, {"type": "track", "lat": 26, "lon": 84}),
+                         (7, {"type": "track", "lat": 26, "lon": 84})]:
+        with pytest.raises(IllegalAction):
+            ENGINE.apply(state, seat, action)
+    assert ENGINE.dump(state) == before
+    ENGINE.apply(state, 2, {"type": "track", "lat": 16, "lon": 98})
+    assert ENGINE.to_act(state) == [0]
