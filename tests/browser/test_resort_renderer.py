@@ -69,6 +69,10 @@ def test_plotting_by_keyboard_sends_the_point_read_north_then_west(browser, asgi
     page.keyboard.press("Enter")
     assert page.evaluate("() => window.acts") == [{"type": "track", "lat": line["lat"], "lon": line["lon"]}]
     assert page.locator(".rs-viewer-line").inner_text().startswith(f"{line['category']} N {line['lat']}°, W {line['lon']}°")
+    # Tapping a square of the map picks both coordinates at once.
+    page.locator("rect.is-pickable").first.click()
+    sea = ENGINE.board()["sea"]
+    assert place.inner_text() == f"Place the storm at {sea['lats'][0]}°N, {sea['lons'][0]}°W"
     assert not errors
 
 

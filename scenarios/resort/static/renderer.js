@@ -69,7 +69,7 @@ const T = {
   stormWas: (name, year) => `The storm was ${name} (${year}), from NOAA's best track.`,
   // plotting
   plotTitle: "Plot the storm",
-  plotHelp: "Read north to the latitude, then west to the longitude.",
+  plotHelp: "Read north to the latitude, then west to the longitude (or tap the square on the map).",
   pickLat: "North latitude",
   pickLon: "West longitude",
   place: (lat, lon) => `Place the storm at ${lat}°N, ${lon}°W`,
@@ -235,10 +235,14 @@ function renderMap(ctx) {
   const width = PAD + sea.lons.length * C;
   const height = sea.lats.length * C + 28;
   const parts = [];
+  const plotting = ctx.canAct && !ctx.disabled && view.phase === "track";
   sea.rows.forEach((row) => {
     sea.lons.forEach((lon, i) => {
       const [x, y] = xy(sea, row.lat, lon);
-      parts.push(svg("rect", { class: row.land[i] === "#" ? "rs-land" : "rs-sea", x: x - C / 2, y: y - C / 2, width: C, height: C }));
+      // While plotting, tapping a square picks both coordinates (the buttons beside do the same by keyboard).
+      const pick = plotting ? () => { mem.lat = row.lat; mem.lon = lon; render(ctx.root, ctx.board, ctx.message, ctx.controls); } : null;
+      parts.push(svg("rect", { class: (row.land[i] === "#" ? "rs-land" : "rs-sea") + (plotting ? " is-pickable" : ""),
+        x: x - C / 2, y: y - C / 2, width: C, height: C, onclick: pick }));
     });
     const [, y] = xy(sea, row.lat, sea.lons[0]);
     parts.push(svg("text", { class: "rs-axis", x: PAD - 4, y: y + 5, "text-anchor": "end" }, T.north(row.lat)));
