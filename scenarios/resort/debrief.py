@@ -51,6 +51,7 @@ class ResortDebrief:
         "decisions.storm": "The real storm (HURDAT2 name) whose program the table played.",
         "decisions.resorts": "Resorts the seat owned at the end.",
         "decisions.options_held": "Preparedness options held on those resorts at the end (0-5 each).",
+        "decisions.most_options": "The most options the seat held on one resort at the end (0-5; a resort with n options holds the first n of kit, plan, seawall, reinforcement, insurance). The family plan reads it.",
         "decisions.options_bought": "Options the seat paid for during the game.",
         "decisions.spent_on_options": "Play dollars spent on options.",
         "decisions.damage": "Play dollars of storm damage the seat paid.",
@@ -101,7 +102,9 @@ class ResortDebrief:
         for row in analysis.seat_rows(lesson.tables):
             out = {"seat_id": seat_ids.get((row["table"], row["seat"])), "table": row["table"], "seat": row["seat"],
                    "storm": row["storm"], "resorts": [r["id"] for r in row["resorts"]],
-                   "options_held": sum(r["options"] for r in row["resorts"]), "options_bought": row["options_bought"],
+                   "options_held": sum(r["options"] for r in row["resorts"]),
+                   "most_options": max((r["options"] for r in row["resorts"]), default=0),
+                   "options_bought": row["options_bought"],
                    "spent_on_options": row["spent"], "damage": row["storm_damage"], "saved_by_options": row["storm_saved"],
                    "deck_none": row["deck_none"], "deck_as_held": row["deck_as_held"], "exact_plots": row["exact"],
                    "plots": row["tracked"], "worth": row["worth"]}
