@@ -78,8 +78,13 @@ INSTALLED_APPS = [
 
 # The registry line: each installed scenario's package, in the order the new-session form lists
 # them (see scenarios/registry.py and README's "Add a scenario").
-STORMWISE_SCENARIOS = ["scenarios.evacuation", "scenarios.stormfury", "scenarios.resort",
-                       "scenarios.tornado_alert", "scenarios.bermuda"]
+STORMWISE_SCENARIOS = [
+    "scenarios.evacuation",
+    "scenarios.stormfury",
+    "scenarios.resort",
+    "scenarios.tornado_alert",
+    "scenarios.bermuda",
+]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

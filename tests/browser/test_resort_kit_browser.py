@@ -1,0 +1,41 @@
+"""Scratch: the resort kit's pages in Chromium at four sizes (guide, kit hub, the check's items on a
+tablet, the teacher's sample plan)."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.lesson import student_page, teacher_page
+from tests.browser.test_lesson_kit import _load_facts, shoot
+from tests.conftest import in_thread
+
+pytestmark = pytest.mark.browser
+SHOTS = __import__("pathlib").Path(__import__("os").environ.get("KIT_SHOTS", "/tmp/kt/shots"))
+
+
+def test_resort_kit_pages(browser, asgi_server):
+    in_thread(_load_facts)
+    teacher = teacher_page(browser, asgi_server)
+    teacher.get_by_role("link", name="New session").click()
+    teacher.get_by_label("Scenario").select_option("resort")
+    teacher.get_by_label("Seats per table").fill("2")
+    teacher.get_by_role("button", name="Create session").click()
+    code = teacher.locator(".join-code").inner_text()
+    session_id = int(re.search(r"/sessions/(\d+)/", teacher.url).group(1))
+    teacher.get_by_role("link", name="Lesson kit").click()
+    teacher.get_by_role("button", name="Turn the knowledge check on").click()
+    expect(teacher.locator(".kit-state")).to_have_text("On: students answer before play.")
+    shoot(teacher, "resort-kit", SHOTS)
+    teacher.get_by_role("link", name="Lesson guide", exact=True).click()
+    expect(teacher.get_by_role("heading", name="A 45-minute period")).to_be_visible()
+    expect(teacher.get_by_text("Common Core Math 5.G.A.2")).to_be_visible()
+    shoot(teacher, "resort-guide", SHOTS)
+    student = student_page(browser, asgi_server, code, "Ana")
+    student.get_by_role("link", name="Questions before we play").click()
+    expect(student.locator("fieldset.kit-question")).to_have_count(5)
+    expect(student.get_by_text("What sets a hurricane's category (1 to 5) on the Saffir-Simpson scale?")).to_be_visible()
+    shoot(student, "resort-check", SHOTS)
+    teacher.goto(f"/sessions/{session_id}/kit/")
+    teacher.goto(teacher.locator("a[href*='plan']").first.get_attribute("href"))
+    expect(teacher.locator(".kit-plan-lines")).to_contain_text("Our insurance")
+    shoot(teacher, "resort-plan-sample", SHOTS)
