@@ -22,6 +22,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
+from django.utils import translation
 
 from classroom import accounts, selectors, services
 from classroom.live import session_group
@@ -175,6 +176,8 @@ class PlayConsumer(Consumer):
             return
         self.participant_id = participant.pk
         self.token_hash = participant.token_hash
+        # this socket's task speaks the tablet's language (refusals, seat names) from here on
+        translation.activate(participant.language)
         self.limit, self.act_limit = RateLimit(), RateLimit(MAX_ACTS_PER_SECOND, ACT_BURST)
         self.refused_fast, self.flooded = 0, False
         self.games = set()

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from classroom import accounts, buckets, guesses, selectors, services
+from classroom import accounts, buckets, guesses, languages, selectors, services
 from classroom.consumers import ACT_BURST, MAX_ACTS_PER_SECOND, MAX_FRAME_BYTES, MAX_FRAMES_PER_SECOND, token_cookie
 from classroom.forms import JoinForm, SessionForm, SignUpForm
 from classroom.models import Participant, Seat, Session
@@ -212,6 +212,8 @@ def session_command(request, pk, command):
     if handler is None:
         raise Http404
     wants_json = "application/json" in request.headers.get("Accept", "")
+    if command in ("finish-bots", "end-now"):  # the class packet is written in the teacher's language
+        Session.objects.filter(pk=session.pk).update(language=languages.current())
     try:
         handler(session, request.POST)
     except (services.JoinError, ValueError) as error:
@@ -295,7 +297,8 @@ def join(request, code=""):
                                                                   nickname=form.cleaned_data["nickname"])
             else:
                 participant, token = services.join(session=session, nickname=form.cleaned_data["nickname"],
-                                                   players=form.cleaned_data["players"])
+                                                   players=form.cleaned_data["players"],
+                                                   language=languages.current())
         except guesses.TooManyGuesses as error:
             form.add_error("code", error.message)
         except services.JoinError as error:
@@ -330,6 +333,7 @@ def play(request, pk):
             return render(request, "classroom/move_waiting.html", {"participant": waiting, "session": session})
         messages.error(request, _("This tablet has not joined that lesson yet. Type the code to join."))
         return redirect("classroom:join")
+    languages.follow_device(participant)  # the picker on this page changed the tablet's language
     scenario = registry.get(session.scenario)
     return render(request, "classroom/play.html", {
         "session": session, "participant": participant, "scenario": scenario,

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils import translation
 
 from classroom.models import Participant, Seat, Session
 from games.models import Game, Move
@@ -112,11 +113,12 @@ def plan_reports(session: Session) -> list[Report]:
     reports = []
     with transaction.atomic():
         seats = list(Seat.objects.filter(table__session=session, participant__isnull=False,
-                                         table__game__isnull=False).order_by("table__number", "number"))
+                                         table__game__isnull=False).select_related("participant")
+                     .order_by("table__number", "number"))
         if registry.get(session.scenario).team_play:
-            firsts = {}
+            firsts = {}  # one team report per table and language, each in its readers' language
             for seat in seats:
-                firsts.setdefault(seat.table_id, seat)
+                firsts.setdefault((seat.table_id, seat.participant.language), seat)
             wanted = [(Report.Kind.TEAM, seat) for seat in firsts.values()]
         else:
             wanted = [(Report.Kind.STUDENT, seat) for seat in seats]
@@ -132,6 +134,14 @@ def plan_reports(session: Session) -> list[Report]:
 
 def _mark(report_id: int, **fields) -> None:
     Report.objects.filter(pk=report_id).update(**fields)
+
+
+def report_language(report: Report) -> str:
+    """A report is written in its reader's language: the student's (a team report hangs on the
+    first seat of each language at the table), the teacher's for the class packet."""
+    if report.kind == Report.Kind.CLASS or report.seat is None or report.seat.participant is None:
+        return report.session.language
+    return report.seat.participant.language
 
 
 def build_report(report_id: int) -> Report | None:
@@ -152,10 +162,11 @@ def build_report(report_id: int) -> Report | None:
         def progress(percent, step):
             _mark(report.pk, progress=percent, step=step[:120])
 
-        if report.kind == Report.Kind.CLASS:
-            html, pdf, data = reports.class_packet(report.session, progress=progress)
-        else:
-            html, pdf, data = reports.seat_report(report.session, report.seat, progress=progress)
+        with translation.override(report_language(report)):
+            if report.kind == Report.Kind.CLASS:
+                html, pdf, data = reports.class_packet(report.session, progress=progress)
+            else:
+                html, pdf, data = reports.seat_report(report.session, report.seat, progress=progress)
     except Exception as error:  # noqa: BLE001 - recorded for the teacher, who can retry
         _mark(report.pk, status=Report.Status.FAILED, step="Failed",
               error=f"{type(error).__name__}: {error}"[:2000] + "\n" + traceback.format_exc(limit=3)[-1500:],
@@ -274,8 +285,13 @@ def student_reports(participant: Participant) -> list[Report]:
     from django.db.models import Q
 
     tables = Seat.objects.filter(participant=participant).values("table_id")
+    team = Report.objects.filter(kind=Report.Kind.TEAM, seat__table_id__in=tables)
+    # the team report in the student's own language (there is one per language at the table)
+    own_language = team.filter(seat__participant__language=participant.language)
+    if own_language.exists():
+        team = own_language
     return list(Report.objects.filter(Q(kind=Report.Kind.STUDENT, seat__participant=participant)
-                                      | Q(kind=Report.Kind.TEAM, seat__table_id__in=tables))
+                                      | Q(pk__in=team.values("pk")))
                 .select_related("seat__table").order_by("seat__table__number", "seat__number"))
 
 
