@@ -12,6 +12,7 @@ from pathlib import Path
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from scenarios import registry
 from scoring.services import DebriefSettings, shown_facts, table_records
@@ -74,7 +75,7 @@ def _render(lesson, template, context, data, progress):
     context = {**context, "session": lesson.session, "settings": lesson.settings, "css": _stylesheet(),
                "generated": timezone.now()}
     html = render_to_string(template, context)
-    progress(85, "Printing the PDF")
+    progress(85, gettext_noop("Printing the PDF"))
     return html, pdf_of(html), data
 
 

@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
 
 from classroom.models import Participant, Seat, Session
 from games.models import Game, Move
@@ -157,7 +158,7 @@ def build_report(report_id: int) -> Report | None:
     from django.db.models import F
 
     _mark(report.pk, status=Report.Status.RUNNING, started_at=timezone.now(), progress=5,
-          step="Reading the move log", attempts=F("attempts") + 1, error="")
+          step=gettext_noop("Reading the move log"), attempts=F("attempts") + 1, error="")
     try:
         def progress(percent, step):
             _mark(report.pk, progress=percent, step=step[:120])
@@ -168,11 +169,11 @@ def build_report(report_id: int) -> Report | None:
             else:
                 html, pdf, data = reports.seat_report(report.session, report.seat, progress=progress)
     except Exception as error:  # noqa: BLE001 - recorded for the teacher, who can retry
-        _mark(report.pk, status=Report.Status.FAILED, step="Failed",
+        _mark(report.pk, status=Report.Status.FAILED, step=gettext_noop("Failed"),
               error=f"{type(error).__name__}: {error}"[:2000] + "\n" + traceback.format_exc(limit=3)[-1500:],
               finished_at=timezone.now())
         raise
-    _mark(report.pk, status=Report.Status.DONE, progress=100, step="Done", html=html, pdf=pdf,
+    _mark(report.pk, status=Report.Status.DONE, progress=100, step=gettext_noop("Done"), html=html, pdf=pdf,
           data=data, finished_at=timezone.now())
     return Report.objects.get(pk=report.pk)
 
@@ -235,7 +236,8 @@ def job_status(session: Session) -> dict:
         rows.append({
             "id": report.pk, "kind": report.kind, "status": report.status,
             "status_label": str(report.get_status_display()), "progress": report.progress,
-            "step": report.step, "error": report.error.splitlines()[0] if report.error else "",
+            "step": gettext(report.step) if report.step else "",  # stored in English, shown translated
+            "error": report.error.splitlines()[0] if report.error else "",
             "label": report_label(report), "attempts": report.attempts,
             "page": reverse("scoring:report", args=[report.pk]),
             "pdf": reverse("scoring:report_pdf", args=[report.pk]),
@@ -248,12 +250,15 @@ def job_status(session: Session) -> dict:
 
 def report_label(report: Report) -> str:
     if report.seat_id is None:
-        return "Class packet"
-    if report.kind == Report.Kind.TEAM:
+        return gettext("Class packet")
+    if report.kind == Report.Kind.TEAM:  # one per language spoken at the table
         names = [s.participant.nickname for s in report.seat.table.seats.all() if s.participant_id]
-        return f"Team at table {report.seat.table.number} ({', '.join(names)})"
-    name = report.seat.participant.nickname if report.seat.participant_id else "empty seat"
-    return f"{name} (table {report.seat.table.number}, seat {report.seat.number + 1})"
+        return gettext("Team at table %(table)s (%(names)s), in %(language)s") % {
+            "table": report.seat.table.number, "names": ", ".join(names),
+            "language": translation.get_language_info(report_language(report))["name_translated"]}
+    name = report.seat.participant.nickname if report.seat.participant_id else gettext("empty seat")
+    return gettext("%(name)s (table %(table)s, seat %(seat)s)") % {
+        "name": name, "table": report.seat.table.number, "seat": report.seat.number + 1}
 
 
 # --- Student links ---------------------------------------------------------------------------------
