@@ -24,7 +24,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 from django.utils import translation
 
-from classroom import accounts, selectors, services
+from classroom import accounts, languages, selectors, services
 from classroom.live import session_group
 from classroom.models import Participant, Session
 from classroom.services import participant_for_token
@@ -176,8 +176,10 @@ class PlayConsumer(Consumer):
             return
         self.participant_id = participant.pk
         self.token_hash = participant.token_hash
-        # this socket's task speaks the tablet's language (refusals, seat names) from here on
+        # this socket's task speaks the tablet's language (refusals, seat names) from here on,
+        # and its views carry the scenario's content words in it (classroom.languages)
         translation.activate(participant.language)
+        self.language, self.scenario = participant.language, participant.session.scenario
         self.limit, self.act_limit = RateLimit(), RateLimit(MAX_ACTS_PER_SECOND, ACT_BURST)
         self.refused_fast, self.flooded = 0, False
         self.games = set()
@@ -197,6 +199,12 @@ class PlayConsumer(Consumer):
 
     async def send_json(self, message):
         await self.send(text_data=broadcast.encode(message))
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """Every frame to this tablet, with the content words in its language."""
+        if text_data is not None and getattr(self, "language", "en") != "en":
+            text_data = languages.translate_content_text(text_data, self.scenario, self.language)
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def send_state(self):
         """The lobby state, then the full view of every seat this device holds."""

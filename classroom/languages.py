@@ -6,8 +6,13 @@ so that the server speaks it on the socket and writes the student's report in it
 pages and projector follow the teacher's browser, and the class packet the teacher's language
 when the session was opened or ended.
 """
+import functools
+import json
+
 from django.conf import settings
 from django.utils import translation
+
+from scenarios import registry, words
 
 
 def codes() -> list[str]:
@@ -35,3 +40,31 @@ def follow_device(participant) -> None:
     if participant.language != language:
         participant.language = language
         type(participant).objects.filter(pk=participant.pk).update(language=language)
+
+
+@functools.lru_cache(maxsize=64)
+def content_translations(scenario: str, language: str) -> dict:
+    """English content word -> ``language`` for a scenario (empty for English, or a scenario
+    with no translations into it): ``<scenario>/content/translations/<language>.json``."""
+    if language == settings.LANGUAGE_CODE:
+        return {}
+    path = registry.get(scenario).folder / "content" / "translations" / f"{language}.json"
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def translate_content(value, scenario: str, language: str):
+    """A view, board or answer for a tablet in ``language``, its content words translated."""
+    table = content_translations(scenario, language)
+    return words.translate_words(value, table) if table else value
+
+
+def translate_content_text(text: str, scenario: str, language: str) -> str:
+    """The same for a message already encoded as JSON text (the socket's frames)."""
+    from games import broadcast
+
+    table = content_translations(scenario, language)
+    if not table or not text.startswith("{"):
+        return text
+    return broadcast.encode(words.translate_words(json.loads(text), table))

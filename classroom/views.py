@@ -337,7 +337,8 @@ def play(request, pk):
     scenario = registry.get(session.scenario)
     return render(request, "classroom/play.html", {
         "session": session, "participant": participant, "scenario": scenario,
-        "board_url": board_url(scenario.key),
+        "board_url": board_url(scenario.key) + ("" if participant.language == settings.LANGUAGE_CODE
+                                                else f"&lang={participant.language}"),
         "max_frame": MAX_FRAME_BYTES,
     })
 
@@ -376,7 +377,8 @@ def play_act(request, pk):
     if not buckets.allow(f"acts:{participant.pk}", rate=MAX_ACTS_PER_SECOND, burst=ACT_BURST):
         return _too_fast(message.get("id"))
     try:
-        return JsonResponse(services.act(participant.pk, message))
+        return JsonResponse(languages.translate_content(services.act(participant.pk, message), session.scenario,
+                                                        participant.language))
     except (OperationalError, InterfaceError):  # the database is briefly out of reach
         return JsonResponse(Refused("unavailable").as_message(message.get("id")), status=503)
 
@@ -390,7 +392,7 @@ def _poll_state(pk, token, first):
                                    burst=MAX_FRAMES_PER_SECOND):
         return "too_fast"
     services.touch(participant=participant)
-    return selectors.device_state(participant)
+    return languages.translate_content(selectors.device_state(participant), session.scenario, participant.language)
 
 
 async def play_poll(request, pk):
@@ -422,7 +424,9 @@ def board_url(scenario):
 def board(request, scenario):
     if scenario not in registry.keys():
         raise Http404
-    response = JsonResponse(registry.engine(scenario).board())
+    # the board's content words in the tablet's language (its own address, so cached apart)
+    language = languages.supported(request.GET.get("lang"))
+    response = JsonResponse(languages.translate_content(registry.engine(scenario).board(), scenario, language))
     response["Cache-Control"] = "public, max-age=31536000, immutable"
     return response
 

@@ -42,3 +42,46 @@ def ngettext(one: str, many: str, n: int) -> str:
 def gettext_noop(text: str) -> str:
     """Marks ``text`` for the catalogue, to be translated where it is shown."""
     return text
+
+
+# --- Content words ------------------------------------------------------------------------------
+# A scenario's content files (cards, places, roles, reasons...) are written in English; beside
+# them, ``content/translations/<language>.json`` maps each English word of the fields below to
+# that language: {"Contraflow!": "¡Contraflujo!", ...}. The web layer puts the translations into
+# what it sends to a tablet in that language (``classroom.languages``); engines, their states and
+# the move log stay in English, so nothing a game decides depends on a language.
+CONTENT_FIELDS = frozenset({"label", "name", "title", "text", "question", "power"})
+CONTENT_CHOICES = frozenset({"choices", "consequences"})  # {key: English sentence}
+
+
+def content_words(content) -> list[str]:
+    """Every English word of ``content`` (parsed content files) that is translated, in order."""
+    found = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key in CONTENT_FIELDS and isinstance(item, str):
+                    found.append(item)
+                elif key in CONTENT_CHOICES and isinstance(item, dict):
+                    found.extend(text for text in item.values() if isinstance(text, str))
+                else:
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(content)
+    return list(dict.fromkeys(found))
+
+
+def translate_words(value, translations: dict):
+    """``value`` (a view, a board: plain JSON) with every string that is an English content word
+    replaced by its translation; keys and everything else untouched."""
+    if isinstance(value, str):
+        return translations.get(value, value)
+    if isinstance(value, dict):
+        return {key: translate_words(item, translations) for key, item in value.items()}
+    if isinstance(value, list):
+        return [translate_words(item, translations) for item in value]
+    return value
