@@ -57,7 +57,7 @@ def collect(root: Path = ROOT):
     os.chdir(root)
     for domain in DOMAINS:
         call_command("makemessages", locale=languages(), domain=domain, ignore_patterns=IGNORE,
-                     add_location="file", no_obsolete=True, verbosity=0)
+                     add_location="file", no_obsolete=True, no_wrap=True, verbosity=0)
 
 
 def compile_all():

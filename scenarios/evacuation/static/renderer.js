@@ -166,6 +166,9 @@ const T = {
   sSupplies: gettext("Supplies"),
   sFuel: gettext("Fuel left"),
   sOutcome: gettext("Outcome"),
+  // the engine's outcome words (rules.results' safety.outcome), as a household's result says them
+  outcome: { evacuated: gettext("evacuated"), "stayed home": gettext("stayed home"),
+    "game ended early": gettext("game ended early"), "caught on the road": gettext("caught on the road") },
   yes: gettext("yes ✓"),
   no: gettext("no ✗"),
   shortOnArrival: (n) => fmt(gettext("(%(n)s short on arrival)"), { n }),
@@ -655,7 +658,7 @@ function renderResults(ctx) {
   const table = resultsTable("evac-standings", T.tableTitle, [T.rank, T.player, T.score, T.sOutcome],
     rows.slice().sort((a, b) => a.rank - b.rank).map((r) => ({
       me: r.seat === view.seat,
-      cells: [String(r.rank), r.seat === view.seat ? `${T.seatName(r.seat)} (${T.you})` : T.seatName(r.seat), num(r.score), r.breakdown.safety.outcome],
+      cells: [String(r.rank), r.seat === view.seat ? `${T.seatName(r.seat)} (${T.you})` : T.seatName(r.seat), num(r.score), T.outcome[r.breakdown.safety.outcome] || r.breakdown.safety.outcome],
     })));
   return h("section", { class: "evac-results", "aria-labelledby": "evac-results-title" },
     h("h2", { id: "evac-results-title", text: T.resultsTitle }),
@@ -667,7 +670,7 @@ function renderResults(ctx) {
         defRows([
           [T.sArrived, yn(s.arrived_in_time)], [T.sSecured, yn(s.home_secured)],
           [T.sSupplies, [String(s.supplies), s.supplies_short_on_arrival ? " " + T.shortOnArrival(s.supplies_short_on_arrival) : ""]],
-          [T.sFuel, T.gallons(s.fuel)], [T.tDestination, dest], [T.sOutcome, s.outcome]])))),
+          [T.sFuel, T.gallons(s.fuel)], [T.tDestination, dest], [T.sOutcome, T.outcome[s.outcome] || s.outcome]])))),
     table);
 }
 
