@@ -46,7 +46,8 @@ const T = {
   zoomReset: gettext("Show the whole map"),
   you: gettext("You"),
   water: gettext("Bay"),
-  needs: (t) => fmt(gettext("needs %(t)s+ (%(inTen)s in 10)"), { t, inTen: 11 - t }),
+  needs: (t, inTen) => fmt(gettext("needs %(t)s+ (%(inTen)s in 10)"), { t, inTen }),
+  skip: gettext("Skip"),
   needsShort: (t) => fmt(gettext("%(t)s+"), { t }),
   needsOdds: (t, inTen) => fmt(gettext("%(t)s+ (%(inTen)s in 10)"), { t, inTen }),
   noRoll: gettext("bridge open: no roll"),
@@ -481,7 +482,7 @@ function group(title, buttons, cls) {
 function renderPrompt(ctx) {
   const p = ctx.view.reason_prompt;
   const buttons = p.choices.map((c) => actionButton(ctx, { type: "reason", about: p.about, choice: c.key },
-    { label: c.text, cls: c.key === "skip" ? "evac-act--skip" : "evac-act--reason" }));
+    { label: c.key === "skip" ? T.skip : c.text, cls: c.key === "skip" ? "evac-act--skip" : "evac-act--reason" }));
   return h("section", { class: "evac-prompt", "aria-labelledby": "evac-prompt-q" },
     h("p", { class: "evac-prompt-kicker", text: T.why }),
     h("h2", { id: "evac-prompt-q", text: p.question }),
@@ -528,7 +529,7 @@ function renderActions(ctx) {
         let sub = null;
         let cls = "";
         if (node && node.kind === "destination") { sub = T.driveSubDest; cls = "evac-act--goal"; }
-        else if (roads[action.to]) sub = T.driveSubRoad(roads[action.to].needs_label);
+        else if (roads[action.to]) sub = needsText(roads[action.to], board);
         else if (node && node.kind === "home") sub = T.driveSubHome;
         const important = !node || node.kind !== "free" && node.kind !== "chance" || roads[action.to];
         const btn = actionButton(ctx, action, { label, sub, cls, confirm, name: T.driveTo(label) });
@@ -635,7 +636,12 @@ function renderRoads(ctx) {
   const roads = ctx.view.roads || [];
   return box("evac", "roads", "roads", `${T.roadsTitle} (${ctx.view.position_label})`,
     h("ul", {}, roads.map((r) => h("li", { class: r.open ? "is-open" : "is-closed" },
-      h("span", { text: T.roadTo(r.label) }), h("strong", { text: r.open ? r.needs_label : T.closedShort })))));
+      h("span", { text: T.roadTo(r.label) }), h("strong", { text: r.open ? needsText(r, ctx.board) : T.closedShort })))));
+}
+
+// A road's roll in the tablet's words: the threshold and its odds come in the view and board.
+function needsText(road, board) {
+  return road.needs === null || road.needs === undefined ? T.noRoll : T.needs(road.needs, board.chance_in_10[road.needs]);
 }
 
 function renderOthers(ctx) {
