@@ -23,6 +23,7 @@ from classroom.models import Participant, Seat, Session
 from games.models import Game, Move
 from scenarios import registry
 from scoring.models import DebriefSettings, Fact, Report
+from scoring import outcomes
 
 LINK_SALT = "scoring.student-report"
 
@@ -59,8 +60,9 @@ def table_records(session: Session) -> list[dict]:
 def shown_facts(session: Session, audience: str) -> list[Fact]:
     """The facts this session's pages may show to ``audience`` ("student" or "teacher")."""
     prefs = DebriefSettings.of(session)
-    return Fact.objects.shown(scenario=session.scenario, audience=audience, intensity=prefs.intensity,
-                              age_band=prefs.age_band, also=registry.get(session.scenario).facts)
+    facts = Fact.objects.shown(scenario=session.scenario, audience=audience, intensity=prefs.intensity,
+                               age_band=prefs.age_band, also=registry.get(session.scenario).facts)
+    return outcomes.in_language(facts, translation.get_language() or settings.LANGUAGE_CODE)  # the reader's
 
 
 def debrief_page(session: Session, *, audience: str = "student") -> tuple[str, dict]:

@@ -68,3 +68,33 @@ def test_a_spanish_tablet_gets_the_board_and_its_view_in_spanish():
     assert '"position_label": "Casa"' in view
     english = languages.translate_content(state, session.scenario, "en")
     assert english == state  # English tablets get the engine's words untouched
+
+
+@pytest.mark.parametrize("language", ["es", "nl"])
+def test_every_fact_has_its_statement_and_number_in_the_language_with_the_same_numbers(language):
+    from scoring import outcomes
+
+    facts = outcomes.read_facts()
+    translated = outcomes.translations(language)
+    assert sorted(translated) == sorted(f["key"] for f in facts), "a fact is missing or stale"
+    for fact in facts:
+        for field in outcomes.TRANSLATED:
+            text = translated[fact["key"]][field]
+            assert text.strip() and numbers(text) == numbers(fact[field]), (fact["key"], field, text)
+
+
+@pytest.mark.django_db
+def test_a_report_reader_sees_facts_in_their_language():
+    from django.utils import translation
+
+    from scoring.services import shown_facts
+
+    session = make_session()
+    with translation.override("es"):
+        spanish = {f.key: f for f in shown_facts(session, "student")}
+    with translation.override("en"):
+        english = {f.key: f for f in shown_facts(session, "student")}
+    fact = spanish["destinations-florida-2004"]
+    assert fact.statement.startswith("Cuando Florida evacuó") and fact.number.startswith("65.2 %")
+    assert fact.source == english["destinations-florida-2004"].source  # sources stay as given
+    assert english["destinations-florida-2004"].statement.startswith("When Florida evacuated")
