@@ -12,7 +12,10 @@ from pathlib import Path
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.translation import gettext_noop
+from django.utils.translation import get_language, gettext_noop
+
+from classroom.languages import content_translations
+from scenarios import words
 
 from scenarios import registry
 from scoring.services import DebriefSettings, shown_facts, table_records
@@ -72,6 +75,8 @@ class Lesson:
 
 
 def _render(lesson, template, context, data, progress):
+    # the scenario's content words (places, reasons, card titles) in the reader's language
+    context = words.translate_words(context, content_translations(lesson.session.scenario, get_language()))
     context = {**context, "session": lesson.session, "settings": lesson.settings, "css": _stylesheet(),
                "generated": timezone.now()}
     html = render_to_string(template, context)

@@ -70,8 +70,12 @@ def debrief_page(session: Session, *, audience: str = "student") -> tuple[str, d
     and its context."""
     from scoring.reports import Lesson
 
+    from classroom.languages import translate_content
+
     lesson = Lesson(session)
     template, context = registry.get(session.scenario).debrief.page(lesson, audience)
+    # the scenario's content words (places, reasons) in the reader's language
+    context = translate_content(context, session.scenario, translation.get_language() or settings.LANGUAGE_CODE)
     return template, {**context, "session": session, "settings": lesson.settings}
 
 

@@ -21,7 +21,7 @@ def decision_timeline(story: dict) -> str:
     fig, ax = plt.subplots(figsize=(7.2, 1.9))
     ax.axvspan(0, 12, color="#eef4f7")
     ax.axvspan(16, 30, color="#fbe9e7", alpha=.7)
-    for x, label in ((0, "watch"), (12, "warning"), (48, "winds")):
+    for x, label in ((0, _("watch")), (12, _("warning")), (48, _("winds"))):
         ax.axvline(x, color=MUTED, lw=1, ls="--")
         ax.text(x, 1.05, label, ha="center", va="bottom", color=MUTED, transform=ax.get_xaxis_transform())
     ax.text(23, .92, _("peak traffic"), ha="center", color=BAD, fontsize=8, transform=ax.get_xaxis_transform())
