@@ -1,5 +1,7 @@
 """Each tablet plays in the language it chose; the teacher's screens keep the teacher's; reports
 are written in their reader's language."""
+import json
+
 import pytest
 from django.test import Client
 
@@ -84,3 +86,17 @@ def test_a_refused_tap_is_explained_in_the_tablets_language():
     services.start(session=session)
     answer = client.post(f"/play/{session.pk}/act", data="{not json", content_type="application/json")
     assert answer.json()["message"] == "No se pudo leer ese mensaje."
+
+
+def test_an_engines_refusal_is_explained_in_the_tablets_language():
+    """The engine says why in English; the web layer gives the student its translation."""
+    session = make_session()
+    client = tablet("es")
+    join(client, session, "Ivo")
+    services.start(session=session)
+    held = client.get(f"/play/{session.pk}/poll").json()["views"][0]
+    frame = {"type": "act", "id": "reason-without-question-1", "seat": held["seat"], "version": held["version"],
+             "action": {"type": "reason", "about": "leave", "choice": "warning"}}
+    answer = client.post(f"/play/{session.pk}/act", data=json.dumps(frame), content_type="application/json").json()
+    assert answer["code"] == "no_question"
+    assert answer["message"] == "Ahora no hay ninguna pregunta que responder."
