@@ -349,6 +349,9 @@ class DashboardConsumer(Consumer):
             return
         self.seq, self.dirty, self.games, self.summaries, self.roster = 0, True, set(), {}, None
         self.teacher_id = session.teacher_id
+        # the teacher's language (their browser's choice): seat names, and content words in summaries
+        self.language, self.scenario = languages.from_scope(self.scope), session.scenario
+        translation.activate(self.language)
         await self.accept()
         await self.channel_layer.group_add(accounts.teacher_group(self.teacher_id), self.channel_name)
         await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
@@ -387,6 +390,12 @@ class DashboardConsumer(Consumer):
                     logger.exception("Dashboard snapshot failed for session %s", self.session_id)
                     self.dirty = True
             await asyncio.sleep(self.FLUSH_SECONDS * random.uniform(0.7, 1.0))
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """Every frame to this dashboard, with the content words in the teacher's language."""
+        if text_data is not None and getattr(self, "language", "en") != "en":
+            text_data = languages.translate_content_text(text_data, self.scenario, self.language)
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def flush(self, recheck=True):
         if recheck:

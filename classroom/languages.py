@@ -34,6 +34,20 @@ def current() -> str:
     return supported(translation.get_language())
 
 
+def from_scope(scope) -> str:
+    """A socket's language, as LocaleMiddleware reads a request's: the language cookie, else the
+    browser's Accept-Language, else the default."""
+    chosen = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
+    if chosen and supported(chosen) == chosen.lower().split("-")[0]:
+        return supported(chosen)
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _quality in translation.trans_real.parse_accept_lang_header(accept):
+        if code != "*" and supported(code) == code.lower().split("-")[0]:
+            return supported(code)
+    return settings.LANGUAGE_CODE
+
+
 def follow_device(participant) -> None:
     """Remember the language this tablet's page is shown in, if the student changed it."""
     language = current()

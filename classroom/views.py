@@ -150,7 +150,8 @@ def session_detail(request, pk):
 @never_cache
 def session_dashboard_json(request, pk):
     """The dashboard snapshot over plain HTTP, for networks that block WebSockets."""
-    return JsonResponse(selectors.dashboard(_own_session(request, pk)))
+    session = _own_session(request, pk)
+    return JsonResponse(languages.translate_content(selectors.dashboard(session), session.scenario, languages.current()))
 
 
 @login_required

@@ -56,3 +56,37 @@ def test_reports_are_written_in_their_readers_language():
     assert '<html lang="nl">' in written["class"] and "Vragen voor het gesprek" in written["class"]
     assert "Salió de casa a la hora" in written["Ida"] or "Se quedó en casa" in written["Ida"] \
         or "se quedó en casa" in written["Ida"]
+
+
+def test_the_dashboard_socket_speaks_the_teachers_language():
+    """A Dutch teacher's dashboard names seats and the scenario's places in Dutch."""
+    import json
+
+    from channels.testing import WebsocketCommunicator
+    from django.conf import settings
+    from django.test import Client
+
+    from config.asgi import application
+    from tests.factories import PASSWORD, make_teacher
+
+    teacher = make_teacher()
+    session = make_session(teacher=teacher)
+    services.join(session=session, nickname="Noor", language="nl")
+    services.start(session=session)
+    desk = Client()
+    assert desk.login(username=teacher.email, password=PASSWORD)
+    cookies = "; ".join(f"{k}={v.value}" for k, v in desk.cookies.items())
+    cookies += f"; {settings.LANGUAGE_COOKIE_NAME}=nl"
+
+    async def run():
+        socket = WebsocketCommunicator(application, f"/ws/sessions/{session.pk}/",
+                                       headers=[(b"origin", b"http://testserver"), (b"host", b"testserver"),
+                                                (b"cookie", cookies.encode())])
+        connected, _ = await socket.connect()
+        assert connected
+        snapshot = await socket.receive_json_from(timeout=10)
+        await socket.disconnect()
+        return snapshot
+
+    text = json.dumps(async_to_sync(run)(), ensure_ascii=False)
+    assert "Thuis" in text and '"Home"' not in text  # every household starts at home
