@@ -50,7 +50,7 @@ def gettext_noop(text: str) -> str:
 # that language: {"Contraflow!": "¡Contraflujo!", ...}. The web layer puts the translations into
 # what it sends to a tablet in that language (``classroom.languages``); engines, their states and
 # the move log stay in English, so nothing a game decides depends on a language.
-CONTENT_FIELDS = frozenset({"label", "name", "title", "text", "question", "power"})
+CONTENT_FIELDS = frozenset({"label", "name", "title", "text", "question", "power", "basis"})
 CONTENT_CHOICES = frozenset({"choices", "consequences"})  # {key: English sentence}
 
 
