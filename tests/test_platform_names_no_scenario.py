@@ -4,8 +4,8 @@
 modules of ``scenarios/`` (registry, base, debrief, loaders, charting), templates and static.
 A scenario's key may appear only in its own folder and in the registry line. Left out on
 purpose: tests and benchmarks (they exercise particular scenarios), old migrations (history),
-and the knowledge base ``scoring/outcomes/facts.json`` with its ``translations/`` (data: each fact lists the scenarios it
-speaks to, and "evacuation" is also a word its sources use).
+and the knowledge base ``scoring/outcomes/facts.json`` with its ``translations/`` (data: each
+fact lists the scenarios it speaks to, and "evacuation" is also a word its sources use).
 """
 import ast
 import re
