@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test bench services browser lint clean axe
+.PHONY: run test bench services browser axe gettext messages lint clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,16 @@ node_modules/axe-core/axe.min.js: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+## gettext: GNU gettext, which `messages` and the catalogue tests use to collect strings.
+gettext:
+	@command -v xgettext >/dev/null || { apt-get update -q && apt-get install -y -q gettext; }
+
+## messages: collect new strings into every catalogue (.po), then compile them (.mo); translate
+## the new entries in between and run it again (README, "Add a language").
+messages: $(VENV)/.dev-installed gettext
+	$(PY) scripts/messages.py collect
+	$(PY) scripts/messages.py compile
+
 ## services: make sure PostgreSQL and Redis answer on their standard local ports.
 services:
 	@bash scripts/services.sh
@@ -47,7 +57,7 @@ lint: $(VENV)/.dev-installed
 	$(VENV)/bin/lint-imports
 
 ## test: everything, against real PostgreSQL, Redis, a Celery worker and headless Chromium.
-test: $(VENV)/.dev-installed browser axe services lint
+test: $(VENV)/.dev-installed browser axe gettext services lint
 	CI=$${CI:-true} $(PY) -m pytest $(PYTEST_ARGS)
 
 ## bench: one line per figure, `name: value unit`.

@@ -15,8 +15,9 @@ from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
+from django.utils import translation
 
-from classroom import accounts, selectors, services
+from classroom import accounts, languages, selectors, services
 from classroom.fast import splice
 from classroom.fast.socket_loop import Consumer
 from classroom.frames import MAX_FRAME_BYTES, parse_frame
@@ -120,6 +121,10 @@ class PlayConsumer(Consumer):
             return
         self.participant_id = participant.pk
         self.token_hash = participant.token_hash
+        # this socket's task speaks the tablet's language (refusals, seat names) from here on,
+        # and its views carry the scenario's content words in it (classroom.languages)
+        translation.activate(participant.language)
+        self.language, self.scenario = participant.language, participant.session.scenario
         self.limit, self.act_limit = RateLimit(), RateLimit(MAX_ACTS_PER_SECOND, ACT_BURST)
         self.refused_fast, self.flooded = 0, False
         self.games = set()
@@ -139,6 +144,12 @@ class PlayConsumer(Consumer):
 
     async def send_json(self, message):
         await self.send(text_data=broadcast.encode(message))
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """Every frame to this tablet, with the content words in its language."""
+        if text_data is not None and getattr(self, "language", "en") != "en":
+            text_data = languages.translate_content_text(text_data, self.scenario, self.language)
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def send_state(self):
         """The lobby state, then the full view of every seat this device holds."""
@@ -284,6 +295,9 @@ class DashboardConsumer(Consumer):
             return
         self.seq, self.dirty, self.games, self.summaries, self.roster = 0, True, set(), {}, None
         self.teacher_id = session.teacher_id
+        # the teacher's language (their browser's choice): seat names, and content words in summaries
+        self.language, self.scenario = languages.from_scope(self.scope), session.scenario
+        translation.activate(self.language)
         await self.accept()
         await self.channel_layer.group_add(accounts.teacher_group(self.teacher_id), self.channel_name)
         await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
@@ -322,6 +336,12 @@ class DashboardConsumer(Consumer):
                     logger.exception("Dashboard snapshot failed for session %s", self.session_id)
                     self.dirty = True
             await asyncio.sleep(self.FLUSH_SECONDS * random.uniform(0.7, 1.0))
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """Every frame to this dashboard, with the content words in the teacher's language."""
+        if text_data is not None and getattr(self, "language", "en") != "en":
+            text_data = languages.translate_content_text(text_data, self.scenario, self.language)
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def flush(self, recheck=True):
         if recheck:

@@ -93,6 +93,8 @@ class Session(models.Model):
     joining_locked = models.BooleanField(_("joining locked"), default=False)
     #: once the teacher moves a student, new arrivals no longer reshuffle the tables
     arranged_by_teacher = models.BooleanField(default=False)
+    #: the teacher's language when they opened or ended the session: the class packet's
+    language = models.CharField(max_length=8, default="en")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -173,6 +175,8 @@ class Participant(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     #: in the student's report link beside the signature, so a link cannot be made from ids alone
     report_secret = models.CharField(max_length=32, default=new_report_secret, editable=False)
+    #: the language this tablet chose (a code of settings.LANGUAGES): its screens and its report
+    language = models.CharField(max_length=8, default="en")
 
     class Meta:
         ordering = ["created_at"]

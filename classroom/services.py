@@ -19,7 +19,7 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from classroom import nicknames
+from classroom import languages, nicknames
 from classroom.models import Participant, Seat, Session, Table
 from games import pipeline as game_pipeline, services as games
 from games.models import Game, Move
@@ -97,6 +97,7 @@ def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_wit
                     turn_timer=turn_timer, turn_seconds=turn_seconds, names=names,
                     seed=seed if seed is not None else secrets.randbits(48),
                     options=options, title=title, max_participants=max_participants,
+                    language=languages.current(),
                 )
         except IntegrityError:
             continue
@@ -146,8 +147,10 @@ def check_nickname(session: Session, raw: str, exclude=None) -> str:
     return name
 
 
-def join(*, session: Session, nickname: str = "", players: int = 1) -> tuple[Participant, str]:
-    """Add a student (or a shared device of ``players`` students) to a session.
+def join(*, session: Session, nickname: str = "", players: int = 1,
+         language: str | None = None) -> tuple[Participant, str]:
+    """Add a student (or a shared device of ``players`` students) to a session, playing and
+    reading their report in ``language`` (the tablet's choice; the active language if None).
 
     Returns the participant and the device token to keep in a cookie. Before the start the
     tables are rearranged; after it the student takes a bot's seat.
@@ -174,7 +177,8 @@ def join(*, session: Session, nickname: str = "", players: int = 1) -> tuple[Par
             name, approved = check_nickname(session, nickname), False
         participant = Participant.objects.create(
             session=session, nickname=name, approved=approved, players=players,
-            token_hash=hash_token(token), last_seen_at=timezone.now())
+            token_hash=hash_token(token), last_seen_at=timezone.now(),
+            language=languages.supported(language or languages.current()))
         if session.status == Session.Status.LOBBY:
             if session.arranged_by_teacher:
                 _seat_in_smallest_table(session, participant)

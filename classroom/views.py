@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from classroom import accounts, buckets, frames, guesses, selectors, services
+from classroom import accounts, buckets, frames, guesses, languages, selectors, services
 from classroom.consumers import ACT_BURST, MAX_ACTS_PER_SECOND, MAX_FRAMES_PER_SECOND, token_cookie
 from classroom.frames import MAX_FRAME_BYTES
 from classroom.forms import JoinForm, SessionForm, SignUpForm
@@ -152,7 +152,8 @@ def session_detail(request, pk):
 @never_cache
 def session_dashboard_json(request, pk):
     """The dashboard snapshot over plain HTTP, for networks that block WebSockets."""
-    return JsonResponse(selectors.dashboard(_own_session(request, pk)))
+    session = _own_session(request, pk)
+    return JsonResponse(languages.translate_content(selectors.dashboard(session), session.scenario, languages.current()))
 
 
 @login_required
@@ -214,6 +215,8 @@ def session_command(request, pk, command):
     if handler is None:
         raise Http404
     wants_json = "application/json" in request.headers.get("Accept", "")
+    if command in ("finish-bots", "end-now"):  # the class packet is written in the teacher's language
+        Session.objects.filter(pk=session.pk).update(language=languages.current())
     try:
         handler(session, request.POST)
     except (services.JoinError, ValueError) as error:
@@ -297,7 +300,8 @@ def join(request, code=""):
                                                                   nickname=form.cleaned_data["nickname"])
             else:
                 participant, token = services.join(session=session, nickname=form.cleaned_data["nickname"],
-                                                   players=form.cleaned_data["players"])
+                                                   players=form.cleaned_data["players"],
+                                                   language=languages.current())
         except guesses.TooManyGuesses as error:
             form.add_error("code", error.message)
         except services.JoinError as error:
@@ -332,10 +336,12 @@ def play(request, pk):
             return render(request, "classroom/move_waiting.html", {"participant": waiting, "session": session})
         messages.error(request, _("This tablet has not joined that lesson yet. Type the code to join."))
         return redirect("classroom:join")
+    languages.follow_device(participant)  # the picker on this page changed the tablet's language
     scenario = registry.get(session.scenario)
     return render(request, "classroom/play.html", {
         "session": session, "participant": participant, "scenario": scenario,
-        "board_url": board_url(scenario.key),
+        "board_url": board_url(scenario.key) + ("" if participant.language == settings.LANGUAGE_CODE
+                                                else f"&lang={participant.language}"),
         "max_frame": MAX_FRAME_BYTES,
     })
 
@@ -378,7 +384,7 @@ def play_act(request, pk):
     except (OperationalError, InterfaceError):  # the database is briefly out of reach
         return _refusal(Refused("unavailable"), message.get("id"))
     broadcast.push_after_commit(batch)
-    return JsonResponse(answer)
+    return JsonResponse(languages.translate_content(answer, session.scenario, participant.language))
 
 
 def _poll_state(pk, token, first):
@@ -390,7 +396,7 @@ def _poll_state(pk, token, first):
                                    burst=MAX_FRAMES_PER_SECOND):
         return "too_fast"
     services.touch(participant=participant)
-    return selectors.device_state(participant)
+    return languages.translate_content(selectors.device_state(participant), session.scenario, participant.language)
 
 
 async def play_poll(request, pk):
@@ -422,7 +428,9 @@ def board_url(scenario):
 def board(request, scenario):
     if scenario not in registry.keys():
         raise Http404
-    response = JsonResponse(registry.engine(scenario).board())
+    # the board's content words in the tablet's language (its own address, so cached apart)
+    language = languages.supported(request.GET.get("lang"))
+    response = JsonResponse(languages.translate_content(registry.engine(scenario).board(), scenario, language))
     response["Cache-Control"] = "public, max-age=31536000, immutable"
     return response
 

@@ -218,8 +218,24 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # --- Internationalisation ----------------------------------------------------------------------
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("es", _("Spanish"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# Each student picks one of these on their tablet (the browser's by default, see
+# classroom.languages); a new language is one line here and its catalogues (README, "Add a language").
+LANGUAGES = [("en", _("English")), ("es", _("Spanish")), ("nl", _("Dutch"))]
+
+
+def _scenario_locale_paths(packages):
+    """Each scenario keeps its own catalogues in <its folder>/locale, beside its templates."""
+    from importlib.util import find_spec
+
+    paths = []
+    for package in packages:
+        spec = find_spec(package)
+        for folder in (spec.submodule_search_locations or []) if spec else []:
+            paths.append(Path(folder) / "locale")
+    return paths
+
+
+LOCALE_PATHS = [BASE_DIR / "locale", *_scenario_locale_paths(STORMWISE_SCENARIOS)]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_TZ = True

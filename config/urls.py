@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from classroom import views as classroom_views
 from config.health import healthz
@@ -14,6 +15,8 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    # every script's words, in the page's language (static/js/kit.js: gettext, ngettext, fmt)
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("scoring.urls")),
     path("", include("lessons.urls")),
     path("", include("classroom.urls")),

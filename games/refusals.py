@@ -1,5 +1,5 @@
 """Refusals: one exception for every rejected input, rendered from its code through gettext."""
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 
 from scenarios.base import IllegalAction
 
@@ -43,8 +43,8 @@ class Refused(Exception):
     @property
     def message(self):
         template = MESSAGES.get(self.code)
-        if template is None:
-            return self.default or str(_("That move is not allowed."))
+        if template is None:  # the engine's own sentence, in the reader's language when translated
+            return gettext(self.default) if self.default else str(_("That move is not allowed."))
         try:
             return str(template) % self.params
         except (KeyError, TypeError, ValueError):

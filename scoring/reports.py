@@ -12,8 +12,10 @@ from pathlib import Path
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_noop
 
-from scenarios import registry
+from classroom.languages import content_translations
+from scenarios import registry, words
 from scoring import panels
 from scoring.models import DebriefSettings
 from scoring.selectors import shown_facts, table_records
@@ -73,12 +75,14 @@ class Lesson:
 
 
 def _render(lesson, template, context, data, progress, panels_html=""):
-    """The stored page and its PDF. Other apps' panels (``scoring.panels``) go into the PDF as
+    """The stored page and its PDF, with the scenario's content words (places, reasons, card
+    titles) in the reader's language. Other apps' panels (``scoring.panels``) go into the PDF as
     it is printed; the stored page gets them when served, so they are never stale there."""
+    context = words.translate_words(context, content_translations(lesson.session.scenario, get_language()))
     context = {**context, "session": lesson.session, "settings": lesson.settings, "css": _stylesheet(),
                "generated": timezone.now()}
     html = render_to_string(template, context)
-    progress(85, "Printing the PDF")
+    progress(85, gettext_noop("Printing the PDF"))
     return html, pdf_of(panels.inject(html, panels_html)), data
 
 

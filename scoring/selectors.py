@@ -2,9 +2,13 @@
 its pages may show. Reports (``scoring.reports``) and services read through these."""
 from __future__ import annotations
 
+from django.conf import settings
+from django.utils import translation
+
 from classroom.models import Session
 from games.models import Move
 from scenarios import registry
+from scoring import outcomes
 from scoring.models import DebriefSettings, Fact
 
 
@@ -33,5 +37,6 @@ def table_records(session: Session) -> list[dict]:
 def shown_facts(session: Session, audience: str) -> list[Fact]:
     """The facts this session's pages may show to ``audience`` ("student" or "teacher")."""
     prefs = DebriefSettings.of(session)
-    return Fact.objects.shown(scenario=session.scenario, audience=audience, intensity=prefs.intensity,
-                              age_band=prefs.age_band, also=registry.get(session.scenario).facts)
+    facts = Fact.objects.shown(scenario=session.scenario, audience=audience, intensity=prefs.intensity,
+                               age_band=prefs.age_band, also=registry.get(session.scenario).facts)
+    return outcomes.in_language(facts, translation.get_language() or settings.LANGUAGE_CODE)  # the reader's

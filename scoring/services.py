@@ -16,6 +16,8 @@ from django.core import signing
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
 
 from classroom.models import Participant, Seat, Session
 from games.models import Move
@@ -36,8 +38,12 @@ def debrief_page(session: Session, *, audience: str = "student") -> tuple[str, d
     and its context."""
     from scoring.reports import Lesson
 
+    from classroom.languages import translate_content
+
     lesson = Lesson(session)
     template, context = registry.get(session.scenario).debrief.page(lesson, audience)
+    # the scenario's content words (places, reasons) in the reader's language
+    context = translate_content(context, session.scenario, translation.get_language() or settings.LANGUAGE_CODE)
     return template, {**context, "session": session, "settings": lesson.settings}
 
 
@@ -52,11 +58,12 @@ def plan_reports(session: Session) -> list[Report]:
     reports = []
     with transaction.atomic():
         seats = list(Seat.objects.filter(table__session=session, participant__isnull=False,
-                                         table__game__isnull=False).order_by("table__number", "number"))
+                                         table__game__isnull=False).select_related("participant")
+                     .order_by("table__number", "number"))
         if registry.get(session.scenario).team_play:
-            firsts = {}
+            firsts = {}  # one team report per table and language, each in its readers' language
             for seat in seats:
-                firsts.setdefault(seat.table_id, seat)
+                firsts.setdefault((seat.table_id, seat.participant.language), seat)
             wanted = [(Report.Kind.TEAM, seat) for seat in firsts.values()]
         else:
             wanted = [(Report.Kind.STUDENT, seat) for seat in seats]
@@ -74,6 +81,14 @@ def mark(report_id: int, **fields) -> None:
     Report.objects.filter(pk=report_id).update(**fields)
 
 
+def report_language(report: Report) -> str:
+    """A report is written in its reader's language: the student's (a team report hangs on the
+    first seat of each language at the table), the teacher's for the class packet."""
+    if report.kind == Report.Kind.CLASS or report.seat is None or report.seat.participant is None:
+        return report.session.language
+    return report.seat.participant.language
+
+
 def build_report(report_id: int) -> Report | None:
     """Write one report (page, charts, PDF) and store it in one UPDATE; failures are recorded.
 
@@ -87,21 +102,22 @@ def build_report(report_id: int) -> Report | None:
     from django.db.models import F
 
     mark(report.pk, status=Report.Status.RUNNING, started_at=timezone.now(), progress=5,
-          step="Reading the move log", attempts=F("attempts") + 1, error="")
+         step=gettext_noop("Reading the move log"), attempts=F("attempts") + 1, error="")
     try:
         def progress(percent, step):
             mark(report.pk, progress=percent, step=step[:120])
 
-        if report.kind == Report.Kind.CLASS:
-            html, pdf, data = reports.class_packet(report.session, progress=progress)
-        else:
-            html, pdf, data = reports.seat_report(report.session, report.seat, progress=progress)
+        with translation.override(report_language(report)):
+            if report.kind == Report.Kind.CLASS:
+                html, pdf, data = reports.class_packet(report.session, progress=progress)
+            else:
+                html, pdf, data = reports.seat_report(report.session, report.seat, progress=progress)
     except Exception as error:  # noqa: BLE001 - recorded for the teacher, who can retry
-        mark(report.pk, status=Report.Status.FAILED, step="Failed",
-              error=f"{type(error).__name__}: {error}"[:2000] + "\n" + traceback.format_exc(limit=3)[-1500:],
-              finished_at=timezone.now())
+        mark(report.pk, status=Report.Status.FAILED, step=gettext_noop("Failed"),
+             error=f"{type(error).__name__}: {error}"[:2000] + "\n" + traceback.format_exc(limit=3)[-1500:],
+             finished_at=timezone.now())
         raise
-    mark(report.pk, status=Report.Status.DONE, progress=100, step="Done", html=html, pdf=pdf,
+    mark(report.pk, status=Report.Status.DONE, progress=100, step=gettext_noop("Done"), html=html, pdf=pdf,
           data=data, finished_at=timezone.now())
     return Report.objects.get(pk=report.pk)
 
@@ -114,7 +130,8 @@ def job_status(session: Session) -> dict:
         rows.append({
             "id": report.pk, "kind": report.kind, "status": report.status,
             "status_label": str(report.get_status_display()), "progress": report.progress,
-            "step": report.step, "error": report.error.splitlines()[0] if report.error else "",
+            "step": gettext(report.step) if report.step else "",  # stored in English, shown translated
+            "error": report.error.splitlines()[0] if report.error else "",
             "label": report_label(report), "attempts": report.attempts,
             "page": reverse("scoring:report", args=[report.pk]),
             "pdf": reverse("scoring:report_pdf", args=[report.pk]),
@@ -127,12 +144,15 @@ def job_status(session: Session) -> dict:
 
 def report_label(report: Report) -> str:
     if report.seat_id is None:
-        return "Class packet"
-    if report.kind == Report.Kind.TEAM:
+        return gettext("Class packet")
+    if report.kind == Report.Kind.TEAM:  # one per language spoken at the table
         names = [s.participant.nickname for s in report.seat.table.seats.all() if s.participant_id]
-        return f"Team at table {report.seat.table.number} ({', '.join(names)})"
-    name = report.seat.participant.nickname if report.seat.participant_id else "empty seat"
-    return f"{name} (table {report.seat.table.number}, seat {report.seat.number + 1})"
+        return gettext("Team at table %(table)s (%(names)s), in %(language)s") % {
+            "table": report.seat.table.number, "names": ", ".join(names),
+            "language": translation.get_language_info(report_language(report))["name_translated"]}
+    name = report.seat.participant.nickname if report.seat.participant_id else gettext("empty seat")
+    return gettext("%(name)s (table %(table)s, seat %(seat)s)") % {
+        "name": name, "table": report.seat.table.number, "seat": report.seat.number + 1}
 
 
 # --- Student links ---------------------------------------------------------------------------------
@@ -164,8 +184,13 @@ def student_reports(participant: Participant) -> list[Report]:
     from django.db.models import Q
 
     tables = Seat.objects.filter(participant=participant).values("table_id")
+    team = Report.objects.filter(kind=Report.Kind.TEAM, seat__table_id__in=tables)
+    # the team report in the student's own language (there is one per language at the table)
+    own_language = team.filter(seat__participant__language=participant.language)
+    if own_language.exists():
+        team = own_language
     return list(Report.objects.filter(Q(kind=Report.Kind.STUDENT, seat__participant=participant)
-                                      | Q(kind=Report.Kind.TEAM, seat__table_id__in=tables))
+                                      | Q(pk__in=team.values("pk")))
                 .select_related("seat__table").order_by("seat__table__number", "seat__number"))
 
 

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -149,7 +150,8 @@ def student_report(request, token):
         reports[0] if len(reports) == 1 else None)
     if chosen is not None and chosen.html:
         page = chosen.html.replace(
-            "<!--pdf-link-->", f'<a class="pdf-link" href="{chosen.pk}.pdf">Download this report as a PDF</a>')
+            "<!--pdf-link-->", format_html('<a class="pdf-link" href="{}.pdf">{}</a>', chosen.pk,
+                                           _("Download this report as a PDF")))
         return HttpResponse(panels.inject(page, panels.html("student_report", participant=participant, token=token)))
     return render(request, "scoring/student_waiting.html", {
         "participant": participant, "reports": reports, "all_ready": reports and all(r.html for r in reports)})

@@ -4,8 +4,8 @@
 modules of ``scenarios/`` (registry, base, debrief, loaders, charting), templates and static.
 A scenario's key may appear only in its own folder and in the registry line. Left out on
 purpose: tests and benchmarks (they exercise particular scenarios), old migrations (history),
-and the knowledge base ``scoring/outcomes/facts.json`` (data: each fact lists the scenarios it
-speaks to, and "evacuation" is also a word its sources use).
+and the knowledge base ``scoring/outcomes/facts.json`` with its ``translations/`` (data: each
+fact lists the scenarios it speaks to, and "evacuation" is also a word its sources use).
 """
 import ast
 import re
@@ -18,7 +18,9 @@ from scenarios import registry
 ROOT = Path(settings.BASE_DIR)
 PLATFORM = ["classroom", "games", "scoring", "lessons", "config", "templates", "static"]
 SUFFIXES = {".py", ".html", ".js", ".css", ".json", ".txt", ".md", ".svg"}
-EXCLUDED = [re.compile(p) for p in (r"/migrations/", r"^scoring/outcomes/facts\.json$")]
+# the knowledge base and its translations are data (each fact's key may mention a scenario)
+EXCLUDED = [re.compile(p) for p in (r"/migrations/", r"^scoring/outcomes/facts\.json$",
+                                    r"^scoring/outcomes/translations/[a-z]+\.json$")]
 
 
 def registry_lines() -> set[tuple[str, int]]:

@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -722,6 +723,9 @@ def test_with_production_settings_every_cookie_we_set_is_secure(db, settings, pr
 PARTICIPANT_FIELDS = {
     "id", "session", "nickname", "approved", "token_hash", "move_token_hash", "players",
     "asked_teacher_at", "refusals", "last_seen_at", "connected", "created_at", "report_secret",
+    # the language the tablet shows (its picker's choice or the browser's), for its screens and
+    # report: a display setting of the device, deleted with the participant
+    "language",
 }
 PERSONAL = {"email", "e_mail", "first_name", "last_name", "full_name", "surname", "birthday", "date_of_birth",
             "birth_date", "gender", "phone", "address", "photo", "ip_address", "user_agent", "student_id"}
@@ -751,11 +755,14 @@ def test_a_student_is_a_nickname_and_nothing_more():
 
 def test_the_join_form_asks_only_for_the_code_and_a_nickname(client, db):
     """Besides the code and a nickname (with a warning against full names) the form asks only how
-    many students share the tablet, a number."""
+    many students share the tablet, a number. The page's language picker (its own small form) asks
+    which of the app's languages the tablet shows, nothing about the child."""
     from classroom.forms import JoinForm
 
     assert set(JoinForm.base_fields) == {"code", "nickname", "players"}
     page = client.get(reverse("classroom:join")).content.decode()
     inputs = set(re.findall(r'<(?:input|select|textarea)\b[^>]*\bname="([^"]+)"', page))
-    assert inputs == {"csrfmiddlewaretoken", "code", "nickname", "players"}
+    assert inputs == {"csrfmiddlewaretoken", "code", "nickname", "players", "language", "next"}
+    choices = set(re.findall(r'<option value="([^"]+)" lang=', page))
+    assert choices == {code for code, _name in settings.LANGUAGES}
     assert "Please don&#x27;t use your full name." in page

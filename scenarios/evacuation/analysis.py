@@ -14,11 +14,22 @@ from __future__ import annotations
 from collections import Counter
 
 from scenarios.evacuation import rules as evac
+from scenarios.words import gettext as _, gettext_noop, ngettext
 
 WATCH_HOUR, WARNING_HOUR, WINDS_HOUR = 0, 12, 48
 RED_FROM_HOUR = 16
 DEPARTURE_BINS = [(0, 6), (6, 12), (12, 18), (18, 24), (24, 30), (30, 36), (36, 42), (42, 48)]
-DESTINATION_LABELS = {"relative": "Relative's home", "hotel": "Hotel", "shelter": "Public shelter"}
+DESTINATION_LABELS = {"relative": gettext_noop("Relative's home"), "hotel": gettext_noop("Hotel"),
+                      "shelter": gettext_noop("Public shelter")}
+# What each activity's time went to, as a report lists it.
+ACTIVITY_LABELS = {"bank": gettext_noop("bank"), "home_supplies": gettext_noop("home supply store"),
+                   "friends": gettext_noop("picking up friends"), "buy_fuel": gettext_noop("buying fuel"),
+                   "buy_supplies": gettext_noop("buying supplies"), "secure_home": gettext_noop("securing the home"),
+                   "wait": gettext_noop("waiting"), "tow": gettext_noop("tow truck"),
+                   "lost_turn": gettext_noop("lost turns")}
+# How a household's game ended (rules.results' "outcome"): words a template translates.
+OUTCOMES = (gettext_noop("evacuated"), gettext_noop("stayed home"), gettext_noop("game ended early"),
+            gettext_noop("caught on the road"))
 ACTIVITY_EVENTS = {
     "withdrew": ("bank", "cash"), "bought_home_supplies": ("home_supplies", "secure_home"),
     "picked_up_friends": ("friends", "friends"), "bought_fuel": ("buy_fuel", "fuel"),
@@ -79,7 +90,7 @@ def seat_story(table: dict, seat: int, results: list[dict] | None = None) -> dic
             elif kind == "destination":
                 dest = event["destination"]
                 timeline.append(_step(minute, "destination",
-                                      f"Chose the {DESTINATION_LABELS[dest].lower()}",
+                                      _("Chose: %(place)s") % {"place": _(DESTINATION_LABELS[dest])},
                                       ["destination", dest], by_bot))
             elif kind in ACTIVITY_EVENTS and kind != "waited":
                 activity, tag = ACTIVITY_EVENTS[kind]
@@ -96,7 +107,7 @@ def seat_story(table: dict, seat: int, results: list[dict] | None = None) -> dic
                 text = evac.describe(event)
                 if kind == "card":
                     card = evac.CARDS[event["card"]]
-                    text = f"Chance: {card['title']}. {card['text']}"
+                    text = _("Chance: %(title)s. %(text)s") % {"title": card["title"], "text": card["text"]}
                 timeline.append(_step(minute, kind, text, tags, by_bot))
     if waits_at_home:
         activities["wait"] = waits_at_home * evac.MINUTES["wait"]
@@ -107,13 +118,15 @@ def seat_story(table: dict, seat: int, results: list[dict] | None = None) -> dic
         "left_hour": hour(left_minute), "left_minute": left_minute,
         "stayed": s["status"] == "stayed", "status": s["status"], "outcome": safety["outcome"],
         "destination": safety["destination"] if safety["destination"] != "none" else None,
+        "destination_label": DESTINATION_LABELS.get(safety["destination"]),
         "chosen_destination": s["destination"],
         "arrived_hour": safety["arrived_hour"], "secured": s["secured"], "friends": s["friends"],
         "fuel": s["fuel"], "supplies": s["supplies"], "cash": s["cash"],
         "short_on_arrival": s["short"], "withdrawn": s["withdrawn"],
         "points": points, "cash_breakdown": row["breakdown"]["cash"], "score": row["score"],
         "rank": row["rank"], "safety": safety,
-        "activity_minutes": dict(activities), "reasons": reasons, "reason_keys": dict(s["reasons"]),
+        "activity_minutes": dict(activities),
+        "activity_time": [(ACTIVITY_LABELS.get(k, k), v) for k, v in activities.items()], "reasons": reasons, "reason_keys": dict(s["reasons"]),
         "timeline": sorted(timeline, key=lambda step: step["minute"]),
         "moves": {"student": actors.get("student", 0), "bot": actors.get("bot", 0) + actors.get("timer", 0)},
     }
@@ -126,15 +139,15 @@ def _step(minute, kind, text, tags, by_bot, cost_minutes=0):
 
 def _leave_text(minute):
     h = minute / 60
+    at = {"hour": f"{h:.1f}"}
     if h < WARNING_HOUR:
-        when = "before the hurricane warning"
-    elif h < RED_FROM_HOUR:
-        when = "after the warning, before the peak traffic"
-    elif h < 30:
-        when = "in the peak traffic"
-    else:
-        when = f"{WINDS_HOUR - h:.0f} hours before the tropical-storm winds"
-    return f"Left home at hour {h:.1f}, {when}"
+        return _("Left home at hour %(hour)s, before the hurricane warning") % at
+    if h < RED_FROM_HOUR:
+        return _("Left home at hour %(hour)s, after the warning, before the peak traffic") % at
+    if h < 30:
+        return _("Left home at hour %(hour)s, in the peak traffic") % at
+    return _("Left home at hour %(hour)s, %(left)s hours before the tropical-storm winds") % {
+        **at, "left": f"{WINDS_HOUR - h:.0f}"}
 
 
 def households(tables: list[dict]) -> list[dict]:
@@ -210,12 +223,6 @@ def class_summary(tables: list[dict]) -> dict:
     return summary
 
 
-def _households(n, one="was", many="were"):
-    if n == 0:
-        return f"no household {one}"
-    return f"{n} household {one}" if n == 1 else f"{n} households {many}"
-
-
 def _median(values):
     values = sorted(v for v in values if v is not None)
     if not values:
@@ -236,35 +243,41 @@ def discussion_questions(summary: dict, real_relative_share: float = 65.2) -> li
     late = summary["left"] - summary["left_before_warning"]
     if summary["left"]:
         candidates.append((share(late, n), "leave_time",
-            f"{late} of {summary['households']} households left after the hurricane warning at hour 12. "
-            "Real households mostly leave between the watch and the warning. What made waiting feel safe, "
-            "and what did it cost you on the road?"))
+            _("%(late)s of %(households)s households left after the hurricane warning at hour 12. "
+              "Real households mostly leave between the watch and the warning. What made waiting feel safe, "
+              "and what did it cost you on the road?") % {"late": late, "households": summary["households"]}))
     rel = next(d for d in summary["destinations"] if d["key"] == "relative")
     if summary["evacuated"]:
         gap = abs(rel["share"] - real_relative_share)
         candidates.append((gap, "destination",
-            f"{rel['share']:.0f}% of our evacuated households went to a relative; in Florida in 2004 about "
-            f"{real_relative_share:.0f}% of evacuees did. Why might real families choose relatives so often "
-            "- and who has no relative to go to?"))
+            _("%(ours)s%% of our evacuated households went to a relative; in Florida in 2004 about "
+              "%(real)s%% of evacuees did. Why might real families choose relatives so often "
+              "- and who has no relative to go to?") % {"ours": f"{rel['share']:.0f}",
+                                                        "real": f"{real_relative_share:.0f}"}))
         shelter = next(d for d in summary["destinations"] if d["key"] == "shelter")
         if shelter["count"]:
             candidates.append((shelter["share"] * 1.5, "shelter",
-                f"{shelter['count']} households chose the public shelter. It scores fewest points here; "
-                "in real life it is often the only choice for people with no money or nobody to stay with. "
-                "Is a shelter a bad choice, or a last resort?"))
+                ngettext("%(n)s household chose the public shelter. It scores fewest points here; "
+                         "in real life it is often the only choice for people with no money or nobody to stay "
+                         "with. Is a shelter a bad choice, or a last resort?",
+                         "%(n)s households chose the public shelter. It scores fewest points here; "
+                         "in real life it is often the only choice for people with no money or nobody to stay "
+                         "with. Is a shelter a bad choice, or a last resort?",
+                         shelter["count"]) % {"n": shelter["count"]}))
     unsafe = summary["caught"] + summary["stayed"]
     if unsafe:
         candidates.append((share(unsafe, n) * 2, "unsafe",
-            f"{_households(summary['caught']).capitalize()} still on the road when the winds arrived, and "
-            f"{_households(summary['stayed'], 'stayed', 'stayed')} home. "
-            "What would you tell a family that is still deciding at hour 30?"))
+            _("Households still on the road when the winds arrived: %(caught)s. Households that stayed "
+              "home: %(stayed)s. What would you tell a family that is still deciding at hour 30?")
+            % {"caught": summary["caught"], "stayed": summary["stayed"]}))
     candidates.append((100 - share(summary["secured"], n), "secure_home",
-        f"{summary['secured']} of {summary['households']} households put up shutters before leaving. "
-        "It cost hours of game time. When is an hour spent protecting a house worth it?"))
+        _("%(secured)s of %(households)s households put up shutters before leaving. "
+          "It cost hours of game time. When is an hour spent protecting a house worth it?")
+        % {"secured": summary["secured"], "households": summary["households"]}))
     top_reason = max(summary["reasons"]["leave"]["answers"], key=lambda a: a["count"], default=None)
     if top_reason and top_reason["count"] and top_reason["key"] != "skip":
         candidates.append((share(top_reason["count"], n) * 0.6, "reasons",
-            f"The most common reason for leaving was \"{top_reason['text']}\" ({top_reason['count']} households). "
-            "What other signs could a family watch for?"))
+            _("The most common reason for leaving was “%(reason)s” (%(n)s households). "
+              "What other signs could a family watch for?") % {"reason": top_reason["text"], "n": top_reason["count"]}))
     candidates.sort(key=lambda c: -c[0])
     return [{"topic": topic, "text": text} for _salience, topic, text in candidates[:3]]

@@ -11,6 +11,8 @@ from functools import lru_cache
 from scenarios.charting import ACCENT, BAD, BRAND, INK, LINE, MUTED, OK  # noqa: F401
 from scenarios.charting import pyplot as _plt
 from scenarios.charting import svg as _svg
+from scenarios import words
+from scenarios.words import gettext as _
 
 
 def decision_timeline(story: dict) -> str:
@@ -19,10 +21,10 @@ def decision_timeline(story: dict) -> str:
     fig, ax = plt.subplots(figsize=(7.2, 1.9))
     ax.axvspan(0, 12, color="#eef4f7")
     ax.axvspan(16, 30, color="#fbe9e7", alpha=.7)
-    for x, label in ((0, "watch"), (12, "warning"), (48, "winds")):
+    for x, label in ((0, _("watch")), (12, _("warning")), (48, _("winds"))):
         ax.axvline(x, color=MUTED, lw=1, ls="--")
         ax.text(x, 1.05, label, ha="center", va="bottom", color=MUTED, transform=ax.get_xaxis_transform())
-    ax.text(23, .92, "peak traffic", ha="center", color=BAD, fontsize=8, transform=ax.get_xaxis_transform())
+    ax.text(23, .92, _("peak traffic"), ha="center", color=BAD, fontsize=8, transform=ax.get_xaxis_transform())
     rows = {"leave": (2, BRAND), "destination": (2, BRAND), "arrived": (2, OK), "stayed_home": (2, BAD),
             "out_of_time": (2, BAD)}
     for step in story["timeline"]:
@@ -33,16 +35,16 @@ def decision_timeline(story: dict) -> str:
         if step["cost_minutes"]:
             ax.plot([step["hour"], step["hour"] + step["cost_minutes"] / 60], [y, y], color=colour, lw=3)
     if story["left_hour"] is not None:
-        ax.annotate(f"left home, hour {story['left_hour']:.1f}", (story["left_hour"], 2), xytext=(0, 8),
+        ax.annotate(_("left home, hour %(hour)s") % {"hour": f"{story['left_hour']:.1f}"}, (story["left_hour"], 2), xytext=(0, 8),
                     textcoords="offset points", ha="left", fontsize=8, color=BRAND)
     if story["arrived_hour"] is not None:
-        ax.annotate(f"arrived, hour {story['arrived_hour']:.1f}", (story["arrived_hour"], 2), xytext=(0, -14),
+        ax.annotate(_("arrived, hour %(hour)s") % {"hour": f"{story['arrived_hour']:.1f}"}, (story["arrived_hour"], 2), xytext=(0, -14),
                     textcoords="offset points", ha="right", fontsize=8, color=OK)
-    ax.set_yticks([0, 1, 2], ["chance", "errands", "leaving"])
+    ax.set_yticks([0, 1, 2], [_("chance"), _("errands"), _("leaving")])
     ax.set_ylim(-.6, 2.8)
     ax.set_xlim(-1, 49)
     ax.set_xticks(range(0, 49, 6))
-    ax.set_xlabel("game hour (0 = hurricane watch, 48 = tropical-storm winds)")
+    ax.set_xlabel(_("game hour (0 = hurricane watch, 48 = tropical-storm winds)"))
     return _svg(fig)
 
 
@@ -54,16 +56,18 @@ def departures(bins: list[dict], your_hour: float | None = None) -> str:
     """
     mine = None if your_hour is None else next(
         (i for i, b in enumerate(bins) if b["from"] is not None and b["from"] <= your_hour < b["to"]), -1)
-    return _departures(tuple((b["label"], b["from"], b["to"], b["count"]) for b in bins), your_hour is None, mine)
+    return _departures(tuple((b["label"], b["from"], b["to"], b["count"]) for b in bins), your_hour is None, mine,
+                       words.language())
 
 
 @lru_cache(maxsize=64)
-def _departures(rows: tuple, none_left: bool, mine: int | None) -> str:
+def _departures(rows: tuple, none_left: bool, mine: int | None, language: str) -> str:
+    """``language``: the words are drawn in it, so each language's variant is cached apart."""
     bins = [{"label": label, "from": start, "to": end, "count": count} for label, start, end, count in rows]
     your_hour = None if none_left else (bins[mine]["from"] if mine is not None and mine >= 0 else -1)
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7.2, 2.2))
-    labels = [b["label"] for b in bins]
+    labels = [b["label"] if b["from"] is not None else _("never") for b in bins]
     colours = []
     for b in bins:
         mine = (your_hour is None and b["from"] is None) if your_hour is None else (
@@ -72,8 +76,8 @@ def _departures(rows: tuple, none_left: bool, mine: int | None) -> str:
     ax.bar(labels, [b["count"] for b in bins], color=colours)
     ax.axvline(1.5, color=MUTED, lw=1, ls="--")
     ax.text(1.55, .95, "warning (hour 12)", color=MUTED, fontsize=8, transform=ax.get_xaxis_transform())
-    ax.set_ylabel("households")
-    ax.set_xlabel("hour the household left home (orange: you)" if your_hour is not None or True else "")
+    ax.set_ylabel(_("households"))
+    ax.set_xlabel(_("hour the household left home (orange: you)"))
     ax.yaxis.get_major_locator().set_params(integer=True)
     return _svg(fig)
 
@@ -84,13 +88,13 @@ def destinations(rows: list[dict], real_label: str | None) -> str:
     fig, ax = plt.subplots(figsize=(7.2, 2.2))
     names = [r["label"] for r in rows]
     ys = range(len(rows))
-    ax.barh([y + .2 for y in ys], [r["share"] for r in rows], height=.38, color=BRAND, label="our class")
+    ax.barh([y + .2 for y in ys], [r["share"] for r in rows], height=.38, color=BRAND, label=_("our class"))
     if real_label and all(r.get("real") is not None for r in rows):
         ax.barh([y - .2 for y in ys], [r["real"] for r in rows], height=.38, color=ACCENT, label=real_label)
     ax.set_yticks(list(ys), names)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
-    ax.set_xlabel("% of households that evacuated")
+    ax.set_xlabel(_("households that evacuated (%)"))
     ax.legend(frameon=False, loc="lower right", fontsize=8)
     return _svg(fig)
 
@@ -102,18 +106,18 @@ def counterfactual(items: list[dict]) -> str:
     labels, played, changed = [], [], []
     for item in items:
         if item["decision"] == "leave":
-            labels.append("leaving time")
+            labels.append(_("leaving time"))
         else:
             labels.append("shutters")
         played.append(item["actual"]["arrived"])
         changed.append(item["alternative"]["arrived"])
     ys = range(len(items))
-    ax.barh([y + .2 for y in ys], played, height=.38, color=BRAND, label="as you decided")
-    ax.barh([y - .2 for y in ys], changed, height=.38, color=ACCENT, label="with the one change")
+    ax.barh([y + .2 for y in ys], played, height=.38, color=BRAND, label=_("as you decided"))
+    ax.barh([y - .2 for y in ys], changed, height=.38, color=ACCENT, label=_("with the one change"))
     ax.set_yticks(list(ys), labels)
     ax.invert_yaxis()
     n = items[0]["alternative"]["futures"] if items else 100
     ax.set_xlim(0, n)
-    ax.set_xlabel(f"futures (of {n}) arriving before the winds")
+    ax.set_xlabel(_("futures (of %(n)s) arriving before the winds") % {"n": n})
     ax.legend(frameon=False, loc="lower right", fontsize=8, bbox_to_anchor=(1, 1), ncols=2)
     return _svg(fig)

@@ -39,6 +39,7 @@ from bisect import bisect_right
 
 from scenarios.base import draw
 from scenarios.evacuation import bots, rules
+from scenarios.words import gettext as _
 
 FUTURES = 100
 #: futures played first; the rest only if a comparison is not yet clear (``_paired_clear``)
@@ -213,24 +214,39 @@ def _leave_sentence(actual, alt, result):
     a, b = result["actual"], result["alternative"]
     n = b["futures"]
     if actual is None:
-        return (f"Had your household left at hour {alt / 60:.0f} instead of staying home, it would have "
-                f"reached safety before the tropical-storm winds in {b['arrived']} of {n} futures.")
-    verb = "earlier" if alt < actual else "later"
-    line = (f"Had you left at hour {alt / 60:.0f} instead of hour {actual / 60:.0f}, your household would have "
-            f"arrived before the winds in {b['arrived']} of {n} futures, against {a['arrived']} of {n} "
-            f"leaving at hour {actual / 60:.0f}")
+        return _("Had your household left at hour %(alt)s instead of staying home, it would have reached "
+                 "safety before the tropical-storm winds in %(arrived)s of %(n)s futures.") % {
+            "alt": f"{alt / 60:.0f}", "arrived": b["arrived"], "n": n}
+    at = {"alt": f"{alt / 60:.0f}", "actual": f"{actual / 60:.0f}", "arrived": b["arrived"],
+          "as_played": a["arrived"], "n": n}
     if a["mean_arrival_hour"] is not None and b["mean_arrival_hour"] is not None:
-        line += f" (on average arriving at hour {b['mean_arrival_hour']:.0f} rather than {a['mean_arrival_hour']:.0f})"
-    return line + f"; leaving {verb} is the only thing that changed."
+        at.update(then=f"{b['mean_arrival_hour']:.0f}", now=f"{a['mean_arrival_hour']:.0f}")
+        if alt < actual:
+            return _("Had you left at hour %(alt)s instead of hour %(actual)s, your household would have arrived "
+                     "before the winds in %(arrived)s of %(n)s futures, against %(as_played)s of %(n)s leaving at "
+                     "hour %(actual)s (on average arriving at hour %(then)s rather than %(now)s); leaving earlier "
+                     "is the only thing that changed.") % at
+        return _("Had you left at hour %(alt)s instead of hour %(actual)s, your household would have arrived "
+                 "before the winds in %(arrived)s of %(n)s futures, against %(as_played)s of %(n)s leaving at "
+                 "hour %(actual)s (on average arriving at hour %(then)s rather than %(now)s); leaving later "
+                 "is the only thing that changed.") % at
+    if alt < actual:
+        return _("Had you left at hour %(alt)s instead of hour %(actual)s, your household would have arrived "
+                 "before the winds in %(arrived)s of %(n)s futures, against %(as_played)s of %(n)s leaving at "
+                 "hour %(actual)s; leaving earlier is the only thing that changed.") % at
+    return _("Had you left at hour %(alt)s instead of hour %(actual)s, your household would have arrived "
+             "before the winds in %(arrived)s of %(n)s futures, against %(as_played)s of %(n)s leaving at "
+             "hour %(actual)s; leaving later is the only thing that changed.") % at
 
 
 def _home_sentence(secured, result):
     a, b = result["actual"], result["alternative"]
-    n = a["futures"]
+    at = {"n": a["futures"], "arrived": b["arrived"], "as_played": a["arrived"],
+          "damage": f"${b['mean_damage']:,}", "damage_as_played": f"${a['mean_damage']:,}"}
     if secured:
-        return (f"Putting up shutters cost time: without them your household would have arrived in time in "
-                f"{b['arrived']} of {n} futures (with them: {a['arrived']}), and the home would have taken on "
-                f"average ${b['mean_damage']:,} of damage instead of ${a['mean_damage']:,}.")
-    return (f"Had you secured your home before leaving, the house would have taken on average "
-            f"${b['mean_damage']:,} of damage instead of ${a['mean_damage']:,}, and your household would have "
-            f"arrived in time in {b['arrived']} of {n} futures (as you played: {a['arrived']}).")
+        return _("Putting up shutters cost time: without them your household would have arrived in time in "
+                 "%(arrived)s of %(n)s futures (with them: %(as_played)s), and the home would have taken on "
+                 "average %(damage)s of damage instead of %(damage_as_played)s.") % at
+    return _("Had you secured your home before leaving, the house would have taken on average "
+             "%(damage)s of damage instead of %(damage_as_played)s, and your household would have "
+             "arrived in time in %(arrived)s of %(n)s futures (as you played: %(as_played)s).") % at

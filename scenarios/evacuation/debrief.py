@@ -3,6 +3,7 @@ household's report with its counterfactual futures, the class packet and the exp
 from __future__ import annotations
 
 from scenarios.debrief import Citations, data_uri
+from scenarios.words import gettext_noop
 
 from . import analysis, charts, counterfactuals
 
@@ -72,9 +73,9 @@ class EvacuationDebrief:
         outcome_tags = {"evacuated": ["destination", story["destination"] or ""], "stayed home": ["stay"],
                         "caught on the road": ["traffic"], "game ended early": ["leave_time"]}[story["outcome"]]
         outcome_facts = [cites.cite(f) for f in matching_facts(outcome_tags, facts)]
-        progress(30, "Re-running futures from the decision point")
+        progress(30, gettext_noop("Re-running futures from the decision point"))
         items = counterfactuals.for_household(table, story, counterfactuals.FUTURES)
-        progress(70, "Drawing charts")
+        progress(70, gettext_noop("Drawing charts"))
         chart_urls = {"timeline": data_uri(charts.decision_timeline(story)),
                       "departures": data_uri(charts.departures(summary["departures"], story["left_hour"]))}
         if items:
@@ -106,7 +107,7 @@ class EvacuationDebrief:
         names = {"destinations": "destinations-florida-2004", "timing": "when-households-leave-ike",
                  "shelter": "shelter-last-resort"}
         cited = {name: cites.cite(facts[key]) for name, key in names.items() if key in facts}
-        progress(40, "Drawing charts")
+        progress(40, gettext_noop("Drawing charts"))
         chart_urls = {"departures": data_uri(charts.departures(summary["departures"], None)),
                       "destinations": data_uri(charts.destinations(summary["destinations"],
                                                                    "Florida 2004 [%d]" % cited["destinations"]["n"]

@@ -12,6 +12,7 @@ from bisect import bisect_right
 from pathlib import Path
 
 from ..base import IllegalAction, json_copy, load_content, roll, rules_fingerprint
+from ..words import gettext_noop  # marks refusal sentences for the web layer to translate
 
 VERSION = "1.1.0"
 SCHEMA_VERSION = 1
@@ -109,7 +110,7 @@ def _refuse(code, message, **params):
 def new_state(seed, seats, options=None):
     """A new game: every seat at home at hour 0 with 50 supplies, 10 + d10 gallons, $100 x d10."""
     if not isinstance(seats, int) or not 1 <= seats <= 8:
-        _refuse("bad_seats", "A table has 1 to 8 seats.", seats=seats)
+        _refuse("bad_seats", gettext_noop("A table has 1 to 8 seats."), seats=seats)
     opts = dict(OPTION_DEFAULTS)
     for key, value in (options or {}).items():
         spec = next((o for o in OPTIONS if o["name"] == key), None)
@@ -359,7 +360,7 @@ def _draw_card(state, s):
 
 def _seat(state, seat):
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state["seats"]):
-        _refuse("no_such_seat", "That seat is not at this table.", seat=seat)
+        _refuse("no_such_seat", gettext_noop("That seat is not at this table."), seat=seat)
     return state["seats"][seat]
 
 
@@ -457,7 +458,7 @@ def _find_nearest_gas(pos, config):
 def check(state, seat, action):
     """Raise IllegalAction unless ``seat`` may take ``action`` now. Changes nothing."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        _refuse("bad_action", "That is not an action.")
+        _refuse("bad_action", gettext_noop("That is not an action."))
     kind = action["type"]
     if seat is None:
         return _check_system(state, action)
@@ -466,12 +467,12 @@ def check(state, seat, action):
         # A reason may still be given after the move that asked it ended the seat's game.
         return _check_reason(state, s, None, action)
     if state["ended"] or s["status"] != "playing":
-        _refuse("not_playing", "Your game is over: wait for the results.", status=s["status"])
+        _refuse("not_playing", gettext_noop("Your game is over: wait for the results."), status=s["status"])
     handler = _CHECKS.get(kind)
     if handler is None:
-        _refuse("unknown_action", "That is not something you can do in this game.", type=kind)
+        _refuse("unknown_action", gettext_noop("That is not something you can do in this game."), type=kind)
     if s["prompt"] is None and kind == "reason":
-        _refuse("no_question", "There is no question to answer right now.")
+        _refuse("no_question", gettext_noop("There is no question to answer right now."))
     return handler(state, s, system_at(state, s["clock"]) if kind not in _NO_SYSTEM else None, action)
 
 
@@ -482,24 +483,24 @@ def _check_system(state, action):
     kind = action["type"]
     if kind == "end_now":
         if state["done"]:
-            _refuse("game_over", "This game has already ended.")
+            _refuse("game_over", gettext_noop("This game has already ended."))
         return None
     if kind == "skip":
         s = _seat(state, action.get("seat"))
         if state["ended"] or s["status"] != "playing":
-            _refuse("not_playing", "That seat's game is over.", seat=s["seat"])
+            _refuse("not_playing", gettext_noop("That seat's game is over."), seat=s["seat"])
         return None
-    _refuse("unknown_action", "The teacher can end the game now or skip a seat.", type=kind)
+    _refuse("unknown_action", gettext_noop("The teacher can end the game now or skip a seat."), type=kind)
 
 
 def _check_drive(state, s, system, action):
     to = action.get("to")
     if not isinstance(to, str) or to not in NODES:
-        _refuse("no_such_place", "That place is not on the map.", to=to)
+        _refuse("no_such_place", gettext_noop("That place is not on the map."), to=to)
     if to == s["pos"]:
-        _refuse("already_there", "You are already there.", to=to)
+        _refuse("already_there", gettext_noop("You are already there."), to=to)
     if s["fuel"] <= 0:
-        _refuse("not_enough_fuel", "You have 0 gallons left: buy fuel here if you can, or call a tow.",
+        _refuse("not_enough_fuel", gettext_noop("You have 0 gallons left: buy fuel here if you can, or call a tow."),
                 need=1, have=0)
     config = system["config"]
     dest = NODE_DEST.get(to)
@@ -511,9 +512,9 @@ def _check_drive(state, s, system, action):
             _refuse("choose_destination_first", f"Choose the {DESTINATIONS[dest]['label'].lower()} as your destination first.",
                     destination=dest)
         if s["home_supplies"] and s["pos"] != HOME and s["pos"] in _routes(config, HOME):
-            _refuse("secure_home_first", "You bought shutters and plywood: drive home to put them up before you leave for good.")
+            _refuse("secure_home_first", gettext_noop("You bought shutters and plywood: drive home to put them up before you leave for good."))
     if s["pos"] not in _routes(config, to):
-        _refuse("no_route", "No open road goes there from here right now (a bridge may be closed, or contraflow runs the other way).",
+        _refuse("no_route", gettext_noop("No open road goes there from here right now (a bridge may be closed, or contraflow runs the other way)."),
                 to=to)
     return None
 
@@ -529,9 +530,9 @@ def _check_withdraw(state, s, system, action):
     amount = action.get("amount")
     left = min(MONEY["bank_trip"], MONEY["bank_total"] - s["withdrawn"])
     if s["visit"][0]:
-        _refuse("bank_trip_used", "You already took cash on this trip: drive away and come back for more.")
+        _refuse("bank_trip_used", gettext_noop("You already took cash on this trip: drive away and come back for more."))
     if left <= 0:
-        _refuse("bank_limit", "You have taken out the most the bank allows ($4,000).", limit=MONEY["bank_total"])
+        _refuse("bank_limit", gettext_noop("You have taken out the most the bank allows ($4,000)."), limit=MONEY["bank_total"])
     if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0 or amount > left or amount % MONEY["bank_step"]:
         _refuse("bad_amount", f"Choose $500, $1,000, ... up to ${left:,}.", amount=amount, most=left)
 
@@ -539,7 +540,7 @@ def _check_withdraw(state, s, system, action):
 def _check_home_supplies(state, s, system, action):
     _activity(s, "home_supply", "Shutters and plywood are sold at the home supply store.")
     if s["home_supplies"] or s["secured"]:
-        _refuse("already_have", "You already have supplies for your home.")
+        _refuse("already_have", gettext_noop("You already have supplies for your home."))
     if s["cash"] < MONEY["home_supplies"]:
         _refuse("not_enough_cash", f"Home supplies cost ${MONEY['home_supplies']} and you have ${s['cash']}: visit the bank first.",
                 need=MONEY["home_supplies"], have=s["cash"])
@@ -548,16 +549,16 @@ def _check_home_supplies(state, s, system, action):
 def _check_friends(state, s, system, action):
     _activity(s, "friends", "Your friends are waiting at their house.")
     if s["friends"]:
-        _refuse("already_have", "Your friends are already in the car.")
+        _refuse("already_have", gettext_noop("Your friends are already in the car."))
 
 
 def _check_fuel(state, s, system, action):
     price = _fuel_price_here(s, system)
     if price is None:
-        _refuse("wrong_place", "Fuel is sold at the gas stations (and for 3 times the price at the bank, the home supply store and your friends' house).")
+        _refuse("wrong_place", gettext_noop("Fuel is sold at the gas stations (and for 3 times the price at the bank, the home supply store and your friends' house)."))
     gallons = action.get("gallons")
     if not isinstance(gallons, int) or isinstance(gallons, bool) or gallons <= 0:
-        _refuse("bad_amount", "Choose how many gallons.", gallons=gallons)
+        _refuse("bad_amount", gettext_noop("Choose how many gallons."), gallons=gallons)
     if s["fuel"] + gallons > TANK:
         _refuse("tank_full", f"Your tank holds {TANK} gallons and has {s['fuel']}.", room=TANK - s["fuel"])
     if gallons > system["fuel_limit"]:
@@ -582,20 +583,20 @@ def _check_supplies(state, s, system, action):
 def _check_destination(state, s, system, action):
     dest = action.get("destination")
     if not isinstance(dest, str) or dest not in DESTINATIONS:
-        _refuse("no_such_destination", "Choose the relative's home, the hotel or the public shelter.", destination=dest)
+        _refuse("no_such_destination", gettext_noop("Choose the relative's home, the hotel or the public shelter."), destination=dest)
     if not system["destination." + dest]:
         _refuse("destination_closed", f"The {DESTINATIONS[dest]['label'].lower()} is not taking anyone now.", destination=dest)
     if s["destination"] == dest:
-        _refuse("already_chosen", "That is already your destination.", destination=dest)
+        _refuse("already_chosen", gettext_noop("That is already your destination."), destination=dest)
 
 
 def _check_tow(state, s, system, action):
     if s["fuel"] > 0:
-        _refuse("not_empty", "You still have fuel: you only need a tow with an empty tank.", have=s["fuel"])
+        _refuse("not_empty", gettext_noop("You still have fuel: you only need a tow with an empty tank."), have=s["fuel"])
     if NODES[s["pos"]].get("activity") == "gas":
-        _refuse("at_gas", "You are at a gas station already: buy fuel here.")
+        _refuse("at_gas", gettext_noop("You are at a gas station already: buy fuel here."))
     if _nearest_gas(s, system["config"]) is None:
-        _refuse("no_tow", "No tow truck can reach you now (the roads to the gas stations are closed): wait, or stay if you are home.")
+        _refuse("no_tow", gettext_noop("No tow truck can reach you now (the roads to the gas stations are closed): wait, or stay if you are home."))
 
 
 def _check_wait(state, s, system, action):
@@ -604,15 +605,15 @@ def _check_wait(state, s, system, action):
 
 def _check_stay(state, s, system, action):
     if s["pos"] != HOME:
-        _refuse("not_home", "You can only choose to stay when you are at home.")
+        _refuse("not_home", gettext_noop("You can only choose to stay when you are at home."))
 
 
 def _check_reason(state, s, system, action):
     about, choice = action.get("about"), action.get("choice")
     if about != s["prompt"]:
-        _refuse("wrong_question", "Answer the question on the screen.", about=about, asked=s["prompt"])
+        _refuse("wrong_question", gettext_noop("Answer the question on the screen."), about=about, asked=s["prompt"])
     if choice != "skip" and (not isinstance(choice, str) or choice not in REASONS[about]["choices"]):
-        _refuse("bad_choice", "Pick one of the answers, or skip.", choice=choice)
+        _refuse("bad_choice", gettext_noop("Pick one of the answers, or skip."), choice=choice)
 
 
 _CHECKS = {

@@ -9,5 +9,5 @@ SCENARIO = Scenario(
     blurb=_("Each household decides when to leave, where to go and what to take, on its own 48-hour clock."),
     seats=(2, 6),
     age_band="10+",
-    languages=("en",),
+    languages=("en", "es", "nl"),
 )

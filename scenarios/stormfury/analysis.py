@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from scenarios.stormfury import rules as sf
+from scenarios.words import gettext as _, gettext_noop, ngettext
 
-DAMAGE_TYPES = [("infrastructure", "Infrastructure"), ("population", "People not yet evacuated"),
-                ("roads", "Roads")]
+DAMAGE_TYPES = [("infrastructure", gettext_noop("Infrastructure")),
+                ("population", gettext_noop("People not yet evacuated")), ("roads", gettext_noop("Roads"))]
 LIKELY = 0.5   # a forecast "likely hit": at least even odds
 UNLIKELY = 0.2
 #: the knowledge-base facts each part of a team report draws on, best first
@@ -93,16 +94,18 @@ def team_story(table: dict, bot_results: list[dict] | None = None) -> dict:
                     space = event["space"]
                     row = {"kind": "fortify", "city": sf.SPACES[space]["city"], "space": space,
                            "amount": event["tokens"], "people": sf.SPACES[space]["kind"] == "population",
-                           "text": f"{event['tokens']} fortification{'s' if event['tokens'] > 1 else ''} on "
-                                   f"{space_name(space)}"}
+                           "text": ngettext("%(n)s fortification on %(place)s", "%(n)s fortifications on %(place)s",
+                                            event["tokens"]) % {"n": event["tokens"], "place": space_name(space)}}
                 elif kind == "dammed":
                     row = {"kind": "dam", "city": event["city"], "road": event["road"], "amount": 1,
                            "sealed": event["sealed"],
-                           "text": f"dam at the {city_name(event['city'])} end of {road_name(event['road'])}"
-                                   + (" (road sealed)" if event["sealed"] else "")}
+                           "text": (_("dam at the %(city)s end of %(road)s (road sealed)") if event["sealed"]
+                                    else _("dam at the %(city)s end of %(road)s"))
+                           % {"city": city_name(event["city"]), "road": road_name(event["road"])}}
                 else:
                     row = {"kind": "evacuate", "city": event["city"], "amount": event["people"],
-                           "text": f"evacuated {event['people']} from {city_name(event['city'])}"}
+                           "text": _("evacuated %(n)s from %(city)s") % {"n": event["people"],
+                                                                         "city": city_name(event["city"])}}
                 row.update(round=current, seat=event["seat"], by_bot=by_bot)
                 actions.append(row)
                 if current in rounds:
@@ -289,37 +292,43 @@ def discussion_questions(summary: dict) -> list[dict]:
     people = summary["damage"]["population"]
     if people:
         candidates.append((share(people, summary["damage_total"]) + 10, "people",
-            f"People not yet evacuated took {people} of the {summary['damage_total']} damage our "
-            f"{n} team{'s' if n > 1 else ''} suffered. In real hurricanes rising water, not wind, is the "
-            "greatest danger to people. What made moving people out hard, and what would have made it easier?"))
+            ngettext("People not yet evacuated took %(people)s of the %(total)s damage our %(n)s team "
+                     "suffered. In real hurricanes rising water, not wind, is the greatest danger to people. "
+                     "What made moving people out hard, and what would have made it easier?",
+                     "People not yet evacuated took %(people)s of the %(total)s damage our %(n)s teams "
+                     "suffered. In real hurricanes rising water, not wind, is the greatest danger to people. "
+                     "What made moving people out hard, and what would have made it easier?", n)
+            % {"people": people, "total": summary["damage_total"], "n": n}))
     roads = summary["damage"]["roads"]
     if roads:
         candidates.append((share(roads, n * summary["roads_total"]) * 1.5, "roads",
-            f"Teams lost {roads} roads to flooding in all (out of {summary['roads_total']} each); "
-            f"{summary['sealed']} road{'s were' if summary['sealed'] != 1 else ' was'} sealed with dams at both ends. "
-            "Which roads were escape routes, and when should a city's last road out be protected?"))
+            _("Teams lost %(roads)s roads to flooding in all (out of %(total)s each); roads sealed with dams "
+              "at both ends: %(sealed)s. Which roads were escape routes, and when should a city's last road "
+              "out be protected?") % {"roads": roads, "total": summary["roads_total"], "sealed": summary["sealed"]}))
     forecast = summary["forecast"]
     if forecast.get("likely"):
         missed = forecast["likely"] - forecast.get("likely_hit", 0)
         candidates.append((share(missed, forecast["likely"]) + share(forecast.get("surprises", 0), forecast.get("hits") or 1), "forecast",
-            f"The forecast gave {forecast['likely']} city-turns at least even odds of a hit; the storm hit "
-            f"{forecast.get('likely_hit', 0)} of them, and {forecast.get('surprises', 0)} hits came where the "
-            "forecast said under 20%. Real storms leave the forecast cone about one time in three. "
-            "How should a team spend when the forecast is uncertain?"))
+            _("The forecast gave %(likely)s city-turns at least even odds of a hit; the storm hit %(hit)s of "
+              "them, and %(surprises)s hits came where the forecast said under 20%%. Real storms leave the "
+              "forecast cone about one time in three. How should a team spend when the forecast is uncertain?")
+            % {"likely": forecast["likely"], "hit": forecast.get("likely_hit", 0),
+               "surprises": forecast.get("surprises", 0)}))
     choice = summary["evacuated"] + summary["fortify_people"]
     if choice:
         candidates.append((abs(share(summary["evacuated"], choice) - 50) / 2 + 20, "evacuate",
-            f"Our class evacuated {summary['evacuated']} people and put {summary['fortify_people']} "
-            "fortifications on neighbourhoods instead. When is it better to move people out than to "
-            "protect them where they are?"))
+            _("Our class evacuated %(evacuated)s people and put %(fortified)s fortifications on "
+              "neighbourhoods instead. When is it better to move people out than to protect them where they "
+              "are?") % {"evacuated": summary["evacuated"], "fortified": summary["fortify_people"]}))
     low, high = summary["spread"]
     if n > 1 and high > low:
         candidates.append((share(high - low, high) * 0.8, "spread",
-            f"Every table faced the same kind of storm, yet damage ran from {low} to {high}. "
-            "What did the teams with less damage do differently, and when did they do it?"))
+            _("Every table faced the same kind of storm, yet damage ran from %(low)s to %(high)s. "
+              "What did the teams with less damage do differently, and when did they do it?")
+            % {"low": low, "high": high}))
     candidates.append(((100 - summary["mean_in_storm_path"]) * 0.6, "spending",
-        f"On average {summary['mean_in_storm_path']}% of a team's resources went to places the storm "
-        "then reached. Was the rest wasted, or was it still worth spending?"))
+        _("On average %(share)s%% of a team's resources went to places the storm then reached. Was the "
+          "rest wasted, or was it still worth spending?") % {"share": summary["mean_in_storm_path"]}))
     candidates.sort(key=lambda c: -c[0])
     return [{"topic": topic, "text": text} for _salience, topic, text in candidates[:3]]
 

@@ -7,6 +7,7 @@ import math
 from scenarios.charting import ACCENT, BAD, BRAND, INK, LINE, MUTED, OK  # noqa: F401
 from scenarios.charting import pyplot as _plt
 from scenarios.charting import svg as _svg
+from scenarios.words import gettext as _
 
 
 LAND, SEA, FLOOD, HELD = "#e9efe6", "#dcebf5", "#b3261e", "#1f7a3a"
@@ -71,12 +72,12 @@ def storm_map(story: dict) -> str:
     ax.axis("off")
     from matplotlib.lines import Line2D
 
-    ax.legend(handles=[Line2D([], [], color=BRAND, lw=2, marker="o", ms=4, label="storm centre by round"),
-                       Line2D([], [], color=FLOOD, ls="--", label="road flooded"),
-                       Line2D([], [], color=HELD, lw=2.4, label="road sealed by dams"),
+    ax.legend(handles=[Line2D([], [], color=BRAND, lw=2, marker="o", ms=4, label=_("storm centre by round")),
+                       Line2D([], [], color=FLOOD, ls="--", label=_("road flooded")),
+                       Line2D([], [], color=HELD, lw=2.4, label=_("road sealed by dams")),
                        Line2D([], [], ls="", marker="o", mfc="none", mec=ACCENT, ms=9,
-                              label="team spent here (F fortify, D dam, E evacuate)"),
-                       Line2D([], [], ls="", marker="s", color=BAD, ms=5, label="city hit by the storm")],
+                              label=_("team spent here (F fortify, D dam, E evacuate)")),
+                       Line2D([], [], ls="", marker="s", color=BAD, ms=5, label=_("city hit by the storm"))],
               frameon=False, fontsize=7, loc="upper left", bbox_to_anchor=(0, -0.01), ncols=3)
     return _svg(fig)
 
@@ -89,21 +90,21 @@ def spending_vs_forecast(cities: list[dict]) -> str:
     fig, ax = plt.subplots(figsize=(7.2, 0.9 + .32 * len(rows)))
     ys = list(range(len(rows)))
     left = [0] * len(rows)
-    for key, colour, label in (("fortify", ACCENT, "fortification tokens"), ("dam", BRAND, "dams"),
-                               ("evacuate", OK, "people evacuated")):
+    for key, colour, label in (("fortify", ACCENT, _("fortification tokens")), ("dam", BRAND, _("dams")),
+                               ("evacuate", OK, _("people evacuated"))):
         values = [r[key] for r in rows]
         ax.barh(ys, values, left=left, height=.55, color=colour, label=label)
         left = [a + b for a, b in zip(left, values)]
-    ax.set_yticks(ys, [r["name"] + (" (hit)" if r["hit"] else "") for r in rows])
+    ax.set_yticks(ys, [r["name"] + (_(" (hit)") if r["hit"] else "") for r in rows])
     for tick, row in zip(ax.get_yticklabels(), rows):
         tick.set_color(BAD if row["hit"] else INK)
     ax.invert_yaxis()
-    ax.set_xlabel("resources the team spent there")
+    ax.set_xlabel(_("resources the team spent there"))
     ax.xaxis.get_major_locator().set_params(integer=True)
     risk = ax.twiny()
-    risk.plot([100 * r["max_risk"] for r in rows], ys, "D", color=INK, ms=5, label="forecast: highest chance of a hit")
+    risk.plot([100 * r["max_risk"] for r in rows], ys, "D", color=INK, ms=5, label=_("forecast: highest chance of a hit"))
     risk.set_xlim(0, 105)
-    risk.set_xlabel("forecast: highest chance of a hit in any round (%)", color=MUTED)
+    risk.set_xlabel(_("forecast: highest chance of a hit in any round (%)"), color=MUTED)
     risk.spines["top"].set_visible(True)
     handles = ax.get_legend_handles_labels()
     extra = risk.get_legend_handles_labels()
@@ -116,16 +117,16 @@ def damage_side_by_side(team: dict, bot: dict | None) -> str:
     """Damage by type: the team, and the policy bot on the same storm and deck."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7.2, 1.9))
-    kinds = [("infrastructure", "infrastructure"), ("population", "people not yet evacuated"), ("roads", "roads")]
+    kinds = [("infrastructure", _("infrastructure")), ("population", _("people not yet evacuated")), ("roads", _("roads"))]
     ys = range(len(kinds))
     ax.barh([y - .2 for y in ys], [team["damage_by_type"][k] for k, _ in kinds], height=.38, color=BRAND,
-            label=f"your team (total {team['damage_total']})")
+            label=_("your team (total %(total)s)") % {"total": team["damage_total"]})
     if bot:
         ax.barh([y + .2 for y in ys], [bot["damage_by_type"][k] for k, _ in kinds], height=.38, color=ACCENT,
-                label=f"policy bot, same storm (total {bot['damage_total']})")
+                label=_("policy bot, same storm (total %(total)s)") % {"total": bot["damage_total"]})
     ax.set_yticks(list(ys), [label for _, label in kinds])
     ax.invert_yaxis()
-    ax.set_xlabel("damage (lower is better)")
+    ax.set_xlabel(_("damage (lower is better)"))
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.legend(frameon=False, fontsize=8, loc="lower right", bbox_to_anchor=(1, 1), ncols=2)
     return _svg(fig)
@@ -148,6 +149,6 @@ def class_damage(rows: list[dict]) -> str:
                 label="policy bot on the same storm")
     ax.set_yticks(ys, [f"table {r['table']}" for r in rows])
     ax.invert_yaxis()
-    ax.set_xlabel("damage (lower is better)")
+    ax.set_xlabel(_("damage (lower is better)"))
     ax.legend(frameon=False, fontsize=7, loc="lower right", bbox_to_anchor=(1, 1), ncols=4)
     return _svg(fig)

@@ -4,6 +4,7 @@ the export's one row per team."""
 from __future__ import annotations
 
 from scenarios.debrief import Citations, data_uri
+from scenarios.words import gettext_noop
 
 from . import analysis, charts
 
@@ -33,13 +34,13 @@ class StormfuryDebrief:
     def report(self, lesson, table, seat, name, progress):
         """One team's report: spending against forecast and storm, what held and was lost, escape
         routes, evacuate-or-fortify, each beside facts, and the policy bot side by side."""
-        progress(20, "Replaying the policy bot on the same storm")
+        progress(20, gettext_noop("Replaying the policy bot on the same storm"))
         story = team_stories(lesson, [table])[0]
         facts = {f.key: f for f in lesson.facts("student")}
         cites = Citations()
         cited = {topic: [cites.cite(f) for f in analysis.facts_for(topic, facts)]
                  for topic in ("forecast", "held", "infrastructure", "people", "roads", "evacuate")}
-        progress(50, "Drawing charts")
+        progress(50, gettext_noop("Drawing charts"))
         chart_urls = {"map": data_uri(charts.storm_map(story)),
                       "spending": data_uri(charts.spending_vs_forecast(story["cities"])),
                       "damage": data_uri(charts.damage_side_by_side(story["team"], story["bot"]))}
@@ -60,7 +61,7 @@ class StormfuryDebrief:
         cites = Citations()
         cited = {topic: [cites.cite(f) for f in analysis.facts_for(topic, facts)]
                  for topic in ("people", "forecast", "roads", "held")}
-        progress(40, "Drawing charts")
+        progress(40, gettext_noop("Drawing charts"))
         chart_urls = {"damage": data_uri(charts.class_damage(summary["rows"]))}
         teacher_only = [f for f in lesson.facts("teacher") if not f.verified]
         context = {"summary": summary, "charts": chart_urls, "cited": cited, "citations": cites.facts,

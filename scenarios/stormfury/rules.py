@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..base import IllegalAction, canonical, draw, json_copy, load_content, shuffled
+from ..words import gettext_noop  # marks refusal sentences for the web layer to translate
 from .hexes import DIRECTIONS, disk, distance
 
 CONTENT_FILES = ["map.json", "map_2.json", "hurricane_cards.json", "resource_cards.json",
@@ -717,21 +718,21 @@ class Stormfury:
         Raises ``IllegalAction`` before any change when the action is not allowed.
         """
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise _refuse("bad_action", "That is not an action this game knows.")
+            raise _refuse("bad_action", gettext_noop("That is not an action this game knows."))
         kind = action["type"]
         if state["phase"] == "over":
-            raise _refuse("game_over", "The game is over: the storm has gone.")
+            raise _refuse("game_over", gettext_noop("The game is over: the storm has gone."))
         if seat is None:
             handler = self._SYSTEM.get(kind)
             if handler is None:
-                raise _refuse("unknown_action", "The teacher cannot do that here.", action=kind)
+                raise _refuse("unknown_action", gettext_noop("The teacher cannot do that here."), action=kind)
             events = handler(self, state, action)
         else:
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["seats"]:
-                raise _refuse("no_such_seat", "There is no such seat at this table.", seat=seat)
+                raise _refuse("no_such_seat", gettext_noop("There is no such seat at this table."), seat=seat)
             handler = self._PLAYER.get(kind)
             if handler is None:
-                raise _refuse("unknown_action", "That is not an action this game knows.",
+                raise _refuse("unknown_action", gettext_noop("That is not an action this game knows."),
                               action=kind)
             events = handler(self, state, seat, action)
         state["moves_made"] += 1
@@ -743,19 +744,19 @@ class Stormfury:
 
     def _pick_role(self, state: dict, seat: int, action: dict) -> list[dict]:
         if state["phase"] != "roles":
-            raise _refuse("wrong_phase", "Roles are chosen before the first turn.")
+            raise _refuse("wrong_phase", gettext_noop("Roles are chosen before the first turn."))
         p = state["players"][seat]
         if p["role"] is not None:
-            raise _refuse("role_chosen", "You already have a role.", role=p["role"])
+            raise _refuse("role_chosen", gettext_noop("You already have a role."), role=p["role"])
         role = action.get("role")
         if role not in ROLES:
-            raise _refuse("no_such_role", "Pick one of the four roles.", role=role)
+            raise _refuse("no_such_role", gettext_noop("Pick one of the four roles."), role=role)
         if any(q["role"] == role for q in state["players"]):
             raise _refuse("role_taken", f"Someone at your table is already the "
                           f"{ROLES[role]['name']}: pick another role.", role=role)
         city = action.get("city", ROLES[role]["start_city"])
         if city not in CITIES:
-            raise _refuse("no_such_city", "Pick a city on the map to start in.", city=city)
+            raise _refuse("no_such_city", gettext_noop("Pick a city on the map to start in."), city=city)
         p["role"], p["city"] = role, city
         events = [{"type": "role_picked", "seat": seat, "role": role, "city": city}]
         if all(q["role"] for q in state["players"]):
@@ -764,7 +765,7 @@ class Stormfury:
 
     def _auto_roles(self, state: dict, action: dict) -> list[dict]:
         if state["phase"] != "roles":
-            raise _refuse("wrong_phase", "Roles are chosen before the first turn.")
+            raise _refuse("wrong_phase", gettext_noop("Roles are chosen before the first turn."))
         events: list[dict] = []
         for p in state["players"]:
             if p["role"] is None:
@@ -783,23 +784,23 @@ class Stormfury:
 
     def _active(self, state: dict, seat: int, need: tuple = ("drawn", "played", "more")) -> dict:
         if state["phase"] != "player":
-            raise _refuse("wrong_phase", "You can do that only during the Player Phase.")
+            raise _refuse("wrong_phase", gettext_noop("You can do that only during the Player Phase."))
         p = state["players"][seat]
         status = p["status"]
         if status == "ended":
-            raise _refuse("turn_over", "You already ended your turn: wait for the storm.")
+            raise _refuse("turn_over", gettext_noop("You already ended your turn: wait for the storm."))
         if status == "waiting":
-            raise _refuse("not_your_turn", "It is not your turn yet.")
+            raise _refuse("not_your_turn", gettext_noop("It is not your turn yet."))
         if status not in need:
             if status == "start":
-                raise _refuse("draw_first", "Draw your 2 cards first.")
+                raise _refuse("draw_first", gettext_noop("Draw your 2 cards first."))
             if status == "more":
                 raise _refuse("drew_more", "You drew 2 more cards this turn, so you cannot "
                               "play cards until next turn.")
             if status == "played":
                 raise _refuse("already_played", "You already played cards this turn, so you "
                               "cannot draw more.")
-            raise _refuse("not_now", "You cannot do that now.")
+            raise _refuse("not_now", gettext_noop("You cannot do that now."))
         return p
 
     def _draw(self, state: dict, seat: int, action: dict) -> list[dict]:
@@ -814,10 +815,10 @@ class Stormfury:
         source = action.get("from", "deck")
         if source == "pile":
             if p["role"] == "relief_corps":
-                raise _refuse("own_pile", "The Relief pile is for the other players.")
+                raise _refuse("own_pile", gettext_noop("The Relief pile is for the other players."))
             n = min(DRAW, len(state["pile"]))
             if n == 0:
-                raise _refuse("pile_empty", "The Relief pile is empty: draw from the deck.")
+                raise _refuse("pile_empty", gettext_noop("The Relief pile is empty: draw from the deck."))
             want = _check_cards(_counts(state["pile"]), action.get("cards"), n)
             for k, c in want.items():
                 for _ in range(c):
@@ -826,7 +827,7 @@ class Stormfury:
         elif source == "deck":
             cards = _draw_cards(state, DRAW)
         else:
-            raise _refuse("bad_source", "Draw from the deck or the Relief pile.")
+            raise _refuse("bad_source", gettext_noop("Draw from the deck or the Relief pile."))
         for k in cards:
             p["hand"][k] += 1
         p["status"] = status
@@ -839,9 +840,9 @@ class Stormfury:
         p = self._active(state, seat)
         to = action.get("to")
         if to not in CITIES:
-            raise _refuse("no_such_city", "That is not a city on the map.", city=to)
+            raise _refuse("no_such_city", gettext_noop("That is not a city on the map."), city=to)
         if p["moves"] <= 0:
-            raise _refuse("no_moves_left", "You already travelled to 2 cities this turn.")
+            raise _refuse("no_moves_left", gettext_noop("You already travelled to 2 cities this turn."))
         road = next((rid for rid, other in ROADS_AT[p["city"]] if other == to), None)
         if road is None:
             raise _refuse("no_road", f"No road goes from {_city_name(p['city'])} straight to "
@@ -859,19 +860,19 @@ class Stormfury:
         p = self._active(state, seat, ("drawn", "played"))
         kind = action.get("card")
         if kind not in FORTIFY_KINDS:
-            raise _refuse("not_a_fortify_card", "Choose a Fortify card.", card=kind)
+            raise _refuse("not_a_fortify_card", gettext_noop("Choose a Fortify card."), card=kind)
         if not p["hand"][kind]:
             raise _refuse("missing_card", f"You don't have a {RCARDS[kind]['name']} card.",
                           card=kind)
         sid = action.get("space")
         if sid not in SPACES:
-            raise _refuse("no_such_space", "Choose a place in your city.", space=sid)
+            raise _refuse("no_such_space", gettext_noop("Choose a place in your city."), space=sid)
         if SPACES[sid]["city"] != p["city"]:
             raise _refuse("wrong_city", f"You are in {_city_name(p['city'])}: you can only "
                           f"build there, not in {_city_name(SPACES[sid]['city'])}.", space=sid)
         if not self._space_open(state, sid):
             if SPACES[sid]["kind"] == "population":
-                raise _refuse("nobody_home", "Everyone has already left: nothing to protect.")
+                raise _refuse("nobody_home", gettext_noop("Everyone has already left: nothing to protect."))
             raise _refuse("space_destroyed", f"The {SPACES[sid]['name']} is already destroyed.")
         tokens = RCARDS[kind]["tokens"]
         left = self._fortification_chits(state)
@@ -903,7 +904,7 @@ class Stormfury:
         p = self._active(state, seat, ("drawn", "played"))
         rid, end = action.get("road"), action.get("city", p["city"])
         if rid not in ROADS:
-            raise _refuse("no_such_road", "Choose a road on the map.", road=rid)
+            raise _refuse("no_such_road", gettext_noop("Choose a road on the map."), road=rid)
         road = ROADS[rid]
         if end not in (road["a"], road["b"]):
             raise _refuse("wrong_city", f"That road does not reach {_city_name(end)}.", road=rid)
@@ -921,9 +922,9 @@ class Stormfury:
             raise _refuse("already_dammed", f"That end of the {road['name']} road already "
                           "has a dam.", road=rid, city=end)
         if not p["hand"]["dam"]:
-            raise _refuse("missing_card", "You don't have a Dam card.", card="dam")
+            raise _refuse("missing_card", gettext_noop("You don't have a Dam card."), card="dam")
         if not p["hand"]["sandbag"]:
-            raise _refuse("missing_resources", "A Dam needs 1 Sandbag and you have none.",
+            raise _refuse("missing_resources", gettext_noop("A Dam needs 1 Sandbag and you have none."),
                           need=1, have=0, resource="sandbag")
         _spend(state, p["hand"], {"dam": 1, "sandbag": 1})
         state["dams"][rid].append(end)
@@ -938,7 +939,7 @@ class Stormfury:
         people = action.get("people", 1)
         pop = state["population"][p["city"]]
         if not p["hand"]["evacuate"]:
-            raise _refuse("missing_card", "You don't have an Evacuate card.", card="evacuate")
+            raise _refuse("missing_card", gettext_noop("You don't have an Evacuate card."), card="evacuate")
         if pop == 0:
             raise _refuse("nobody_home", f"Everyone has already left {_city_name(p['city'])}.")
         if not isinstance(people, int) or isinstance(people, bool) or not 1 <= people <= pop:
@@ -970,7 +971,7 @@ class Stormfury:
         if role == "relief_corps":
             k = action.get("card")
             if k not in RCARDS or not p["hand"][k]:
-                raise _refuse("missing_card", "Choose a card from your hand.", card=k)
+                raise _refuse("missing_card", gettext_noop("Choose a card from your hand."), card=k)
             if p["to_pile"] <= 0:
                 raise _refuse("power_used", "You can only put cards you drew this turn on the "
                               "Relief pile, and you already did.")
@@ -991,9 +992,9 @@ class Stormfury:
         to, give, get = action.get("to"), action.get("give"), action.get("get")
         if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < state["seats"] \
                 or to == seat:
-            raise _refuse("no_such_player", "Choose another player to trade with.", to=to)
+            raise _refuse("no_such_player", gettext_noop("Choose another player to trade with."), to=to)
         if give not in RCARDS or get not in RCARDS or give == get:
-            raise _refuse("bad_cards", "Choose one card to give and a different one to get.")
+            raise _refuse("bad_cards", gettext_noop("Choose one card to give and a different one to get."))
         other = state["players"][to]
         if other["city"] != p["city"]:
             raise _refuse("not_same_city", f"You can only trade with someone in your city: "
@@ -1021,23 +1022,23 @@ class Stormfury:
 
     def _find_offer(self, state: dict, seat: int, action: dict) -> dict:
         if state["phase"] != "player":
-            raise _refuse("wrong_phase", "Trades happen during the Player Phase.")
+            raise _refuse("wrong_phase", gettext_noop("Trades happen during the Player Phase."))
         oid = action.get("offer")
         o = next((o for o in state["offers"] if o["id"] == oid), None)
         if o is None or o["to"] != seat:
-            raise _refuse("no_offer", "That trade offer is gone.", offer=oid)
+            raise _refuse("no_offer", gettext_noop("That trade offer is gone."), offer=oid)
         return o
 
     def _accept_trade(self, state: dict, seat: int, action: dict) -> list[dict]:
         o = self._find_offer(state, seat, action)
         a, b = state["players"][o["from"]], state["players"][seat]
         if a["city"] != b["city"]:
-            raise _refuse("not_same_city", "You are no longer in the same city.")
+            raise _refuse("not_same_city", gettext_noop("You are no longer in the same city."))
         if not b["hand"][o["get"]]:
             raise _refuse("missing_card", f"You don't have a {RCARDS[o['get']]['name']} card "
                           "to give.", card=o["get"])
         if not a["hand"][o["give"]]:
-            raise _refuse("they_lack_card", "They no longer have that card.", card=o["give"])
+            raise _refuse("they_lack_card", gettext_noop("They no longer have that card."), card=o["give"])
         a["hand"][o["give"]] -= 1
         b["hand"][o["give"]] += 1
         b["hand"][o["get"]] -= 1
@@ -1059,7 +1060,7 @@ class Stormfury:
         p = self._active(state, seat)
         k = action.get("card")
         if k not in RCARDS or not p["hand"][k]:
-            raise _refuse("missing_card", "Choose a card from your hand.", card=k)
+            raise _refuse("missing_card", gettext_noop("Choose a card from your hand."), card=k)
         if _hand_size(p["hand"]) <= HAND_LIMIT:
             raise _refuse("hand_ok", f"You may keep {HAND_LIMIT} cards: no need to discard.")
         _spend(state, p["hand"], {k: 1})
@@ -1080,18 +1081,18 @@ class Stormfury:
     def _skip(self, state: dict, action: dict) -> list[dict]:
         seat = action.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["seats"]:
-            raise _refuse("no_such_seat", "There is no such seat at this table.", seat=seat)
+            raise _refuse("no_such_seat", gettext_noop("There is no such seat at this table."), seat=seat)
         p = state["players"][seat]
         events: list[dict] = []
         if state["phase"] == "roles":
             if p["role"] is not None:
-                raise _refuse("role_chosen", "That seat already has a role.")
+                raise _refuse("role_chosen", gettext_noop("That seat already has a role."))
             self._give_role(state, p, events)
             if all(q["role"] for q in state["players"]):
                 self._begin_round(state, events)
             return events
         if state["phase"] != "player" or p["status"] in ("ended", "waiting"):
-            raise _refuse("nothing_to_skip", "That seat is not playing right now.", seat=seat)
+            raise _refuse("nothing_to_skip", gettext_noop("That seat is not playing right now."), seat=seat)
         events.append({"type": "skipped", "seat": seat})
         self._auto_end(state, p, events)
         return events
@@ -1107,7 +1108,7 @@ class Stormfury:
 
     def _storm_moves(self, state: dict, action: dict) -> list[dict]:
         if state["phase"] not in ("player", "storm"):
-            raise _refuse("wrong_phase", "The storm moves after the Player Phase.")
+            raise _refuse("wrong_phase", gettext_noop("The storm moves after the Player Phase."))
         events: list[dict] = []
         if state["phase"] == "player":
             # The teacher's button: everyone still playing ends as if skipped, then one move.

@@ -33,7 +33,7 @@ SCENARIO = Scenario(
     blurb=_("A team of emergency managers spends scarce resources as a hurricane crosses a hex map of the coast."),
     seats=(2, 4),
     age_band="10+",
-    languages=("en",),
+    languages=("en", "es", "nl"),
     team_play=True,
     session_options=(
         {"name": "shared_storm", "default": True,

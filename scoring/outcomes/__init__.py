@@ -6,9 +6,13 @@ The file is the source of truth; ``load_facts`` (called by a data migration and 
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 
 FACTS_FILE = Path(__file__).parent / "facts.json"
+# Beside it, translations/<language>.json: each fact's statement and number in that language.
+TRANSLATIONS = Path(__file__).parent / "translations"
+TRANSLATED = ("statement", "number")
 FIELDS = ("statement", "number", "source", "title", "year", "url", "decisions", "scenarios",
           "confidence", "verified", "age_band", "deaths", "values")
 AGE_BANDS = ("10+", "13+", "16+")
@@ -42,3 +46,21 @@ def load_facts(Fact, path: Path = FACTS_FILE) -> int:
             defaults={field: fact.get(field, Fact._meta.get_field(field).get_default()) for field in FIELDS})
     Fact.objects.exclude(key__in=[f["key"] for f in facts]).delete()
     return len(facts)
+
+
+@lru_cache(maxsize=8)
+def translations(language: str) -> dict:
+    """{fact key: {"statement": ..., "number": ...}} in ``language`` ({} if none is written)."""
+    path = TRANSLATIONS / f"{language}.json"
+    return json.loads(path.read_text(encoding="utf-8"))["facts"] if path.exists() else {}
+
+
+def in_language(facts, language: str):
+    """``facts`` (Fact rows) with their statement and number in ``language``, for showing only:
+    the rows are not saved, and sources, titles and grades stay as the source gives them."""
+    words = translations(language)
+    for fact in facts:
+        for field, text in words.get(fact.key, {}).items():
+            if field in TRANSLATED:
+                setattr(fact, field, text)
+    return facts

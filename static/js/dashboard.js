@@ -1,35 +1,35 @@
 // The teacher's live dashboard and the projector screen. Both show numbered snapshots from the
 // server (at most about a second stale); every button posts to one command endpoint.
 
-import { h as el } from "./kit.js";
+import { gettext, ngettext, fmt, h as el } from "./kit.js";
 
 const T = {
-  joinAt: "Go to", enter: "and enter",
-  students: (n) => `${n} student${n === 1 ? "" : "s"} joined`,
-  approve: "Approve", unapprove: "Hide name", rename: "Rename", remove: "Remove",
-  renamePrompt: "New nickname:", removeConfirm: (n) => `Remove ${n} from this lesson?`,
-  moveTo: "Move to table", table: (n) => `Table ${n}`, seat: (n) => `Seat ${n}`,
-  start: "Start the game", pause: "Pause", resume: "Resume", park: "Park until next lesson",
-  finish: "Finish with bots", endNow: "End now",
-  finishConfirm: "Every seat will be played to the end by a bot now. Continue?",
-  endConfirm: "Stop every table where it stands, with partial scores?",
-  parkConfirm: "Park the lesson? Timers stop; the code and seats are kept for next time.",
-  needs: "Needs you", nothing: "Nothing needs you right now.",
-  alert: {asking: "asks for help", stuck: "seems stuck", offline: "is offline", idle: "is idle",
-    finished: "has finished", claim: "wants to move to another device"},
-  clear: "Done", approveClaim: "Approve move",
-  toBot: "Hand to bot", toStudent: "Give back", bot: "bot", online: "online", offline: "offline",
-  waiting: "Waiting for the first student…",
-  ended: "Lesson ended", standings: "Final standings", classRanks: "Class ranking (bots not ranked)",
-  rank: "Rank", name: "Name", score: "Score", progress: "Class progress",
-  finishedTables: (d, t) => `${d} of ${t} tables finished`,
-  status: {lobby: "Students joining", playing: "Playing", paused: "Paused", parked: "Parked", ended: "Ended"},
-  stormMoves: "Storm moves", stormConfirm: "The storm will move at every table after a 10-second countdown. Continue?",
-  stormIn: (n) => `The storm moves in ${n} s`, stormLine: (s) => `Storm: category ${s.category ?? "–"} · round ${s.round ?? "–"} played by every table`,
-  waitingTables: (n, t) => `${n} of ${t} tables have ended their turn`,
-  damage: "Damage (lower is better)", botDamage: "Policy bot, same storm", team: "Team",
-  pendingName: "(waiting for approval)", live: "Live", reconnecting: "Reconnecting…", polling: "Updating every few seconds",
-  move: "Move", moveName: (n) => `Move ${n}`, newAlert: (who, what) => `${who} ${what}.`,
+  joinAt: gettext("Go to"), enter: gettext("and enter"),
+  students: (n) => fmt(ngettext("%(n)s student joined", "%(n)s students joined", n), { n }),
+  approve: gettext("Approve"), unapprove: gettext("Hide name"), rename: gettext("Rename"), remove: gettext("Remove"),
+  renamePrompt: gettext("New nickname:"), removeConfirm: (n) => fmt(gettext("Remove %(n)s from this lesson?"), { n }),
+  moveTo: gettext("Move to table"), table: (n) => fmt(gettext("Table %(n)s"), { n }), seat: (n) => fmt(gettext("Seat %(n)s"), { n }),
+  start: gettext("Start the game"), pause: gettext("Pause"), resume: gettext("Resume"), park: gettext("Park until next lesson"),
+  finish: gettext("Finish with bots"), endNow: gettext("End now"),
+  finishConfirm: gettext("Every seat will be played to the end by a bot now. Continue?"),
+  endConfirm: gettext("Stop every table where it stands, with partial scores?"),
+  parkConfirm: gettext("Park the lesson? Timers stop; the code and seats are kept for next time."),
+  needs: gettext("Needs you"), nothing: gettext("Nothing needs you right now."),
+  alert: {asking: gettext("asks for help"), stuck: gettext("seems stuck"), offline: gettext("is offline"), idle: gettext("is idle"),
+    finished: gettext("has finished"), claim: gettext("wants to move to another device")},
+  clear: gettext("Done"), approveClaim: gettext("Approve move"),
+  toBot: gettext("Hand to bot"), toStudent: gettext("Give back"), bot: gettext("bot"), online: gettext("online"), offline: gettext("offline"),
+  waiting: gettext("Waiting for the first student…"),
+  ended: gettext("Lesson ended"), standings: gettext("Final standings"), classRanks: gettext("Class ranking (bots not ranked)"),
+  rank: gettext("Rank"), name: gettext("Name"), score: gettext("Score"), progress: gettext("Class progress"),
+  finishedTables: (d, t) => fmt(gettext("%(d)s of %(t)s tables finished"), { d, t }),
+  status: {lobby: gettext("Students joining"), playing: gettext("Playing"), paused: gettext("Paused"), parked: gettext("Parked"), ended: gettext("Ended")},
+  stormMoves: gettext("Storm moves"), stormConfirm: gettext("The storm will move at every table after a 10-second countdown. Continue?"),
+  stormIn: (n) => fmt(gettext("The storm moves in %(n)s s"), { n }), stormLine: (s) => fmt(gettext("Storm: category %(category)s · round %(round)s played by every table"), { category: s.category ?? "–", round: s.round ?? "–" }),
+  waitingTables: (n, t) => fmt(gettext("%(n)s of %(t)s tables have ended their turn"), { n, t }),
+  damage: gettext("Damage (lower is better)"), botDamage: gettext("Policy bot, same storm"), team: gettext("Team"),
+  pendingName: gettext("(waiting for approval)"), live: gettext("Live"), reconnecting: gettext("Reconnecting…"), polling: gettext("Updating every few seconds"),
+  move: gettext("Move"), moveName: (n) => fmt(gettext("Move %(n)s"), { n }), newAlert: (who, what) => fmt(gettext("%(who)s %(what)s."), { who, what }),
 };
 
 const root = document.getElementById("dashboard");
@@ -64,8 +64,8 @@ function joinPanel(big) {
   return el("section", {class: `card join-panel${big ? " big" : ""}`},
     el("div", {},
       el("p", {class: "join-line"}, `${T.joinAt} `, el("strong", {}, data.join_url.replace(/\/join\/.*$/, "/join")), ` ${T.enter}`),
-      el("p", {class: "join-code", "aria-label": `Code ${data.code.split("").join(" ")}`}, data.code)),
-    el("img", {src: cfg.qrUrl, alt: `QR code for ${data.join_url}`, class: "qr", width: big ? 300 : 180, height: big ? 300 : 180}));
+      el("p", {class: "join-code", "aria-label": fmt(gettext("Code %(code)s"), { code: data.code.split("").join(" ") })}, data.code)),
+    el("img", {src: cfg.qrUrl, alt: fmt(gettext("QR code for %(url)s"), { url: data.join_url }), class: "qr", width: big ? 300 : 180, height: big ? 300 : 180}));
 }
 
 function roster() {
@@ -97,7 +97,7 @@ function roster() {
 
 function controls() {
   const s = data.status;
-  const bar = el("div", {class: "controls", role: "group", "aria-label": "Lesson controls"});
+  const bar = el("div", {class: "controls", role: "group", "aria-label": gettext("Lesson controls")});
   if (s === "lobby") bar.append(button(T.start, "start", {}, {class: "primary big", disabled: !data.participants.length}));
   if (s === "playing") bar.append(button(T.pause, "pause"));
   if (s === "paused" || s === "parked") bar.append(button(T.resume, "resume", {}, {class: "primary"}));
@@ -245,7 +245,7 @@ function classStorm() {
   const views = data.tables.filter((t) => t.summary).map((t) => t.summary);
   if (!views.length) return null;
   const behind = views.reduce((a, b) => ((b.view.round || 0) < (a.view.round || 0) ? b : a));
-  stormHolder = stormHolder || el("div", {class: "screen-storm", "aria-label": "The class's storm"});
+  stormHolder = stormHolder || el("div", {class: "screen-storm", "aria-label": gettext("The class's storm")});
   renderer.render(stormHolder, board, {...behind, seat: null},
     {act: () => Promise.resolve(false), busy: true, askTeacher: () => Promise.resolve(false), asking: false});
   return stormHolder;

@@ -36,6 +36,46 @@ function build(el, attrs, children) {
   return el;
 }
 
+// ---- language ---------------------------------------------------------------------------------
+// Every string a person reads goes through these. The page loads Django's JavaScript catalogue
+// (/jsi18n/, in this tablet's language) before any module; a renderer writes each string as
+// gettext("…") with %(name)s placeholders filled by fmt(), and `manage.py makemessages -d djangojs`
+// collects them into its folder's locale/ (README, "Add a language"). Without a catalogue (the
+// renderer harnesses) they read as written, in English.
+
+const catalogue = globalThis.django && globalThis.django.gettext ? globalThis.django : null;
+
+/** The string in the page's language. */
+export function gettext(text) {
+  return catalogue ? catalogue.gettext(text) : text;
+}
+
+/** The singular or plural form for `n`, by the page's language's own plural rule. */
+export function ngettext(one, many, n) {
+  return catalogue ? catalogue.ngettext(one, many, n) : (n === 1 ? one : many);
+}
+
+/** `text` with each %(name)s replaced by params[name]. */
+export function fmt(text, params) {
+  return text.replace(/%\((\w+)\)[sd]/g, (whole, key) => (key in params ? String(params[key]) : whole));
+}
+
+/** The page's language (its <html lang>). */
+export function pageLanguage() {
+  return document.documentElement.lang || "en";
+}
+
+/** A number as the page's language writes it (1,200 / 1.200). */
+export function num(n) {
+  return Number(n).toLocaleString(pageLanguage());
+}
+
+/** Whole US dollars as the page's language writes them ($1,200 / 1200 $ / $ 1.200). */
+export function money(n) {
+  return new Intl.NumberFormat(pageLanguage(), { style: "currency", currency: "USD", currencyDisplay: "narrowSymbol",
+    minimumFractionDigits: 0, maximumFractionDigits: 0 }).format(n);
+}
+
 // ---- time -------------------------------------------------------------------------------------
 
 /** Seconds as "m:ss", rounded up and never below 0:00. */

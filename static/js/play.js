@@ -5,32 +5,32 @@
 // The one exception is documented: an `others` message carries a seat's whole new `others` part
 // (its tablemates' progress) for a view whose own part did not change, and replaces that part.
 
-import { h as el, confirmChoice } from "./kit.js";
+import { gettext, fmt, h as el, confirmChoice } from "./kit.js";
 
 const T = {
-  connecting: "Connecting…",
-  reconnecting: "Reconnecting…",
-  fallback: "Slow mode: this network blocks live updates, so the page checks every few seconds.",
-  offline: "No connection. Your seat is kept: the page will reconnect by itself.",
-  hello: (name) => `Hi ${name}!`,
-  table: (n) => `You are at table ${n}.`,
-  waitStart: "Wait for your teacher to start the game.",
-  waitApprove: "Your teacher will check your nickname before it appears on the board.",
-  noTable: "Your teacher is arranging the tables.",
-  mates: "At your table:",
-  rtt: (ms) => `Connection: ${ms} ms there and back`,
-  bot: "a bot",
-  you: "you",
-  ended: "This lesson has ended. Thank you for playing!",
-  parked: "The lesson is parked until your teacher resumes it. Your seat is kept.",
-  paused: "Your teacher has paused the game.",
-  player: (n) => `Player ${n}`,
-  seatTabs: "Players on this tablet",
-  askTeacher: "Ask the teacher",
-  asked: "Teacher asked ✓ (tap to cancel)",
-  error: "That did not work",
-  report: "Open my report (what really happens in hurricanes)",
-  reportNote: "Your report is ready a minute after your teacher ends the lesson. Keep this link.",
+  connecting: gettext("Connecting…"),
+  reconnecting: gettext("Reconnecting…"),
+  fallback: gettext("Slow mode: this network blocks live updates, so the page checks every few seconds."),
+  offline: gettext("No connection. Your seat is kept: the page will reconnect by itself."),
+  hello: (name) => fmt(gettext("Hi %(name)s!"), { name }),
+  table: (n) => fmt(gettext("You are at table %(n)s."), { n }),
+  waitStart: gettext("Wait for your teacher to start the game."),
+  waitApprove: gettext("Your teacher will check your nickname before it appears on the board."),
+  noTable: gettext("Your teacher is arranging the tables."),
+  mates: gettext("At your table:"),
+  bot: gettext("a bot"),
+  you: gettext("you"),
+  ended: gettext("This lesson has ended. Thank you for playing!"),
+  parked: gettext("The lesson is parked until your teacher resumes it. Your seat is kept."),
+  paused: gettext("Your teacher has paused the game."),
+  rtt: (ms) => fmt(gettext("Connection: %(ms)s ms there and back"), { ms }),
+  player: (n) => fmt(gettext("Player %(n)s"), { n }),
+  seatTabs: gettext("Players on this tablet"),
+  askTeacher: gettext("Ask the teacher"),
+  asked: gettext("Teacher asked ✓ (tap to cancel)"),
+  error: gettext("That did not work"),
+  report: gettext("Open my report (what really happens in hurricanes)"),
+  reportNote: gettext("Your report is ready a minute after your teacher ends the lesson. Keep this link."),
 };
 
 const root = document.getElementById("play");

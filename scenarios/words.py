@@ -1,0 +1,87 @@
+"""Words for people from pure code (analyses, counterfactuals): marked for translation, no Django.
+
+A pure module writes each sentence as ``gettext("... %(hour)s ...") % {...}`` (or ``ngettext``),
+imported from here, and marks words it returns as data (a label, an outcome) with
+``gettext_noop`` so that a template can translate them (``{% translate story.outcome %}``).
+``makemessages`` collects these calls like any other. The web layer installs Django's functions
+once (``classroom.apps``), so a sentence comes out in the language active where it is asked for
+(the reader's, in a report); engine tests, benchmarks and harnesses get the English as written.
+Only words go through here: nothing a game's rules or state depend on.
+"""
+
+
+def _same(text):
+    return text
+
+
+def _same_plural(one, many, n):
+    return one if n == 1 else many
+
+
+_translate = {"gettext": _same, "ngettext": _same_plural, "language": lambda: "en"}
+
+
+def install(gettext, ngettext, language) -> None:
+    """Translate from now on with these (Django's ``gettext``, ``ngettext``, ``get_language``)."""
+    _translate.update(gettext=gettext, ngettext=ngettext, language=language)
+
+
+def language() -> str:
+    """The language sentences come out in now (part of the key of anything cached with words)."""
+    return _translate["language"]() or "en"
+
+
+def gettext(text: str) -> str:
+    return _translate["gettext"](text)
+
+
+def ngettext(one: str, many: str, n: int) -> str:
+    return _translate["ngettext"](one, many, n)
+
+
+def gettext_noop(text: str) -> str:
+    """Marks ``text`` for the catalogue, to be translated where it is shown."""
+    return text
+
+
+# --- Content words ------------------------------------------------------------------------------
+# A scenario's content files (cards, places, roles, reasons...) are written in English; beside
+# them, ``content/translations/<language>.json`` maps each English word of the fields below to
+# that language: {"Contraflow!": "¡Contraflujo!", ...}. The web layer puts the translations into
+# what it sends to a tablet in that language (``classroom.languages``); engines, their states and
+# the move log stay in English, so nothing a game decides depends on a language.
+CONTENT_FIELDS = frozenset({"label", "name", "title", "text", "question", "power", "basis"})
+CONTENT_CHOICES = frozenset({"choices", "consequences"})  # {key: English sentence}
+
+
+def content_words(content) -> list[str]:
+    """Every English word of ``content`` (parsed content files) that is translated, in order."""
+    found = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key in CONTENT_FIELDS and isinstance(item, str):
+                    found.append(item)
+                elif key in CONTENT_CHOICES and isinstance(item, dict):
+                    found.extend(text for text in item.values() if isinstance(text, str))
+                else:
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(content)
+    return list(dict.fromkeys(found))
+
+
+def translate_words(value, translations: dict):
+    """``value`` (a view, a board: plain JSON) with every string that is an English content word
+    replaced by its translation; keys and everything else untouched."""
+    if isinstance(value, str):
+        return translations.get(value, value)
+    if isinstance(value, dict):
+        return {key: translate_words(item, translations) for key, item in value.items()}
+    if isinstance(value, list):
+        return [translate_words(item, translations) for item in value]
+    return value
