@@ -87,7 +87,7 @@ def test_every_fact_has_its_statement_and_number_in_the_language_with_the_same_n
 def test_a_report_reader_sees_facts_in_their_language():
     from django.utils import translation
 
-    from scoring.services import shown_facts
+    from scoring.selectors import shown_facts
 
     session = make_session()
     with translation.override("es"):
