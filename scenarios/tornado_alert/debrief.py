@@ -5,6 +5,7 @@ would you take that photo?"""
 from __future__ import annotations
 
 from scenarios.debrief import Citations
+from scenarios.words import gettext_noop
 
 from . import ENGINE, rules
 
@@ -103,7 +104,7 @@ class TornadoAlertDebrief:
                                                          "citations": cites.facts}
 
     def report(self, lesson, table, seat, name, progress):
-        progress(40, "Reading the photos")
+        progress(40, gettext_noop("Reading the photos"))
         mine = next(r for r in players(lesson) if r["table"] == table["table"] and r["seat"] == seat)
         facts, cites = cited(lesson, "student")
         mine["favourite_name"] = LOCATION_NAMES.get(mine["favourite"], "")
@@ -116,7 +117,7 @@ class TornadoAlertDebrief:
     def packet(self, lesson, progress):
         facts, cites = cited(lesson, "student")
         rows = players(lesson)
-        progress(50, "Reading every table")
+        progress(50, gettext_noop("Reading every table"))
         teacher_only = [f for f in lesson.facts("teacher") if not f.verified and f.key in TOPICS.values()]
         context = {"summary": summary(lesson), "rows": rows, "cited": facts, "citations": cites.facts,
                    "teacher_only": teacher_only}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from scenarios.base import IllegalAction, draw, json_copy, load_content, shuffled
+from scenarios.words import gettext_noop  # marks refusal sentences for the web layer to translate
 
 CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content", ["deck.json"])
 VERSION = "1.0.0"
@@ -60,6 +61,10 @@ OPTIONS = [
 ]
 DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
 DECIDE = ("keep", "strike", "use_plus", "use_minus")
+#: the refusal of a slap at a pile someone already took, per seat of the one who took it: whole
+#: sentences, so the web layer can translate each ("Player 2 was faster.")
+FASTER = (gettext_noop("Player 1 was faster."), gettext_noop("Player 2 was faster."), gettext_noop("Player 3 was faster."),
+          gettext_noop("Player 4 was faster."), gettext_noop("Player 5 was faster."), gettext_noop("Player 6 was faster."))
 
 
 # --- Set-up ---------------------------------------------------------------------------------------
@@ -68,9 +73,9 @@ def new_state(seed: int, seats: int, options=None) -> dict:
     options = {**DEFAULTS, **(options or {})}
     for o in OPTIONS:
         if options[o["name"]] not in o["choices"]:
-            raise IllegalAction("bad_option", "That option is not offered.", name=o["name"])
+            raise IllegalAction("bad_option", gettext_noop("That option is not offered."), name=o["name"])
     if not 2 <= seats <= 6:
-        raise IllegalAction("bad_seats", "Tornado Alert! is for 2 to 6 players.", seats=seats)
+        raise IllegalAction("bad_seats", gettext_noop("Tornado Alert! is for 2 to 6 players."), seats=seats)
     state = {
         "seed": seed, "options": options, "seats": seats, "round": 0, "phase": "play",
         "ended": False, "moves": 0, "races": 0,
@@ -220,7 +225,7 @@ def apply(state: dict, seat, action: dict) -> list[dict]:
     """Validate, then apply; raises IllegalAction with the state untouched."""
     kind = action.get("type") if isinstance(action, dict) else None
     if state["phase"] == "over":
-        raise IllegalAction("game_over", "The game is over.")
+        raise IllegalAction("game_over", gettext_noop("The game is over."))
     if kind == "end_now" and seat is None:
         events = _end_round(state, "ended") if state["phase"] == "play" else []
         _finish(state)
@@ -229,7 +234,7 @@ def apply(state: dict, seat, action: dict) -> list[dict]:
     if kind == "slap" and seat is not None:
         _check_slap(state, seat, action)
     elif not _allowed(state, seat, action, kind):
-        raise IllegalAction("not_now", "That is not something you can do now.")
+        raise IllegalAction("not_now", gettext_noop("That is not something you can do now."))
     state["moves"] += 1
     if kind == "slap":
         return _done(state, _slap(state, seat))
@@ -260,21 +265,20 @@ def _done(state: dict, events: list) -> list:
 def _check_slap(state: dict, seat: int, action: dict) -> None:
     aimed = action.get("pile")
     if not isinstance(aimed, int) or isinstance(aimed, bool) or aimed > state["pile_id"]:
-        raise IllegalAction("not_now", "That is not something you can do now.")
+        raise IllegalAction("not_now", gettext_noop("That is not something you can do now."))
     taken = state["last_take"]
     if aimed < state["pile_id"] and taken is not None and taken["pile"] >= aimed and taken["seat"] != seat:
-        raise IllegalAction("too_slow", "Player %(player)s was faster." % {"player": taken["seat"] + 1},
-                            player=taken["seat"] + 1)
+        raise IllegalAction("too_slow", FASTER[taken["seat"]], player=taken["seat"] + 1)
     if aimed < state["pile_id"]:
-        raise IllegalAction("pile_changed", "The pile changed before your slap arrived.")
+        raise IllegalAction("pile_changed", gettext_noop("The pile changed before your slap arrived."))
     if not may_slap(state, seat):
         if state["race"] is not None and seat in state["race"]["slaps"]:
-            raise IllegalAction("already_slapped", "You have already slapped this pile.")
+            raise IllegalAction("already_slapped", gettext_noop("You have already slapped this pile."))
         if seat == state["last_player"] and not state["taken_since_play"]:
-            raise IllegalAction("own_card", "You cannot take cards straight after playing your own.")
+            raise IllegalAction("own_card", gettext_noop("You cannot take cards straight after playing your own."))
         if seat == state["last_taker"]:
-            raise IllegalAction("twice", "You cannot take twice before the next card is played.")
-        raise IllegalAction("nothing_to_take", "There is nothing on the pile to take.")
+            raise IllegalAction("twice", gettext_noop("You cannot take twice before the next card is played."))
+        raise IllegalAction("nothing_to_take", gettext_noop("There is nothing on the pile to take."))
 
 
 def _slap(state: dict, seat: int) -> list:

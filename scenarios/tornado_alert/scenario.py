@@ -10,6 +10,6 @@ SCENARIO = Scenario(
             "Would you take that photo?"),
     seats=(2, 6),
     age_band="10+",
-    languages=("en",),
+    languages=("en", "es", "nl"),
     facts=("what-kills-1963-2012", "cat4-damage"),
 )

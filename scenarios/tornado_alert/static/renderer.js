@@ -2,103 +2,115 @@
 // average, everyone else's location, and what the tornado and lightning just did with the safety
 // note of the place they struck. The transport (play.js) owns the socket; this module computes no
 // rule: every number (cards to take, averages, chips, who may slap) comes in the view or board.
-// Every visible string is in the catalogue T. Safari 15 / Chrome 100: no build step.
+// Every visible string is in the catalogue T, through gettext (the page's language); a place's
+// name ("from a storm cellar") comes translated in the board. Safari 15 / Chrome 100: no build step.
 
-import { h, screenMemory, saveUiState, restoreUiState, sendAction, basisBlock, resultsTable } from "/static/js/kit.js";
+import { gettext, ngettext, fmt, num, pageLanguage, h, screenMemory, saveUiState, restoreUiState, sendAction, basisBlock,
+  resultsTable } from "/static/js/kit.js";
 
 const T = {
-  title: "Tornado Alert!",
-  round: (r, n) => `Round ${r} of ${n}`,
-  variantFree: "Tornado Alert! 2: no turn order",
-  player: (n) => `Player ${n + 1}`,
-  you: "you",
-  yourTurn: "Your turn: play a card.",
-  slapOrWait: "Slap the pile if you want those photos.",
-  waitFor: (p) => `Waiting for ${p} to play.`,
-  freePlay: "Play a card whenever you like, or slap the pile.",
-  race: (n) => `Race! ${n} ${n === 1 ? "slap" : "slaps"} on this pile: the winner is drawn in a moment.`,
-  inRace: "Your slap counted: you are in the race.",
-  decide: "Round over: keep this result or strike it?",
-  decided: "Waiting for the others to choose.",
-  over: "Game over",
-  paused: "Paused by your teacher",
-  bot: "A bot is playing for you…",
-  sending: "Sending…",
-  rtt: (ms) => `Your connection: ${ms} ms`,
-  pileTitle: "Play pile",
-  pileEmpty: "The pile is empty.",
-  pileTop: (name, value) => `Top: ${name} (${value})`,
-  pileSize: (n) => `${n} ${n === 1 ? "card" : "cards"} on the pile`,
-  pileList: "Cards on the pile, top first",
-  drawLeft: (n) => `${n} left to draw`,
-  slap: "Slap!",
-  slapTake: (n) => `Take ${n} ${n === 1 ? "card" : "cards"}`,
-  slapNothing: "Nothing to take",
-  slapNotNow: "You can't slap now",
-  handTitle: "Your hand",
-  play: (name, value) => `Play ${name} (${value})`,
-  tornadoMark: "Tornado",
-  stackTitle: "Your photos",
-  noStack: "No photos yet.",
-  location: "Location",
-  average: "Average now",
-  photos: "Photos",
-  faceDown: "Face down",
-  chips: "Chips",
-  chipText: (p, m) => `+1 × ${p}, −1 × ${m}`,
-  tableTitle: "The table",
-  seatLine: (loc, avg, cards) => `${loc} · average ${avg} · ${cards} photos`,
-  nowhere: "no location",
-  racing: "in the race",
-  handCount: (n) => `${n} in hand`,
-  eventsTitle: "What just happened",
+  title: gettext("Tornado Alert!"),
+  round: (r, n) => fmt(gettext("Round %(r)s of %(n)s"), { r: num(r), n: num(n) }),
+  variantFree: gettext("Tornado Alert! 2: no turn order"),
+  player: (n) => fmt(gettext("Player %(n)s"), { n: num(n + 1) }),
+  me: (name) => fmt(gettext("%(name)s (you)"), { name }),
+  yourTurn: gettext("Your turn: play a card."),
+  slapOrWait: gettext("Slap the pile if you want those photos."),
+  waitFor: (p) => fmt(gettext("Waiting for %(player)s to play."), { player: p }),
+  freePlay: gettext("Play a card whenever you like, or slap the pile."),
+  race: (n) => fmt(ngettext("Race! %(n)s slap on this pile: the winner is drawn in a moment.",
+    "Race! %(n)s slaps on this pile: the winner is drawn in a moment.", n), { n: num(n) }),
+  inRace: gettext("Your slap counted: you are in the race."),
+  decide: gettext("Round over: keep this result or strike it?"),
+  decided: gettext("Waiting for the others to choose."),
+  over: gettext("Game over"),
+  paused: gettext("Paused by your teacher"),
+  bot: gettext("A bot is playing for you…"),
+  sending: gettext("Sending…"),
+  rtt: (ms) => fmt(gettext("Your connection: %(ms)s ms"), { ms: num(ms) }),
+  pileTitle: gettext("Play pile"),
+  pileEmpty: gettext("The pile is empty."),
+  pileTop: (name, value) => fmt(gettext("Top: %(name)s (%(value)s)"), { name, value: num(value) }),
+  pileSize: (n) => fmt(ngettext("%(n)s card on the pile", "%(n)s cards on the pile", n), { n: num(n) }),
+  pileList: gettext("Cards on the pile, top first"),
+  drawLeft: (n) => fmt(ngettext("%(n)s card left to draw", "%(n)s cards left to draw", n), { n: num(n) }),
+  slap: gettext("Slap!"),
+  slapTake: (n) => fmt(ngettext("Take %(n)s card", "Take %(n)s cards", n), { n: num(n) }),
+  slapNothing: gettext("Nothing to take"),
+  slapNotNow: gettext("You can't slap now"),
+  handTitle: gettext("Your hand"),
+  play: (name, value) => fmt(gettext("Play %(name)s (%(value)s)"), { name, value: num(value) }),
+  tornadoMark: gettext("Tornado"),
+  stackTitle: gettext("Your photos"),
+  noStack: gettext("No photos yet."),
+  location: gettext("Location"),
+  average: gettext("Average now:"),
+  photos: gettext("Photos"),
+  faceDown: gettext("Face down"),
+  chips: gettext("Chips"),
+  chipText: (p, m) => fmt(gettext("+1 × %(plus)s, −1 × %(minus)s"), { plus: num(p), minus: num(m) }),
+  tableTitle: gettext("The table"),
+  seatLine: (loc, avg, cards) => fmt(ngettext("%(place)s · average %(avg)s · %(n)s photo", "%(place)s · average %(avg)s · %(n)s photos", cards),
+    { place: loc, avg, n: num(cards) }),
+  nowhere: gettext("no location"),
+  racing: gettext("in the race"),
+  handCount: (n) => fmt(ngettext("%(n)s card in hand", "%(n)s cards in hand", n), { n: num(n) }),
+  eventsTitle: gettext("What just happened"),
   ev: {
-    play: (p, card) => `${p} played ${card}.`,
-    take: (p, n) => `${p} took ${n} ${n === 1 ? "card" : "cards"}.`,
-    takeShort: (p, n) => `${p} took the last ${n} ${n === 1 ? "card" : "cards"}, face down.`,
-    slap: (p) => `${p} slapped the pile.`,
-    race: (p, n) => `${p} won a race of ${n} slaps.`,
-    tornado: (loc, hit) => hit ? `Tornado! It struck everyone taking photos ${loc}: ${hit}.` : `A tornado card (${loc}): nobody was taking photos there.`,
-    lightning: (loc, hit) => hit ? `Lightning! The same place twice in a row struck everyone taking photos ${loc}: ${hit}.` : `Lightning (${loc}), but nobody was taking photos there.`,
-    genie: (p, n) => `A genie turned ${n} face-down ${n === 1 ? "card" : "cards"} of ${p} up again.`,
-    rover: (p, n) => `A rover stole all ${n} of ${p}'s photos!`,
-    wedgePlus: (p) => `${p} left the wedge on top: +1 chip.`,
-    wedgeMinus: (p) => `${p} took the wedge: −1 chip.`,
-    roundOver: (r) => `Round ${r} is over.`,
-    gameOverBy: (p) => `${p} took the Game Over card.`,
-    handPenalty: (p) => `${p} held the wrong number of cards: −1 chip.`,
-    decided: (p) => `${p} has chosen.`,
-    roundStart: (r, p) => `Round ${r} begins.`,
-    ended: "Your teacher ended the game.",
+    play: (p, card) => fmt(gettext("%(player)s played %(card)s."), { player: p, card }),
+    take: (p, n) => fmt(ngettext("%(player)s took %(n)s card.", "%(player)s took %(n)s cards.", n), { player: p, n: num(n) }),
+    takeShort: (p, n) => fmt(ngettext("%(player)s took the last %(n)s card, face down.", "%(player)s took the last %(n)s cards, face down.", n),
+      { player: p, n: num(n) }),
+    slap: (p) => fmt(gettext("%(player)s slapped the pile."), { player: p }),
+    race: (p, n) => fmt(ngettext("%(player)s won a race of %(n)s slap.", "%(player)s won a race of %(n)s slaps.", n), { player: p, n: num(n) }),
+    tornado: (loc, hit) => (hit ? fmt(gettext("Tornado! It struck everyone taking photos %(place)s: %(players)s."), { place: loc, players: hit })
+      : fmt(gettext("A tornado card (%(place)s): nobody was taking photos there."), { place: loc })),
+    lightning: (loc, hit) => (hit ? fmt(gettext("Lightning! The same place twice in a row struck everyone taking photos %(place)s: %(players)s."),
+      { place: loc, players: hit })
+      : fmt(gettext("Lightning (%(place)s), but nobody was taking photos there."), { place: loc })),
+    genie: (p, n) => fmt(ngettext("A genie turned %(n)s face-down card of %(player)s up again.",
+      "A genie turned %(n)s face-down cards of %(player)s up again.", n), { player: p, n: num(n) }),
+    rover: (p, n) => fmt(ngettext("A rover stole %(player)s's %(n)s photo!", "A rover stole all %(n)s of %(player)s's photos!", n),
+      { player: p, n: num(n) }),
+    wedgePlus: (p) => fmt(gettext("%(player)s left the wedge on top: +1 chip."), { player: p }),
+    wedgeMinus: (p) => fmt(gettext("%(player)s took the wedge: −1 chip."), { player: p }),
+    roundOver: (r) => fmt(gettext("Round %(r)s is over."), { r: num(r) }),
+    gameOverBy: (p, r) => fmt(gettext("%(player)s took the Game Over card. Round %(r)s is over."), { player: p, r: num(r) }),
+    handPenalty: (p) => fmt(gettext("%(player)s held the wrong number of cards: −1 chip."), { player: p }),
+    decided: (p) => fmt(gettext("%(player)s has chosen."), { player: p }),
+    roundStart: (r) => fmt(gettext("Round %(r)s begins."), { r: num(r) }),
+    ended: gettext("Your teacher ended the game."),
   },
-  faster: (p) => `${p} was faster.`,
-  gotIt: (n) => `You got it: ${n} ${n === 1 ? "card" : "cards"}!`,
-  safetyTitle: (loc) => `Would you take that photo ${loc}?`,
-  factChecked: "What really happens:",
-  factReported: "Safety advice, as reported:",
-  factSource: "Source:",
-  factReportedBy: "Reported by:",
+  faster: (p) => fmt(gettext("%(player)s was faster."), { player: p }),
+  gotIt: (n) => fmt(ngettext("You got it: %(n)s card!", "You got it: %(n)s cards!", n), { n: num(n) }),
+  safetyTitle: (loc) => fmt(gettext("Would you take that photo %(place)s?"), { place: loc }),
+  factChecked: gettext("What really happens:"),
+  factReported: gettext("Safety advice, as reported:"),
+  factSource: gettext("Source:"),
+  factReportedBy: gettext("Reported by:"),
   choices: {
-    keep: ["Keep this result", "Save your chips for later."],
-    strike: ["Strike this result", "It will not count, but you take a −1 chip."],
-    use_plus: ["Use a +1 chip on it", "This result goes up by 1."],
-    use_minus: ["Use a −1 chip on it", "Spend a −1 chip on a result you can afford to lower."],
+    keep: [gettext("Keep this result"), gettext("Save your chips for later.")],
+    strike: [gettext("Strike this result"), gettext("It will not count, but you take a −1 chip.")],
+    use_plus: [gettext("Use a +1 chip on it"), gettext("This result goes up by 1.")],
+    use_minus: [gettext("Use a −1 chip on it"), gettext("Spend a −1 chip on a result you can afford to lower.")],
   },
-  resultTitle: (r) => `Round ${r}: your average`,
-  resultsTitle: "Final results: your worst round counts",
-  rank: "Rank",
-  seat: "Player",
-  rounds: "Rounds",
-  score: "Worst round",
-  struck: "struck",
-  players: "Players",
-  summaryTitle: (r, n) => `Round ${r} of ${n}`,
+  resultTitle: (r) => fmt(gettext("Round %(r)s: your average"), { r: num(r) }),
+  resultsTitle: gettext("Final results: your worst round counts"),
+  rank: gettext("Rank"),
+  seat: gettext("Player"),
+  rounds: gettext("Rounds"),
+  score: gettext("Worst round"),
+  struckAvg: (avg) => fmt(gettext("%(avg)s (struck)"), { avg }),
+  players: gettext("Players"),
+  seatAndName: (seat, name) => fmt(gettext("%(player)s · %(name)s"), { player: seat, name }),
+  summaryTitle: (r, n) => fmt(gettext("Round %(r)s of %(n)s"), { r: num(r), n: num(n) }),
 };
 
 const memory = screenMemory(() => ({ slappedAt: null, said: "" }));
 
-function num(x) {
-  return (Math.round(x * 100) / 100).toFixed(2);
+function avg(x) {
+  // an average as the rule book asks, to two decimals, written the page's language's way (2.50 / 2,50)
+  return (Math.round(x * 100) / 100).toLocaleString(pageLanguage(), { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
 function cardName(board, id) {
@@ -122,7 +134,7 @@ function namer(me, names) {
   // nicknames the teacher approved), else "Player N"; the tablet's own seat adds "(you)".
   return (seat) => {
     const name = (names && names[seat]) || T.player(seat);
-    return seat === me ? `${name} (${T.you})` : name;
+    return seat === me ? T.me(name) : name;
   };
 }
 
@@ -138,7 +150,7 @@ function eventLine(board, e, p) {
     case "genie": return T.ev.genie(p(e.seat), e.flipped);
     case "rover": return T.ev.rover(p(e.seat), e.lost);
     case "wedge": return e.chip > 0 ? T.ev.wedgePlus(p(e.seat)) : T.ev.wedgeMinus(p(e.seat));
-    case "round_over": return e.reason === "game_over" ? `${T.ev.gameOverBy(p(e.seat))} ${T.ev.roundOver(e.round)}` : T.ev.roundOver(e.round);
+    case "round_over": return e.reason === "game_over" ? T.ev.gameOverBy(p(e.seat), e.round) : T.ev.roundOver(e.round);
     case "hand_penalty": return T.ev.handPenalty(p(e.seat));
     case "decided": return T.ev.decided(p(e.seat));
     case "round_start": return T.ev.roundStart(e.round);
@@ -174,7 +186,7 @@ function pileBox(board, view, ctx) {
   const list = view.pile.slice().reverse().map((id) => {
     const c = board.cards[id];
     return h("li", { class: "ta-pcard" + (c && c.tornado ? " is-tornado" : "") },
-      h("span", { class: "ta-val", text: String(c ? c.value : 0) }), " ", cardName(board, id),
+      h("span", { class: "ta-val", text: num(c ? c.value : 0) }), " ", cardName(board, id),
       c && c.tornado ? h("span", { class: "ta-torn", text: ` ⚠ ${T.tornadoMark}` }) : null);
   });
   return h("section", { class: "ta-box ta-pile", "aria-labelledby": "ta-pile-title" },
@@ -194,7 +206,7 @@ function handBox(board, view, ctx) {
     return h("li", {}, h("button", {
       type: "button", class: "ta-card" + (c.tornado ? " is-tornado" : ""), "data-key": `hand-${i}`,
       disabled: !action || ctx.disabled, onclick: () => sendAction(ctx.controls, action),
-    }, h("span", { class: "ta-val", text: String(c.value) }), h("span", { class: "ta-card-name", text: cardName(board, id) }),
+    }, h("span", { class: "ta-val", text: num(c.value) }), h("span", { class: "ta-card-name", text: cardName(board, id) }),
     c.tornado ? h("span", { class: "ta-torn", text: `⚠ ${T.tornadoMark}` }) : null,
     h("span", { class: "visually-hidden", text: ` — ${T.play(cardName(board, id), c.value)}` })));
   });
@@ -206,11 +218,11 @@ function stackBox(board, view, me) {
   const s = view.seats[me];
   return h("section", { class: "ta-box ta-stack", "aria-labelledby": "ta-stack-title" },
     h("h2", { id: "ta-stack-title", text: T.stackTitle }),
-    h("p", { class: "ta-average" }, h("span", { text: `${T.average}: ` }), h("strong", { text: num(s.average) })),
+    h("p", { class: "ta-average" }, h("span", { text: `${T.average} ` }), h("strong", { text: avg(s.average) })),
     h("dl", { class: "ta-dl" },
       h("div", {}, h("dt", { text: T.location }), h("dd", { text: s.location ? locName(board, s.location) : T.nowhere })),
-      h("div", {}, h("dt", { text: T.photos }), h("dd", { text: String(s.cards) })),
-      h("div", {}, h("dt", { text: T.faceDown }), h("dd", { text: String(s.face_down) })),
+      h("div", {}, h("dt", { text: T.photos }), h("dd", { text: num(s.cards) })),
+      h("div", {}, h("dt", { text: T.faceDown }), h("dd", { text: num(s.face_down) })),
       h("div", {}, h("dt", { text: T.chips }), h("dd", { text: T.chipText(s.chips[0], s.chips[1]) }))));
 }
 
@@ -219,7 +231,7 @@ function tableBox(board, view, me, who) {
     h("h2", { id: "ta-table-title", text: T.tableTitle }),
     h("ul", { class: "ta-seats" }, view.seats.map((s) => h("li", { class: "ta-seat" + (s.seat === me ? " is-me" : "") },
       h("strong", { text: who(s.seat) }), " ",
-      T.seatLine(s.location ? locName(board, s.location) : T.nowhere, num(s.average), s.cards),
+      T.seatLine(s.location ? locName(board, s.location) : T.nowhere, avg(s.average), s.cards),
       view.phase === "play" ? ` · ${T.handCount(s.hand)}` : "",
       s.in_race ? h("span", { class: "ta-racing", text: ` · ${T.racing}` }) : null))));
 }
@@ -254,7 +266,7 @@ function decideBox(view, me, ctx) {
   const last = mine[mine.length - 1];
   return h("section", { class: "ta-box ta-decide", "aria-labelledby": "ta-decide-title" },
     h("h2", { id: "ta-decide-title", text: T.resultTitle(view.round) }),
-    h("p", { class: "ta-average" }, h("strong", { text: last ? num(last.avg) : "—" })),
+    h("p", { class: "ta-average" }, h("strong", { text: last ? avg(last.avg) : "—" })),
     h("div", { class: "ta-choices" }, view.actions.map((a) => h("button", {
       type: "button", class: "ta-choice", "data-key": `choice-${a.type}`, disabled: ctx.disabled,
       onclick: () => sendAction(ctx.controls, a),
@@ -268,9 +280,9 @@ function resultsBox(view, message, me, who) {
     [T.rank, T.seat, T.rounds, T.score],
     rows.map((r) => ({
       me: r.seat === me,
-      cells: [String(r.rank), who(r.seat),
-        r.breakdown.rounds.map((x) => x.struck ? `${num(x.avg)} (${T.struck})` : num(x.avg + x.applied)).join(" · "),
-        num(r.score)],
+      cells: [num(r.rank), who(r.seat),
+        r.breakdown.rounds.map((x) => x.struck ? T.struckAvg(avg(x.avg)) : avg(x.avg + x.applied)).join(" · "),
+        avg(r.score)],
     }))));
 }
 
@@ -332,8 +344,8 @@ export function summary(board, view, table) {
   return h("div", { class: "ta-summary" },
     h("p", { class: "ta-sum-title", text: T.summaryTitle(view.round, view.rounds) }),
     h("ul", { class: "ta-sum-list", "aria-label": T.players }, view.seats.map((s) => h("li", {},
-      h("strong", { text: names[s.seat] ? `${T.player(s.seat)} · ${names[s.seat]}` : T.player(s.seat) }), " ",
-      T.seatLine(s.location ? locName(board, s.location) : T.nowhere, num(s.average), s.cards)))));
+      h("strong", { text: names[s.seat] ? T.seatAndName(T.player(s.seat), names[s.seat]) : T.player(s.seat) }), " ",
+      T.seatLine(s.location ? locName(board, s.location) : T.nowhere, avg(s.average), s.cards)))));
 }
 
 export function progress(board, view) {
