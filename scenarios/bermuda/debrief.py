@@ -4,6 +4,7 @@ what keeps real ships out of a hurricane's way, cited."""
 from __future__ import annotations
 
 from scenarios.debrief import Citations
+from scenarios.words import gettext_noop
 
 from . import analysis
 
@@ -35,7 +36,7 @@ class BermudaDebrief:
                                                   "cited": facts, "citations": cites.facts}
 
     def report(self, lesson, table, seat, name, progress):
-        progress(30, "Replaying the fleet outside the cone")
+        progress(30, gettext_noop("Replaying the fleet outside the cone"))
         story = analysis.table_story(table)
         mine = next(r for r in story["fleets"] if r["seat"] == seat)
         facts, cites = cited(lesson, "student")
@@ -46,7 +47,7 @@ class BermudaDebrief:
         return "scenarios/bermuda/student_report.html", context, data
 
     def packet(self, lesson, progress):
-        progress(30, "Replaying every fleet outside the cone")
+        progress(30, gettext_noop("Replaying every fleet outside the cone"))
         stories = [analysis.table_story(t) for t in lesson.tables]
         facts, cites = cited(lesson, "student")
         teacher_only = [f for f in lesson.facts("teacher") if not f.verified]

@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from scenarios.base import IllegalAction, canonical, draw, json_copy, load_content, roll, shuffled
+from scenarios.words import gettext_noop  # marks refusal sentences for the web layer to translate
 
 CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content", ["sea.json", "cloud.json", "lessons.json"])
 SEA, CLOUD, LESSONS = CONTENT["sea"], CONTENT["cloud"], CONTENT["lessons"]
@@ -191,9 +192,9 @@ class Bermuda:
         options = {**DEFAULTS, **(options or {})}
         for o in OPTIONS:
             if options[o["name"]] not in o["choices"]:
-                raise IllegalAction("bad_option", "That option is not offered.", name=o["name"])
+                raise IllegalAction("bad_option", gettext_noop("That option is not offered."), name=o["name"])
         if not 2 <= seats <= 4:
-            raise IllegalAction("bad_seats", "Bermuda Triangle is for 2 to 4 players.", seats=seats)
+            raise IllegalAction("bad_seats", gettext_noop("Bermuda Triangle is for 2 to 4 players."), seats=seats)
         decks = {kind: shuffled([f"{kind}{n}" for n in range(len(values))], seed, f"deck-{kind}", None, 0)
                  for kind, values in SEA["decks"].items()}
         ships = []
@@ -237,18 +238,18 @@ class Bermuda:
 
     def apply(self, state, seat, action):
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("not_now", "That is not something you can do now.")
+            raise IllegalAction("not_now", gettext_noop("That is not something you can do now."))
         if self.finished(state):
-            raise IllegalAction("game_over", "The game is over.")
+            raise IllegalAction("game_over", gettext_noop("The game is over."))
         if action["type"] == "end_now":
             if seat is not None:
-                raise IllegalAction("not_now", "Only your teacher can end the game.")
+                raise IllegalAction("not_now", gettext_noop("Only your teacher can end the game."))
             state["ended"] = "teacher"
             return [{"type": "ended", "reason": "teacher"}]
         if action["type"] != "sail" or set(action) != {"type", "ship", "to"}:
-            raise IllegalAction("not_now", "That is not something you can do now.")
+            raise IllegalAction("not_now", gettext_noop("That is not something you can do now."))
         if seat not in self.to_act(state):
-            raise IllegalAction("not_your_turn", "It is not your turn to sail.")
+            raise IllegalAction("not_your_turn", gettext_noop("It is not your turn to sail."))
         offered = self.moves(state, seat)
         move = next((m for m in offered if m["ship"] == action["ship"] and m["to"] == action["to"]), None)
         if move is None:
@@ -330,18 +331,18 @@ class Bermuda:
         """Why a sail that is not among the seat's moves is refused (raises IllegalAction)."""
         ship = next((s for s in state["ships"] if s["id"] == ship_id), None)
         if ship is None or not isinstance(to, str) or to not in CELL:
-            raise IllegalAction("no_such_place", "There is no such ship or space.")
+            raise IllegalAction("no_such_place", gettext_noop("There is no such ship or space."))
         if ship["seat"] != seat:
-            raise IllegalAction("not_your_ship", "That ship belongs to another fleet.")
+            raise IllegalAction("not_your_ship", gettext_noop("That ship belongs to another fleet."))
         if ship["status"] != "afloat":
-            raise IllegalAction("ship_lost", "That ship was caught by the cloud.")
+            raise IllegalAction("ship_lost", gettext_noop("That ship was caught by the cloud."))
         if CELL[to] in blocked_cells(state["cloud"]):
-            raise IllegalAction("under_cloud", "No ship may sail under the cloud.")
+            raise IllegalAction("under_cloud", gettext_noop("No ship may sail under the cloud."))
         if to in PORTS and self._port_closed(state, to, seat):
             if self._port_count(state, to) >= state["seats_n"]:
-                raise IllegalAction("port_full", "That port is full.", port=to)
-            raise IllegalAction("two_own", "You already have two ships in that port.", port=to)
-        raise IllegalAction("wrong_count", "Your dice do not take that ship there.", roll=state["rolls"][seat])
+                raise IllegalAction("port_full", gettext_noop("That port is full."), port=to)
+            raise IllegalAction("two_own", gettext_noop("You already have two ships in that port."), port=to)
+        raise IllegalAction("wrong_count", gettext_noop("Your dice do not take that ship there."), roll=state["rolls"][seat])
 
     def _sail(self, state, seat, move, offered):
         ship = next(s for s in state["ships"] if s["id"] == move["ship"])

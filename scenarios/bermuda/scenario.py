@@ -10,6 +10,6 @@ SCENARIO = Scenario(
             "reading the storm's cone to keep out of its way."),
     seats=(2, 4),
     age_band="10+",
-    languages=("en",),
+    languages=("en", "es", "nl"),
     facts=("forecast-cone", "track-errors-shrinking"),
 )

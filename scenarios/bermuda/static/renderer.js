@@ -5,87 +5,97 @@
 // keeps pan/zoom, scroll, open <details>, focus and the ship picked on the map.
 // Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
-import { h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows,
+import { gettext, ngettext, fmt, money, h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows,
   basisBlock, resultsTable, mapFrame } from "/static/js/kit.js";
 
-// Every visible string, in one catalogue (translations replace this object's values).
+// Every visible string, in one catalogue, through the page language's gettext.
 const T = {
-  yourTurn: (roll) => `Your turn: you rolled ${roll}. Pick a ship, then where it sails.`,
-  waitTurn: (n) => `Waiting for ${n}`,
-  waitOthers: "You have moved: waiting for the others, then the spinner moves the cloud",
-  paused: "Paused by your teacher",
-  botPlaying: "A bot is playing for you…",
-  gameOver: "The voyage is over",
-  sending: "Sending…",
-  timerLeft: (t) => `Turn ends in ${t}`,
-  timerUp: "Time is up",
-  round: (n, of) => `Round ${n} of ${of}`,
-  target: (t) => `First to ${T.money(t)} of freight wins`,
-  askTeacher: "Ask the teacher",
-  teacherAsked: "Teacher asked ✓",
-  player: (n) => `Fleet ${n + 1}`,
-  you: "you",
-  mapTitle: "Sea map: ports, paths, ships, the cloud and its cone",
-  mapDesc: "The sea between Miami, Bermuda and Puerto Rico as a grid of dots. The same facts are listed in words beside the map.",
-  zoomIn: "Zoom in", zoomOut: "Zoom out", zoomReset: "Show the whole sea",
-  legend: "How to read the map",
+  yourTurn: (roll) => fmt(gettext("Your turn: you rolled %(roll)s. Pick a ship, then where it sails."), { roll }),
+  waitTurn: (name) => fmt(gettext("Waiting for %(name)s"), { name }),
+  waitOthers: gettext("You have moved: waiting for the others, then the spinner moves the cloud"),
+  paused: gettext("Paused by your teacher"),
+  botPlaying: gettext("A bot is playing for you…"),
+  gameOver: gettext("The voyage is over"),
+  sending: gettext("Sending…"),
+  timerLeft: (t) => fmt(gettext("Turn ends in %(t)s"), { t }),
+  timerUp: gettext("Time is up"),
+  round: (n, of) => fmt(gettext("Round %(n)s of %(of)s"), { n, of }),
+  target: (t) => fmt(gettext("First to %(target)s of freight wins"), { target: T.money(t) }),
+  askTeacher: gettext("Ask the teacher"),
+  teacherAsked: gettext("Teacher asked ✓"),
+  player: (n) => fmt(gettext("Fleet %(n)s"), { n: n + 1 }),
+  playerYou: (n) => fmt(gettext("Fleet %(n)s (you)"), { n: n + 1 }),
+  mapTitle: gettext("Sea map: ports, paths, ships, the cloud and its cone"),
+  mapDesc: gettext("The sea between Miami, Bermuda and Puerto Rico as a grid of dots. The same facts are listed in words beside the map."),
+  zoomIn: gettext("Zoom in"), zoomOut: gettext("Zoom out"), zoomReset: gettext("Show the whole sea"),
+  legend: gettext("How to read the map"),
   legendItems: [
-    "Squares are ports, with the value of their top freight card. Miami is the Home Port (bonus cards).",
-    "Small circles on the lines are spaces where ships sail. Ships show their fleet number.",
-    "The cloud: ⊗ cells are its magnets (a ship there is caught), grey cells are pushed aside. No ship may sail under it.",
-    "Hatched cells are the cone: where the cloud's magnets could sweep at the next spin. The number is in how many of the 16 spinner sectors.",
-    "A picked ship's destinations are marked with a ring and a letter; the same moves are buttons in the panel.",
+    gettext("Squares are ports, with the value of their top freight card. Miami is the Home Port (bonus cards)."),
+    gettext("Small circles on the lines are spaces where ships sail. Ships show their fleet number."),
+    gettext("The cloud: ⊗ cells are its magnets (a ship there is caught), grey cells are pushed aside. No ship may sail under it."),
+    gettext("Hatched cells are the cone: where the cloud's magnets could sweep at the next spin. The number is in how many of the 16 spinner sectors."),
+    gettext("A picked ship's destinations are marked with a ring and a letter; the same moves are buttons in the panel."),
   ],
-  movesTitle: "Your moves",
-  noMove: "No ship of yours can move.",
-  shipName: (id) => `Ship ${Number(id.slice(2)) + 1}`,
-  pickShip: (name) => `Pick ${name}`,
-  picked: "picked",
-  sailTo: (place) => `Sail to ${place}`,
-  sailOn: (n, port) => `Sail ${n} space${n === 1 ? "" : "s"} toward ${port}`,
-  docks: (gain) => (gain ? `docks and takes a ${T.money(gain)} card` : "docks (no cards left there)"),
-  stop: { cloud: "stops short: the cloud is in the way", full: "stops short: the port is full",
-    two_own: "stops short: two of your ships are already there" },
-  coneRisk: (n, of) => (n ? `in the cone: swept in ${n} of ${of} spins` : "outside the cone"),
-  coneShort: (n, of) => (n ? `cone ${n}/${of}` : "safe"),
-  at: (where) => `at ${where}`,
-  spaceOn: (a, b, i) => `at sea between ${a} and ${b} (space ${i})`,
-  cargo: (v) => (v ? `carrying ${T.money(v)}` : "hold empty"),
-  lost: "caught by the cloud",
-  dangerTitle: "Danger map",
-  dangerNow: (letter, x, y) => `The cloud is on dot ${x + 1}, ${y + 1} with “${letter}” on the notch.`,
-  dangerPattern: "Its pattern now (⊗ magnets catch, ○ pushes aside, ● the locator):",
-  coneCount: (n) => `${n} dots are in the cone for the next spin.`,
-  yourInCone: (names) => (names.length ? `Your ships in the cone: ${names.join(", ")}.` : "None of your ships is in the cone."),
-  hanging: (n) => `${n} caught ship${n === 1 ? " hangs" : "s hang"} from the cloud.`,
-  spinner: "The spinner: each of its 16 sectors is equally likely.",
-  dirWord: { N: "north", S: "south", E: "east", W: "west" },
-  sector: (s) => `${s.letter} ${s.count === null ? T.dirWord[s.direction] + " edge" : s.count + " " + s.direction}`,
-  lastSpin: "Last spin",
-  lastSail: (seat, ship, place) => `${T.player(seat)} sailed ${T.shipName(ship)} to ${place}.`,
-  allPatterns: "The danger map: the cloud's pattern for every letter",
-  patternOf: (letter) => `With ${letter} on the notch`,
-  patternName: (letter, cap, push) => `With ${letter} on the notch: ${cap} magnet dots catch, ${push} dots push`,
-  whereAll: "Where every ship is",
-  yourCards: "Your cards",
-  noCards: "No cards yet.",
-  cardWords: (c) => `${T.kinds[c.kind]} ${T.money(c.value)}` + (c.aboard ? ` (aboard ${T.shipName(c.aboard)})` : ""),
-  spinWords: (s, letter, caught, lifted) => `The spinner said ${s}: the cloud turned to ${letter} and moved.` +
-    (caught ? ` It caught ${caught}.` : " It caught no ship.") + (lifted ? " It reached the edge and was lifted: its caught ships are lost, and it starts again in the centre." : ""),
-  fleetsTitle: "Fleets",
-  fleetRow: (f) => `${T.money(f.freight)} held · ${T.money(f.lost_freight)} lost · ${f.afloat} of 4 ships afloat · ${f.into_cone} of ${f.moves} moves into the cone`,
-  portsTitle: "Ports",
-  portRow: (p, kind, top, left, ships, cap) => `${kind}: ${top === null ? "no cards left" : "top card " + T.money(top)} (${left} left) · ${ships} of ${cap} berths taken`,
-  underCloud: " · under the cloud",
-  kinds: { sugar: "Sugar", oil: "Oil", bananas: "Bananas", lumber: "Lumber", home: "Home Port bonus", bonus: "Home Port bonus" },
-  learnTitle: "What real mariners do",
-  factChecked: "Checked fact:", factReported: "Reported:", factSource: "Source:", factReportedBy: "Reported by:",
-  resultsTitle: "Results",
-  resultsHeads: ["Place", "Fleet", "Freight", "Lost", "Ships lost"],
-  money: (v) => `$${(v * 1000).toLocaleString("en-US")}`,
-  ended: { target: "A fleet reached the target.", fleet_lost: "A fleet lost all its ships.", no_freight: "No freight is left.",
-    rounds: "The last round is over.", teacher: "Your teacher ended the game.", stuck: "No ship could move." },
-  summary: (r, of, lead, target, lost) => `Round ${r} of ${of} · leading fleet ${T.money(lead)} of ${T.money(target)} · ${lost} ships lost`,
+  movesTitle: gettext("Your moves"),
+  noMove: gettext("No ship of yours can move."),
+  shipName: (id) => fmt(gettext("Ship %(n)s"), { n: Number(id.slice(2)) + 1 }),
+  fleetShip: (seat, id) => fmt(gettext("%(ship)s of %(fleet)s"), { ship: T.shipName(id), fleet: T.player(seat) }),
+  sailTo: (place) => fmt(gettext("Sail to %(place)s"), { place }),
+  sailOn: (n, port) => fmt(ngettext("Sail %(n)s space toward %(port)s", "Sail %(n)s spaces toward %(port)s", n), { n, port }),
+  docks: (gain) => (gain ? fmt(gettext("docks and takes a %(value)s card"), { value: T.money(gain) }) : gettext("docks (no cards left there)")),
+  stop: { cloud: gettext("stops short: the cloud is in the way"), full: gettext("stops short: the port is full"),
+    two_own: gettext("stops short: two of your ships are already there") },
+  coneRisk: (n, of) => (n ? fmt(gettext("in the cone: swept in %(n)s of %(of)s spins"), { n, of }) : gettext("outside the cone")),
+  coneShort: (n, of) => (n ? fmt(gettext("cone %(n)s/%(of)s"), { n, of }) : gettext("safe")),
+  spaceOn: (a, b, i) => fmt(gettext("at sea between %(a)s and %(b)s (space %(i)s)"), { a, b, i }),
+  cargo: (v) => (v ? fmt(gettext("carrying %(value)s"), { value: T.money(v) }) : gettext("hold empty")),
+  lost: gettext("caught by the cloud"),
+  dangerTitle: gettext("Danger map"),
+  dangerNow: (letter, x, y) => fmt(gettext("The cloud is on dot %(x)s, %(y)s with “%(letter)s” on the notch."), { letter, x: x + 1, y: y + 1 }),
+  dangerPattern: gettext("Its pattern now (⊗ magnets catch, ○ pushes aside, ● the locator):"),
+  coneCount: (n) => fmt(ngettext("%(n)s dot is in the cone for the next spin.", "%(n)s dots are in the cone for the next spin.", n), { n }),
+  yourInCone: (names) => (names.length ? fmt(gettext("Your ships in the cone: %(ships)s."), { ships: names.join(", ") }) : gettext("None of your ships is in the cone.")),
+  hanging: (n) => fmt(ngettext("%(n)s caught ship hangs from the cloud.", "%(n)s caught ships hang from the cloud.", n), { n }),
+  spinner: gettext("The spinner: each of its 16 sectors is equally likely."),
+  dirWord: { N: gettext("north"), S: gettext("south"), E: gettext("east"), W: gettext("west") },
+  sector: (s) => (s.count === null
+    ? fmt(gettext("%(letter)s: to the %(direction)s edge"), { letter: s.letter, direction: T.dirWord[s.direction] })
+    : fmt(ngettext("%(letter)s: %(n)s dot %(direction)s", "%(letter)s: %(n)s dots %(direction)s", s.count),
+      { letter: s.letter, n: s.count, direction: T.dirWord[s.direction] })),
+  lastSpin: gettext("Last spin:"),
+  lastSail: (seat, ship, place) => fmt(gettext("%(fleet)s sailed %(ship)s to %(place)s."), { fleet: T.player(seat), ship: T.shipName(ship), place }),
+  allPatterns: gettext("The danger map: the cloud's pattern for every letter"),
+  patternOf: (letter) => fmt(gettext("With %(letter)s on the notch"), { letter }),
+  patternName: (letter, cap, push) => fmt(gettext("With %(letter)s on the notch: %(cap)s magnet dots catch, %(push)s dots push"), { letter, cap, push }),
+  whereAll: gettext("Where every ship is"),
+  yourCards: gettext("Your cards:"),
+  noCards: gettext("No cards yet."),
+  cardWords: (c) => (c.aboard
+    ? fmt(gettext("%(kind)s %(value)s (aboard %(ship)s)"), { kind: T.kinds[c.kind], value: T.money(c.value), ship: T.shipName(c.aboard) })
+    : fmt(gettext("%(kind)s %(value)s"), { kind: T.kinds[c.kind], value: T.money(c.value) })),
+  spinSaid: (sector, letter) => fmt(gettext("The spinner landed on %(sector)s. The cloud turned to %(letter)s and moved."), { sector, letter }),
+  spinCaught: (ships) => fmt(gettext("It caught %(ships)s."), { ships }),
+  spinNoCatch: gettext("It caught no ship."),
+  spinLifted: gettext("It reached the edge and was lifted: its caught ships are lost, and it starts again in the centre."),
+  fleetsTitle: gettext("Fleets"),
+  fleetRow: (f) => fmt(ngettext("%(held)s held · %(lost)s lost · %(afloat)s of 4 ships afloat · %(into)s of %(moves)s move into the cone",
+    "%(held)s held · %(lost)s lost · %(afloat)s of 4 ships afloat · %(into)s of %(moves)s moves into the cone", f.moves),
+  { held: T.money(f.freight), lost: T.money(f.lost_freight), afloat: f.afloat, into: f.into_cone, moves: f.moves }),
+  portsTitle: gettext("Ports"),
+  portRow: (kind, top, left, ships, cap) => fmt(gettext("%(kind)s: %(cards)s (%(left)s left) · %(ships)s of %(cap)s berths taken"),
+    { kind, cards: top === null ? gettext("no cards left") : fmt(gettext("top card %(value)s"), { value: T.money(top) }), left, ships, cap }),
+  underCloud: gettext("under the cloud"),
+  kinds: { sugar: gettext("Sugar"), oil: gettext("Oil"), bananas: gettext("Bananas"), lumber: gettext("Lumber"),
+    home: gettext("Home Port bonus"), bonus: gettext("Home Port bonus") },
+  learnTitle: gettext("What real mariners do"),
+  factChecked: gettext("Checked fact:"), factReported: gettext("Reported:"), factSource: gettext("Source:"), factReportedBy: gettext("Reported by:"),
+  resultsTitle: gettext("Results"),
+  resultsHeads: [gettext("Place"), gettext("Fleet"), gettext("Freight"), gettext("Lost"), gettext("Ships lost")],
+  money: (v) => money(v * 1000),
+  ended: { target: gettext("A fleet reached the target."), fleet_lost: gettext("A fleet lost all its ships."), no_freight: gettext("No freight is left."),
+    rounds: gettext("The last round is over."), teacher: gettext("Your teacher ended the game."), stuck: gettext("No ship could move.") },
+  summary: (r, of, lead, target, lost) => fmt(ngettext("Round %(r)s of %(of)s · leading fleet %(lead)s of %(target)s · %(lost)s ship lost",
+    "Round %(r)s of %(of)s · leading fleet %(lead)s of %(target)s · %(lost)s ships lost", lost), { r, of, lead: T.money(lead), target: T.money(target), lost }),
 };
 const CELL = 40;
 const SEAT_FILL = ["#0b4f6c", "#b3261e", "#1f7a3a", "#7a4b9c"];
@@ -151,8 +161,10 @@ function spinText(ctx) {
   const s = ctx.view.last_spin;
   if (!s) return "";
   const sector = ctx.board.spinner[s.sector];
-  const caught = s.caught.map((id) => `${T.player(Number(id[1]))} ${T.shipName(id)}`).join(", ");
-  return T.spinWords(T.sector(sector), sector.letter, caught, s.lifted.length > 0 || sector.count === null);
+  const caught = s.caught.map((id) => T.fleetShip(Number(id[1]), id)).join(", ");
+  const lifted = s.lifted.length > 0 || sector.count === null;
+  return [T.spinSaid(T.sector(sector), sector.letter), caught ? T.spinCaught(caught) : T.spinNoCatch, lifted ? T.spinLifted : ""]
+    .filter(Boolean).join(" ");
 }
 
 function renderHeader(ctx) {
@@ -338,7 +350,7 @@ function pattern(board, letter) {
 function renderDanger(ctx) {
   const { view, board, me } = ctx;
   const inCone = view.ships.filter((s) => s.seat === me && s.status === "afloat" && s.risk > 0).map((s) => T.shipName(s.id));
-  const spin = view.last_spin ? h("p", { class: "bt-spin" }, h("strong", { text: T.lastSpin + ": " }), spinText(ctx)) : null;
+  const spin = view.last_spin ? h("p", { class: "bt-spin" }, h("strong", { text: T.lastSpin }), " ", spinText(ctx)) : null;
   return box("bt", "danger", "danger", T.dangerTitle,
     h("p", { text: T.dangerNow(view.cloud.letter, view.cloud.at[0], view.cloud.at[1]) }),
     h("p", { class: "bt-muted", text: T.dangerPattern }),
@@ -358,10 +370,10 @@ function renderDanger(ctx) {
 function renderFleets(ctx) {
   const { view, me } = ctx;
   return box("bt", "fleets", "fleets", T.fleetsTitle,
-    h("dl", {}, defRows(view.seats.map((f) => [T.player(f.seat) + (f.seat === me ? ` (${T.you})` : ""), T.fleetRow(f)]))),
+    h("dl", {}, defRows(view.seats.map((f) => [f.seat === me ? T.playerYou(f.seat) : T.player(f.seat), T.fleetRow(f)]))),
     h("ul", { class: "bt-myships" }, view.ships.filter((s) => s.seat === me).map((s) =>
       h("li", { text: `${T.shipName(s.id)}: ${shipWords(ctx, s)}` }))),
-    h("p", {}, h("strong", { text: T.yourCards + ": " }),
+    h("p", {}, h("strong", { text: T.yourCards }), " ",
       view.cards.length ? view.cards.map(T.cardWords).join(", ") : T.noCards),
     h("details", { "data-key": "where-all", open: ctx.mem.open["where-all"] || null },
       h("summary", { text: T.whereAll }),
@@ -379,7 +391,8 @@ function renderPorts(ctx) {
   const cap = view.seats.length;
   return box("bt", "ports", "ports", T.portsTitle, h("dl", {}, defRows(board.ports.map((p) => {
     const info = view.ports[p.id];
-    return [p.name, T.portRow(p, T.kinds[p.home ? "home" : p.freight], info.top, info.left, info.ships, cap) + (info.closed ? T.underCloud : "")];
+    const row = T.portRow(T.kinds[p.home ? "home" : p.freight], info.top, info.left, info.ships, cap);
+    return [p.name, info.closed ? `${row} · ${T.underCloud}` : row];
   }))));
 }
 
@@ -388,7 +401,7 @@ function renderResults(ctx) {
   const results = message.results || [];
   const rows = [...results].sort((a, b) => a.rank - b.rank).map((r) => ({
     me: r.seat === me,
-    cells: [String(r.rank), T.player(r.seat) + (r.seat === me ? ` (${T.you})` : ""), T.money(r.breakdown.freight),
+    cells: [String(r.rank), r.seat === me ? T.playerYou(r.seat) : T.player(r.seat), T.money(r.breakdown.freight),
       T.money(r.breakdown.lost_freight), String(r.breakdown.ships_lost)],
   }));
   return box("bt", "results", "results", T.resultsTitle,
