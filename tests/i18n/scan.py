@@ -10,7 +10,8 @@ READ_ATTRIBUTES = ("alt", "title", "aria-label", "aria-roledescription", "placeh
 SAME_IN_EVERY_LANGUAGE = {"Stormwise", "PDF", "CSV", "JSON", "QR", "ABC-DEF", "TS", "px"}
 
 _BLOCKS = re.compile(r"{%\s*(blocktranslate|blocktrans)\b.*?{%\s*end\1\s*%}", re.S)
-_CLASSES = re.compile(r"{%\s*block body_class\s*%}.*?{%\s*endblock\s*%}", re.S)
+# blocks that fill an attribute or a <style> element of the base template: never read as text
+_CLASSES = re.compile(r"{%\s*block (body_class|style)\s*%}.*?{%\s*endblock\s*%}", re.S)
 _TAGS = re.compile(r"{%.*?%}|{{.*?}}|{#.*?#}", re.S)
 _RAW = re.compile(r"<(script|style)\b.*?</\1>", re.S | re.I)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
