@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from html import escape
 
+from scenarios.words import gettext as _
+
 from .rules import LATS, LONS, RESORTS, SEA
 
 C = 22
@@ -29,11 +31,11 @@ def track_map(program: dict, read: int, labels: dict) -> str:
             fill = "#cfe3b8" if cell == "#" else "#b9dcef"
             out.append(f'<rect x="{x - C / 2}" y="{y - C / 2}" width="{C}" height="{C}" fill="{fill}" stroke="#fff" stroke-width=".5"/>')
         x, y = _xy(row["lat"], LONS[0])
-        out.append(f'<text x="{PAD - 3}" y="{y + 3}" text-anchor="end">{row["lat"]}°N</text>')
+        out.append(f'<text x="{PAD - 3}" y="{y + 3}" text-anchor="end">{escape(_("%(lat)s°N") % {"lat": row["lat"]})}</text>')
     for i, lon in enumerate(LONS):
         if i % 3 == 0:
             x, _ = _xy(LATS[0], lon)
-            out.append(f'<text x="{x}" y="{len(LATS) * C + 14}" text-anchor="middle">{lon}°W</text>')
+            out.append(f'<text x="{x}" y="{len(LATS) * C + 14}" text-anchor="middle">{escape(_("%(lon)s°W") % {"lon": lon})}</text>')
     for r in RESORTS.values():
         x, y = _xy(r["lat"], r["lon"])
         out.append(f'<circle cx="{x}" cy="{y}" r="4" fill="#fff" stroke="#13232f"/>')
