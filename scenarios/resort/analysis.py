@@ -5,8 +5,13 @@ deck, with the options it held at the end, with none, and with all five: the dam
 have cost, beside what the options cost to buy."""
 from __future__ import annotations
 
+from scenarios.words import gettext_noop
+
 from . import ENGINE
 from .rules import PROGRAMS, RESORTS, category_hit, damage_for, season_damage
+
+#: the resorts' colours as a report names them (``{% translate r.colour %}``)
+COLOURS = (gettext_noop("red"), gettext_noop("blue"), gettext_noop("green"), gettext_noop("yellow"))
 
 
 def holdings(state, seat) -> dict:

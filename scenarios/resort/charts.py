@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from html import escape
 
+from scenarios.words import gettext as _
+
 from .rules import LATS, LONS, RESORTS, SEA
 
 C = 22
@@ -29,17 +31,17 @@ def track_map(program: dict, read: int, labels: dict) -> str:
             fill = "#cfe3b8" if cell == "#" else "#b9dcef"
             out.append(f'<rect x="{x - C / 2}" y="{y - C / 2}" width="{C}" height="{C}" fill="{fill}" stroke="#fff" stroke-width=".5"/>')
         x, y = _xy(row["lat"], LONS[0])
-        out.append(f'<text x="{PAD - 3}" y="{y + 3}" text-anchor="end">{row["lat"]}°N</text>')
+        out.append(f'<text x="{PAD - 3}" y="{y + 3}" text-anchor="end">{escape(_("%(lat)s°N") % {"lat": row["lat"]})}</text>')
     for i, lon in enumerate(LONS):
         if i % 3 == 0:
-            x, _ = _xy(LATS[0], lon)
-            out.append(f'<text x="{x}" y="{len(LATS) * C + 14}" text-anchor="middle">{lon}°W</text>')
+            x, _y = _xy(LATS[0], lon)
+            out.append(f'<text x="{x}" y="{len(LATS) * C + 14}" text-anchor="middle">{escape(_("%(lon)s°W") % {"lon": lon})}</text>')
     for r in RESORTS.values():
         x, y = _xy(r["lat"], r["lon"])
         out.append(f'<circle cx="{x}" cy="{y}" r="4" fill="#fff" stroke="#13232f"/>')
     lat_lo, lat_hi = LATS[-1] - 1, LATS[0] + 1
     lon_lo, lon_hi = LONS[-1] - 1, LONS[0] + 1
-    inside = [(la, lo) for la, lo, _ in program["track"] if lat_lo <= la <= lat_hi and lon_lo <= lo <= lon_hi]
+    inside = [(la, lo) for la, lo, _wind in program["track"] if lat_lo <= la <= lat_hi and lon_lo <= lo <= lon_hi]
     if len(inside) > 1:
         pts = " ".join(f"{x},{y}" for x, y in (_xy(la, lo) for la, lo in inside))
         out.append(f'<polyline points="{pts}" fill="none" stroke="#3b2a5c" stroke-width="2" stroke-dasharray="4 3"/>')

@@ -4,9 +4,8 @@ storm and across every real storm in the deck (the same resorts re-run with othe
 how well the class plotted the storm, and cited facts on codes, seawalls, insurance and plans."""
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-
 from scenarios.debrief import Citations, data_uri
+from scenarios.words import gettext as _, gettext_noop
 
 from . import analysis, charts
 from . import ENGINE
@@ -73,10 +72,10 @@ class ResortDebrief:
                                                  "charts": charts_}
 
     def report(self, lesson, table, seat, name, progress):
-        progress(30, "Re-running your resorts through every storm")
+        progress(30, gettext_noop("Re-running your resorts through every storm"))
         story = analysis.seat_rows([table])[seat]
         facts, cites = cited(lesson, "student")
-        progress(60, "Drawing the storm's track")
+        progress(60, gettext_noop("Drawing the storm's track"))
         program = ENGINE.program(table["state"])
         context = {"name": name, "story": story, "table": table["table"], "seat": seat + 1, "cited": facts,
                    "citations": cites.facts, "chart": storm_chart(table), "storm": program,
@@ -91,7 +90,7 @@ class ResortDebrief:
         summary = analysis.class_summary(lesson.tables)
         summary["questions"] = questions(summary)
         facts, cites = cited(lesson, "student")
-        progress(40, "Listing every resort owner")
+        progress(40, gettext_noop("Listing every resort owner"))
         teacher_only = [f for f in lesson.facts("teacher") if not f.verified]
         context = {"summary": summary, "rows": analysis.seat_rows(lesson.tables), "cited": facts,
                    "citations": cites.facts, "teacher_only": teacher_only}

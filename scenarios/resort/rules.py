@@ -9,6 +9,7 @@ from collections import deque
 from pathlib import Path
 
 from scenarios.base import IllegalAction, canonical, draw, json_copy, load_content, roll, shuffled
+from scenarios.words import gettext_noop  # marks refusal sentences for the web layer to translate
 
 CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content",
                                      ["board.json", "bulletins.json", "programs.json"])
@@ -144,10 +145,10 @@ class Resort:
             if spec is None:
                 continue  # an option of another version or scenario is ignored
             if "choices" in spec and value not in spec["choices"] or "choices" not in spec and not isinstance(value, bool):
-                raise IllegalAction("bad_option", "That option is not offered.", name=name)
+                raise IllegalAction("bad_option", gettext_noop("That option is not offered."), name=name)
             chosen[name] = value
         if not 2 <= seats <= 4:
-            raise IllegalAction("bad_seats", "This game needs two to four players.", seats=seats)
+            raise IllegalAction("bad_seats", gettext_noop("This game needs two to four players."), seats=seats)
         storm = chosen["storm"]
         if storm == "surprise":
             storm = PROGRAM_IDS[draw(seed, "storm", None, 0) % len(PROGRAM_IDS)]
@@ -226,7 +227,7 @@ class Resort:
 
     def apply(self, state, seat, action):
         if not self._legal(state, seat, action):
-            raise IllegalAction("not_now", "That is not something you can do now.")
+            raise IllegalAction("not_now", gettext_noop("That is not something you can do now."))
         kind = action["type"]
         if kind == "end_now":
             state["ended"] = True

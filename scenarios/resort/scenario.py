@@ -9,7 +9,7 @@ SCENARIO = Scenario(
     blurb=_("Buy resorts and preparedness options, sail your yacht, and plot a real hurricane's track by latitude and longitude."),
     seats=(2, 4),
     age_band="10+",
-    languages=("en",),
+    languages=("en", "es", "nl"),
     facts=("saffir-simpson", "mitigation-pays", "charley-building-code", "fortified-roofs-sally",
            "what-kills-1963-2012", "forecast-cone", "track-errors-shrinking", "kit-three-days", "cat4-damage"),
 )
