@@ -115,7 +115,7 @@ def new_state(seed, seats, options=None):
     for key, value in (options or {}).items():
         spec = next((o for o in OPTIONS if o["name"] == key), None)
         if spec is None or value not in spec["choices"]:
-            _refuse("bad_option", f"Unknown option {key}={value}.", name=key, value=value)
+            _refuse("bad_option", gettext_noop("Unknown option %(name)s=%(value)s."), name=key, value=value)
         opts[key] = value
     seed = int(seed)
     state = {
@@ -506,11 +506,11 @@ def _check_drive(state, s, system, action):
     dest = NODE_DEST.get(to)
     if dest is not None:
         if not system["destination." + dest]:
-            _refuse("destination_closed", f"The {DESTINATIONS[dest]['label'].lower()} is not taking anyone now: choose another place.",
-                    destination=dest)
+            _refuse("destination_closed", gettext_noop("The %(place)s is not taking anyone now: choose another place."),
+                    destination=dest, place=DESTINATIONS[dest]["label"].lower())
         if s["destination"] != dest:
-            _refuse("choose_destination_first", f"Choose the {DESTINATIONS[dest]['label'].lower()} as your destination first.",
-                    destination=dest)
+            _refuse("choose_destination_first", gettext_noop("Choose the %(place)s as your destination first."),
+                    destination=dest, place=DESTINATIONS[dest]["label"].lower())
         if s["home_supplies"] and s["pos"] != HOME and s["pos"] in _routes(config, HOME):
             _refuse("secure_home_first", gettext_noop("You bought shutters and plywood: drive home to put them up before you leave for good."))
     if s["pos"] not in _routes(config, to):
@@ -526,7 +526,7 @@ def _activity(s, wanted, message):
 
 
 def _check_withdraw(state, s, system, action):
-    _activity(s, "bank", "You can only take out cash at the bank.")
+    _activity(s, "bank", gettext_noop("You can only take out cash at the bank."))
     amount = action.get("amount")
     left = min(MONEY["bank_trip"], MONEY["bank_total"] - s["withdrawn"])
     if s["visit"][0]:
@@ -534,20 +534,20 @@ def _check_withdraw(state, s, system, action):
     if left <= 0:
         _refuse("bank_limit", gettext_noop("You have taken out the most the bank allows ($4,000)."), limit=MONEY["bank_total"])
     if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0 or amount > left or amount % MONEY["bank_step"]:
-        _refuse("bad_amount", f"Choose $500, $1,000, ... up to ${left:,}.", amount=amount, most=left)
+        _refuse("bad_amount", gettext_noop("Choose $500, $1,000, ... up to $%(most)s."), amount=amount, most=left)
 
 
 def _check_home_supplies(state, s, system, action):
-    _activity(s, "home_supply", "Shutters and plywood are sold at the home supply store.")
+    _activity(s, "home_supply", gettext_noop("Shutters and plywood are sold at the home supply store."))
     if s["home_supplies"] or s["secured"]:
         _refuse("already_have", gettext_noop("You already have supplies for your home."))
     if s["cash"] < MONEY["home_supplies"]:
-        _refuse("not_enough_cash", f"Home supplies cost ${MONEY['home_supplies']} and you have ${s['cash']}: visit the bank first.",
+        _refuse("not_enough_cash", gettext_noop("Home supplies cost $%(need)s and you have $%(have)s: visit the bank first."),
                 need=MONEY["home_supplies"], have=s["cash"])
 
 
 def _check_friends(state, s, system, action):
-    _activity(s, "friends", "Your friends are waiting at their house.")
+    _activity(s, "friends", gettext_noop("Your friends are waiting at their house."))
     if s["friends"]:
         _refuse("already_have", gettext_noop("Your friends are already in the car."))
 
@@ -560,24 +560,27 @@ def _check_fuel(state, s, system, action):
     if not isinstance(gallons, int) or isinstance(gallons, bool) or gallons <= 0:
         _refuse("bad_amount", gettext_noop("Choose how many gallons."), gallons=gallons)
     if s["fuel"] + gallons > TANK:
-        _refuse("tank_full", f"Your tank holds {TANK} gallons and has {s['fuel']}.", room=TANK - s["fuel"])
+        _refuse("tank_full", gettext_noop("Your tank holds %(tank)s gallons and has %(fuel)s."), room=TANK - s["fuel"],
+                tank=TANK, fuel=s["fuel"])
     if gallons > system["fuel_limit"]:
-        _refuse("fuel_limit", f"Stations sell at most {system['fuel_limit']} gallons per car right now.",
+        _refuse("fuel_limit", gettext_noop("Stations sell at most %(limit)s gallons per car right now."),
                 limit=system["fuel_limit"])
     cost = _fuel_cost(s, price, gallons)
     if cost > s["cash"] and not _towed_here(s):
-        _refuse("not_enough_cash", f"{gallons} gallons cost ${cost} and you have ${s['cash']}.", need=cost, have=s["cash"])
+        _refuse("not_enough_cash", gettext_noop("%(gallons)s gallons cost $%(need)s and you have $%(have)s."),
+                need=cost, have=s["cash"], gallons=gallons)
 
 
 def _check_supplies(state, s, system, action):
-    _activity(s, "gas", "Food and water are sold at the store beside the gas station.")
+    _activity(s, "gas", gettext_noop("Food and water are sold at the store beside the gas station."))
     units = action.get("units")
     step = MONEY["supply_step"]
     if not isinstance(units, int) or isinstance(units, bool) or units <= 0 or units % step:
-        _refuse("bad_amount", f"Supplies come in packs of {step}.", units=units)
+        _refuse("bad_amount", gettext_noop("Supplies come in packs of %(step)s."), units=units, step=step)
     cost = units * system["supply_price"]
     if cost > s["cash"]:
-        _refuse("not_enough_cash", f"{units} supplies cost ${cost} and you have ${s['cash']}.", need=cost, have=s["cash"])
+        _refuse("not_enough_cash", gettext_noop("%(units)s supplies cost $%(need)s and you have $%(have)s."),
+                need=cost, have=s["cash"], units=units)
 
 
 def _check_destination(state, s, system, action):
@@ -585,7 +588,8 @@ def _check_destination(state, s, system, action):
     if not isinstance(dest, str) or dest not in DESTINATIONS:
         _refuse("no_such_destination", gettext_noop("Choose the relative's home, the hotel or the public shelter."), destination=dest)
     if not system["destination." + dest]:
-        _refuse("destination_closed", f"The {DESTINATIONS[dest]['label'].lower()} is not taking anyone now.", destination=dest)
+        _refuse("destination_closed", gettext_noop("The %(place)s is not taking anyone now."), destination=dest,
+                place=DESTINATIONS[dest]["label"].lower())
     if s["destination"] == dest:
         _refuse("already_chosen", gettext_noop("That is already your destination."), destination=dest)
 

@@ -100,3 +100,38 @@ def test_an_engines_refusal_is_explained_in_the_tablets_language():
     answer = client.post(f"/play/{session.pk}/act", data=json.dumps(frame), content_type="application/json").json()
     assert answer["code"] == "no_question"
     assert answer["message"] == "Ahora no hay ninguna pregunta que responder."
+
+
+@pytest.mark.parametrize("language, sentence", [
+    ("en", "Choose the public shelter as your destination first."),
+    ("es", "Primero elige este lugar como destino: Refugio público."),
+    ("nl", "Kies eerst deze plek als bestemming: Openbare opvang."),
+])
+def test_an_engines_refusal_with_a_name_in_it_is_explained_in_the_tablets_language(language, sentence):
+    """A refusal that names a place: the sentence and the place's name are both the tablet's."""
+    session = make_session()
+    client = tablet(language)
+    join(client, session, "Jo")
+    services.start(session=session)
+    held = client.get(f"/play/{session.pk}/poll").json()["views"][0]
+    frame = {"type": "act", "id": "shelter-before-choosing-1", "seat": held["seat"], "version": held["version"],
+             "action": {"type": "drive", "to": "SH"}}
+    answer = client.post(f"/play/{session.pk}/act", data=json.dumps(frame), content_type="application/json").json()
+    assert answer["code"] == "choose_destination_first"
+    assert answer["message"] == sentence
+
+
+def test_numbers_in_an_engines_refusal_are_written_the_readers_way():
+    """The engine's English groups thousands with commas; a Dutch tablet reads its own grouping."""
+    from django.utils import translation
+
+    from games.refusals import Refused
+    from scenarios.base import IllegalAction
+    from scenarios.words import gettext_noop
+
+    error = IllegalAction("bad_amount", gettext_noop("Choose $500, $1,000, ... up to $%(most)s."), most=2000)
+    assert error.message == "Choose $500, $1,000, ... up to $2,000."
+    with translation.override("nl"):
+        assert Refused.from_illegal(error, "evacuation").message == "Kies een bedrag in stappen van $500, tot $2.000."
+    with translation.override("en"):
+        assert Refused.from_illegal(error, "evacuation").message == error.message
