@@ -89,8 +89,9 @@ class SessionForm(forms.Form):
                                               initial=str(option["default"]), required=False)
                 else:
                     continue
-                field.label = option.get("label") or option["name"].replace("_", " ").capitalize()
-                field.help_text = option.get("description", "")
+                # the engine marks its words with gettext_noop: translated where the form is shown
+                field.label = _(option["label"]) if option.get("label") else option["name"].replace("_", " ").capitalize()
+                field.help_text = _(option["description"]) if option.get("description") else ""
                 field.scenario = scenario
                 self.fields[name] = field
                 self.engine_fields.append((scenario, option, name))

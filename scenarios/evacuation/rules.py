@@ -65,26 +65,31 @@ for _i, _link in enumerate(LINKS):
     ADJ[_link["b"]].append((_link["a"], _i, True))
 
 OPTIONS = [
-    {"name": "destination_points", "default": "scoring", "choices": ["scoring", "table"],
-     "description": "Points for where you end up. 'scoring' (the rule book's Scoring section): "
-                    "relative 25, hotel 20, shelter 5. 'table' (the book's destination table): "
-                    "relative 50, hotel 25, shelter 5."},
-    {"name": "bank_scoring", "default": "net", "choices": ["net", "book"],
-     "description": "'net': cash taken from the bank is your own savings moved to your pocket, "
-                    "so it does not add points (it lets you pay on the road). 'book': every "
-                    "dollar in your pocket scores, as the book says (bank trips then add up to "
-                    "40 points)."},
-    {"name": "race_points", "default": "half", "choices": ["on", "half", "off"],
-     "description": "Points for the order of arrival at the table. 'on' (the book): 30/20/10 to "
-                    "the first, second and third. 'half' (default): 15/10/5, so preparing the "
-                    "home and leaving early both pay, and racing the table does not beat "
-                    "preparing. 'off': none. The 20 points for arriving in time always stay."},
-    {"name": "timeline", "default": "on", "choices": ["on", "off"],
-     "description": "'on': the warning timeline changes the roads on the clock (contraflow at "
-                    "hour 14, heavy traffic 16-30, fuel limits at 36, causeway closes at 40, all "
-                    "bridges at 44). 'off': only chance cards change the state of the system."},
-    {"name": "reasons", "default": "on", "choices": ["on", "off"],
-     "description": "Ask a one-tap reason when a player leaves home and chooses a destination."},
+    {"name": "destination_points", "label": gettext_noop("Points for the destination"),
+     "default": "scoring", "choices": ["scoring", "table"],
+     "description": gettext_noop("Points for where you end up. 'scoring' (the rule book's Scoring section): "
+                                 "relative 25, hotel 20, shelter 5. 'table' (the book's destination table): "
+                                 "relative 50, hotel 25, shelter 5.")},
+    {"name": "bank_scoring", "label": gettext_noop("Cash from the bank"),
+     "default": "net", "choices": ["net", "book"],
+     "description": gettext_noop("'net': cash taken from the bank is your own savings moved to your pocket, "
+                                 "so it does not add points (it lets you pay on the road). 'book': every "
+                                 "dollar in your pocket scores, as the book says (bank trips then add up to "
+                                 "40 points).")},
+    {"name": "race_points", "label": gettext_noop("Points for arriving first"),
+     "default": "half", "choices": ["on", "half", "off"],
+     "description": gettext_noop("Points for the order of arrival at the table. 'on' (the book): 30/20/10 to "
+                                 "the first, second and third. 'half' (default): 15/10/5, so preparing the "
+                                 "home and leaving early both pay, and racing the table does not beat "
+                                 "preparing. 'off': none. The 20 points for arriving in time always stay.")},
+    {"name": "timeline", "label": gettext_noop("Warning timeline"),
+     "default": "on", "choices": ["on", "off"],
+     "description": gettext_noop("'on': the warning timeline changes the roads on the clock (contraflow at "
+                                 "hour 14, heavy traffic 16-30, fuel limits at 36, causeway closes at 40, all "
+                                 "bridges at 44). 'off': only chance cards change the state of the system.")},
+    {"name": "reasons", "label": gettext_noop("Ask why"),
+     "default": "on", "choices": ["on", "off"],
+     "description": gettext_noop("Ask a one-tap reason when a player leaves home and chooses a destination.")},
 ]
 RACE_FACTOR = {"on": 1, "half": 0.5, "off": 0}
 OPTION_DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}

@@ -185,38 +185,50 @@ def forecast_outlook(start: tuple[int, int], category: int, cards: tuple[str, ..
 # --- Options ------------------------------------------------------------------------------------
 
 OPTIONS = [
-    {"name": "storm_seed", "default": None, "choices": None,
-     "description": "Seed of the storm alone (forecast deals and flips). Give every table of a "
-                    "class the same number and they face the same storm. Empty: from the seed."},
-    {"name": "hold_storm", "default": False, "choices": [False, True],
-     "description": "When every player has ended the Player Phase, wait for the 'storm moves' "
-                    "button (so the whole class's storm moves at once)."},
-    {"name": "turn_order", "default": "simultaneous", "choices": ["simultaneous", "round_table"],
-     "description": "Everyone plays the Player Phase at once, or one after another round the "
-                    "table as in the rule book."},
-    {"name": "turn_cap", "default": 12, "choices": [6, 8, 10, 12, 15, 20],
-     "description": "The game ends after this many turns even if the storm has not died out."},
-    {"name": "open_hands", "default": True, "choices": [True, False],
-     "description": "Players see each other's cards (it is a team game)."},
-    {"name": "hits", "default": "per_turn", "choices": ["per_turn", "per_step"],
-     "description": "A city under the storm is hit once per turn, or once for every hex the "
-                    "storm's centre passes through."},
-    {"name": "final_move_damage", "default": True, "choices": [True, False],
-     "description": "The storm's last move, the one in which it dies out, still does damage."},
-    {"name": "land_decay", "default": True, "choices": [True, False],
-     "description": "A storm that ends its move over land always weakens one category."},
-    {"name": "trade_expiry", "default": 8, "choices": [4, 8, 16],
-     "description": "A trade offer nobody answers expires after this many actions at the table "
-                    "(and always at the end of the Player Phase)."},
-    {"name": "chits", "default": False, "choices": [False, True],
-     "description": "Only the box's chits: at most 30 fortification tokens on the board at once, "
-                    "and no more damage once all 30 damage chits are used."},
-    {"name": "storm_start", "default": "seeded", "choices": ["seeded", "single"],
-     "description": "The storm starts on one of three hexes far out in the Gulf (west, centre, "
-                    "east; the storm seed picks), or always on the centre one."},
-    {"name": "edition", "default": EDITION, "choices": None,
-     "description": "The rules edition a game was set up with; 1 replays games stored by "
-                    "engine 1.0.0."},
+    {"name": "storm_seed", "label": gettext_noop("Storm seed"),
+     "default": None, "choices": None,
+     "description": gettext_noop("Seed of the storm alone (forecast deals and flips). Give every table of a "
+                                 "class the same number and they face the same storm. Empty: from the seed.")},
+    {"name": "hold_storm", "label": gettext_noop("Hold the storm for the class"),
+     "default": False, "choices": [False, True],
+     "description": gettext_noop("When every player has ended the Player Phase, wait for the 'storm moves' "
+                                 "button (so the whole class's storm moves at once).")},
+    {"name": "turn_order", "label": gettext_noop("Turn order"),
+     "default": "simultaneous", "choices": ["simultaneous", "round_table"],
+     "description": gettext_noop("Everyone plays the Player Phase at once, or one after another round the "
+                                 "table as in the rule book.")},
+    {"name": "turn_cap", "label": gettext_noop("Most turns"),
+     "default": 12, "choices": [6, 8, 10, 12, 15, 20],
+     "description": gettext_noop("The game ends after this many turns even if the storm has not died out.")},
+    {"name": "open_hands", "label": gettext_noop("Open hands"),
+     "default": True, "choices": [True, False],
+     "description": gettext_noop("Players see each other's cards (it is a team game).")},
+    {"name": "hits", "label": gettext_noop("Storm hits"),
+     "default": "per_turn", "choices": ["per_turn", "per_step"],
+     "description": gettext_noop("A city under the storm is hit once per turn, or once for every hex the "
+                                 "storm's centre passes through.")},
+    {"name": "final_move_damage", "label": gettext_noop("Damage on the storm's last move"),
+     "default": True, "choices": [True, False],
+     "description": gettext_noop("The storm's last move, the one in which it dies out, still does damage.")},
+    {"name": "land_decay", "label": gettext_noop("Storms weaken over land"),
+     "default": True, "choices": [True, False],
+     "description": gettext_noop("A storm that ends its move over land always weakens one category.")},
+    {"name": "trade_expiry", "label": gettext_noop("Trade offers expire after (actions)"),
+     "default": 8, "choices": [4, 8, 16],
+     "description": gettext_noop("A trade offer nobody answers expires after this many actions at the table "
+                                 "(and always at the end of the Player Phase).")},
+    {"name": "chits", "label": gettext_noop("Only the box's chits"),
+     "default": False, "choices": [False, True],
+     "description": gettext_noop("Only the box's chits: at most 30 fortification tokens on the board at once, "
+                                 "and no more damage once all 30 damage chits are used.")},
+    {"name": "storm_start", "label": gettext_noop("Where the storm starts"),
+     "default": "seeded", "choices": ["seeded", "single"],
+     "description": gettext_noop("The storm starts on one of three hexes far out in the Gulf (west, centre, "
+                                 "east; the storm seed picks), or always on the centre one.")},
+    {"name": "edition", "label": gettext_noop("Rules edition"),
+     "default": EDITION, "choices": None,
+     "description": gettext_noop("The rules edition a game was set up with; 1 replays games stored by "
+                                 "engine 1.0.0.")},
 ]
 _DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
 
