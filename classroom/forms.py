@@ -85,7 +85,8 @@ class SessionForm(forms.Form):
                 elif choices:
                     # not required: another scenario's fields are on the page too, and an empty
                     # choice plays the engine's default
-                    field = forms.ChoiceField(choices=[(str(c), str(c)) for c in choices],
+                    shown = option.get("choice_labels", {})  # marked with gettext_noop by the engine
+                    field = forms.ChoiceField(choices=[(str(c), _(shown[c]) if c in shown else str(c)) for c in choices],
                                               initial=str(option["default"]), required=False)
                 else:
                     continue

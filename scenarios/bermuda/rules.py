@@ -46,7 +46,8 @@ AT_CELL = {cell: space for space, cell in CELL.items()}
 OPTIONS = [
     {"name": "turns", "default": "in_turn", "choices": ["in_turn", "together"],
      "label": gettext_noop("Ship moves"),
-     "description": gettext_noop("in_turn: one player after another, as the rule book plays; "
+     "choice_labels": {"in_turn": gettext_noop("In turn"), "together": gettext_noop("Together")},
+     "description": gettext_noop("In turn: one player after another, as the rule book plays; "
                                  "together: every player moves one ship in the same round, in any order (a shorter game).")},
     {"name": "target", "default": 200, "choices": [200, 350],
      "label": gettext_noop("Freight to win (thousands of dollars)"),

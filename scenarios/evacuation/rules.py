@@ -67,28 +67,32 @@ for _i, _link in enumerate(LINKS):
 OPTIONS = [
     {"name": "destination_points", "label": gettext_noop("Points for the destination"),
      "default": "scoring", "choices": ["scoring", "table"],
-     "description": gettext_noop("Points for where you end up. 'scoring' (the rule book's Scoring section): "
-                                 "relative 25, hotel 20, shelter 5. 'table' (the book's destination table): "
-                                 "relative 50, hotel 25, shelter 5.")},
+     "choice_labels": {"scoring": gettext_noop("Scoring section"), "table": gettext_noop("Destination table")},
+     "description": gettext_noop("Points for where you end up. Scoring section (of the rule book): relative 25, "
+                                 "hotel 20, shelter 5. Destination table (of the book): relative 50, hotel 25, "
+                                 "shelter 5.")},
     {"name": "bank_scoring", "label": gettext_noop("Cash from the bank"),
      "default": "net", "choices": ["net", "book"],
-     "description": gettext_noop("'net': cash taken from the bank is your own savings moved to your pocket, "
-                                 "so it does not add points (it lets you pay on the road). 'book': every "
-                                 "dollar in your pocket scores, as the book says (bank trips then add up to "
-                                 "40 points).")},
+     "choice_labels": {"net": gettext_noop("Savings"), "book": gettext_noop("As the book")},
+     "description": gettext_noop("Savings: cash taken from the bank is your own savings moved to your pocket, "
+                                 "so it does not add points (it lets you pay on the road). As the book: every "
+                                 "dollar in your pocket scores (bank trips then add up to 40 points).")},
     {"name": "race_points", "label": gettext_noop("Points for arriving first"),
      "default": "half", "choices": ["on", "half", "off"],
-     "description": gettext_noop("Points for the order of arrival at the table. 'on' (the book): 30/20/10 to "
-                                 "the first, second and third. 'half' (default): 15/10/5, so preparing the "
+     "choice_labels": {"on": gettext_noop("Full"), "half": gettext_noop("Half"), "off": gettext_noop("Off")},
+     "description": gettext_noop("Points for the order of arrival at the table. Full (the book): 30/20/10 to "
+                                 "the first, second and third. Half (default): 15/10/5, so preparing the "
                                  "home and leaving early both pay, and racing the table does not beat "
-                                 "preparing. 'off': none. The 20 points for arriving in time always stay.")},
+                                 "preparing. Off: none. The 20 points for arriving in time always stay.")},
     {"name": "timeline", "label": gettext_noop("Warning timeline"),
      "default": "on", "choices": ["on", "off"],
-     "description": gettext_noop("'on': the warning timeline changes the roads on the clock (contraflow at "
+     "choice_labels": {"on": gettext_noop("On"), "off": gettext_noop("Off")},
+     "description": gettext_noop("On: the warning timeline changes the roads on the clock (contraflow at "
                                  "hour 14, heavy traffic 16-30, fuel limits at 36, causeway closes at 40, all "
-                                 "bridges at 44). 'off': only chance cards change the state of the system.")},
+                                 "bridges at 44). Off: only chance cards change the state of the system.")},
     {"name": "reasons", "label": gettext_noop("Ask why"),
      "default": "on", "choices": ["on", "off"],
+     "choice_labels": {"on": gettext_noop("On"), "off": gettext_noop("Off")},
      "description": gettext_noop("Ask a one-tap reason when a player leaves home and chooses a destination.")},
 ]
 RACE_FACTOR = {"on": 1, "half": 0.5, "off": 0}

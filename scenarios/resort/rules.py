@@ -40,6 +40,7 @@ SCHEMA_VERSION = 1
 
 OPTIONS = [
     {"name": "storm", "default": "surprise", "choices": ["surprise"] + PROGRAM_IDS, "label": gettext_noop("Storm"),
+     "choice_labels": {"surprise": gettext_noop("Surprise")},
      "description": gettext_noop("The real storm whose best track is the hurricane program (name and year), or a surprise.")},
     {"name": "round_cap", "default": 30, "choices": [20, 30, 40], "label": gettext_noop("Season length (rounds of four players)"),
      "description": gettext_noop("After this many rounds of a four-player table (proportionally more for fewer players) the rest of the storm's program is read out at once.")},

@@ -195,6 +195,7 @@ OPTIONS = [
                                  "button (so the whole class's storm moves at once).")},
     {"name": "turn_order", "label": gettext_noop("Turn order"),
      "default": "simultaneous", "choices": ["simultaneous", "round_table"],
+     "choice_labels": {"simultaneous": gettext_noop("All at once"), "round_table": gettext_noop("Round the table")},
      "description": gettext_noop("Everyone plays the Player Phase at once, or one after another round the "
                                  "table as in the rule book.")},
     {"name": "turn_cap", "label": gettext_noop("Most turns"),
@@ -205,6 +206,7 @@ OPTIONS = [
      "description": gettext_noop("Players see each other's cards (it is a team game).")},
     {"name": "hits", "label": gettext_noop("Storm hits"),
      "default": "per_turn", "choices": ["per_turn", "per_step"],
+     "choice_labels": {"per_turn": gettext_noop("Once per turn"), "per_step": gettext_noop("Once per hex")},
      "description": gettext_noop("A city under the storm is hit once per turn, or once for every hex the "
                                  "storm's centre passes through.")},
     {"name": "final_move_damage", "label": gettext_noop("Damage on the storm's last move"),
@@ -223,6 +225,7 @@ OPTIONS = [
                                  "and no more damage once all 30 damage chits are used.")},
     {"name": "storm_start", "label": gettext_noop("Where the storm starts"),
      "default": "seeded", "choices": ["seeded", "single"],
+     "choice_labels": {"seeded": gettext_noop("One of three hexes"), "single": gettext_noop("Always the centre")},
      "description": gettext_noop("The storm starts on one of three hexes far out in the Gulf (west, centre, "
                                  "east; the storm seed picks), or always on the centre one.")},
     {"name": "edition", "label": gettext_noop("Rules edition"),

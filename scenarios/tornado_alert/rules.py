@@ -48,6 +48,7 @@ WORDS = frozenset(CARDS)
 
 OPTIONS = [
     {"name": "variant", "default": "turns", "choices": ["turns", "free"], "label": gettext_noop("Variant"),
+     "choice_labels": {"turns": gettext_noop("Turns"), "free": gettext_noop("Free")},
      "description": gettext_noop("Turns: play in seat order, as the rule book's main game. Free (Tornado Alert! 2): "
                                  "no turn order, anyone plays whenever they like (3 to 6 players).")},
     {"name": "race_ms", "default": 300, "choices": [0, 300, 600], "label": gettext_noop("Slap race window (ms)"),

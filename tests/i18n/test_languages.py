@@ -137,19 +137,20 @@ def test_numbers_in_an_engines_refusal_are_written_the_readers_way():
         assert Refused.from_illegal(error, "evacuation").message == error.message
 
 
-@pytest.mark.parametrize("language, label, description", [
-    ("en", "Points for arriving first", "Points for the order of arrival at the table."),
-    ("es", "Puntos por llegar primero", "Puntos por el orden de llegada en la mesa."),
-    ("nl", "Punten voor wie het eerst aankomt", "Punten voor de volgorde van aankomst aan tafel."),
+@pytest.mark.parametrize("language, label, description, choice", [
+    ("en", "Points for arriving first", "Points for the order of arrival at the table.", "Round the table"),
+    ("es", "Puntos por llegar primero", "Puntos por el orden de llegada en la mesa.", "Por turnos en la mesa"),
+    ("nl", "Punten voor wie het eerst aankomt", "Punten voor de volgorde van aankomst aan tafel.", "Om de beurt aan tafel"),
 ])
-def test_the_new_session_forms_scenario_options_are_in_the_teachers_language(language, label, description):
-    """An engine's options (label and explanation) come from the engine in English; the teacher's
-    form shows them in the teacher's language."""
+def test_the_new_session_forms_scenario_options_are_in_the_teachers_language(language, label, description, choice):
+    """An engine's options (label, explanation, the words of its choices) come from the engine in
+    English; the teacher's form shows them in the teacher's language."""
     teacher = make_teacher()
     desk = Client(HTTP_ACCEPT_LANGUAGE=language)
     assert desk.login(username=teacher.email, password=PASSWORD)
     page = desk.get("/sessions/new/").content.decode()
     assert f'<html lang="{language}">' in page
     assert label in page and description in page
+    assert f'<option value="round_table">{choice}</option>' in page
     if language != "en":
         assert "Points for arriving first" not in page and "Race points" not in page
