@@ -85,12 +85,14 @@ class SessionForm(forms.Form):
                 elif choices:
                     # not required: another scenario's fields are on the page too, and an empty
                     # choice plays the engine's default
-                    field = forms.ChoiceField(choices=[(str(c), str(c)) for c in choices],
+                    shown = option.get("choice_labels", {})  # marked with gettext_noop by the engine
+                    field = forms.ChoiceField(choices=[(str(c), _(shown[c]) if c in shown else str(c)) for c in choices],
                                               initial=str(option["default"]), required=False)
                 else:
                     continue
-                field.label = option.get("label") or option["name"].replace("_", " ").capitalize()
-                field.help_text = option.get("description", "")
+                # the engine marks its words with gettext_noop: translated where the form is shown
+                field.label = _(option["label"]) if option.get("label") else option["name"].replace("_", " ").capitalize()
+                field.help_text = _(option["description"]) if option.get("description") else ""
                 field.scenario = scenario
                 self.fields[name] = field
                 self.engine_fields.append((scenario, option, name))

@@ -6,7 +6,6 @@ so that the server speaks it on the socket and writes the student's report in it
 pages and projector follow the teacher's browser, and the class packet the teacher's language
 when the session was opened or ended.
 """
-import functools
 import json
 
 from django.conf import settings
@@ -56,16 +55,12 @@ def follow_device(participant) -> None:
         type(participant).objects.filter(pk=participant.pk).update(language=language)
 
 
-@functools.lru_cache(maxsize=64)
 def content_translations(scenario: str, language: str) -> dict:
     """English content word -> ``language`` for a scenario (empty for English, or a scenario
     with no translations into it): ``<scenario>/content/translations/<language>.json``."""
     if language == settings.LANGUAGE_CODE:
         return {}
-    path = registry.get(scenario).folder / "content" / "translations" / f"{language}.json"
-    if not path.exists():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8"))
+    return registry.content_translations(scenario, language)
 
 
 def translate_content(value, scenario: str, language: str):

@@ -1,10 +1,12 @@
 """Refusals: one exception for every rejected input, rendered from its code through gettext."""
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils import formats
+from django.utils.translation import get_language, gettext, gettext_lazy as _
 
+from scenarios import registry
 from scenarios.base import IllegalAction
 
-# Messages for the codes the web layer itself raises; engine codes fall back to the engine's own
-# English sentence until a translation is written here.
+# Messages for the codes the web layer itself raises; an engine's code is explained by the engine's
+# own sentence (marked with ``gettext_noop``), translated from the scenario's catalogue.
 MESSAGES = {
     "stale_view": _("The game changed before your tap arrived. Here is the latest view: choose again."),
     "game_paused": _("Your teacher has paused the game. Wait a moment."),
@@ -33,22 +35,47 @@ class Refused(Exception):
     def __init__(self, code, message=None, **params):
         super().__init__(code)
         self.code = code
-        self.default = message
+        self.default = message  # an engine's sentence, English, its placeholders not yet filled
         self.params = params
+        self.english = message  # ... and filled, as the engine wrote it
+        self.scenario = None  # the engine's scenario: names in ``params`` are its content words
 
     @classmethod
-    def from_illegal(cls, error: IllegalAction):
-        return cls(error.code, error.message, **error.params)
+    def from_illegal(cls, error: IllegalAction, scenario: str | None = None):
+        refusal = cls(error.code, error.template, **error.params)
+        refusal.english, refusal.scenario = error.message, scenario
+        return refusal
 
     @property
     def message(self):
         template = MESSAGES.get(self.code)
         if template is None:  # the engine's own sentence, in the reader's language when translated
-            return gettext(self.default) if self.default else str(_("That move is not allowed."))
+            if not self.default:
+                return str(_("That move is not allowed."))
+            if "%(" not in self.default:
+                return gettext(self.default)
+            try:
+                return gettext(self.default) % self._shown_params()
+            except (KeyError, TypeError, ValueError):
+                return self.english
         try:
             return str(template) % self.params
         except (KeyError, TypeError, ValueError):
             return str(template)
+
+    def _shown_params(self) -> dict:
+        """The params as the reader's language writes them: whole numbers grouped its way (1.000),
+        the scenario's content words (a city, a card, a place) in its words."""
+        table = registry.content_translations(self.scenario, (get_language() or "en").split("-")[0]) if self.scenario else {}
+        by_case = {english.lower(): shown for english, shown in table.items()}
+        shown = {}
+        for key, value in self.params.items():
+            if isinstance(value, int) and not isinstance(value, bool):
+                value = formats.number_format(value, force_grouping=True)
+            elif isinstance(value, str) and table:
+                value = table.get(value) or by_case.get(value.lower(), value)
+            shown[key] = value
+        return shown
 
     @property
     def http_status(self) -> int:

@@ -134,7 +134,7 @@ def advance(game: Game, seat, action, action_id, actor, *, views=True) -> Step:
         # a refusal here still changes nothing.
         action = engine.canonical(action)
     except IllegalAction as error:
-        raise Refused.from_illegal(error) from None
+        raise Refused.from_illegal(error, game.scenario) from None
     game.version += 1
     game.state = engine.dump(state)
     if engine.finished(state):

@@ -10,6 +10,8 @@ import json
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol
 
+from .words import gettext_noop  # marks refusal sentences for the web layer to translate
+
 try:  # the same result several times faster; engines also run where it is not installed
     import orjson
 except ImportError:  # pragma: no cover
@@ -25,13 +27,24 @@ class IllegalAction(Exception):
     """
 
     def __init__(self, code: str, message: str, **params: Any) -> None:
-        super().__init__(message)
+        english = _filled(message, params)
+        super().__init__(english)
         self.code = code
-        self.message = message
+        self.template = message  # marked with gettext_noop: the web layer translates this, then fills it
+        self.message = english
         self.params = params
 
     def as_dict(self) -> dict:
         return {"code": self.code, "message": self.message, "params": self.params}
+
+
+def _filled(template: str, params: Mapping[str, Any]) -> str:
+    """A refusal's sentence with its ``%(name)s`` placeholders filled from ``params``, whole
+    numbers grouped as English writes them ($1,000). A sentence without placeholders is as is."""
+    if "%(" not in template:
+        return template
+    return template % {key: f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
+                       for key, value in params.items()}
 
 
 def canonical(action: Any, fields: Mapping[str, tuple[str, ...]], words: frozenset) -> dict:
@@ -44,9 +57,9 @@ def canonical(action: Any, fields: Mapping[str, tuple[str, ...]], words: frozens
     kind = action.get("type") if isinstance(action, dict) else None
     known = fields.get(kind) if isinstance(kind, str) else None
     if known is None:
-        raise IllegalAction("unknown_action", "That is not an action this game knows.")
+        raise IllegalAction("unknown_action", gettext_noop("That is not an action this game knows."))
     if any(key != "type" and key not in known for key in action):
-        raise IllegalAction("unknown_field", "That action carries something this game does not know.")
+        raise IllegalAction("unknown_field", gettext_noop("That action carries something this game does not know."))
     out = {"type": kind}
     for key in known:
         if key in action:
@@ -57,13 +70,13 @@ def canonical(action: Any, fields: Mapping[str, tuple[str, ...]], words: frozens
 def _known(value: Any, words: frozenset, depth: int) -> Any:
     if isinstance(value, str):
         if value not in words:
-            raise IllegalAction("unknown_word", "That action names something this game does not know.")
+            raise IllegalAction("unknown_word", gettext_noop("That action names something this game does not know."))
         return value
     if value is None or isinstance(value, (bool, int, float)):
         return value
     if isinstance(value, list) and depth < 2:
         return [_known(item, words, depth + 1) for item in value]
-    raise IllegalAction("unknown_value", "That action carries something this game does not know.")
+    raise IllegalAction("unknown_value", gettext_noop("That action carries something this game does not know."))
 
 
 class Engine(Protocol):

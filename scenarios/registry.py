@@ -16,6 +16,7 @@ scenario package ``<pkg>`` (see README's "Add a scenario") provides:
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import import_module
@@ -181,6 +182,16 @@ def default_key() -> str:
 
 def with_class_step() -> list[str]:
     return [s.key for s in all() if s.class_step]
+
+
+@lru_cache(maxsize=64)
+def content_translations(key: str, language: str) -> dict:
+    """English content word -> ``language`` for scenario ``key``, from its
+    ``content/translations/<language>.json`` (empty when it has none, e.g. for English)."""
+    path = get(key).folder / "content" / "translations" / f"{language}.json"
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 class _Engines(Mapping):

@@ -45,19 +45,20 @@ AT_CELL = {cell: space for space, cell in CELL.items()}
 
 OPTIONS = [
     {"name": "turns", "default": "in_turn", "choices": ["in_turn", "together"],
-     "label": "Ship moves",
-     "description": "in_turn: one player after another, as the rule book plays; "
-                    "together: every player moves one ship in the same round, in any order (a shorter game)."},
+     "label": gettext_noop("Ship moves"),
+     "choice_labels": {"in_turn": gettext_noop("In turn"), "together": gettext_noop("Together")},
+     "description": gettext_noop("In turn: one player after another, as the rule book plays; "
+                                 "together: every player moves one ship in the same round, in any order (a shorter game).")},
     {"name": "target", "default": 200, "choices": [200, 350],
-     "label": "Freight to win (thousands of dollars)",
-     "description": "The game ends when a player holds this much freight ($200,000 is the book's shorter game)."},
+     "label": gettext_noop("Freight to win (thousands of dollars)"),
+     "description": gettext_noop("The game ends when a player holds this much freight ($200,000 is the book's shorter game).")},
     {"name": "rounds", "default": 16, "choices": [12, 16, 20, 60],
-     "label": "Most rounds",
-     "description": "The game also ends after this many rounds, so it fits the lesson."},
+     "label": gettext_noop("Most rounds"),
+     "description": gettext_noop("The game also ends after this many rounds, so it fits the lesson.")},
     {"name": "cargo_at_risk", "default": True, "choices": [True, False],
-     "label": "Freight sails in the hold",
-     "description": "A freight card stays aboard its ship until the ship docks at its next port; "
-                    "a ship caught by the cloud loses it. Off: cards are banked at once, as printed."},
+     "label": gettext_noop("Freight sails in the hold"),
+     "description": gettext_noop("A freight card stays aboard its ship until the ship docks at its next port; "
+                                 "a ship caught by the cloud loses it. Off: cards are banked at once, as printed.")},
 ]
 DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
 

@@ -65,26 +65,35 @@ for _i, _link in enumerate(LINKS):
     ADJ[_link["b"]].append((_link["a"], _i, True))
 
 OPTIONS = [
-    {"name": "destination_points", "default": "scoring", "choices": ["scoring", "table"],
-     "description": "Points for where you end up. 'scoring' (the rule book's Scoring section): "
-                    "relative 25, hotel 20, shelter 5. 'table' (the book's destination table): "
-                    "relative 50, hotel 25, shelter 5."},
-    {"name": "bank_scoring", "default": "net", "choices": ["net", "book"],
-     "description": "'net': cash taken from the bank is your own savings moved to your pocket, "
-                    "so it does not add points (it lets you pay on the road). 'book': every "
-                    "dollar in your pocket scores, as the book says (bank trips then add up to "
-                    "40 points)."},
-    {"name": "race_points", "default": "half", "choices": ["on", "half", "off"],
-     "description": "Points for the order of arrival at the table. 'on' (the book): 30/20/10 to "
-                    "the first, second and third. 'half' (default): 15/10/5, so preparing the "
-                    "home and leaving early both pay, and racing the table does not beat "
-                    "preparing. 'off': none. The 20 points for arriving in time always stay."},
-    {"name": "timeline", "default": "on", "choices": ["on", "off"],
-     "description": "'on': the warning timeline changes the roads on the clock (contraflow at "
-                    "hour 14, heavy traffic 16-30, fuel limits at 36, causeway closes at 40, all "
-                    "bridges at 44). 'off': only chance cards change the state of the system."},
-    {"name": "reasons", "default": "on", "choices": ["on", "off"],
-     "description": "Ask a one-tap reason when a player leaves home and chooses a destination."},
+    {"name": "destination_points", "label": gettext_noop("Points for the destination"),
+     "default": "scoring", "choices": ["scoring", "table"],
+     "choice_labels": {"scoring": gettext_noop("Scoring section"), "table": gettext_noop("Destination table")},
+     "description": gettext_noop("Points for where you end up. Scoring section (of the rule book): relative 25, "
+                                 "hotel 20, shelter 5. Destination table (of the book): relative 50, hotel 25, "
+                                 "shelter 5.")},
+    {"name": "bank_scoring", "label": gettext_noop("Cash from the bank"),
+     "default": "net", "choices": ["net", "book"],
+     "choice_labels": {"net": gettext_noop("Savings"), "book": gettext_noop("As the book")},
+     "description": gettext_noop("Savings: cash taken from the bank is your own savings moved to your pocket, "
+                                 "so it does not add points (it lets you pay on the road). As the book: every "
+                                 "dollar in your pocket scores (bank trips then add up to 40 points).")},
+    {"name": "race_points", "label": gettext_noop("Points for arriving first"),
+     "default": "half", "choices": ["on", "half", "off"],
+     "choice_labels": {"on": gettext_noop("Full"), "half": gettext_noop("Half"), "off": gettext_noop("Off")},
+     "description": gettext_noop("Points for the order of arrival at the table. Full (the book): 30/20/10 to "
+                                 "the first, second and third. Half (default): 15/10/5, so preparing the "
+                                 "home and leaving early both pay, and racing the table does not beat "
+                                 "preparing. Off: none. The 20 points for arriving in time always stay.")},
+    {"name": "timeline", "label": gettext_noop("Warning timeline"),
+     "default": "on", "choices": ["on", "off"],
+     "choice_labels": {"on": gettext_noop("On"), "off": gettext_noop("Off")},
+     "description": gettext_noop("On: the warning timeline changes the roads on the clock (contraflow at "
+                                 "hour 14, heavy traffic 16-30, fuel limits at 36, causeway closes at 40, all "
+                                 "bridges at 44). Off: only chance cards change the state of the system.")},
+    {"name": "reasons", "label": gettext_noop("Ask why"),
+     "default": "on", "choices": ["on", "off"],
+     "choice_labels": {"on": gettext_noop("On"), "off": gettext_noop("Off")},
+     "description": gettext_noop("Ask a one-tap reason when a player leaves home and chooses a destination.")},
 ]
 RACE_FACTOR = {"on": 1, "half": 0.5, "off": 0}
 OPTION_DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
@@ -115,7 +124,7 @@ def new_state(seed, seats, options=None):
     for key, value in (options or {}).items():
         spec = next((o for o in OPTIONS if o["name"] == key), None)
         if spec is None or value not in spec["choices"]:
-            _refuse("bad_option", f"Unknown option {key}={value}.", name=key, value=value)
+            _refuse("bad_option", gettext_noop("Unknown option %(name)s=%(value)s."), name=key, value=value)
         opts[key] = value
     seed = int(seed)
     state = {
@@ -506,11 +515,11 @@ def _check_drive(state, s, system, action):
     dest = NODE_DEST.get(to)
     if dest is not None:
         if not system["destination." + dest]:
-            _refuse("destination_closed", f"The {DESTINATIONS[dest]['label'].lower()} is not taking anyone now: choose another place.",
-                    destination=dest)
+            _refuse("destination_closed", gettext_noop("The %(place)s is not taking anyone now: choose another place."),
+                    destination=dest, place=DESTINATIONS[dest]["label"].lower())
         if s["destination"] != dest:
-            _refuse("choose_destination_first", f"Choose the {DESTINATIONS[dest]['label'].lower()} as your destination first.",
-                    destination=dest)
+            _refuse("choose_destination_first", gettext_noop("Choose the %(place)s as your destination first."),
+                    destination=dest, place=DESTINATIONS[dest]["label"].lower())
         if s["home_supplies"] and s["pos"] != HOME and s["pos"] in _routes(config, HOME):
             _refuse("secure_home_first", gettext_noop("You bought shutters and plywood: drive home to put them up before you leave for good."))
     if s["pos"] not in _routes(config, to):
@@ -526,7 +535,7 @@ def _activity(s, wanted, message):
 
 
 def _check_withdraw(state, s, system, action):
-    _activity(s, "bank", "You can only take out cash at the bank.")
+    _activity(s, "bank", gettext_noop("You can only take out cash at the bank."))
     amount = action.get("amount")
     left = min(MONEY["bank_trip"], MONEY["bank_total"] - s["withdrawn"])
     if s["visit"][0]:
@@ -534,20 +543,20 @@ def _check_withdraw(state, s, system, action):
     if left <= 0:
         _refuse("bank_limit", gettext_noop("You have taken out the most the bank allows ($4,000)."), limit=MONEY["bank_total"])
     if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0 or amount > left or amount % MONEY["bank_step"]:
-        _refuse("bad_amount", f"Choose $500, $1,000, ... up to ${left:,}.", amount=amount, most=left)
+        _refuse("bad_amount", gettext_noop("Choose $500, $1,000, ... up to $%(most)s."), amount=amount, most=left)
 
 
 def _check_home_supplies(state, s, system, action):
-    _activity(s, "home_supply", "Shutters and plywood are sold at the home supply store.")
+    _activity(s, "home_supply", gettext_noop("Shutters and plywood are sold at the home supply store."))
     if s["home_supplies"] or s["secured"]:
         _refuse("already_have", gettext_noop("You already have supplies for your home."))
     if s["cash"] < MONEY["home_supplies"]:
-        _refuse("not_enough_cash", f"Home supplies cost ${MONEY['home_supplies']} and you have ${s['cash']}: visit the bank first.",
+        _refuse("not_enough_cash", gettext_noop("Home supplies cost $%(need)s and you have $%(have)s: visit the bank first."),
                 need=MONEY["home_supplies"], have=s["cash"])
 
 
 def _check_friends(state, s, system, action):
-    _activity(s, "friends", "Your friends are waiting at their house.")
+    _activity(s, "friends", gettext_noop("Your friends are waiting at their house."))
     if s["friends"]:
         _refuse("already_have", gettext_noop("Your friends are already in the car."))
 
@@ -560,24 +569,27 @@ def _check_fuel(state, s, system, action):
     if not isinstance(gallons, int) or isinstance(gallons, bool) or gallons <= 0:
         _refuse("bad_amount", gettext_noop("Choose how many gallons."), gallons=gallons)
     if s["fuel"] + gallons > TANK:
-        _refuse("tank_full", f"Your tank holds {TANK} gallons and has {s['fuel']}.", room=TANK - s["fuel"])
+        _refuse("tank_full", gettext_noop("Your tank holds %(tank)s gallons and has %(fuel)s."), room=TANK - s["fuel"],
+                tank=TANK, fuel=s["fuel"])
     if gallons > system["fuel_limit"]:
-        _refuse("fuel_limit", f"Stations sell at most {system['fuel_limit']} gallons per car right now.",
+        _refuse("fuel_limit", gettext_noop("Stations sell at most %(limit)s gallons per car right now."),
                 limit=system["fuel_limit"])
     cost = _fuel_cost(s, price, gallons)
     if cost > s["cash"] and not _towed_here(s):
-        _refuse("not_enough_cash", f"{gallons} gallons cost ${cost} and you have ${s['cash']}.", need=cost, have=s["cash"])
+        _refuse("not_enough_cash", gettext_noop("%(gallons)s gallons cost $%(need)s and you have $%(have)s."),
+                need=cost, have=s["cash"], gallons=gallons)
 
 
 def _check_supplies(state, s, system, action):
-    _activity(s, "gas", "Food and water are sold at the store beside the gas station.")
+    _activity(s, "gas", gettext_noop("Food and water are sold at the store beside the gas station."))
     units = action.get("units")
     step = MONEY["supply_step"]
     if not isinstance(units, int) or isinstance(units, bool) or units <= 0 or units % step:
-        _refuse("bad_amount", f"Supplies come in packs of {step}.", units=units)
+        _refuse("bad_amount", gettext_noop("Supplies come in packs of %(step)s."), units=units, step=step)
     cost = units * system["supply_price"]
     if cost > s["cash"]:
-        _refuse("not_enough_cash", f"{units} supplies cost ${cost} and you have ${s['cash']}.", need=cost, have=s["cash"])
+        _refuse("not_enough_cash", gettext_noop("%(units)s supplies cost $%(need)s and you have $%(have)s."),
+                need=cost, have=s["cash"], units=units)
 
 
 def _check_destination(state, s, system, action):
@@ -585,7 +597,8 @@ def _check_destination(state, s, system, action):
     if not isinstance(dest, str) or dest not in DESTINATIONS:
         _refuse("no_such_destination", gettext_noop("Choose the relative's home, the hotel or the public shelter."), destination=dest)
     if not system["destination." + dest]:
-        _refuse("destination_closed", f"The {DESTINATIONS[dest]['label'].lower()} is not taking anyone now.", destination=dest)
+        _refuse("destination_closed", gettext_noop("The %(place)s is not taking anyone now."), destination=dest,
+                place=DESTINATIONS[dest]["label"].lower())
     if s["destination"] == dest:
         _refuse("already_chosen", gettext_noop("That is already your destination."), destination=dest)
 

@@ -39,12 +39,13 @@ VERSION = "1"
 SCHEMA_VERSION = 1
 
 OPTIONS = [
-    {"name": "storm", "default": "surprise", "choices": ["surprise"] + PROGRAM_IDS, "label": "Storm",
-     "description": "The real storm whose best track is the hurricane program (name and year), or a surprise."},
-    {"name": "round_cap", "default": 30, "choices": [20, 30, 40], "label": "Season length (rounds of four players)",
-     "description": "After this many rounds of a four-player table (proportionally more for fewer players) the rest of the storm's program is read out at once."},
-    {"name": "track_bonus", "default": True, "label": "Pay for an exact storm position",
-     "description": "The bank pays a small bonus to every player who places the storm exactly."},
+    {"name": "storm", "default": "surprise", "choices": ["surprise"] + PROGRAM_IDS, "label": gettext_noop("Storm"),
+     "choice_labels": {"surprise": gettext_noop("Surprise")},
+     "description": gettext_noop("The real storm whose best track is the hurricane program (name and year), or a surprise.")},
+    {"name": "round_cap", "default": 30, "choices": [20, 30, 40], "label": gettext_noop("Season length (rounds of four players)"),
+     "description": gettext_noop("After this many rounds of a four-player table (proportionally more for fewer players) the rest of the storm's program is read out at once.")},
+    {"name": "track_bonus", "default": True, "label": gettext_noop("Pay for an exact storm position"),
+     "description": gettext_noop("The bank pays a small bonus to every player who places the storm exactly.")},
 ]
 ACTION_FIELDS = {"roll": (), "buy": ("options",), "pass": (), "option": ("resort",), "return": (),
                  "stay": (), "track": ("lat", "lon"), "end_now": ()}

@@ -185,38 +185,53 @@ def forecast_outlook(start: tuple[int, int], category: int, cards: tuple[str, ..
 # --- Options ------------------------------------------------------------------------------------
 
 OPTIONS = [
-    {"name": "storm_seed", "default": None, "choices": None,
-     "description": "Seed of the storm alone (forecast deals and flips). Give every table of a "
-                    "class the same number and they face the same storm. Empty: from the seed."},
-    {"name": "hold_storm", "default": False, "choices": [False, True],
-     "description": "When every player has ended the Player Phase, wait for the 'storm moves' "
-                    "button (so the whole class's storm moves at once)."},
-    {"name": "turn_order", "default": "simultaneous", "choices": ["simultaneous", "round_table"],
-     "description": "Everyone plays the Player Phase at once, or one after another round the "
-                    "table as in the rule book."},
-    {"name": "turn_cap", "default": 12, "choices": [6, 8, 10, 12, 15, 20],
-     "description": "The game ends after this many turns even if the storm has not died out."},
-    {"name": "open_hands", "default": True, "choices": [True, False],
-     "description": "Players see each other's cards (it is a team game)."},
-    {"name": "hits", "default": "per_turn", "choices": ["per_turn", "per_step"],
-     "description": "A city under the storm is hit once per turn, or once for every hex the "
-                    "storm's centre passes through."},
-    {"name": "final_move_damage", "default": True, "choices": [True, False],
-     "description": "The storm's last move, the one in which it dies out, still does damage."},
-    {"name": "land_decay", "default": True, "choices": [True, False],
-     "description": "A storm that ends its move over land always weakens one category."},
-    {"name": "trade_expiry", "default": 8, "choices": [4, 8, 16],
-     "description": "A trade offer nobody answers expires after this many actions at the table "
-                    "(and always at the end of the Player Phase)."},
-    {"name": "chits", "default": False, "choices": [False, True],
-     "description": "Only the box's chits: at most 30 fortification tokens on the board at once, "
-                    "and no more damage once all 30 damage chits are used."},
-    {"name": "storm_start", "default": "seeded", "choices": ["seeded", "single"],
-     "description": "The storm starts on one of three hexes far out in the Gulf (west, centre, "
-                    "east; the storm seed picks), or always on the centre one."},
-    {"name": "edition", "default": EDITION, "choices": None,
-     "description": "The rules edition a game was set up with; 1 replays games stored by "
-                    "engine 1.0.0."},
+    {"name": "storm_seed", "label": gettext_noop("Storm seed"),
+     "default": None, "choices": None,
+     "description": gettext_noop("Seed of the storm alone (forecast deals and flips). Give every table of a "
+                                 "class the same number and they face the same storm. Empty: from the seed.")},
+    {"name": "hold_storm", "label": gettext_noop("Hold the storm for the class"),
+     "default": False, "choices": [False, True],
+     "description": gettext_noop("When every player has ended the Player Phase, wait for the 'storm moves' "
+                                 "button (so the whole class's storm moves at once).")},
+    {"name": "turn_order", "label": gettext_noop("Turn order"),
+     "default": "simultaneous", "choices": ["simultaneous", "round_table"],
+     "choice_labels": {"simultaneous": gettext_noop("All at once"), "round_table": gettext_noop("Round the table")},
+     "description": gettext_noop("Everyone plays the Player Phase at once, or one after another round the "
+                                 "table as in the rule book.")},
+    {"name": "turn_cap", "label": gettext_noop("Most turns"),
+     "default": 12, "choices": [6, 8, 10, 12, 15, 20],
+     "description": gettext_noop("The game ends after this many turns even if the storm has not died out.")},
+    {"name": "open_hands", "label": gettext_noop("Open hands"),
+     "default": True, "choices": [True, False],
+     "description": gettext_noop("Players see each other's cards (it is a team game).")},
+    {"name": "hits", "label": gettext_noop("Storm hits"),
+     "default": "per_turn", "choices": ["per_turn", "per_step"],
+     "choice_labels": {"per_turn": gettext_noop("Once per turn"), "per_step": gettext_noop("Once per hex")},
+     "description": gettext_noop("A city under the storm is hit once per turn, or once for every hex the "
+                                 "storm's centre passes through.")},
+    {"name": "final_move_damage", "label": gettext_noop("Damage on the storm's last move"),
+     "default": True, "choices": [True, False],
+     "description": gettext_noop("The storm's last move, the one in which it dies out, still does damage.")},
+    {"name": "land_decay", "label": gettext_noop("Storms weaken over land"),
+     "default": True, "choices": [True, False],
+     "description": gettext_noop("A storm that ends its move over land always weakens one category.")},
+    {"name": "trade_expiry", "label": gettext_noop("Trade offers expire after (actions)"),
+     "default": 8, "choices": [4, 8, 16],
+     "description": gettext_noop("A trade offer nobody answers expires after this many actions at the table "
+                                 "(and always at the end of the Player Phase).")},
+    {"name": "chits", "label": gettext_noop("Only the box's chits"),
+     "default": False, "choices": [False, True],
+     "description": gettext_noop("Only the box's chits: at most 30 fortification tokens on the board at once, "
+                                 "and no more damage once all 30 damage chits are used.")},
+    {"name": "storm_start", "label": gettext_noop("Where the storm starts"),
+     "default": "seeded", "choices": ["seeded", "single"],
+     "choice_labels": {"seeded": gettext_noop("One of three hexes"), "single": gettext_noop("Always the centre")},
+     "description": gettext_noop("The storm starts on one of three hexes far out in the Gulf (west, centre, "
+                                 "east; the storm seed picks), or always on the centre one.")},
+    {"name": "edition", "label": gettext_noop("Rules edition"),
+     "default": EDITION, "choices": None,
+     "description": gettext_noop("The rules edition a game was set up with; 1 replays games stored by "
+                                 "engine 1.0.0.")},
 ]
 _DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
 
@@ -286,13 +301,14 @@ def _counts(cards: list[str]) -> dict[str, int]:
 def _check_cards(hand: dict, cards: Any, n: int, reserve: dict | None = None) -> dict[str, int]:
     """Check that ``cards`` is a list of ``n`` card kinds the hand holds beyond ``reserve``."""
     if not isinstance(cards, list) or len(cards) != n or not all(k in RCARDS for k in cards):
-        raise _refuse("bad_cards", f"Choose exactly {n} cards from your hand.", need=n)
+        raise _refuse("bad_cards", gettext_noop("Choose exactly %(need)s cards from your hand."), need=n)
     want = _counts(cards)
     for k, c in want.items():
         have = hand.get(k, 0) - (reserve or {}).get(k, 0)
         if have < c:
-            raise _refuse("missing_card", f"You don't have {c} {RCARDS[k]['name']} card"
-                          f"{'s' if c > 1 else ''} to spare.", card=k, need=c, have=max(have, 0))
+            sentence = (gettext_noop("You don't have %(need)s %(card_name)s cards to spare.") if c > 1
+                        else gettext_noop("You don't have %(need)s %(card_name)s card to spare."))
+            raise _refuse("missing_card", sentence, card=k, need=c, have=max(have, 0), card_name=RCARDS[k]["name"])
     return want
 
 
@@ -752,8 +768,8 @@ class Stormfury:
         if role not in ROLES:
             raise _refuse("no_such_role", gettext_noop("Pick one of the four roles."), role=role)
         if any(q["role"] == role for q in state["players"]):
-            raise _refuse("role_taken", f"Someone at your table is already the "
-                          f"{ROLES[role]['name']}: pick another role.", role=role)
+            raise _refuse("role_taken", gettext_noop("Someone at your table is already the %(role_name)s: pick another role."),
+                          role=role, role_name=ROLES[role]["name"])
         city = action.get("city", ROLES[role]["start_city"])
         if city not in CITIES:
             raise _refuse("no_such_city", gettext_noop("Pick a city on the map to start in."), city=city)
@@ -795,11 +811,11 @@ class Stormfury:
             if status == "start":
                 raise _refuse("draw_first", gettext_noop("Draw your 2 cards first."))
             if status == "more":
-                raise _refuse("drew_more", "You drew 2 more cards this turn, so you cannot "
-                              "play cards until next turn.")
+                raise _refuse("drew_more", gettext_noop("You drew 2 more cards this turn, so you cannot "
+                                                        "play cards until next turn."))
             if status == "played":
-                raise _refuse("already_played", "You already played cards this turn, so you "
-                              "cannot draw more.")
+                raise _refuse("already_played", gettext_noop("You already played cards this turn, so you "
+                                                             "cannot draw more."))
             raise _refuse("not_now", gettext_noop("You cannot do that now."))
         return p
 
@@ -845,11 +861,11 @@ class Stormfury:
             raise _refuse("no_moves_left", gettext_noop("You already travelled to 2 cities this turn."))
         road = next((rid for rid, other in ROADS_AT[p["city"]] if other == to), None)
         if road is None:
-            raise _refuse("no_road", f"No road goes from {_city_name(p['city'])} straight to "
-                          f"{_city_name(to)}.", city=to)
+            raise _refuse("no_road", gettext_noop("No road goes from %(here)s straight to %(there)s."), city=to,
+                          here=_city_name(p["city"]), there=_city_name(to))
         if road in state["flooded"]:
-            raise _refuse("road_flooded", f"The road to {_city_name(to)} is flooded: "
-                          "find another way.", road=road)
+            raise _refuse("road_flooded", gettext_noop("The road to %(there)s is flooded: find another way."),
+                          road=road, there=_city_name(to))
         frm = p["city"]
         p["city"] = to
         p["moves"] -= 1
@@ -862,34 +878,35 @@ class Stormfury:
         if kind not in FORTIFY_KINDS:
             raise _refuse("not_a_fortify_card", gettext_noop("Choose a Fortify card."), card=kind)
         if not p["hand"][kind]:
-            raise _refuse("missing_card", f"You don't have a {RCARDS[kind]['name']} card.",
-                          card=kind)
+            raise _refuse("missing_card", gettext_noop("You don't have a %(card_name)s card."),
+                          card=kind, card_name=RCARDS[kind]["name"])
         sid = action.get("space")
         if sid not in SPACES:
             raise _refuse("no_such_space", gettext_noop("Choose a place in your city."), space=sid)
         if SPACES[sid]["city"] != p["city"]:
-            raise _refuse("wrong_city", f"You are in {_city_name(p['city'])}: you can only "
-                          f"build there, not in {_city_name(SPACES[sid]['city'])}.", space=sid)
+            raise _refuse("wrong_city", gettext_noop("You are in %(here)s: you can only build there, not in %(there)s."),
+                          space=sid, here=_city_name(p["city"]), there=_city_name(SPACES[sid]["city"]))
         if not self._space_open(state, sid):
             if SPACES[sid]["kind"] == "population":
                 raise _refuse("nobody_home", gettext_noop("Everyone has already left: nothing to protect."))
-            raise _refuse("space_destroyed", f"The {SPACES[sid]['name']} is already destroyed.")
+            raise _refuse("space_destroyed", gettext_noop("The %(place)s is already destroyed."),
+                          place=SPACES[sid]["name"])
         tokens = RCARDS[kind]["tokens"]
         left = self._fortification_chits(state)
         if tokens > left:
-            raise _refuse("no_chits", f"Only {left} fortification token{'s' if left != 1 else ''} "
-                          f"{'are' if left != 1 else 'is'} left in the box: {RCARDS[kind]['name']} "
-                          f"needs {tokens}.", left=left, need=tokens)
+            sentence = (gettext_noop("Only %(left)s fortification token is left in the box: %(card_name)s needs %(need)s.")
+                        if left == 1 else
+                        gettext_noop("Only %(left)s fortification tokens are left in the box: %(card_name)s needs %(need)s."))
+            raise _refuse("no_chits", sentence, left=left, need=tokens, card_name=RCARDS[kind]["name"])
         pay = self._fortify_payment(p, kind)
         need = RCARDS[kind]["cost"]["material"]
         if pay is None:
             if (p["role"] == "architect" and p["power_used"] and p["hand"]["sandbag"]
                     and p["hand"]["material"] >= need - 1):
-                raise _refuse("power_used", "You already used your Architect power this turn: "
-                              f"you need {need} Material.", need=need)
-            raise _refuse("missing_resources", f"{RCARDS[kind]['name']} needs {need} Material "
-                          f"and you have {p['hand']['material']}.", need=need,
-                          have=p["hand"]["material"], resource="material")
+                raise _refuse("power_used", gettext_noop("You already used your Architect power this turn: "
+                                                         "you need %(need)s Material."), need=need)
+            raise _refuse("missing_resources", gettext_noop("%(card_name)s needs %(need)s Material and you have %(have)s."),
+                          need=need, have=p["hand"]["material"], resource="material", card_name=RCARDS[kind]["name"])
         _spend(state, p["hand"], {kind: 1, **pay})
         if "sandbag" in pay:
             p["power_used"] = True
@@ -907,20 +924,21 @@ class Stormfury:
             raise _refuse("no_such_road", gettext_noop("Choose a road on the map."), road=rid)
         road = ROADS[rid]
         if end not in (road["a"], road["b"]):
-            raise _refuse("wrong_city", f"That road does not reach {_city_name(end)}.", road=rid)
+            raise _refuse("wrong_city", gettext_noop("That road does not reach %(there)s."), road=rid,
+                          there=_city_name(end))
         if end != p["city"]:
             if p["role"] != "aquatic_engineer":
-                raise _refuse("wrong_city", f"You are in {_city_name(p['city'])}: you can only "
-                              f"dam roads there.", road=rid, city=end)
+                raise _refuse("wrong_city", gettext_noop("You are in %(here)s: you can only dam roads there."),
+                              road=rid, city=end, here=_city_name(p["city"]))
             if end not in NEIGHBOURS[p["city"]]:
-                raise _refuse("too_far", f"{_city_name(end)} is not next to "
-                              f"{_city_name(p['city'])}.", city=end)
+                raise _refuse("too_far", gettext_noop("%(there)s is not next to %(here)s."), city=end,
+                              there=_city_name(end), here=_city_name(p["city"]))
         if rid in state["flooded"]:
-            raise _refuse("road_flooded", f"The {road['name']} road is already flooded.",
-                          road=rid)
+            raise _refuse("road_flooded", gettext_noop("The %(road_name)s road is already flooded."),
+                          road=rid, road_name=road["name"])
         if end in state["dams"][rid]:
-            raise _refuse("already_dammed", f"That end of the {road['name']} road already "
-                          "has a dam.", road=rid, city=end)
+            raise _refuse("already_dammed", gettext_noop("That end of the %(road_name)s road already has a dam."),
+                          road=rid, city=end, road_name=road["name"])
         if not p["hand"]["dam"]:
             raise _refuse("missing_card", gettext_noop("You don't have a Dam card."), card="dam")
         if not p["hand"]["sandbag"]:
@@ -941,10 +959,11 @@ class Stormfury:
         if not p["hand"]["evacuate"]:
             raise _refuse("missing_card", gettext_noop("You don't have an Evacuate card."), card="evacuate")
         if pop == 0:
-            raise _refuse("nobody_home", f"Everyone has already left {_city_name(p['city'])}.")
+            raise _refuse("nobody_home", gettext_noop("Everyone has already left %(here)s."),
+                          here=_city_name(p["city"]))
         if not isinstance(people, int) or isinstance(people, bool) or not 1 <= people <= pop:
-            raise _refuse("bad_people", f"You can move 1 to {pop} people out of "
-                          f"{_city_name(p['city'])}.", most=pop)
+            raise _refuse("bad_people", gettext_noop("You can move 1 to %(most)s people out of %(here)s."),
+                          most=pop, here=_city_name(p["city"]))
         want = _check_cards(p["hand"], action.get("discard"), 2 * people, {"evacuate": 1})
         _spend(state, p["hand"], {"evacuate": 1})
         _spend(state, p["hand"], want)
@@ -960,8 +979,8 @@ class Stormfury:
         role = p["role"]
         if role == "evac_specialist":
             if state["population"][p["city"]] == 0:
-                raise _refuse("nobody_home", f"Everyone has already left "
-                              f"{_city_name(p['city'])}.")
+                raise _refuse("nobody_home", gettext_noop("Everyone has already left %(here)s."),
+                              here=_city_name(p["city"]))
             want = _check_cards(p["hand"], action.get("discard"), 2)
             _spend(state, p["hand"], want)
             state["population"][p["city"]] -= 1
@@ -973,19 +992,21 @@ class Stormfury:
             if k not in RCARDS or not p["hand"][k]:
                 raise _refuse("missing_card", gettext_noop("Choose a card from your hand."), card=k)
             if p["to_pile"] <= 0:
-                raise _refuse("power_used", "You can only put cards you drew this turn on the "
-                              "Relief pile, and you already did.")
+                raise _refuse("power_used", gettext_noop("You can only put cards you drew this turn on the "
+                                                         "Relief pile, and you already did."))
             if state["options"]["edition"] > 1 and not p["pile_cards"].get(k):
-                raise _refuse("not_drawn", f"You did not draw a {RCARDS[k]['name']} card this "
-                              "turn: only cards you drew this turn go on the Relief pile.", card=k)
+                raise _refuse("not_drawn", gettext_noop("You did not draw a %(card_name)s card this turn: "
+                                                        "only cards you drew this turn go on the Relief pile."),
+                              card=k, card_name=RCARDS[k]["name"])
             p["hand"][k] -= 1
             p["to_pile"] -= 1
             if p["pile_cards"].get(k):
                 p["pile_cards"][k] -= 1
             state["pile"].append(k)
             return [{"type": "to_relief_pile", "seat": seat, "card": k}]
-        raise _refuse("passive_power", f"The {ROLES[role]['name']}'s power works by itself "
-                      "when you build: there is no button for it.", role=role)
+        raise _refuse("passive_power", gettext_noop("The %(role_name)s's power works by itself when you build: "
+                                                    "there is no button for it."),
+                      role=role, role_name=ROLES[role]["name"])
 
     def _offer_trade(self, state: dict, seat: int, action: dict) -> list[dict]:
         p = self._active(state, seat)
@@ -997,17 +1018,18 @@ class Stormfury:
             raise _refuse("bad_cards", gettext_noop("Choose one card to give and a different one to get."))
         other = state["players"][to]
         if other["city"] != p["city"]:
-            raise _refuse("not_same_city", f"You can only trade with someone in your city: "
-                          f"they are in {_city_name(other['city'])}.", to=to)
+            raise _refuse("not_same_city", gettext_noop("You can only trade with someone in your city: "
+                                                        "they are in %(there)s."),
+                          to=to, there=_city_name(other["city"]))
         if not p["hand"][give]:
-            raise _refuse("missing_card", f"You don't have a {RCARDS[give]['name']} card.",
-                          card=give)
+            raise _refuse("missing_card", gettext_noop("You don't have a %(card_name)s card."),
+                          card=give, card_name=RCARDS[give]["name"])
         if state["options"]["open_hands"] and not other["hand"][get]:
-            raise _refuse("they_lack_card", f"They don't have a {RCARDS[get]['name']} card.",
-                          card=get)
+            raise _refuse("they_lack_card", gettext_noop("They don't have a %(card_name)s card."),
+                          card=get, card_name=RCARDS[get]["name"])
         if p["offers_made"] >= OFFERS_PER_TURN:
-            raise _refuse("too_many_offers", f"{OFFERS_PER_TURN} of your trade offers were not "
-                          "taken this turn: no more offers until your next turn.",
+            raise _refuse("too_many_offers", gettext_noop("%(most)s of your trade offers were not "
+                                                          "taken this turn: no more offers until your next turn."),
                           most=OFFERS_PER_TURN)
         events = []
         for o in [o for o in state["offers"] if o["from"] == seat]:
@@ -1035,8 +1057,8 @@ class Stormfury:
         if a["city"] != b["city"]:
             raise _refuse("not_same_city", gettext_noop("You are no longer in the same city."))
         if not b["hand"][o["get"]]:
-            raise _refuse("missing_card", f"You don't have a {RCARDS[o['get']]['name']} card "
-                          "to give.", card=o["get"])
+            raise _refuse("missing_card", gettext_noop("You don't have a %(card_name)s card to give."),
+                          card=o["get"], card_name=RCARDS[o["get"]]["name"])
         if not a["hand"][o["give"]]:
             raise _refuse("they_lack_card", gettext_noop("They no longer have that card."), card=o["give"])
         a["hand"][o["give"]] -= 1
@@ -1062,7 +1084,7 @@ class Stormfury:
         if k not in RCARDS or not p["hand"][k]:
             raise _refuse("missing_card", gettext_noop("Choose a card from your hand."), card=k)
         if _hand_size(p["hand"]) <= HAND_LIMIT:
-            raise _refuse("hand_ok", f"You may keep {HAND_LIMIT} cards: no need to discard.")
+            raise _refuse("hand_ok", gettext_noop("You may keep %(most)s cards: no need to discard."), most=HAND_LIMIT)
         _spend(state, p["hand"], {k: 1})
         return [{"type": "discarded", "seat": seat, "card": k}]
 
@@ -1070,8 +1092,8 @@ class Stormfury:
         p = self._active(state, seat)
         size = _hand_size(p["hand"])
         if size > HAND_LIMIT:
-            raise _refuse("hand_too_big", f"You have {size} cards: discard {size - HAND_LIMIT} "
-                          f"to keep {HAND_LIMIT}.", have=size, most=HAND_LIMIT)
+            raise _refuse("hand_too_big", gettext_noop("You have %(have)s cards: discard %(extra)s to keep %(most)s."),
+                          have=size, most=HAND_LIMIT, extra=size - HAND_LIMIT)
         events: list[dict] = []
         self._finish_turn(state, p, events)
         return events

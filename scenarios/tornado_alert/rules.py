@@ -47,17 +47,18 @@ CARDS = _build_cards()
 WORDS = frozenset(CARDS)
 
 OPTIONS = [
-    {"name": "variant", "default": "turns", "choices": ["turns", "free"], "label": "Variant",
-     "description": "Turns: play in seat order, as the rule book's main game. Free (Tornado Alert! 2): "
-                    "no turn order, anyone plays whenever they like (3 to 6 players)."},
-    {"name": "race_ms", "default": 300, "choices": [0, 300, 600], "label": "Slap race window (ms)",
-     "description": "Slaps aimed at the same pile that reach the server within this window are equal: "
-                    "a fair draw picks the winner, so the tablet nearest the access point does not always win. "
-                    "0: the first slap to arrive wins."},
-    {"name": "bot_reaction_ms", "default": 900, "choices": [500, 900, 1500], "label": "Bot reaction time (ms)",
-     "description": "About how long a bot takes to slap a pile it likes (it varies by up to half either way)."},
-    {"name": "face_down_value", "default": 0, "choices": [0, -1], "label": "Face-down card value",
-     "description": "The rule book says 0 in three places and -1 once (RULES.md)."},
+    {"name": "variant", "default": "turns", "choices": ["turns", "free"], "label": gettext_noop("Variant"),
+     "choice_labels": {"turns": gettext_noop("Turns"), "free": gettext_noop("Free")},
+     "description": gettext_noop("Turns: play in seat order, as the rule book's main game. Free (Tornado Alert! 2): "
+                                 "no turn order, anyone plays whenever they like (3 to 6 players).")},
+    {"name": "race_ms", "default": 300, "choices": [0, 300, 600], "label": gettext_noop("Slap race window (ms)"),
+     "description": gettext_noop("Slaps aimed at the same pile that reach the server within this window are equal: "
+                                 "a fair draw picks the winner, so the tablet nearest the access point does not always win. "
+                                 "0: the first slap to arrive wins.")},
+    {"name": "bot_reaction_ms", "default": 900, "choices": [500, 900, 1500], "label": gettext_noop("Bot reaction time (ms)"),
+     "description": gettext_noop("About how long a bot takes to slap a pile it likes (it varies by up to half either way).")},
+    {"name": "face_down_value", "default": 0, "choices": [0, -1], "label": gettext_noop("Face-down card value"),
+     "description": gettext_noop("The rule book says 0 in three places and -1 once (RULES.md).")},
 ]
 DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
 DECIDE = ("keep", "strike", "use_plus", "use_minus")

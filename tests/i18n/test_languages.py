@@ -100,3 +100,57 @@ def test_an_engines_refusal_is_explained_in_the_tablets_language():
     answer = client.post(f"/play/{session.pk}/act", data=json.dumps(frame), content_type="application/json").json()
     assert answer["code"] == "no_question"
     assert answer["message"] == "Ahora no hay ninguna pregunta que responder."
+
+
+@pytest.mark.parametrize("language, sentence", [
+    ("en", "Choose the public shelter as your destination first."),
+    ("es", "Primero elige este lugar como destino: Refugio público."),
+    ("nl", "Kies eerst deze plek als bestemming: Openbare opvang."),
+])
+def test_an_engines_refusal_with_a_name_in_it_is_explained_in_the_tablets_language(language, sentence):
+    """A refusal that names a place: the sentence and the place's name are both the tablet's."""
+    session = make_session()
+    client = tablet(language)
+    join(client, session, "Jo")
+    services.start(session=session)
+    held = client.get(f"/play/{session.pk}/poll").json()["views"][0]
+    frame = {"type": "act", "id": "shelter-before-choosing-1", "seat": held["seat"], "version": held["version"],
+             "action": {"type": "drive", "to": "SH"}}
+    answer = client.post(f"/play/{session.pk}/act", data=json.dumps(frame), content_type="application/json").json()
+    assert answer["code"] == "choose_destination_first"
+    assert answer["message"] == sentence
+
+
+def test_numbers_in_an_engines_refusal_are_written_the_readers_way():
+    """The engine's English groups thousands with commas; a Dutch tablet reads its own grouping."""
+    from django.utils import translation
+
+    from games.refusals import Refused
+    from scenarios.base import IllegalAction
+    from scenarios.words import gettext_noop
+
+    error = IllegalAction("bad_amount", gettext_noop("Choose $500, $1,000, ... up to $%(most)s."), most=2000)
+    assert error.message == "Choose $500, $1,000, ... up to $2,000."
+    with translation.override("nl"):
+        assert Refused.from_illegal(error, "evacuation").message == "Kies een bedrag in stappen van $500, tot $2.000."
+    with translation.override("en"):
+        assert Refused.from_illegal(error, "evacuation").message == error.message
+
+
+@pytest.mark.parametrize("language, label, description, choice", [
+    ("en", "Points for arriving first", "Points for the order of arrival at the table.", "Round the table"),
+    ("es", "Puntos por llegar primero", "Puntos por el orden de llegada en la mesa.", "Por turnos en la mesa"),
+    ("nl", "Punten voor wie het eerst aankomt", "Punten voor de volgorde van aankomst aan tafel.", "Om de beurt aan tafel"),
+])
+def test_the_new_session_forms_scenario_options_are_in_the_teachers_language(language, label, description, choice):
+    """An engine's options (label, explanation, the words of its choices) come from the engine in
+    English; the teacher's form shows them in the teacher's language."""
+    teacher = make_teacher()
+    desk = Client(HTTP_ACCEPT_LANGUAGE=language)
+    assert desk.login(username=teacher.email, password=PASSWORD)
+    page = desk.get("/sessions/new/").content.decode()
+    assert f'<html lang="{language}">' in page
+    assert label in page and description in page
+    assert f'<option value="round_table">{choice}</option>' in page
+    if language != "en":
+        assert "Points for arriving first" not in page and "Race points" not in page

@@ -272,7 +272,7 @@ def test_not_enough_cash_for_fuel():
     state = fresh(timeline="off")
     place(state, 0, pos="GS", fuel=0, cash=20)
     error = refused(state, 0, {"type": "buy_fuel", "gallons": 5}, "not_enough_cash")
-    assert error.params == {"need": 25, "have": 20}
+    assert error.params == {"need": 25, "have": 20, "gallons": 5}
 
 
 # --- Store, bank, home supplies, friends -------------------------------------------------------

@@ -174,7 +174,7 @@ def test_relief_corps_piles_only_the_cards_she_drew_this_turn():
     rc = s["players"][0]
     rc["hand"] = hand(evacuate=2, dam=1, sandbag=1)
     err = refused(s, 0, {"type": "use_role", "card": "evacuate"}, "not_drawn")
-    assert err.params == {"card": "evacuate"}
+    assert err.params == {"card": "evacuate", "card_name": "Evacuate"}
     assert {a["card"] for a in ENGINE.actions(s, 0) if a["type"] == "use_role"} == {"dam", "sandbag"}
     ENGINE.apply(s, 0, {"type": "use_role", "card": "dam"})
     refused(s, 0, {"type": "use_role", "card": "dam"}, "missing_card")
@@ -221,7 +221,7 @@ def test_fortification_tokens_run_out_at_30_on_the_board():
     s["players"][0]["hand"] = hand(fortify_3=1, fortify_2=1, material=5)
     assert ENGINE.view(s, 0)["chits_left"] == {"damage": 30, "fortification": 2, "dam": 30}
     err = refused(s, 0, {"type": "fortify", "card": "fortify_3", "space": "msy_pumps"}, "no_chits")
-    assert err.params == {"left": 2, "need": 3}
+    assert err.params == {"left": 2, "need": 3, "card_name": "Fortify +3"}
     cards = {a["card"] for a in ENGINE.actions(s, 0) if a["type"] == "fortify"}
     assert cards == {"fortify_2"}
     ENGINE.apply(s, 0, {"type": "fortify", "card": "fortify_2", "space": "msy_pumps"})

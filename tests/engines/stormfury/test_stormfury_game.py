@@ -73,10 +73,11 @@ def test_board_and_view_have_what_the_play_page_draws():
 
 
 def test_options_form():
-    """Options list name, default, choices and description for the teacher's form."""
+    """Options list name, label, default, choices and description for the teacher's form."""
     names = {o["name"] for o in ENGINE.options()}
     assert {"storm_seed", "hold_storm", "turn_order", "turn_cap"} <= names
     for o in ENGINE.options():
-        assert set(o) == {"name", "default", "choices", "description"}
+        assert {"name", "label", "default", "choices", "description"} <= set(o) <= {"name", "label", "default", "choices", "description", "choice_labels"}
+        assert set(o.get("choice_labels", {})) <= set(o["choices"] or ())
     assert ENGINE.key == "stormfury" and isinstance(ENGINE.schema_version, int)
     assert ENGINE.version and ENGINE.content_hash

@@ -111,7 +111,7 @@ def test_fortify_costs_materials_and_builds_in_your_city_only():
     s["players"][0]["hand"] = hand(material=1, fortify_2=1, fortify_1=1)
     err = refused(s, 0, {"type": "fortify", "card": "fortify_2", "space": "msy_pumps"},
                   "missing_resources")
-    assert err.params == {"need": 2, "have": 1, "resource": "material"}
+    assert err.params == {"need": 2, "have": 1, "resource": "material", "card_name": "Fortify +2"}
     refused(s, 0, {"type": "fortify", "card": "fortify_1", "space": "mob_port"}, "wrong_city")
     refused(s, 0, {"type": "fortify", "card": "fortify_3", "space": "msy_pumps"}, "missing_card")
     ENGINE.apply(s, 0, {"type": "fortify", "card": "fortify_1", "space": "msy_pumps"})
@@ -259,7 +259,7 @@ def test_discard_to_five_before_ending_and_skip_discards_by_itself():
     s = table(seats=2, roles=["architect", "relief_corps"])
     s["players"][0]["hand"] = hand(material=4, dam=3)
     err = refused(s, 0, {"type": "end_turn"}, "hand_too_big")
-    assert err.params == {"have": 7, "most": 5}
+    assert err.params == {"have": 7, "most": 5, "extra": 2}
     ENGINE.apply(s, 0, {"type": "discard", "card": "dam"})
     ENGINE.apply(s, 0, {"type": "discard", "card": "dam"})
     refused(s, 0, {"type": "discard", "card": "dam"}, "hand_ok")
