@@ -103,7 +103,7 @@ def test_two_captains_sail_a_whole_game_by_map_buttons_and_keyboard(browser, asg
     expect(omar.locator(".bt-banner--turn")).to_contain_text("Your turn")
     tap(omar, "Omar", session_id, how="keyboard")
     # After both moved the spinner moved the cloud: both tablets tell it in the live region.
-    expect(maya.locator(".bt-root > [aria-live='polite']")).to_contain_text("The spinner said")
+    expect(maya.locator(".bt-root > [aria-live='polite']")).to_contain_text("The spinner landed on")
 
     hows = ["button", "map", "keyboard"]
     for turn in range(400):

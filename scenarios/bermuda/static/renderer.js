@@ -64,6 +64,8 @@ const T = {
       { letter: s.letter, n: s.count, direction: T.dirWord[s.direction] })),
   lastSpin: gettext("Last spin:"),
   lastSail: (seat, ship, place) => fmt(gettext("%(fleet)s sailed %(ship)s to %(place)s."), { fleet: T.player(seat), ship: T.shipName(ship), place }),
+  lastSailSea: (seat, ship, a, b, i) => fmt(gettext("%(fleet)s sailed %(ship)s out to sea between %(a)s and %(b)s (space %(i)s)."),
+    { fleet: T.player(seat), ship: T.shipName(ship), a, b, i }),
   allPatterns: gettext("The danger map: the cloud's pattern for every letter"),
   patternOf: (letter) => fmt(gettext("With %(letter)s on the notch"), { letter }),
   patternName: (letter, cap, push) => fmt(gettext("With %(letter)s on the notch: %(cap)s magnet dots catch, %(push)s dots push"), { letter, cap, push }),
@@ -154,7 +156,11 @@ function bannerText(ctx) {
 
 function sailText(ctx) {
   const s = ctx.view.last_sail;
-  return s ? T.lastSail(s.seat, s.ship, placeWords(ctx.board, s.to)) : "";
+  if (!s) return "";
+  if (!s.to.includes(".")) return T.lastSail(s.seat, s.ship, portName(ctx.board, s.to));
+  const [route, i] = s.to.split(".");
+  const path = ctx.board.paths.find((p) => p.id === route);
+  return T.lastSailSea(s.seat, s.ship, portName(ctx.board, path.a), portName(ctx.board, path.b), Number(i) + 1);
 }
 
 function spinText(ctx) {
