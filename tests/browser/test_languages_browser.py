@@ -110,7 +110,7 @@ def test_spanish_dutch_and_english_students_play_and_read_reports_in_their_langu
     teacher.get_by_label("A bot plays for a student who stays idle").set_checked(False)
     teacher.get_by_label("Seed (optional: the same seed replays the same dice)").fill("7")
     teacher.get_by_text("Scenario options").click()
-    teacher.get_by_role("combobox", name=re.compile("Turn cap", re.I)).select_option("6")
+    teacher.get_by_role("combobox", name=re.compile("Most turns", re.I)).select_option("6")
     teacher.get_by_role("button", name="Create session").click()
     code = teacher.locator(".join-code").inner_text()
     session_id = int(re.search(r"/sessions/(\d+)/", teacher.url).group(1))

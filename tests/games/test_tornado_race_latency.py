@@ -60,7 +60,7 @@ class Tablet:
             await asyncio.sleep(0.005)
         raise AssertionError("no answer")
 
-    async def until(self, test, timeout=5.0):
+    async def until(self, test, timeout=15.0):  # a wait, not a timing check: generous for a busy machine
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if self.view is not None and test(self.view):
