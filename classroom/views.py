@@ -24,6 +24,7 @@ from classroom.consumers import ACT_BURST, MAX_ACTS_PER_SECOND, MAX_FRAMES_PER_S
 from classroom.frames import MAX_FRAME_BYTES
 from classroom.forms import JoinForm, SessionForm, SignUpForm
 from classroom.models import Participant, Seat, Session
+from classroom.timers import device_more_time
 from games import broadcast
 from games.refusals import Refused
 from scenarios import registry
@@ -374,8 +375,6 @@ def play_act(request, pk):
         answer = services.device_asks_teacher(participant.pk, bool(message.get("asking", True)))
         return JsonResponse(answer, status=429 if answer.get("code") == "too_fast" else 200)
     if message.get("type") == "more_time":
-        from classroom.timers import device_more_time
-
         return JsonResponse(device_more_time(participant.pk, message.get("seat")))
     if not buckets.allow(f"acts:{participant.pk}", rate=MAX_ACTS_PER_SECOND, burst=ACT_BURST):
         return _too_fast(message.get("id"))
