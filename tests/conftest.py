@@ -196,3 +196,21 @@ def in_thread(fn, *args, **kwargs):
 
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(fn, *args, **kwargs).result()
+
+
+def pytest_unconfigure(config):
+    """Leave without the interpreter's teardown once every result is reported. In one of four
+    clean-clone runs (eighth session) a native library aborted there ("munmap_chunk(): invalid
+    pointer") after all tests had passed, turning a green run red; the exit status is pytest's."""
+    import sys
+
+    session = getattr(config, "_stormwise_session", None)
+    if session is None:
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(int(session.exitstatus))
+
+
+def pytest_sessionstart(session):
+    session.config._stormwise_session = session
