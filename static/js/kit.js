@@ -50,6 +50,12 @@ export function gettext(text) {
   return catalogue ? catalogue.gettext(text) : text;
 }
 
+/** The string in the page's language, where the same English means another thing elsewhere:
+ *  pgettext("road", "open") is "abierta" (a road) where a bridge is "abierto". */
+export function pgettext(context, text) {
+  return catalogue ? catalogue.pgettext(context, text) : text;
+}
+
 /** The singular or plural form for `n`, by the page's language's own plural rule. */
 export function ngettext(one, many, n) {
   return catalogue ? catalogue.ngettext(one, many, n) : (n === 1 ? one : many);

@@ -7,7 +7,7 @@
 // pan/zoom, scroll, open <details>, focus, the chosen kind of action and the storm animation.
 // Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
-import { gettext, ngettext, fmt, h, svg, screenMemory, renderScreen, focusOnwards, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
+import { gettext, ngettext, pgettext, fmt, h, svg, screenMemory, renderScreen, focusOnwards, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
   mapFrame } from "/static/js/kit.js";
 
 const T = {
@@ -70,7 +70,7 @@ const T = {
   wordsNoRole: gettext("You have not picked a role yet."),
   wordsRoads: gettext("Roads from here:"),
   wordsRoad: (city, road, state) => fmt(gettext("to %(city)s by %(road)s (%(state)s)"), { city, road, state }),
-  roadOpen: gettext("open"),
+  roadOpen: pgettext("road", "open"),
   roadFlooded: gettext("flooded"),
   roadSealed: gettext("dammed at both ends: it never floods"),
   roadDammedAt: (cities) => fmt(gettext("dam at %(cities)s"), { cities }),
@@ -176,7 +176,7 @@ const T = {
   noRoleYet: gettext("no role yet"),
   inCity: (c) => fmt(gettext("in %(c)s"), { c }),
   cards: (n) => fmt(ngettext("%(n)s card", "%(n)s cards", n), { n }),
-  seatStatus: { waiting: gettext("waiting"), start: gettext("drawing"), drawn: gettext("playing"), played: gettext("playing"), more: gettext("playing"), ended: gettext("turn ended") },
+  seatStatus: { waiting: pgettext("seat", "waiting"), start: gettext("drawing"), drawn: gettext("playing"), played: gettext("playing"), more: gettext("playing"), ended: gettext("turn ended") },
   damageTitle: gettext("Team damage"),
   damageTotal: gettext("Total damage"),
   dInfra: gettext("Infrastructure destroyed"),
