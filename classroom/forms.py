@@ -85,8 +85,9 @@ class SessionForm(forms.Form):
                 elif choices:
                     # not required: another scenario's fields are on the page too, and an empty
                     # choice plays the engine's default
-                    shown = option.get("choice_labels", {})  # marked with gettext_noop by the engine
-                    field = forms.ChoiceField(choices=[(str(c), _(shown[c]) if c in shown else str(c)) for c in choices],
+                    shown = {c: _(label) for c, label in option.get("choice_labels", {}).items()}  # gettext_noop'd by the engine
+                    shown.update(registry.get(scenario).choice_labels.get(option["name"], {}))
+                    field = forms.ChoiceField(choices=[(str(c), shown.get(c, str(c))) for c in choices],
                                               initial=str(option["default"]), required=False)
                 else:
                     continue

@@ -53,6 +53,10 @@ class Scenario:
     facts: tuple[str, ...] = ()
     #: engine options ``table_options_hook`` sets for each table, so the form does not offer them
     managed_options: tuple[str, ...] = ()
+    #: ``{option name: {choice: label}}``: how the new-session form names an engine option's
+    #: choices when the words are the scenario's, not the engine's (a real storm's name and year);
+    #: each label is a lazy translation or a proper name, and replaces the engine's ``choice_labels``
+    choice_labels: dict = field(default_factory=dict)
     #: ``(scenario, session options, session seed, table number, derive_seed) -> engine options``
     table_options_hook: Callable = _strip_session_options
     #: ``(views of each table's summary, shared, deadline) -> dict | None`` for the teacher's

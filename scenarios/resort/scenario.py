@@ -2,6 +2,18 @@
 from django.utils.translation import gettext_lazy as _
 
 from scenarios.registry import Scenario
+from scenarios.resort.rules import PROGRAMS
+
+
+def storm_label(program: dict) -> str:
+    """A real storm as the teacher picks it: its name and year, "Katrina (2005)" (the same proper
+    name in every language)."""
+    return f"{program['name']} ({program['year']})"
+
+
+#: the storm option's choices: each real storm by name and year, or a surprise
+STORM_LABELS = {"surprise": _("Surprise me: a real storm drawn at random"),
+                **{key: storm_label(program) for key, program in PROGRAMS.items()}}
 
 SCENARIO = Scenario(
     key="resort",
@@ -12,4 +24,5 @@ SCENARIO = Scenario(
     languages=("en", "es", "nl"),
     facts=("saffir-simpson", "mitigation-pays", "charley-building-code", "fortified-roofs-sally",
            "what-kills-1963-2012", "forecast-cone", "track-errors-shrinking", "kit-three-days", "cat4-damage"),
+    choice_labels={"storm": STORM_LABELS},
 )
