@@ -6,14 +6,17 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from classroom.languages import translate_content
 from classroom.models import Participant, Seat, Session
 from lessons.models import CheckAnswer, CheckItem, KnowledgeCheck
 from scenarios import registry
 from scenarios.base import load_content
+from scoring import outcomes
 from scoring.models import DebriefSettings, Fact
 from scoring.outcomes import AGE_BANDS
 
@@ -318,7 +321,7 @@ def _plan(session: Session, row: dict) -> dict:
         text = line.values.get(str(row[line.column])) if line.column and line.column in row else None
         fallback = line.otherwise if row or line.unplayed is None else line.unplayed
         lines.append({"key": line.key, "label": line.label, "text": text or fallback, "from_game": bool(text)})
-    facts = list(Fact.objects.filter(key__in=kit.plan_facts, verified=True))
+    facts = outcomes.in_language(list(Fact.objects.filter(key__in=kit.plan_facts, verified=True)), _language())
     facts.sort(key=lambda f: kit.plan_facts.index(f.key))
     check = KnowledgeCheck.objects.filter(session=session).first()
     return {"lines": lines, "facts": facts, "played": bool(row),
@@ -338,9 +341,17 @@ def set_local_office(*, session: Session, text: str) -> KnowledgeCheck:
 # --- Printables --------------------------------------------------------------------------------------
 
 def printable_context(scenario_key: str, printable) -> dict:
-    """A printable's template context: its content files, loaded, and what ``prepare`` makes of them."""
+    """A printable's template context: its content files, loaded, and what ``prepare`` makes of
+    them, with the content words (card titles, places, roles) in the reader's language.
+    ``prepare`` reads the English files, so what it decides never depends on a language."""
     scenario = registry.get(scenario_key)
     content, _hash = load_content(scenario.folder / "content", [f"{name}.json" for name in printable.content])
     data = printable.prepare(content) if printable.prepare else {}
-    return {"content": content, "data": data, "printable": printable}
+    shown = translate_content({"content": content, "data": data}, scenario_key, _language())
+    return {**shown, "printable": printable}
+
+
+def _language() -> str:
+    """The reader's language: the one active for this request (the teacher's, or the tablet's)."""
+    return translation.get_language() or settings.LANGUAGE_CODE
 

@@ -1,0 +1,61 @@
+"""The kit's PDFs in the reader's language: a Spanish or Dutch teacher's printables carry the
+game's content words (card titles, places, roles) in that language, not the English of the
+content files, and a student's family plan cites its facts in the student's language."""
+import pytest
+from django.utils import translation
+from django.urls import reverse
+
+from classroom.consumers import token_cookie
+from tests.factories import PASSWORD, make_teacher
+from tests.lessons.test_kit_pages import pdf_text
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    """A request's language stays active in the test thread: leave English for the next test."""
+    yield
+    translation.activate("en")
+
+# (scenario, English content words, the same in Spanish, in Dutch): card titles, places, roles
+WORDS = [
+    ("evacuation", ["Contraflow!", "Gridlock", "Relative's home"],
+     ["¡Contraflujo!", "Atasco total", "Casa de un familiar"], ["Tegenstroom!", "Verkeersinfarct", "Huis van familie"]),
+    ("stormfury", ["Rapid intensification", "Aquatic Engineer"],
+     ["Intensificación rápida", "Ingeniera hidráulica"], ["Snelle versterking", "Waterbouwkundige"]),
+    ("resort", ["Hurricane drill", "Busy season"], ["Simulacro de huracán", "Temporada alta"], ["Orkaanoefening", "Druk seizoen"]),
+    ("tornado_alert", ["from a storm cellar"], ["desde un refugio subterráneo"], ["vanuit een schuilkelder"]),
+]
+
+
+@pytest.fixture
+def teacher_client(client):
+    teacher = make_teacher()
+    client.login(email=teacher.email, password=PASSWORD)
+    return client
+
+
+@pytest.mark.parametrize("scenario, english, spanish, dutch", WORDS, ids=[w[0] for w in WORDS])
+def test_the_printables_carry_the_content_words_in_the_teachers_language(teacher_client, scenario, english, spanish, dutch):
+    url = reverse("lessons:printables_pdf", args=[scenario])
+    for language, words in (("en", english), ("es", spanish), ("nl", dutch)):
+        text = pdf_text(teacher_client.get(url, HTTP_ACCEPT_LANGUAGE=language))
+        assert [w for w in words if w not in text] == [], language
+        if language != "en":
+            assert [w for w in english if w in text] == [], language
+
+
+def test_the_family_plan_cites_its_facts_in_the_students_language(client, finished_session):
+    session, devices = finished_session
+    _participant, token = devices[0]
+    client.cookies[token_cookie(session.pk)] = token
+    url = reverse("lessons:student_plan_pdf", args=[session.pk])
+    english = pdf_text(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
+    assert "gallon of water per person per day" in english
+    spanish = pdf_text(client.get(url, HTTP_ACCEPT_LANGUAGE="es"))
+    assert "galón de agua por persona y día" in spanish and "gallon of water" not in spanish
+    assert "Nuestro plan familiar de emergencia" in spanish
+    dutch = pdf_text(client.get(url, HTTP_ACCEPT_LANGUAGE="nl"))
+    assert "Ons noodplan voor het gezin" in dutch
+    assert "gallon of water" not in dutch and "per persoon per dag" in dutch
