@@ -127,6 +127,15 @@ def private_redis(settings):
 
 
 @pytest.fixture(autouse=True)
+def _english_afterwards():
+    """A request's language stays active in the test thread: every test starts in English."""
+    yield
+    from django.utils import translation
+
+    translation.activate("en")
+
+
+@pytest.fixture(autouse=True)
 def _close_live_connections():
     """Sockets' taps use async connections pooled per event loop (games/pgpool.py); each test's
     loops end with it, so close what they left before the test database is dropped."""

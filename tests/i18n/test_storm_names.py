@@ -3,7 +3,6 @@ teacher's language; the debrief and class packet name the storm the same way."""
 import re
 
 import pytest
-from django.utils import translation
 from django.test import Client
 
 from classroom import services
@@ -12,12 +11,6 @@ from tests.factories import PASSWORD, make_teacher, started_session
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture(autouse=True)
-def english_afterwards():
-    """A request's language stays active in the test thread: leave English for the next test."""
-    yield
-    translation.activate("en")
 
 
 def storm_options(page):

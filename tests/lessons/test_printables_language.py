@@ -2,7 +2,6 @@
 game's content words (card titles, places, roles) in that language, not the English of the
 content files, and a student's family plan cites its facts in the student's language."""
 import pytest
-from django.utils import translation
 from django.urls import reverse
 
 from classroom.consumers import token_cookie
@@ -11,12 +10,6 @@ from tests.lessons.test_kit_pages import pdf_text
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture(autouse=True)
-def english_afterwards():
-    """A request's language stays active in the test thread: leave English for the next test."""
-    yield
-    translation.activate("en")
 
 # (scenario, English content words, the same in Spanish, in Dutch): card titles, places, roles
 WORDS = [
