@@ -111,6 +111,33 @@ class Engine(Protocol):
     # def pace(self, state: State, seat: int, bot: bool, default: float | None) -> float | None: ...
 
 
+class EngineBasics:
+    """What every engine class would otherwise write again: ``options`` hands out copies of the
+    class's ``OPTIONS``, ``canonical`` keeps what ``ACTION_FIELDS`` and ``ACTION_WORDS`` allow of
+    an action, ``dump`` and ``load`` copy the JSON-ready state. An engine whose state schema has
+    changed overrides ``load`` to upgrade old states."""
+
+    OPTIONS: list[dict] = []
+    ACTION_FIELDS: Mapping[str, tuple[str, ...]] = {}
+    ACTION_WORDS: frozenset = frozenset()
+
+    def options(self) -> list[dict]:
+        """The teacher's form: each option's name, default, choices and description."""
+        return [dict(o) for o in self.OPTIONS]
+
+    def canonical(self, action: dict) -> dict:
+        """The applied ``action`` as it is stored: its known fields only (IllegalAction otherwise)."""
+        return canonical(action, self.ACTION_FIELDS, self.ACTION_WORDS)
+
+    def dump(self, state: State) -> dict:
+        """A JSON-ready copy of the state."""
+        return json_copy(state)
+
+    def load(self, data: dict) -> State:
+        """The state from ``dump``'s output."""
+        return json_copy(data)
+
+
 # --- Counter-based random streams -------------------------------------------------------------
 # A value is a hash of (seed, purpose, seat, n). Each purpose and seat has its own counter in the
 # state, so changing one seat's decision never reshuffles anyone else's dice or cards, and the

@@ -1,13 +1,12 @@
 """Applying an action: ``apply`` checks it for the seat (or the teacher and the system) and
 plays it, raising ``IllegalAction`` before anything changes; one handler per action type, and
-``canonical``, what the move log keeps of an applied action.
+the fields and words of each action type that ``canonical`` keeps for the move log.
 
 ``Moves`` is the part of the ``Stormfury`` engine class (``rules.py``) that changes the state
 for a tap; the turn flow it sets off is in ``turns.py`` and ``storm.py``.
 """
 from __future__ import annotations
 
-from ..base import canonical
 from ..words import gettext_noop  # marks refusal sentences for the web layer to translate
 from .state import _check_cards, _city_name, _counts, _draw_cards, _hand_size, _refuse, _spend
 from .tables import (
@@ -471,7 +470,3 @@ class Moves:
         "auto_roles": (), "skip": ("seat",), "storm_moves": (), "end_now": (),
     }
     ACTION_WORDS = frozenset([*ROLE_IDS, *CITY_IDS, *SPACE_IDS, *ROAD_IDS, *KINDS, "deck", "pile"])
-
-    def canonical(self, action: dict) -> dict:
-        """The applied ``action`` as it is stored: its known fields only (IllegalAction otherwise)."""
-        return canonical(action, self.ACTION_FIELDS, self.ACTION_WORDS)

@@ -5,19 +5,20 @@ rule interpretation is written down in ``RULES.md`` beside this file; the number
 there are referred to as "RULES.md §n" in comments.
 
 This module is the engine's one public face: it assembles the ``Stormfury`` class from the parts
-kept in this package's section modules, and re-exports the tables and functions the bots, the
+kept in this package's section modules (and ``scenarios.base.EngineBasics``), and re-exports the tables and functions the bots, the
 debrief and the tests read. The sections:
 
 - ``tables``: the content and the static tables built from it once;
-- ``state``: the options, a new table, dump and load, who may act, small state helpers;
+- ``state``: the options, a new table, load's schema upgrades, who may act, small state helpers;
 - ``actions``: every legal action now;
-- ``moves``: ``apply`` (checks, then one handler per action type) and ``canonical``;
+- ``moves``: ``apply`` (checks, then one handler per action type), what ``canonical`` keeps;
 - ``turns``: a round's Forecast Phase, each turn, the end of the Player Phase and of the game;
 - ``storm``: what the storm covers, the forecast's outlook, the Hurricane Phase;
 - ``screens``: the board, the views and the results.
 """
 from __future__ import annotations
 
+from ..base import EngineBasics
 from .actions import LegalActions
 from .moves import Moves
 from .screens import Screens
@@ -32,13 +33,14 @@ from .tables import (
 from .turns import TurnFlow
 
 
-class Stormfury(Bookkeeping, Screens, LegalActions, Moves, TurnFlow, HurricanePhase):
+class Stormfury(Bookkeeping, Screens, LegalActions, Moves, TurnFlow, HurricanePhase, EngineBasics):
     """The Project Stormfury engine (see the module docstring and RULES.md)."""
 
     key = "stormfury"
     version = VERSION
     schema_version = SCHEMA_VERSION
     content_hash = CONTENT_HASH
+    OPTIONS = OPTIONS
 
 
 __all__ = [

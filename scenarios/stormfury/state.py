@@ -1,4 +1,4 @@
-"""A Stormfury table's state: the options, a new table, dump and load (with the schema
+"""A Stormfury table's state: the options, a new table, loading a stored one (with the schema
 upgrades), who may act, and the small helpers every rule uses on the state.
 
 ``Bookkeeping`` is the part of the ``Stormfury`` engine class (``rules.py``) that sets a table
@@ -159,10 +159,6 @@ class Bookkeeping:
     """Setting a table up and reading where it stands (a part of the ``Stormfury`` engine class,
     see ``rules.py``)."""
 
-    def options(self) -> list[dict]:
-        """The teacher's form: each option's name, default, choices and description."""
-        return [dict(o) for o in OPTIONS]
-
     def setup(self, seed: int, seats: int, options: Mapping | None = None) -> dict:
         """A new table: storm at sea as category 2, five cards each, roles still to pick."""
         if not 1 <= seats <= len(ROLE_IDS):
@@ -206,10 +202,6 @@ class Bookkeeping:
                           "cards_played": 0, "moved": 0},
             })
         return state
-
-    def dump(self, state: dict) -> dict:
-        """A JSON-ready copy of the state."""
-        return json_copy(state)
 
     def load(self, data: dict) -> dict:
         """A state from ``dump``'s output, upgraded to the current schema step by step."""
