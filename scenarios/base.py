@@ -111,6 +111,33 @@ class Engine(Protocol):
     # def pace(self, state: State, seat: int, bot: bool, default: float | None) -> float | None: ...
 
 
+class EngineBasics:
+    """What every engine class would otherwise write again: ``options`` hands out copies of the
+    class's ``OPTIONS``, ``canonical`` keeps what ``ACTION_FIELDS`` and ``ACTION_WORDS`` allow of
+    an action, ``dump`` and ``load`` copy the JSON-ready state. An engine whose state schema has
+    changed overrides ``load`` to upgrade old states."""
+
+    OPTIONS: list[dict] = []
+    ACTION_FIELDS: Mapping[str, tuple[str, ...]] = {}
+    ACTION_WORDS: frozenset = frozenset()
+
+    def options(self) -> list[dict]:
+        """The teacher's form: each option's name, default, choices and description."""
+        return [dict(o) for o in self.OPTIONS]
+
+    def canonical(self, action: dict) -> dict:
+        """The applied ``action`` as it is stored: its known fields only (IllegalAction otherwise)."""
+        return canonical(action, self.ACTION_FIELDS, self.ACTION_WORDS)
+
+    def dump(self, state: State) -> dict:
+        """A JSON-ready copy of the state."""
+        return json_copy(state)
+
+    def load(self, data: dict) -> State:
+        """The state from ``dump``'s output."""
+        return json_copy(data)
+
+
 # --- Counter-based random streams -------------------------------------------------------------
 # A value is a hash of (seed, purpose, seat, n). Each purpose and seat has its own counter in the
 # state, so changing one seat's decision never reshuffles anyone else's dice or cards, and the
@@ -183,14 +210,22 @@ def rules_fingerprint(content: Any, words: frozenset[str]) -> str:
 
 
 def play_out(engine: Engine, state: State, choose: Callable[[State, int], dict], *,
-             unblock: Callable[[State], dict] | None = None, max_moves: int = 20_000) -> list[tuple]:
+             unblock: Callable[[State], dict] | None = None, until: Callable[[State], bool] | None = None,
+             first_seat: bool = False, max_moves: int = 20_000) -> list[tuple]:
     """Play ``state`` to its end, in place: each seat that may act, in ``to_act``'s order, takes
     ``choose(state, seat)``; when no seat may act, the system takes ``unblock(state)`` (a class
-    step such as a held storm, or ``end_now``). Returns the log of ``(seat, action)``; raises
-    ``RuntimeError`` if the game has not ended after ``max_moves``. The one bot loop: the
-    platform's policy yardstick, the engines' tests and the harnesses play games with it."""
+    step such as a held storm, or ``end_now``). With ``first_seat`` only the first seat of
+    ``to_act`` moves before ``to_act`` is asked again, so a seat plays on until another comes
+    before it. ``until(state)``, asked before every move, stops the game early where it stands.
+    Returns the log of ``(seat, action)``; raises ``RuntimeError`` if the game has not ended after
+    ``max_moves``. The one bot loop: the platform's policy yardstick, the engines' tests and the
+    harnesses play games with it."""
     log: list[tuple] = []
-    while not engine.finished(state):
+
+    def over() -> bool:
+        return engine.finished(state) or (until is not None and until(state))
+
+    while not over():
         if len(log) >= max_moves:
             raise RuntimeError(f"the game did not end in {max_moves} moves")
         seats = engine.to_act(state)
@@ -201,8 +236,8 @@ def play_out(engine: Engine, state: State, choose: Callable[[State, int], dict],
             engine.apply(state, None, action)
             log.append((None, action))
             continue
-        for seat in seats:
-            if engine.finished(state):
+        for seat in seats[:1] if first_seat else seats:
+            if over():
                 break
             if seat not in engine.to_act(state):  # a tablemate's move took its turn away
                 continue

@@ -3,6 +3,7 @@ often it sailed into the cone, and a counterfactual replay in which the same fle
 the cone (the same cloud: the spinner's stream does not depend on the players). Pure Python."""
 from __future__ import annotations
 
+from ..base import play_out
 from .bots import BOTS, POLICY_BOT
 from .rules import ENGINE, UNIT
 
@@ -27,19 +28,17 @@ def replay(seed, seats, options, moves, keep_clear=None, until_round=None):
     bot = BOTS[POLICY_BOT]
     state = ENGINE.setup(seed, seats, options)
     queue = {s: [m for seat, m in moves if seat == s] for s in range(seats)}
-    for _ in range(10_000):
-        if ENGINE.finished(state) or (until_round and state["round"] > until_round):
-            break
-        acting = ENGINE.to_act(state)
-        if not acting:
-            break
-        seat = acting[0]
-        action = None
+
+    def choose(state, seat):
         if seat != keep_clear and queue[seat]:
             logged = queue[seat].pop(0)
             if logged in ENGINE.actions(state, seat):
-                action = logged
-        ENGINE.apply(state, seat, action or bot(state, seat))
+                return logged
+        return bot(state, seat)
+
+    play_out(ENGINE, state, choose, first_seat=True, max_moves=10_000,
+             unblock=lambda state: {"type": "end_now"},
+             until=lambda state: bool(until_round) and state["round"] > until_round)
     if not ENGINE.finished(state):
         ENGINE.apply(state, None, {"type": "end_now"})
     return state

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from scenarios.base import IllegalAction, canonical, draw, json_copy, load_content, roll, shuffled
+from scenarios.base import EngineBasics, IllegalAction, draw, load_content, roll, shuffled
 from scenarios.words import gettext_noop  # marks refusal sentences for the web layer to translate
 
 CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content", ["sea.json", "cloud.json", "lessons.json"])
@@ -173,21 +173,18 @@ def walk(space, pid, direction):
     return tuple(out)
 
 
-class Bermuda:
+class Bermuda(EngineBasics):
     """The engine (``scenarios.base.Engine``)."""
 
     key = "bermuda"
     version = VERSION
     schema_version = SCHEMA_VERSION
     content_hash = CONTENT_HASH
+    OPTIONS = OPTIONS
+    ACTION_FIELDS = ACTION_FIELDS
+    ACTION_WORDS = WORDS
 
     # --- setup -----------------------------------------------------------------------------
-
-    def options(self):
-        return [dict(o) for o in OPTIONS]
-
-    def canonical(self, action):
-        return canonical(action, ACTION_FIELDS, WORDS)
 
     def setup(self, seed, seats, options=None):
         options = {**DEFAULTS, **(options or {})}
@@ -652,12 +649,6 @@ class Bermuda:
     def _dock_gain(self, state, port):
         deck = state["bonus"] if PORTS[port]["home"] else state["decks"][PORTS[port]["freight"]]
         return CARDS[deck[0]]["value"] if deck else 0
-
-    def dump(self, state):
-        return json_copy(state)
-
-    def load(self, data):
-        return json_copy(data)
 
 
 ENGINE = Bermuda()

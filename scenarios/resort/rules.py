@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import deque
 from pathlib import Path
 
-from scenarios.base import IllegalAction, canonical, draw, json_copy, load_content, roll, shuffled
+from scenarios.base import EngineBasics, IllegalAction, draw, load_content, roll, shuffled
 from scenarios.words import gettext_noop  # marks refusal sentences for the web layer to translate
 
 CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content",
@@ -119,25 +119,14 @@ def exposure(rid) -> float:
 EXPOSURE = {rid: exposure(rid) for rid in RESORT_IDS}
 
 
-class Resort:
+class Resort(EngineBasics):
     key = "resort"
     version = VERSION
     schema_version = SCHEMA_VERSION
     content_hash = CONTENT_HASH
-
-    # --- contract basics ---------------------------------------------------------------------
-
-    def options(self):
-        return [dict(o) for o in OPTIONS]
-
-    def canonical(self, action):
-        return canonical(action, ACTION_FIELDS, WORDS)
-
-    def dump(self, state):
-        return json_copy(state)
-
-    def load(self, data):
-        return json_copy(data)
+    OPTIONS = OPTIONS
+    ACTION_FIELDS = ACTION_FIELDS
+    ACTION_WORDS = WORDS
 
     def setup(self, seed, seats, options=None):
         chosen = {o["name"]: o["default"] for o in OPTIONS}

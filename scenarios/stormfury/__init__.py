@@ -1,7 +1,8 @@
 """Project Stormfury: cooperative hurricane response on a Gulf-coast hex map.
 
-``ENGINE`` satisfies the engine contract of ``scenarios.base``; the rules and every
-interpretation of the rule book are in ``rules.py`` and ``RULES.md``.
+``ENGINE`` satisfies the engine contract of ``scenarios.base``; the rules are in ``rules.py``
+(which assembles the engine from the section modules beside it) and every interpretation of the
+rule book is in ``RULES.md``.
 
 ``PRESETS`` are named sets of engine options, merged over the defaults. ``as_printed`` plays
 the printed rule book as closely as the engine can; RULES.md's table says why each value.

@@ -5,7 +5,7 @@ Dutch rule book and every decision taken where it is silent.
 """
 from __future__ import annotations
 
-from ..base import canonical, draw, json_copy
+from ..base import EngineBasics, draw, json_copy
 from . import rules
 
 #: "as_printed": the first slap to arrive wins (no race window), as a table's hands would.
@@ -15,20 +15,16 @@ ACTION_FIELDS = {"play": ("card",), "slap": ("pile",), "wait": ("pile",), "settl
                  "strike": (), "use_plus": (), "use_minus": (), "end_now": ()}
 
 
-class TornadoAlertEngine:
+class TornadoAlertEngine(EngineBasics):
     """The engine object the registry hands out (see scenarios.base.Engine)."""
 
     key = "tornado_alert"
     version = rules.VERSION
     schema_version = rules.SCHEMA_VERSION
     content_hash = rules.CONTENT_HASH
-
-    def options(self):
-        return [dict(o) for o in rules.OPTIONS]
-
-    def canonical(self, action):
-        """The action as applied, to store."""
-        return canonical(action, ACTION_FIELDS, rules.WORDS)
+    OPTIONS = rules.OPTIONS
+    ACTION_FIELDS = ACTION_FIELDS
+    ACTION_WORDS = rules.WORDS
 
     def setup(self, seed, seats, options=None):
         """Round 1 dealt: 6 cards a hand (5 with six players), Game Over buried in the draw pile."""
@@ -112,12 +108,6 @@ class TornadoAlertEngine:
         else:
             view["actions"] = []
         return view
-
-    def dump(self, state):
-        return json_copy(state)
-
-    def load(self, data):
-        return json_copy(data)
 
 
 ENGINE = TornadoAlertEngine()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scenarios.base import IllegalAction, canonical, json_copy, load_content, roll
+from scenarios.base import EngineBasics, IllegalAction, load_content, roll
 
 CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content", ["track.json"])
 TRACK = CONTENT["track"]
@@ -15,18 +15,13 @@ OPTIONS = [{"name": "storm_rounds", "default": 6, "choices": [4, 6, 8], "label":
 ACTION_FIELDS = {"run": (), "pack": (), "end_now": ()}
 
 
-class ShelterRace:
+class ShelterRace(EngineBasics):
     key = "shelter_race"
     version = VERSION
     schema_version = SCHEMA_VERSION
     content_hash = CONTENT_HASH
-
-    def options(self):
-        return [dict(o) for o in OPTIONS]
-
-    def canonical(self, action):
-        """The action as applied, to store."""
-        return canonical(action, ACTION_FIELDS, frozenset())
+    OPTIONS = OPTIONS
+    ACTION_FIELDS = ACTION_FIELDS
 
     def setup(self, seed, seats, options=None):
         options = {"storm_rounds": 6, **(options or {})}
@@ -105,9 +100,3 @@ class ShelterRace:
         for row in rows:
             row["rank"] = 1 + sum(1 for other in rows if other["score"] > row["score"])
         return rows
-
-    def dump(self, state):
-        return json_copy(state)
-
-    def load(self, data):
-        return json_copy(data)

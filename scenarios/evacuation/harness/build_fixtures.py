@@ -10,7 +10,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 
-from scenarios.evacuation import bots, rules  # noqa: E402
+from scenarios.base import play_out  # noqa: E402
+from scenarios.evacuation import ENGINE, bots, rules  # noqa: E402
 
 
 def play(state, seat, *actions):
@@ -53,12 +54,7 @@ def main():
     out["scenarios"]["late"] = message(late, 0, 60, status="paused")
 
     done = rules.new_state(3, 4)
-    for _ in range(2000):
-        seats = rules.to_act(done)
-        if not seats:
-            break
-        for seat in seats:
-            rules.apply(done, seat, bots.BOTS["cautious" if seat else "last_minute"](done, seat))
+    play_out(ENGINE, done, lambda state, seat: bots.BOTS["cautious" if seat else "last_minute"](state, seat))
     out["scenarios"]["finished"] = message(done, 0, 400, status="finished")
     out["teacher"] = {"mid": rules.view(mid, None), "finished": rules.view(done, None)}
 

@@ -10,6 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 
+from scenarios.base import play_out  # noqa: E402
 from scenarios.stormfury import ENGINE  # noqa: E402
 from scenarios.stormfury.bots import BOTS  # noqa: E402
 
@@ -21,21 +22,10 @@ def message(state, seat, version, status="playing", bot=None, timer=None, result
 
 
 def bots_until(state, stop, limit=400):
-    """Let the cooperative bot play every seat until ``stop(state)`` is true."""
-    for _ in range(limit):
-        if stop(state) or ENGINE.finished(state):
-            return
-        seats = ENGINE.to_act(state)
-        if not seats:
-            return
-        ENGINE.apply(state, seats[0], BOTS["cooperative"](state, seats[0]))
-
-
-def find(state, seat, **want):
-    for a in ENGINE.actions(state, seat):
-        if all(a.get(k) == v for k, v in want.items()):
-            return a
-    raise LookupError(want)
+    """Let the cooperative bot play every seat, one seat's turn after another, until
+    ``stop(state)`` is true or no seat may act (a held storm waits for the class)."""
+    play_out(ENGINE, state, BOTS["cooperative"], first_seat=True, max_moves=limit,
+             until=lambda state: stop(state) or not ENGINE.to_act(state))
 
 
 def main():
