@@ -36,8 +36,9 @@ logger = logging.getLogger(__name__)
 WS_MAX_BYTES = 8192
 MAX_FRAMES_PER_SECOND = 10
 # A tap waits for its answer and its view, then for a person to decide: two a second, a burst
-# of four (a shared tablet's players), is more than a class needs. Each applied act locks its
-# table's game for a moment, so a flooder's acts would make its tablemates wait.
+# of four (a shared tablet's players), is more than a class needs. Each applied act moves its
+# table's game to a new version, so a flooder's acts would make its tablemates' taps be worked
+# out again.
 MAX_ACTS_PER_SECOND, ACT_BURST = 2, 4
 FLOOD_LIMIT = 20  # frames refused for speed or size before the socket is closed
 FLOOD_HOLD_SECONDS = 30  # a device closed for flooding waits this long before it is let in again

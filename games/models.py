@@ -5,9 +5,9 @@ from django.utils.translation import gettext_lazy as _
 class Game(models.Model):
     """One table's game: the engine's state, its version, and who (human or bot) plays each seat.
 
-    ``state`` changes only through ``games.services`` (``submit`` with the row locked, or
-    ``asubmit`` saving only at the version it read); every change appends a ``Move``, so the log
-    replays to the state.
+    ``state`` changes only through ``games.pipeline`` (both drivers save a move only if the row
+    still has the version and ``updated_at`` it was worked out from; nothing locks it); every
+    change appends a ``Move``, so the log replays to the state.
     """
 
     class Status(models.TextChoices):
