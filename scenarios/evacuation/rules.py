@@ -12,7 +12,7 @@ from bisect import bisect_right
 from pathlib import Path
 
 from ..base import IllegalAction, json_copy, load_content, roll, rules_fingerprint
-from ..words import gettext_noop  # marks refusal sentences for the web layer to translate
+from ..words import english, gettext_noop, said  # gettext_noop marks sentences for the web layer to translate
 
 VERSION = "1.1.0"
 SCHEMA_VERSION = 1
@@ -104,10 +104,16 @@ def _chance_in_10(threshold):
     return 11 - threshold
 
 
-def _needs_label(threshold):
+def _needs_say(threshold):
+    """What a road's odds say (``scenarios.words.SAY``), for its ``needs_label``."""
     if threshold is None:
-        return "bridge: open means no roll"
-    return f"needs {threshold}+ ({_chance_in_10(threshold)} in 10)"
+        return said(gettext_noop("bridge: open means no roll"))
+    return said(gettext_noop("needs %(needs)s+ (%(chance)s in 10)"), needs=threshold, chance=_chance_in_10(threshold))
+
+
+def _needs_label(threshold):
+    line = _needs_say(threshold)
+    return english(line["template"], line["params"])
 
 
 def _refuse(code, message, **params):
@@ -1171,41 +1177,62 @@ def _label(node):
     return NODES[node]["label"] if node in NODES else node
 
 
-_FEED_TEXT = {
-    "moved": lambda e: f"Drove to {_label(e['to'])}" + (f" (rolled {e['roll']}, needed {e['needs']}+)" if e.get("roll") else " over the bridge"),
-    "stuck": lambda e: f"Stuck in traffic: rolled {e['roll']}, needed {e['needs']}+",
-    "card": lambda e: f"Chance: {CARDS[e['card']]['title']}",
-    "left_home": lambda e: "Left home",
-    "arrived": lambda e: f"Arrived at the {DESTINATIONS[e['destination']]['label'].lower()}",
-    "home_secured": lambda e: "Put up shutters and plywood: home secured",
-    "withdrew": lambda e: f"Took ${e['amount']:,} from the bank",
-    "bought_home_supplies": lambda e: "Bought shutters and plywood",
-    "picked_up_friends": lambda e: "Picked up friends",
-    "bought_fuel": lambda e: f"Bought {e['gallons']} gallons for ${e['cost']}",
-    "bought_supplies": lambda e: f"Bought {e['units']} supplies for ${e['cost']}",
-    "lost_turn": lambda e: "Bought gas and supplies at one stop: lost a turn",
-    "destination": lambda e: f"Chose the {DESTINATIONS[e['destination']]['label'].lower()}",
-    "towed": lambda e: f"Towed to {_label(e['to'])} for ${e['cost']}",
-    "waited": lambda e: "Waited and watched the news",
-    "stayed_home": lambda e: "Decided to stay home",
-    "out_of_time": lambda e: "Tropical-storm winds arrived",
-    "out_of_fuel": lambda e: "Out of gas",
-    "no_route": lambda e: "No open road that way",
-    "sent_home": lambda e: f"Back home after {e.get('links', 0)} roads",
-    "drove_back": lambda e: f"Drove back toward home: {_label(e['to'])}",
-    "no_way_home": lambda e: "No open road leads home: you stay here",
-    "friends_drive": lambda e: "A friend took the wheel",
-    "no_cash": lambda e: f"No cash: lost {e['minutes']} minutes",
-    "supplies_short": lambda e: f"Arrived with too few supplies: bought {e['short']} for ${e['cost']}",
-    "skipped": lambda e: "Turn skipped by the teacher",
-    "reason": lambda e: "Gave a reason",
+_FEED_SAY = {
+    "moved": lambda e: (said(gettext_noop("Drove to %(place)s (rolled %(roll)s, needed %(needs)s+)"),
+                             place=_label(e["to"]), roll=e["roll"], needs=e["needs"]) if e.get("roll")
+                        else said(gettext_noop("Drove to %(place)s over the bridge"), place=_label(e["to"]))),
+    "stuck": lambda e: said(gettext_noop("Stuck in traffic: rolled %(roll)s, needed %(needs)s+"),
+                            roll=e["roll"], needs=e["needs"]),
+    "card": lambda e: said(gettext_noop("Chance: %(title)s"), title=CARDS[e["card"]]["title"]),
+    "left_home": lambda e: said(gettext_noop("Left home")),
+    "arrived": lambda e: said(gettext_noop("Arrived at the %(place)s"),
+                              place=DESTINATIONS[e["destination"]]["label"].lower()),
+    "home_secured": lambda e: said(gettext_noop("Put up shutters and plywood: home secured")),
+    "withdrew": lambda e: said(gettext_noop("Took $%(amount)s from the bank"), amount=e["amount"]),
+    "bought_home_supplies": lambda e: said(gettext_noop("Bought shutters and plywood")),
+    "picked_up_friends": lambda e: said(gettext_noop("Picked up friends")),
+    "bought_fuel": lambda e: said(gettext_noop("Bought %(gallons)s gallons for $%(cost)s"),
+                                  gallons=e["gallons"], cost=e["cost"]),
+    "bought_supplies": lambda e: said(gettext_noop("Bought %(units)s supplies for $%(cost)s"),
+                                      units=e["units"], cost=e["cost"]),
+    "lost_turn": lambda e: said(gettext_noop("Bought gas and supplies at one stop: lost a turn")),
+    "destination": lambda e: said(gettext_noop("Chose the %(place)s"),
+                                  place=DESTINATIONS[e["destination"]]["label"].lower()),
+    "towed": lambda e: said(gettext_noop("Towed to %(place)s for $%(cost)s"), place=_label(e["to"]), cost=e["cost"]),
+    "waited": lambda e: said(gettext_noop("Waited and watched the news")),
+    "stayed_home": lambda e: said(gettext_noop("Decided to stay home")),
+    "out_of_time": lambda e: said(gettext_noop("Tropical-storm winds arrived")),
+    "out_of_fuel": lambda e: said(gettext_noop("Out of gas")),
+    "no_route": lambda e: said(gettext_noop("No open road that way")),
+    "sent_home": lambda e: said(gettext_noop("Back home after %(links)s roads"), links=e.get("links", 0)),
+    "drove_back": lambda e: said(gettext_noop("Drove back toward home: %(place)s"), place=_label(e["to"])),
+    "no_way_home": lambda e: said(gettext_noop("No open road leads home: you stay here")),
+    "friends_drive": lambda e: said(gettext_noop("A friend took the wheel")),
+    "no_cash": lambda e: said(gettext_noop("No cash: lost %(minutes)s minutes"), minutes=e["minutes"]),
+    "supplies_short": lambda e: said(gettext_noop("Arrived with too few supplies: bought %(short)s for $%(cost)s"),
+                                     short=e["short"], cost=e["cost"]),
+    "skipped": lambda e: said(gettext_noop("Turn skipped by the teacher")),
+    "reason": lambda e: said(gettext_noop("Gave a reason")),
 }
 
 
+def say(event):
+    """What the feed line of ``event`` says (``scenarios.words.SAY``): its template and params."""
+    line = _FEED_SAY.get(event["type"])
+    return line(event) if line else said(event["type"])
+
+
 def describe(event):
-    """A short English line for the feed (the web layer may translate from the event instead)."""
-    text = _FEED_TEXT.get(event["type"])
-    return text(event) if text else event["type"]
+    """A short English line for the feed (the web layer writes it in the reader's language from
+    ``say``)."""
+    line = say(event)
+    return english(line["template"], line["params"])
+
+
+def _feed_line(event):
+    line = say(event)
+    return {"hour": event["minute"] / 60, "type": event["type"],
+            "text": english(line["template"], line["params"]), "say": line}
 
 
 def own(state, seat):
@@ -1233,8 +1260,9 @@ def _seat_view(state, s, with_actions):
         link = LINKS[li]
         ok = _allowed(link, inbound, system["config"])
         need = threshold(link, system)
-        roads.append({"to": nxt, "label": NODES[nxt]["label"], "link": link["id"], "open": ok,
-                      "needs": need, "needs_label": _needs_label(need) if ok else "closed"})
+        odds = _needs_say(need) if ok else said(gettext_noop("closed"))
+        roads.append({"to": nxt, "label": NODES[nxt]["label"], "link": link["id"], "open": ok, "needs": need,
+                      "needs_label": english(odds["template"], odds["params"]), "say": {**odds, "into": "needs_label"}})
     prompt = None
     if s["prompt"]:
         about = s["prompt"]
@@ -1256,7 +1284,7 @@ def _seat_view(state, s, with_actions):
         "changes": [{"hour": c[0] / 60, "field": c[2], "value": c[3], "source": c[4]}
                     for c in state["changes"] if c[0] <= clock and c[4] != "timeline"][-6:],
         "last_card": card,
-        "feed": [{"hour": e["minute"] / 60, "type": e["type"], "text": describe(e)} for e in s["feed"]],
+        "feed": [_feed_line(e) for e in s["feed"]],
         "roads": roads, "reason_prompt": prompt, "reasons": dict(s["reasons"]),
         "turns": s["turns"], "taps": s["taps"],
     }
