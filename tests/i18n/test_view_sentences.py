@@ -127,7 +127,7 @@ def test_money_follows_the_language_and_lower_case_places_are_translated():
     (as the tablet's money() does); a destination the English writes in lower case is found."""
     withdrew = {"type": "withdrew", "minute": 60, "seat": 0, "amount": 1000}
     arrived = {"type": "arrived", "minute": 90, "seat": 0, "destination": "relative"}
-    lines = [evacuation._feed_line(withdrew), evacuation._feed_line(arrived)]
+    lines = [evacuation.feed_line(withdrew), evacuation.feed_line(arrived)]
     assert [line["text"] for line in lines] == ["Took $1,000 from the bank", "Arrived at the relative's home"]
     spanish = languages.translate_content(lines, "evacuation", "es")
     dutch = languages.translate_content(lines, "evacuation", "nl")
