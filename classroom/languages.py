@@ -64,16 +64,18 @@ def content_translations(scenario: str, language: str) -> dict:
 
 
 def translate_content(value, scenario: str, language: str):
-    """A view, board or answer for a tablet in ``language``, its content words translated."""
-    table = content_translations(scenario, language)
-    return words.translate_words(value, table) if table else value
+    """A view, board or answer for a reader in ``language``: its content words translated and its
+    sentences (``scenarios.words.SAY``) written in that language."""
+    if language == settings.LANGUAGE_CODE:
+        return value
+    with translation.override(language):
+        return words.translate_words(value, content_translations(scenario, language))
 
 
 def translate_content_text(text: str, scenario: str, language: str) -> str:
     """The same for a message already encoded as JSON text (the socket's frames)."""
     from games import broadcast
 
-    table = content_translations(scenario, language)
-    if not table or not text.startswith("{"):
+    if language == settings.LANGUAGE_CODE or not text.startswith("{"):
         return text
-    return broadcast.encode(words.translate_words(json.loads(text), table))
+    return broadcast.encode(translate_content(json.loads(text), scenario, language))

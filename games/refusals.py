@@ -1,8 +1,7 @@
 """Refusals: one exception for every rejected input, rendered from its code through gettext."""
-from django.utils import formats
-from django.utils.translation import get_language, gettext, gettext_lazy as _
+from django.utils.translation import get_language, gettext_lazy as _
 
-from scenarios import registry
+from scenarios import registry, words
 from scenarios.base import IllegalAction
 
 # Messages for the codes the web layer itself raises; an engine's code is explained by the engine's
@@ -52,30 +51,17 @@ class Refused(Exception):
         if template is None:  # the engine's own sentence, in the reader's language when translated
             if not self.default:
                 return str(_("That move is not allowed."))
-            if "%(" not in self.default:
-                return gettext(self.default)
-            try:
-                return gettext(self.default) % self._shown_params()
-            except (KeyError, TypeError, ValueError):
-                return self.english
+            return words.sentence(self.default, self.params, self._translations()) or self.english
         try:
             return str(template) % self.params
         except (KeyError, TypeError, ValueError):
             return str(template)
 
-    def _shown_params(self) -> dict:
-        """The params as the reader's language writes them: whole numbers grouped its way (1.000),
-        the scenario's content words (a city, a card, a place) in its words."""
-        table = registry.content_translations(self.scenario, (get_language() or "en").split("-")[0]) if self.scenario else {}
-        by_case = {english.lower(): shown for english, shown in table.items()}
-        shown = {}
-        for key, value in self.params.items():
-            if isinstance(value, int) and not isinstance(value, bool):
-                value = formats.number_format(value, force_grouping=True)
-            elif isinstance(value, str) and table:
-                value = table.get(value) or by_case.get(value.lower(), value)
-            shown[key] = value
-        return shown
+    def _translations(self) -> dict:
+        """The scenario's content words (a city, a card, a place) in the reader's language."""
+        if not self.scenario:
+            return {}
+        return registry.content_translations(self.scenario, (get_language() or "en").split("-")[0])
 
     @property
     def http_status(self) -> int:

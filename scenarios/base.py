@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol
 
-from .words import gettext_noop  # marks refusal sentences for the web layer to translate
+from .words import english, gettext_noop  # marks refusal sentences for the web layer to translate
 
 try:  # the same result several times faster; engines also run where it is not installed
     import orjson
@@ -27,24 +27,15 @@ class IllegalAction(Exception):
     """
 
     def __init__(self, code: str, message: str, **params: Any) -> None:
-        english = _filled(message, params)
-        super().__init__(english)
+        filled = english(message, params)
+        super().__init__(filled)
         self.code = code
         self.template = message  # marked with gettext_noop: the web layer translates this, then fills it
-        self.message = english
+        self.message = filled
         self.params = params
 
     def as_dict(self) -> dict:
         return {"code": self.code, "message": self.message, "params": self.params}
-
-
-def _filled(template: str, params: Mapping[str, Any]) -> str:
-    """A refusal's sentence with its ``%(name)s`` placeholders filled from ``params``, whole
-    numbers grouped as English writes them ($1,000). A sentence without placeholders is as is."""
-    if "%(" not in template:
-        return template
-    return template % {key: f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
-                       for key, value in params.items()}
 
 
 def canonical(action: Any, fields: Mapping[str, tuple[str, ...]], words: frozenset) -> dict:

@@ -18,12 +18,17 @@ def _same_plural(one, many, n):
     return one if n == 1 else many
 
 
-_translate = {"gettext": _same, "ngettext": _same_plural, "language": lambda: "en"}
+def _grouped(number):
+    return f"{number:,}"
 
 
-def install(gettext, ngettext, language) -> None:
-    """Translate from now on with these (Django's ``gettext``, ``ngettext``, ``get_language``)."""
-    _translate.update(gettext=gettext, ngettext=ngettext, language=language)
+_translate = {"gettext": _same, "ngettext": _same_plural, "language": lambda: "en", "number": _grouped}
+
+
+def install(gettext, ngettext, language, number=_grouped) -> None:
+    """Translate from now on with these (Django's ``gettext``, ``ngettext``, ``get_language``, and
+    a function that writes a whole number grouped the active language's way)."""
+    _translate.update(gettext=gettext, ngettext=ngettext, language=language, number=number)
 
 
 def language() -> str:
@@ -77,11 +82,104 @@ def content_words(content) -> list[str]:
 
 def translate_words(value, translations: dict):
     """``value`` (a view, a board: plain JSON) with every string that is an English content word
-    replaced by its translation; keys and everything else untouched."""
+    replaced by its translation and every sentence that says what it says (``said``) written in
+    the active language; keys and everything else untouched."""
     if isinstance(value, str):
         return translations.get(value, value)
     if isinstance(value, dict):
+        if SAY in value:
+            return _spoken(value, translations)
         return {key: translate_words(item, translations) for key, item in value.items()}
     if isinstance(value, list):
         return [translate_words(item, translations) for item in value]
     return value
+
+
+# --- Sentences in a view ------------------------------------------------------------------------
+# A sentence an engine puts in a view (a feed line, a road's odds) is English, and says beside it
+# what it says, so the web layer can write it in the reader's language as it does a refusal:
+#     {"text": "Drove to Bank (rolled 7, needed 3+)",
+#      "say": {"template": "Drove to %(place)s (rolled %(roll)s, needed %(needs)s+)",
+#              "params": {"place": "Bank", "roll": 7, "needs": 3}}}
+# The template is marked with ``gettext_noop`` in the engine (so it is in the scenario's
+# catalogue); params are numbers and content words; "into" names the field when it is not "text".
+SAY = "say"
+
+
+def said(template: str, **params) -> dict:
+    """What a sentence says, for a view's ``"say"``: its marked template and its params."""
+    return {"template": template, "params": params}
+
+
+def english(template: str, params: dict) -> str:
+    """The sentence as an engine writes it: ``template`` filled from ``params``, whole numbers
+    grouped as English writes them ($1,000). A template without placeholders is as is."""
+    if "%(" not in template:
+        return template
+    return template % {key: f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
+                       for key, value in params.items()}
+
+
+def shown_params(params: dict, translations: dict) -> dict:
+    """``params`` as the active language writes them: whole numbers grouped its way (1.000), the
+    scenario's content words (a place, a card) in its words from ``translations`` (matched
+    regardless of case, as an English sentence may write a place in lower case)."""
+    shown = {}
+    for key, value in params.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = _translate["number"](value) if not -1000 < value < 1000 else str(value)
+        elif isinstance(value, str) and translations:
+            value = translations.get(value) or _by_case(translations).get(value.lower(), value)
+        shown[key] = value
+    return shown
+
+
+def sentence(template: str, params: dict, translations: dict) -> str | None:
+    """``template`` in the active language, filled with ``shown_params``; None if the
+    translation does not fit the params (a broken catalogue entry), so the English stays."""
+    text = _translate["gettext"](template)
+    if "%(" not in template:
+        return text
+    try:
+        return text % shown_params(params, translations)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+_BY_CASE: dict = {}  # id(translations) -> (translations, lower-cased English -> word)
+
+
+def _by_case(translations: dict) -> dict:
+    kept = _BY_CASE.get(id(translations))
+    if kept is None or kept[0] is not translations:
+        kept = _BY_CASE[id(translations)] = (translations, {k.lower(): v for k, v in translations.items()})
+    return kept[1]
+
+
+# A view's sentences come back frame after frame (a feed keeps its last lines), so each table of
+# content words (one per scenario and language) remembers those it has written: the same line
+# costs a dict lookup instead of gettext and formatting (benchmarks.languages).
+_WRITTEN: dict = {}  # id(translations) -> (translations, {(template, params): sentence})
+_WRITTEN_MOST = 20_000
+
+
+def _spoken(line: dict, translations: dict) -> dict:
+    say = line[SAY]
+    out = {key: translate_words(item, translations) for key, item in line.items() if key != SAY}
+    template, params = say["template"], say.get("params") or {}
+    if translations:
+        kept = _WRITTEN.get(id(translations))
+        if kept is None or kept[0] is not translations:
+            kept = _WRITTEN[id(translations)] = (translations, {})
+        written, key = kept[1], (template, *params.items())
+        text = written.get(key)
+        if text is None:
+            text = sentence(template, params, translations)
+            if len(written) >= _WRITTEN_MOST:
+                written.clear()
+            written[key] = text
+    else:
+        text = sentence(template, params, translations)
+    if text is not None:
+        out[say.get("into", "text")] = text
+    return out

@@ -1,7 +1,8 @@
 """Hurricane Approaching!: the 48-hour peninsula evacuation, as a pure rules engine.
 
 Every seat plays at once on its own clock; see ``RULES.md`` for every interpretation of the
-rule book and ``rules.py`` for the rules themselves.
+rule book and ``rules.py`` (which gathers ``book``, ``roads``, ``state``, ``moves``, ``points`` and
+``screens``) for the rules themselves.
 """
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 from scenarios.evacuation import rules as evac
-from scenarios.words import gettext as _, gettext_noop, ngettext
+from scenarios.words import SAY, english, gettext as _, gettext_noop, ngettext, said
 
 WATCH_HOUR, WARNING_HOUR, WINDS_HOUR = 0, 12, 48
 RED_FROM_HOUR = 16
@@ -96,19 +96,19 @@ def seat_story(table: dict, seat: int, results: list[dict] | None = None) -> dic
                 activity, tag = ACTIVITY_EVENTS[kind]
                 cost = evac.MINUTES.get(activity, 0)
                 activities[activity] += cost
-                timeline.append(_step(minute, kind, evac.describe(event), [tag] if tag else [],
+                timeline.append(_step(minute, kind, evac.say(event), [tag] if tag else [],
                                       by_bot, cost_minutes=cost))
             elif kind == "arrived":
-                timeline.append(_step(minute, "arrived", evac.describe(event),
+                timeline.append(_step(minute, "arrived", evac.say(event),
                                       ["destination", event["destination"]], by_bot))
             elif kind in ("stayed_home", "out_of_time", "card", "sent_home", "supplies_short", "out_of_fuel"):
                 tags = {"stayed_home": ["stay", "leave_or_stay"], "out_of_time": ["traffic", "leave_time"],
                         "supplies_short": ["supplies"], "out_of_fuel": ["fuel"]}.get(kind, [])
-                text = evac.describe(event)
+                line = evac.say(event)
                 if kind == "card":
                     card = evac.CARDS[event["card"]]
-                    text = _("Chance: %(title)s. %(text)s") % {"title": card["title"], "text": card["text"]}
-                timeline.append(_step(minute, kind, text, tags, by_bot))
+                    line = said(gettext_noop("Chance: %(title)s. %(text)s"), title=card["title"], text=card["text"])
+                timeline.append(_step(minute, kind, line, tags, by_bot))
     if waits_at_home:
         activities["wait"] = waits_at_home * evac.MINUTES["wait"]
     reasons = {about: reason_text(about, s["reasons"].get(about)) for about in ("leave", "destination")}
@@ -133,8 +133,13 @@ def seat_story(table: dict, seat: int, results: list[dict] | None = None) -> dic
 
 
 def _step(minute, kind, text, tags, by_bot, cost_minutes=0):
-    return {"minute": minute, "hour": hour(minute), "kind": kind, "text": text, "tags": tags,
+    """One step of a household's timeline; ``text`` is a sentence or what one says (``said``):
+    then the English is its text and the report writes it in the reader's language."""
+    step = {"minute": minute, "hour": hour(minute), "kind": kind, "text": text, "tags": tags,
             "by_bot": by_bot, "cost_minutes": cost_minutes}
+    if isinstance(text, dict):
+        step["text"], step[SAY] = english(text["template"], text["params"]), text
+    return step
 
 
 def _leave_text(minute):

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from ..base import draw
 from . import rules
+from .roads import _routes
+from .state import _fuel_price_here, _max_gallons, _nearest_gas
 
 WAIT = {"type": "wait"}
 
@@ -108,8 +110,8 @@ def make_policy(name, *, bank=0, bank_below=None, home=True, friends=False, fuel
         target = rules.DEST_NODE[s["destination"]]
         to_go = rules.hops(system["config"], here, target)
         enough = (to_go or 8) + 3
-        near = rules._nearest_gas(s, system["config"])
-        price = rules._fuel_price_here(s, system) or system["fuel_price"]
+        near = _nearest_gas(s, system["config"])
+        price = _fuel_price_here(s, system) or system["fuel_price"]
         can_pay = s["cash"] >= 5 * price or s["tow_price"]
         at_gas = rules.NODES[here].get("activity") == "gas"
         # A full tank is an errand near home (far from safety) or when already at a station;
@@ -121,8 +123,8 @@ def make_policy(name, *, bank=0, bank_below=None, home=True, friends=False, fuel
         want_supplies = supplies and s["supplies"] < supplies_below and s["cash"] >= 25 * system["supply_price"]
         if want_fuel or want_supplies:
             if at_gas:
-                price = rules._fuel_price_here(s, system)
-                most = rules._max_gallons(s, system, price)
+                price = _fuel_price_here(s, system)
+                most = _max_gallons(s, system, price)
                 if want_fuel and most > 0 and not s["visit"][1]:
                     return {"type": "buy_fuel", "gallons": most}
                 if want_supplies and not s["visit"][2]:
@@ -150,13 +152,13 @@ def make_policy(name, *, bank=0, bank_below=None, home=True, friends=False, fuel
 
 def _drive_ok_after_choice(state, s, dest):
     system = rules.system_at(state, s["clock"])
-    return s["pos"] in rules._routes(system["config"], rules.DEST_NODE[dest])
+    return s["pos"] in _routes(system["config"], rules.DEST_NODE[dest])
 
 
 def _refuel(state, seat, s, system):
-    price = rules._fuel_price_here(s, system)
+    price = _fuel_price_here(s, system)
     if price is not None:
-        most = rules._max_gallons(s, system, price)
+        most = _max_gallons(s, system, price)
         if most > 0:
             return {"type": "buy_fuel", "gallons": most}
     if rules.legal(state, seat, {"type": "tow"}):

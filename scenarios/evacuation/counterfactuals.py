@@ -39,6 +39,7 @@ from bisect import bisect_right
 
 from scenarios.base import draw
 from scenarios.evacuation import bots, rules
+from scenarios.evacuation.moves import _finish
 from scenarios.words import gettext as _
 
 FUTURES = 100
@@ -115,7 +116,7 @@ def play_future(base: dict, seat: int, policy, k: int) -> dict:
             break
         rules.apply(state, seat, policy(state, seat))
     if not state["done"]:
-        rules._finish(state, [])
+        _finish(state, [])
     row = next(r for r in rules.results(state) if r["seat"] == seat)
     return {"arrived": s["status"] == "arrived", "arrived_hour": row["breakdown"]["safety"]["arrived_hour"],
             "cash": row["breakdown"]["cash"]["total"], "damage": row["breakdown"]["cash"]["home_damage"],

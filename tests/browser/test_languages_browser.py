@@ -30,6 +30,10 @@ TABLETS = {
             "sf": ("Kies je rol", "Het resultaat van je team"), "team_report": "Wie deed wat"},
 }
 
+# How the English feed lines and the end-of-game banner begin (evacuation's rules.py, renderer.js).
+ENGLISH_FEED = re.compile(r"\b(Drove to|Stuck in traffic|Bought|Arrived at|Left home|Waited and|Chose the|"
+                          r"Took \$|Picked up|Decided to|Tropical-storm winds|Back home|Gave a reason|You arrived)")
+
 
 def shoot(page, name):
     folder = os.environ.get("LANGUAGE_SHOTS")
@@ -97,6 +101,11 @@ def test_spanish_dutch_and_english_students_play_and_read_reports_in_their_langu
     for name, page in students.items():
         expect(page.locator(".evac-results")).to_contain_text(TABLETS[name]["evac"][2])
         shoot(page, f"evacuation-{TABLETS[name]['lang']}-results")
+        # what happened (the feed, and what the live region read out) is in the tablet's language
+        feed = page.locator(".evac-ev > span:nth-child(2)").all_inner_texts()
+        said = page.locator("[data-live-region]").all_inner_texts()
+        in_english = [line for line in feed + said if ENGLISH_FEED.search(line)]
+        assert feed and (in_english != []) == (TABLETS[name]["lang"] == "en"), (name, feed, said)
     end_lesson(teacher, session_id)
     for name, page in students.items():
         open_report(page, session_id, re.compile(TABLETS[name]["report"]))

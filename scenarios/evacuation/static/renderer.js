@@ -18,6 +18,8 @@ const T = {
   waitingOthers: gettext("Waiting for the other households to finish."),
   seatDone: {
     arrived: (place, hour) => fmt(gettext("You arrived at %(place)s at hour %(hour)s."), { place, hour }),
+    // the chosen destination, its label in lower case as English writes it after "the"
+    arrivedAtDestination: (place, hour) => fmt(gettext("You arrived at the %(place)s at hour %(hour)s."), { place, hour }),
     stayed: () => gettext("You stayed home."),
     out_of_time: () => gettext("Tropical-storm winds arrived while you were on the road."),
     stopped: () => gettext("Your game was stopped."),
@@ -285,13 +287,12 @@ function bannerText(ctx) {
   if (message.status === "paused") return T.paused;
   if (message.bot && ctx.seatPlaying) return T.botPlaying;
   if (ctx.seatPlaying) return T.yourMove;
+  const dest = view.tally.destination;
+  if (view.status === "arrived" && dest) {
+    return T.seatDone.arrivedAtDestination(ctx.board.destinations[dest].label.toLowerCase(), hourText(view.hour));
+  }
   const done = T.seatDone[view.status];
-  return done ? done(arrivalPlace(ctx), hourText(view.hour)) : view.status;
-}
-
-function arrivalPlace(ctx) {
-  const dest = ctx.view.tally.destination;
-  return dest ? `the ${ctx.board.destinations[dest].label.toLowerCase()}` : ctx.view.position_label;
+  return done ? done(view.position_label, hourText(view.hour)) : view.status;
 }
 
 function renderHeader(ctx) {

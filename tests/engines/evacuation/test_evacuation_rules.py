@@ -9,6 +9,10 @@ from scenarios.base import IllegalAction
 from scenarios.registry import ENGINES
 from scenarios.base import roll
 from scenarios.evacuation import ENGINE, rules
+from scenarios.evacuation.book import _needs_label
+from scenarios.evacuation.points import _arrival_points
+from scenarios.evacuation.roads import _routes
+from scenarios.evacuation.state import _add_change, _die, _draw_card
 
 from evacuation_helpers import fresh, place, play
 
@@ -50,13 +54,13 @@ def test_die_is_the_base_stream():
     """The engine's fast die gives exactly base.roll(seed, 'move', seat, n)."""
     state = fresh(seats=2, seed=9)
     s = state["seats"][1]
-    assert [rules._die(state, s) for _ in range(30)] == [roll(9, "move", 1, n) for n in range(30)]
+    assert [_die(state, s) for _ in range(30)] == [roll(9, "move", 1, n) for n in range(30)]
 
 
 def test_threshold_labels():
     """A road marked 3 is shown as 'needs 3+ (8 in 10)', never as a percentage."""
-    assert rules._needs_label(3) == "needs 3+ (8 in 10)"
-    assert rules._needs_label(1) == "needs 1+ (10 in 10)"
+    assert _needs_label(3) == "needs 3+ (8 in 10)"
+    assert _needs_label(1) == "needs 1+ (10 in 10)"
     board = ENGINE.board()
     link = next(lk for lk in board["links"] if lk["black"] == 3)
     assert link["black_label"] == "needs 3+ (8 in 10)"
@@ -65,9 +69,11 @@ def test_threshold_labels():
 
 def test_no_django_under_engines():
     """Engines import nothing from Django (or any web layer). The scenario's folder also holds its
-    debrief part, which may use Django's templates: the engine is ``__init__``, rules and bots."""
+    debrief part, which may use Django's templates: the engine is ``__init__``, rules and the
+    modules it gathers, and bots."""
     root = Path(rules.__file__).parent
-    for path in [root / "__init__.py", root / "rules.py", root / "bots.py", root.parent / "base.py"]:
+    engine = ["__init__", "rules", "book", "roads", "state", "moves", "points", "screens", "bots"]
+    for path in [*(root / f"{name}.py" for name in engine), root.parent / "base.py"]:
         assert not re.search(r"^\s*(from|import)\s+(django|channels|celery)", path.read_text(), re.M), path
 
 
@@ -117,7 +123,7 @@ def test_red_numbers_after_a_card():
     """Once the system says red, links need the red number (N1-N3: red 4)."""
     state = fresh(timeline="off")
     place(state, 0, pos="N1")
-    rules._add_change(state, 0, "numbers", "red", "C03", None)
+    _add_change(state, 0, "numbers", "red", "C03", None)
     rules.force(state, 0, dice=[3])
     play(state, 0, DRIVE("N3"))
     assert state["seats"][0]["pos"] == "N1"
@@ -136,7 +142,7 @@ def test_open_bridge_needs_no_roll_and_closed_bridge_blocks():
     state = fresh(timeline="off")
     place(state, 0, pos="N18")
     for bridge in ("west", "bay", "east"):
-        rules._add_change(state, 0, "bridge." + bridge, False, "C14", None)
+        _add_change(state, 0, "bridge." + bridge, False, "C14", None)
     refused(state, 0, DRIVE("N21"), "no_route")
 
 
@@ -144,7 +150,7 @@ def test_contraflow_lowers_numbers_and_blocks_the_way_home():
     """With contraflow, contraflow roads need 2 less, and cannot be driven toward home."""
     state = fresh(timeline="off")
     place(state, 0, pos="N11")
-    rules._add_change(state, 0, "contraflow", True, "C01", None)
+    _add_change(state, 0, "contraflow", True, "C01", None)
     rules.force(state, 0, dice=[2])  # N11-N18 is black 4, 2 with contraflow
     play(state, 0, DRIVE("N18"))
     assert state["seats"][0]["pos"] == "N18"
@@ -252,8 +258,8 @@ def test_gas_station_fills_to_twenty_at_the_current_price():
 def test_fuel_limit_and_price_follow_the_system():
     state = fresh(timeline="off")
     s = place(state, 0, pos="GS", fuel=2, cash=900)
-    rules._add_change(state, 0, "fuel_limit", 5, "C10", None)
-    rules._add_change(state, 0, "fuel_price", 8, "C07", None)
+    _add_change(state, 0, "fuel_limit", 5, "C10", None)
+    _add_change(state, 0, "fuel_price", 8, "C07", None)
     refused(state, 0, {"type": "buy_fuel", "gallons": 6}, "fuel_limit")
     play(state, 0, {"type": "buy_fuel", "gallons": 5})
     assert s["cash"] == 900 - 40
@@ -382,7 +388,7 @@ def test_going_back_home_never_crosses_a_closed_bridge_or_contraflow():
     for change in ({"bridge.west": False, "bridge.bay": False, "bridge.east": False}, {"contraflow": True}):
         state = fresh(timeline="off")
         for field, value in change.items():
-            rules._add_change(state, 0, field, value, "test", None)
+            _add_change(state, 0, field, value, "test", None)
         s = place(state, 0, pos="N19", fuel=10)
         rules.force(state, 0, dice=[10], cards=["C21"])
         events = play(state, 0, DRIVE("N22"))
@@ -422,7 +428,7 @@ def test_destination_must_be_chosen_and_open():
     state = fresh(timeline="off")
     place(state, 0, pos="N10")
     refused(state, 0, DRIVE("SH"), "choose_destination_first")
-    rules._add_change(state, 0, "destination.hotel", False, "C18", None)
+    _add_change(state, 0, "destination.hotel", False, "C18", None)
     refused(state, 0, {"type": "set_destination", "destination": "hotel"}, "destination_closed")
     play(state, 0, {"type": "set_destination", "destination": "shelter"})
     rules.force(state, 0, dice=[10])
@@ -470,11 +476,11 @@ def test_arrival_ties_split_the_points():
     state = fresh(seats=4, timeline="off")
     for seat, at in enumerate((100, 100, 200, 300)):
         place(state, seat, status="arrived", arrived_at=at, destination="shelter", pos="SH")
-    points = rules._arrival_points(state)
+    points = _arrival_points(state)
     assert points == {0: 25, 1: 25, 2: 10, 3: 0}
     for seat, at in enumerate((100, 200, 200, 200)):
         state["seats"][seat]["arrived_at"] = at
-    assert rules._arrival_points(state) == {0: 30, 1: 10, 2: 10, 3: 10}
+    assert _arrival_points(state) == {0: 30, 1: 10, 2: 10, 3: 10}
 
 
 def test_damage_roll_minus_five_when_secured():
@@ -571,7 +577,7 @@ def test_every_node_reachable_from_home():
     config = rules.system_at(state, 0)["config"]
     for node in rules.NODE_IDS:
         if node != "H":
-            assert "H" in rules._routes(config, node), node
+            assert "H" in _routes(config, node), node
 
 
 def test_view_keys():
@@ -622,7 +628,7 @@ def test_deck_is_the_base_shuffle():
 
     state = fresh(seats=2, seed=21)
     s = state["seats"][1]
-    drawn = [rules._draw_card(state, s) for _ in range(2 * len(rules.CARD_IDS))]
+    drawn = [_draw_card(state, s) for _ in range(2 * len(rules.CARD_IDS))]
     n = len(rules.CARD_IDS)
     assert drawn[:n] == shuffled(rules.CARD_IDS, 21, "deck", 1, 0)
     assert drawn[n:] == shuffled(rules.CARD_IDS, 21, "deck", 1, 1)

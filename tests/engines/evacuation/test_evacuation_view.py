@@ -8,6 +8,9 @@ import pytest
 from evacuation_helpers import fresh, place, play
 
 from scenarios.evacuation import ENGINE, rules
+from scenarios.evacuation.roads import _config
+from scenarios.evacuation.screens import _links_view
+from scenarios.evacuation.state import _add_change
 from scenarios.evacuation.bots import BOTS
 
 COSTED = {"buy_fuel": "gallons", "buy_supplies": "units", "tow": None, "buy_home_supplies": None}
@@ -98,7 +101,7 @@ def test_the_board_lists_the_roll_each_road_needs_in_every_state_of_the_system()
     for numbers in ("black", "red"):
         for contraflow in (False, True):
             system = {**rules.BASE_SYSTEM, "numbers": numbers, "contraflow": contraflow}
-            column = rules._links_view({**system, "config": rules._config(system)})["needs"]
+            column = _links_view({**system, "config": _config(system)})["needs"]
             for link, shown in zip(rules.LINKS, board["links"]):
                 assert shown["needs"][column] == rules.threshold(link, system)
 
@@ -146,8 +149,8 @@ def test_closed_and_one_way_roads_match_the_roads_from_here():
     """A road the map draws closed is closed from here; one drawn one-way (contraflow) is open
     only away from the coast."""
     state = fresh(seed=3)
-    rules._add_change(state, 0, "bridge.west", False, "test", None)
-    rules._add_change(state, 0, "contraflow", True, "test", None)
+    _add_change(state, 0, "bridge.west", False, "test", None)
+    _add_change(state, 0, "contraflow", True, "test", None)
     for node in rules.NODE_IDS:
         place(state, pos=node)
         view = ENGINE.view(state, 0)

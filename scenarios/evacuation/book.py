@@ -1,0 +1,113 @@
+"""The rule book as data: the board's content, its constants and the teacher's options."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..base import IllegalAction, load_content, rules_fingerprint
+from ..words import english, gettext_noop, said  # gettext_noop marks sentences for the web layer to translate
+
+
+VERSION = "1.1.0"
+SCHEMA_VERSION = 1
+CONTENT, CONTENT_HASH = load_content(
+    Path(__file__).parent / "content", ["network.json", "cards.json", "rules.json"]
+)
+#: Content fields that are words: they may be corrected in place (RULES.md, "Content versions").
+WORDS = frozenset({"about", "title", "text", "basis", "source", "fact", "grade", "url", "label", "name",
+                   "reasons", "consequences"})
+RULES_FINGERPRINT = rules_fingerprint(CONTENT, WORDS)
+NETWORK = CONTENT["network"]
+CARDS = {card["id"]: card for card in CONTENT["cards"]["cards"]}
+CARD_IDS = [card["id"] for card in CONTENT["cards"]["cards"]]
+BOOK = CONTENT["rules"]
+
+END = BOOK["clock"]["end_minute"]
+LINK_MIN = BOOK["clock"]["link_minutes"]
+FAIL_MIN = BOOK["clock"]["failed_roll_minutes"]
+MINUTES = BOOK["minutes"]
+MONEY = BOOK["money"]
+START = BOOK["start"]
+TANK = START["tank"]
+MIN_SUPPLIES = START["min_supplies_on_arrival"]
+BASE_SYSTEM = BOOK["system"]
+DESTINATIONS = BOOK["destinations"]
+REASONS = BOOK["reasons"]
+HOME = "H"
+
+NODES = {node["id"]: node for node in NETWORK["nodes"]}
+NODE_IDS = [node["id"] for node in NETWORK["nodes"]]
+DEST_NODE = {n["destination"]: n["id"] for n in NETWORK["nodes"] if n["kind"] == "destination"}
+NODE_DEST = {v: k for k, v in DEST_NODE.items()}
+GAS = tuple(n["id"] for n in NETWORK["nodes"] if n.get("activity") == "gas")
+STOPS = frozenset(n["id"] for n in NETWORK["nodes"] if n["kind"] in ("activity", "destination"))
+CHANCE = frozenset(n["id"] for n in NETWORK["nodes"] if n["kind"] == "chance")
+LINKS = []
+for _i, _link in enumerate(NETWORK["links"]):
+    LINKS.append({
+        "id": f"L{_i + 1}", "a": _link["a"], "b": _link["b"],
+        "black": _link.get("black"), "red": _link.get("red"),
+        "bridge": _link.get("bridge"), "name": _link.get("name"),
+        "contraflow": bool(_link.get("contraflow")),
+    })
+# Per link, for the drive loop: (black, red, contraflow, id); black is None for a bridge.
+_LINK_FAST = [(lk["black"], lk["red"], lk["contraflow"], lk["id"]) for lk in LINKS]
+# ADJ[node] = [(neighbour, link index, inbound)]: inbound means driving b -> a, toward home.
+ADJ = {node_id: [] for node_id in NODE_IDS}
+for _i, _link in enumerate(LINKS):
+    ADJ[_link["a"]].append((_link["b"], _i, False))
+    ADJ[_link["b"]].append((_link["a"], _i, True))
+
+OPTIONS = [
+    {"name": "destination_points", "label": gettext_noop("Points for the destination"),
+     "default": "scoring", "choices": ["scoring", "table"],
+     "choice_labels": {"scoring": gettext_noop("Scoring section"), "table": gettext_noop("Destination table")},
+     "description": gettext_noop("Points for where you end up. Scoring section (of the rule book): relative 25, "
+                                 "hotel 20, shelter 5. Destination table (of the book): relative 50, hotel 25, "
+                                 "shelter 5.")},
+    {"name": "bank_scoring", "label": gettext_noop("Cash from the bank"),
+     "default": "net", "choices": ["net", "book"],
+     "choice_labels": {"net": gettext_noop("Savings"), "book": gettext_noop("As the book")},
+     "description": gettext_noop("Savings: cash taken from the bank is your own savings moved to your pocket, "
+                                 "so it does not add points (it lets you pay on the road). As the book: every "
+                                 "dollar in your pocket scores (bank trips then add up to 40 points).")},
+    {"name": "race_points", "label": gettext_noop("Points for arriving first"),
+     "default": "half", "choices": ["on", "half", "off"],
+     "choice_labels": {"on": gettext_noop("Full"), "half": gettext_noop("Half"), "off": gettext_noop("Off")},
+     "description": gettext_noop("Points for the order of arrival at the table. Full (the book): 30/20/10 to "
+                                 "the first, second and third. Half (default): 15/10/5, so preparing the "
+                                 "home and leaving early both pay, and racing the table does not beat "
+                                 "preparing. Off: none. The 20 points for arriving in time always stay.")},
+    {"name": "timeline", "label": gettext_noop("Warning timeline"),
+     "default": "on", "choices": ["on", "off"],
+     "choice_labels": {"on": gettext_noop("On"), "off": gettext_noop("Off")},
+     "description": gettext_noop("On: the warning timeline changes the roads on the clock (contraflow at "
+                                 "hour 14, heavy traffic 16-30, fuel limits at 36, causeway closes at 40, all "
+                                 "bridges at 44). Off: only chance cards change the state of the system.")},
+    {"name": "reasons", "label": gettext_noop("Ask why"),
+     "default": "on", "choices": ["on", "off"],
+     "choice_labels": {"on": gettext_noop("On"), "off": gettext_noop("Off")},
+     "description": gettext_noop("Ask a one-tap reason when a player leaves home and chooses a destination.")},
+]
+RACE_FACTOR = {"on": 1, "half": 0.5, "off": 0}
+OPTION_DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
+
+
+def _chance_in_10(threshold):
+    """Of the d10's ten faces (``_die``: 1..10), how many make a road that needs ``threshold``."""
+    return 11 - threshold
+
+
+def _needs_say(threshold):
+    """What a road's odds say (``scenarios.words.SAY``), for its ``needs_label``."""
+    if threshold is None:
+        return said(gettext_noop("bridge: open means no roll"))
+    return said(gettext_noop("needs %(needs)s+ (%(chance)s in 10)"), needs=threshold, chance=_chance_in_10(threshold))
+
+
+def _needs_label(threshold):
+    line = _needs_say(threshold)
+    return english(line["template"], line["params"])
+
+
+def _refuse(code, message, **params):
+    raise IllegalAction(code, message, **params)
