@@ -6,7 +6,7 @@
 // Every render replaces what is shown (never patches); per-root memory keeps pan/zoom, scroll,
 // open <details> and focus across renders. Safari 15 / Chrome 100: no build step, no new syntax.
 
-import { gettext, fmt, money, pageLanguage, h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
+import { gettext, pgettext, fmt, money, pageLanguage, h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
   resultsTable, mapFrame } from "/static/js/kit.js";
 
 const T = {
@@ -52,7 +52,7 @@ const T = {
   needsShort: (t) => fmt(gettext("%(t)s+"), { t }),
   needsOdds: (t, inTen) => fmt(gettext("%(t)s+ (%(inTen)s in 10)"), { t, inTen }),
   noRoll: gettext("bridge open: no roll"),
-  closed: gettext("closed"),
+  bridgeClosed: pgettext("bridge", "closed"),
   closedShort: gettext("✕ closed"),
   oneWay: gettext("one-way (contraflow)"),
   full: gettext("FULL"),
@@ -438,7 +438,7 @@ function renderMap(ctx) {
 function mapWords(ctx) {
   const { view, board, nodesById } = ctx;
   const out = [T.mapHere(view.position_label, hourText(view.hour))];
-  const roads = (view.roads || []).map((r) => T.mapRoad(r.label, r.open ? r.needs_label : T.closed));
+  const roads = (view.roads || []).map((r) => T.mapRoad(r.label, r.needs_label));
   out.push(roads.length ? `${T.mapRoads} ${roads.join("; ")}.` : T.mapNoRoads);
   const can = [];
   for (const a of view.actions || []) {
@@ -698,7 +698,7 @@ function renderSystem(ctx) {
   const s = view.system;
   const row = (label, value, cls) => h("div", { class: "evac-sys-row" + (cls ? " " + cls : "") }, h("dt", { text: label }), h("dd", {}, value));
   const bridges = h("ul", { class: "evac-inline" }, Object.keys(s.bridges).map((b) =>
-    h("li", { class: s.bridges[b] ? "is-open" : "is-closed" }, `${T.bridgeNames[b] || b}: `, h("strong", { text: s.bridges[b] ? T.open : T.closed.toUpperCase() }))));
+    h("li", { class: s.bridges[b] ? "is-open" : "is-closed" }, `${T.bridgeNames[b] || b}: `, h("strong", { text: s.bridges[b] ? T.open : T.bridgeClosed.toUpperCase() }))));
   const places = h("ul", { class: "evac-inline" }, Object.keys(s.destinations).map((d) =>
     h("li", { class: s.destinations[d] ? "is-open" : "is-closed" }, `${board.destinations[d] ? board.destinations[d].label : d}: `, h("strong", { text: s.destinations[d] ? T.taking : T.notTaking.toUpperCase() }))));
   const cards = {};
