@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..base import IllegalAction, roll
 from ..words import gettext_noop  # gettext_noop marks sentences for the web layer to translate
-from .book import (
+from .tables import (
     CARDS, CHANCE, DESTINATIONS, END, FAIL_MIN, HOME, LINKS, LINK_MIN, MINUTES, MIN_SUPPLIES, MONEY,
     NODES, NODE_DEST, NODE_IDS, REASONS, STOPS, TANK, _LINK_FAST, _refuse,
 )

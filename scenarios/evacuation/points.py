@@ -1,7 +1,7 @@
 """Scoring: points, safety and the ranking of the households."""
 from __future__ import annotations
 
-from .book import BOOK, DESTINATIONS, HOME, MONEY, RACE_FACTOR
+from .tables import BOOK, DESTINATIONS, HOME, MONEY, RACE_FACTOR
 from .state import final_system
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import heapq
 
-from .book import ADJ, DEST_NODE, HOME, LINKS, STOPS
+from .tables import ADJ, DEST_NODE, HOME, LINKS, STOPS
 
 
 # --- Routing -----------------------------------------------------------------------------------

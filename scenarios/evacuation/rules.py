@@ -4,7 +4,7 @@ The state is a plain JSON-ready dict (see ``new_state``), changed in place by ``
 after ``check`` has accepted the action, so a refused action never changes anything. Every
 interpretation of the rule book is written down in ``RULES.md`` beside this file.
 
-The rules live beside this module, one module per part: ``book`` (the content and its constants),
+The rules live beside this module, one module per part: ``tables`` (the content and its constants),
 ``roads`` (routing), ``state`` (a new game, the system on the clock, dice and cards, dump/load),
 ``moves`` (checking and applying actions), ``points`` (scoring) and ``screens`` (the board and
 the views). This module is their one public face: the engine, bots, analyses and tests use it
@@ -12,7 +12,7 @@ the views). This module is their one public face: the engine, bots, analyses and
 """
 from __future__ import annotations
 
-from .book import (  # noqa: F401
+from .tables import (  # noqa: F401
     ADJ, BASE_SYSTEM, BOOK, CARDS, CARD_IDS, CHANCE, CONTENT, CONTENT_HASH, DESTINATIONS, DEST_NODE,
     END, FAIL_MIN, GAS, HOME, LINKS, LINK_MIN, MINUTES, MIN_SUPPLIES, MONEY, NETWORK, NODES,
     NODE_DEST, NODE_IDS, OPTIONS, OPTION_DEFAULTS, RACE_FACTOR, REASONS, RULES_FINGERPRINT,

@@ -4,7 +4,7 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from ..words import english, gettext_noop, said  # gettext_noop marks sentences for the web layer to translate
-from .book import (
+from .tables import (
     ADJ, BOOK, CARDS, CARD_IDS, CONTENT_HASH, DESTINATIONS, END, LINKS, MINUTES, MIN_SUPPLIES,
     MONEY, NETWORK, NODES, OPTIONS, REASONS, START, VERSION, _chance_in_10, _needs_label, _needs_say,
 )

@@ -7,7 +7,7 @@ from bisect import bisect_right
 
 from ..base import json_copy, roll
 from ..words import gettext_noop  # gettext_noop marks sentences for the web layer to translate
-from .book import (
+from .tables import (
     BASE_SYSTEM, BOOK, CARD_IDS, CONTENT_HASH, END, GAS, HOME, MONEY, NODES, OPTIONS,
     OPTION_DEFAULTS, SCHEMA_VERSION, START, TANK, VERSION, _refuse,
 )

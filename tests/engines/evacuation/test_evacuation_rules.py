@@ -9,7 +9,7 @@ from scenarios.base import IllegalAction
 from scenarios.registry import ENGINES
 from scenarios.base import roll
 from scenarios.evacuation import ENGINE, rules
-from scenarios.evacuation.book import _needs_label
+from scenarios.evacuation.tables import _needs_label
 from scenarios.evacuation.points import _arrival_points
 from scenarios.evacuation.roads import _routes
 from scenarios.evacuation.state import _add_change, _die, _draw_card
@@ -72,7 +72,7 @@ def test_no_django_under_engines():
     debrief part, which may use Django's templates: the engine is ``__init__``, rules and the
     modules it gathers, and bots."""
     root = Path(rules.__file__).parent
-    engine = ["__init__", "rules", "book", "roads", "state", "moves", "points", "screens", "bots"]
+    engine = ["__init__", "rules", "tables", "roads", "state", "moves", "points", "screens", "bots"]
     for path in [*(root / f"{name}.py" for name in engine), root.parent / "base.py"]:
         assert not re.search(r"^\s*(from|import)\s+(django|channels|celery)", path.read_text(), re.M), path
 
