@@ -44,6 +44,43 @@ def gettext_noop(text: str) -> str:
     return text
 
 
+# --- Numbers and dollars ------------------------------------------------------------------------
+# Paper and screens write a number or an amount as the reader's language does, the same way the
+# tablets' Intl.NumberFormat does (static/js/kit.js num()/money(), CLDR): the content is about the
+# US Gulf coast, so amounts stay US dollars. Per language: thousands separator, decimal mark, the
+# fewest digits that get grouped (Spanish writes 1200 but 12.000), and where "$" goes.
+_NUMBER_STYLES = {
+    "en": (",", ".", 4, "{sign}${amount}"),
+    "es": (".", ",", 5, "{sign}{amount}\u00a0$"),
+    "nl": (".", ",", 4, "$\u00a0{sign}{amount}"),
+}
+
+
+def _style():
+    return _NUMBER_STYLES.get(language().split("-")[0], _NUMBER_STYLES["en"])
+
+
+def number(value, places: int | None = None) -> str:
+    """``value`` as the language sentences come out in writes it: 1,200.5 in English, 1200,5 in
+    Spanish, 1.200,5 in Dutch; with ``places``, always that many decimals (hour 0.0 / hora 0,0)."""
+    group, decimal, fewest, _money = _style()
+    digits = f"{abs(value):.{places}f}" if places is not None else f"{abs(value)}"
+    whole, _dot, fraction = digits.partition(".")
+    if places is None and not fraction.strip("0"):
+        fraction = ""
+    if len(whole) >= fewest:
+        whole = f"{int(whole):,}".replace(",", group)
+    sign = "-" if value < 0 and digits.strip("0.") else ""
+    return sign + whole + (decimal + fraction if fraction else "")
+
+
+def money(amount) -> str:
+    """Whole US dollars as the language writes an amount: $200,000 / 200.000 $ / $ 200.000."""
+    amount = round(amount)
+    pattern = _style()[3]
+    return pattern.format(sign="-" if amount < 0 else "", amount=number(abs(amount)))
+
+
 # --- Content words ------------------------------------------------------------------------------
 # A scenario's content files (cards, places, roles, reasons...) are written in English; beside
 # them, ``content/translations/<language>.json`` maps each English word of the fields below to
