@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from scenarios.kit import CheckItem, Guide, Kit, PlanLine, Printable, Step
-from scenarios.words import money
+from scenarios.words import money, number
 
 from . import rules
 
@@ -67,9 +67,9 @@ def board_geometry(content: dict) -> dict:
             n = counts[p["freight"]]
             deck = ngettext("%(kind)s: %(n)d card", "%(kind)s: %(n)d cards", n) % {"kind": KINDS[p["freight"]], "n": n}
         ports.append({"id": p["id"], "name": p["name"], "x": x, "y": y, "side": side, "deck": deck, "home": p["home"]})
-    cols = [{"n": c + 1, "x": c * DOT, "lon": f"{-(grid['west'] + c * grid['step_deg']):g}°W"}
+    cols = [{"n": c + 1, "x": c * DOT, "lon": f"{number(-(grid['west'] + c * grid['step_deg']))}°W"}
             for c in range(grid["cols"])]
-    rows = [{"n": r + 1, "y": r * DOT, "lat": f"{grid['north'] - r * grid['step_deg']:g}°N"}
+    rows = [{"n": r + 1, "y": r * DOT, "lat": f"{number(grid['north'] - r * grid['step_deg'])}°N"}
             for r in range(grid["rows"])]
     centre = dict(zip("xy", _at(grid["centre"])))
     width, height = (grid["cols"] - 1) * DOT, (grid["rows"] - 1) * DOT

@@ -1,16 +1,21 @@
 """Dollars and numbers on paper as the reader's language writes them, the way the tablets do
 (``static/js/kit.js`` money()/num()): a Spanish printable or report says "200.000 $", a Dutch one
 "$ 200.000", an English one "$200,000"; amounts stay US dollars."""
+import io
 import json
+import re
 import shutil
 import subprocess
 
 import pytest
 from django.urls import reverse
 from django.utils import translation
+from pypdf import PdfReader
 
+from classroom.models import Seat
 from scenarios import words
-from tests.factories import PASSWORD, make_teacher
+from scoring import reports
+from tests.factories import PASSWORD, make_teacher, started_session
 from tests.lessons.test_kit_pages import pdf_text
 
 AMOUNTS = [0, 5, 200, 1200, 25000, 200000, 12345678, -2000]
@@ -59,3 +64,22 @@ def test_the_resort_printables_price_the_resorts_in_the_readers_language(client)
         text = plain(pdf_text(client.get(url, HTTP_ACCEPT_LANGUAGE=language)))
         assert amount in text, language
         assert [other for other in expected.values() if other != amount and other in text] == [], language
+
+
+@pytest.mark.django_db
+def test_a_resort_report_counts_its_dollars_in_the_readers_language():
+    from classroom import services as classroom
+
+    session, devices = started_session(students=2, scenario="resort")
+    classroom.finish_with_bots(session=session)
+    classroom.end(session=session)
+    seat = Seat.objects.get(participant=devices[0][0])
+    texts = {}
+    for language in ("en", "es", "nl"):
+        with translation.override(language):
+            pdf = reports.seat_report(session, seat)[1]
+        texts[language] = plain(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages))
+    assert re.search(r"\$\d", texts["en"])
+    # Spanish puts the sign after the amount, Dutch before it with a space; never "$12,000"
+    assert re.search(r"\d \$", texts["es"]) and not re.search(r"\$ ?\d", texts["es"])
+    assert re.search(r"\$ \d", texts["nl"]) and not re.search(r"\$\d|\d,\d{3}", texts["nl"])
