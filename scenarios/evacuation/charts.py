@@ -75,7 +75,7 @@ def _departures(rows: tuple, none_left: bool, mine: int | None, language: str) -
         colours.append(ACCENT if mine else (BAD if b["from"] is None else BRAND))
     ax.bar(labels, [b["count"] for b in bins], color=colours)
     ax.axvline(1.5, color=MUTED, lw=1, ls="--")
-    ax.text(1.55, .95, "warning (hour 12)", color=MUTED, fontsize=8, transform=ax.get_xaxis_transform())
+    ax.text(1.55, .95, _("warning (hour %(hour)s)") % {"hour": 12}, color=MUTED, fontsize=8, transform=ax.get_xaxis_transform())
     ax.set_ylabel(_("households"))
     ax.set_xlabel(_("hour the household left home (orange: you)"))
     ax.yaxis.get_major_locator().set_params(integer=True)
