@@ -7,11 +7,10 @@ class ClassroomConfig(AppConfig):
     verbose_name = _("Classroom")
 
     def ready(self):
-        from django.utils import formats, translation
+        from django.utils import translation
 
         from classroom import accounts  # noqa: F401 - connects the sign-out signal
         from scenarios import words
 
         # sentences from the scenarios' pure analyses come out in the reader's language
-        words.install(translation.gettext, translation.ngettext, translation.get_language,
-                      lambda number: formats.number_format(number, force_grouping=True))
+        words.install(translation.gettext, translation.ngettext, translation.get_language)

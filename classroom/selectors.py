@@ -68,6 +68,7 @@ class TableRow:
     game_id: int | None
     version: int | None
     seats: tuple[SeatRow, ...]
+    options: dict | None = None  # the game's engine options (the teacher's choices for it)
 
 
 def dashboard_people(session: Session) -> tuple[list, list]:
@@ -79,8 +80,8 @@ def dashboard_people(session: Session) -> tuple[list, list]:
                 .values("table_id", "number", "pk", "participant_id")):
         seats.setdefault(row.pop("table_id"), []).append(SeatRow(**row))
     tables = [TableRow(number=t["number"], game_id=t["game_id"], version=t["game__version"],
-                       seats=tuple(seats.get(t["pk"], ())))
-              for t in session.tables.values("pk", "number", "game_id", "game__version")]
+                       seats=tuple(seats.get(t["pk"], ())), options=t["game__options"])
+              for t in session.tables.values("pk", "number", "game_id", "game__version", "game__options")]
     return participants, tables
 
 
@@ -140,6 +141,8 @@ def dashboard(session: Session, summaries: dict | None = None, *, recheck: bool 
     order = {"asking": 0, "stuck": 1, "claim": 2, "offline": 3, "idle": 4, "finished": 5}
     alerts.sort(key=lambda a: order[a["kind"]])
     scenario = registry.get(session.scenario)
+    for row, table in zip(session_tables, tables):
+        table["subtitle"] = scenario.card_subtitle(row.options or {}, table["summary"]) if row.game_id else None
     storm = scenario.class_panel([t["summary"]["view"] for t in tables if t["summary"]], session.shared_step,
                                  session.storm_deadline.isoformat() if session.storm_deadline else None)
     return {

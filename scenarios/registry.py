@@ -62,6 +62,9 @@ class Scenario:
     #: ``(views of each table's summary, shared, deadline) -> dict | None`` for the teacher's
     #: dashboard, where the class step is shown
     class_panel_hook: Callable | None = None
+    #: ``(the table's engine options, its teacher summary or None) -> str | None``: a line under
+    #: the title of a table's dashboard card (what the teacher chose for it, e.g. the real storm)
+    card_subtitle_hook: Callable | None = None
     package: str = field(default="", compare=False)
 
     # --- What the package provides -------------------------------------------------------------
@@ -131,6 +134,10 @@ class Scenario:
 
     def class_panel(self, views: list[dict], shared: bool, deadline: str | None) -> dict | None:
         return self.class_panel_hook(views, shared, deadline) if self.class_panel_hook else None
+
+    def card_subtitle(self, options: dict, summary: dict | None) -> str | None:
+        """The line under a table card's title on the teacher's dashboard, in the active language."""
+        return str(self.card_subtitle_hook(options, summary)) if self.card_subtitle_hook else None
 
 
 @lru_cache(maxsize=8)

@@ -18,17 +18,12 @@ def _same_plural(one, many, n):
     return one if n == 1 else many
 
 
-def _grouped(number):
-    return f"{number:,}"
+_translate = {"gettext": _same, "ngettext": _same_plural, "language": lambda: "en"}
 
 
-_translate = {"gettext": _same, "ngettext": _same_plural, "language": lambda: "en", "number": _grouped}
-
-
-def install(gettext, ngettext, language, number=_grouped) -> None:
-    """Translate from now on with these (Django's ``gettext``, ``ngettext``, ``get_language``, and
-    a function that writes a whole number grouped the active language's way)."""
-    _translate.update(gettext=gettext, ngettext=ngettext, language=language, number=number)
+def install(gettext, ngettext, language) -> None:
+    """Translate from now on with these (Django's ``gettext``, ``ngettext``, ``get_language``)."""
+    _translate.update(gettext=gettext, ngettext=ngettext, language=language)
 
 
 def language() -> str:
@@ -47,6 +42,43 @@ def ngettext(one: str, many: str, n: int) -> str:
 def gettext_noop(text: str) -> str:
     """Marks ``text`` for the catalogue, to be translated where it is shown."""
     return text
+
+
+# --- Numbers and dollars ------------------------------------------------------------------------
+# Paper and screens write a number or an amount as the reader's language does, the same way the
+# tablets' Intl.NumberFormat does (static/js/kit.js num()/money(), CLDR): the content is about the
+# US Gulf coast, so amounts stay US dollars. Per language: thousands separator, decimal mark, the
+# fewest digits that get grouped (Spanish writes 1200 but 12.000), and where "$" goes.
+_NUMBER_STYLES = {
+    "en": (",", ".", 4, "{sign}${amount}"),
+    "es": (".", ",", 5, "{sign}{amount}\u00a0$"),
+    "nl": (".", ",", 4, "$\u00a0{sign}{amount}"),
+}
+
+
+def _style():
+    return _NUMBER_STYLES.get(language().split("-")[0], _NUMBER_STYLES["en"])
+
+
+def number(value, places: int | None = None) -> str:
+    """``value`` as the language sentences come out in writes it: 1,200.5 in English, 1200,5 in
+    Spanish, 1.200,5 in Dutch; with ``places``, always that many decimals (hour 0.0 / hora 0,0)."""
+    group, decimal, fewest, _money = _style()
+    digits = f"{abs(value):.{places}f}" if places is not None else f"{abs(value)}"
+    whole, _dot, fraction = digits.partition(".")
+    if places is None and not fraction.strip("0"):
+        fraction = ""
+    if len(whole) >= fewest:
+        whole = f"{int(whole):,}".replace(",", group)
+    sign = "-" if value < 0 and digits.strip("0.") else ""
+    return sign + whole + (decimal + fraction if fraction else "")
+
+
+def money(amount) -> str:
+    """Whole US dollars as the language writes an amount: $200,000 / 200.000 $ / $ 200.000."""
+    amount = round(amount)
+    pattern = _style()[3]
+    return pattern.format(sign="-" if amount < 0 else "", amount=number(abs(amount)))
 
 
 # --- Content words ------------------------------------------------------------------------------
@@ -127,7 +159,7 @@ def shown_params(params: dict, translations: dict) -> dict:
     shown = {}
     for key, value in params.items():
         if isinstance(value, int) and not isinstance(value, bool):
-            value = _translate["number"](value) if not -1000 < value < 1000 else str(value)
+            value = number(value)
         elif isinstance(value, str) and translations:
             value = translations.get(value) or _by_case(translations).get(value.lower(), value)
         shown[key] = value

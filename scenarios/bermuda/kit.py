@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from scenarios.kit import CheckItem, Guide, Kit, PlanLine, Printable, Step
+from scenarios.words import money, number
 
 from . import rules
 
@@ -25,10 +26,6 @@ SHORT = {"N": pgettext_lazy("compass", "N"), "S": pgettext_lazy("compass", "S"),
 
 def _at(cell):
     return cell[0] * DOT, cell[1] * DOT
-
-
-def _money(thousands, unit):
-    return f"${thousands * unit:,}"
 
 
 def _sector_words(sector) -> str:
@@ -70,9 +67,9 @@ def board_geometry(content: dict) -> dict:
             n = counts[p["freight"]]
             deck = ngettext("%(kind)s: %(n)d card", "%(kind)s: %(n)d cards", n) % {"kind": KINDS[p["freight"]], "n": n}
         ports.append({"id": p["id"], "name": p["name"], "x": x, "y": y, "side": side, "deck": deck, "home": p["home"]})
-    cols = [{"n": c + 1, "x": c * DOT, "lon": f"{-(grid['west'] + c * grid['step_deg']):g}°W"}
+    cols = [{"n": c + 1, "x": c * DOT, "lon": f"{number(-(grid['west'] + c * grid['step_deg']))}°W"}
             for c in range(grid["cols"])]
-    rows = [{"n": r + 1, "y": r * DOT, "lat": f"{grid['north'] - r * grid['step_deg']:g}°N"}
+    rows = [{"n": r + 1, "y": r * DOT, "lat": f"{number(grid['north'] - r * grid['step_deg'])}°N"}
             for r in range(grid["rows"])]
     centre = dict(zip("xy", _at(grid["centre"])))
     width, height = (grid["cols"] - 1) * DOT, (grid["rows"] - 1) * DOT
@@ -124,10 +121,10 @@ def card_list(content: dict) -> dict:
     unit = sea["unit"]
     port_of = {p["freight"]: p["name"] for p in sea["ports"] if p["freight"]}
     home = next(p["name"] for p in sea["ports"] if p["home"])
-    freight = [{"kind": KINDS[kind], "port": port_of[kind], "value": _money(value, unit), "n": n + 1,
+    freight = [{"kind": KINDS[kind], "port": port_of[kind], "value": money(value * unit), "n": n + 1,
                 "of": len(values)}
                for kind, values in sea["decks"].items() for n, value in enumerate(values)]
-    bonus = [{"port": home, "value": _money(value, unit), "n": n + 1, "of": len(sea["bonus"])}
+    bonus = [{"port": home, "value": money(value * unit), "n": n + 1, "of": len(sea["bonus"])}
              for n, value in enumerate(sea["bonus"])]
     return {"freight": freight, "bonus": bonus}
 
@@ -139,7 +136,7 @@ def tally_data(content: dict) -> dict:
     name = {p["id"]: p["name"] for p in sea["ports"]}
     ships = [{"n": n + 1, "start": name[port]} for n, port in enumerate(sea["start_ports"][:sea["ships_per_seat"]])]
     return {"ships": ships, "rounds": range(1, rules.DEFAULTS["rounds"] + 1),
-            "target": _money(rules.DEFAULTS["target"], sea["unit"]), "rounds_n": rules.DEFAULTS["rounds"],
+            "target": money(rules.DEFAULTS["target"] * sea["unit"]), "rounds_n": rules.DEFAULTS["rounds"],
             "dice": sea["dice"]}
 
 

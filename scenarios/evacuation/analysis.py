@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 from scenarios.evacuation import rules as evac
-from scenarios.words import SAY, english, gettext as _, gettext_noop, ngettext, said
+from scenarios.words import SAY, english, gettext as _, gettext_noop, ngettext, number, said
 
 WATCH_HOUR, WARNING_HOUR, WINDS_HOUR = 0, 12, 48
 RED_FROM_HOUR = 16
@@ -144,7 +144,7 @@ def _step(minute, kind, text, tags, by_bot, cost_minutes=0):
 
 def _leave_text(minute):
     h = minute / 60
-    at = {"hour": f"{h:.1f}"}
+    at = {"hour": number(h, 1)}
     if h < WARNING_HOUR:
         return _("Left home at hour %(hour)s, before the hurricane warning") % at
     if h < RED_FROM_HOUR:

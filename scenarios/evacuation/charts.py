@@ -12,7 +12,7 @@ from scenarios.charting import ACCENT, BAD, BRAND, INK, LINE, MUTED, OK  # noqa:
 from scenarios.charting import pyplot as _plt
 from scenarios.charting import svg as _svg
 from scenarios import words
-from scenarios.words import gettext as _
+from scenarios.words import gettext as _, number
 
 
 def decision_timeline(story: dict) -> str:
@@ -35,10 +35,10 @@ def decision_timeline(story: dict) -> str:
         if step["cost_minutes"]:
             ax.plot([step["hour"], step["hour"] + step["cost_minutes"] / 60], [y, y], color=colour, lw=3)
     if story["left_hour"] is not None:
-        ax.annotate(_("left home, hour %(hour)s") % {"hour": f"{story['left_hour']:.1f}"}, (story["left_hour"], 2), xytext=(0, 8),
+        ax.annotate(_("left home, hour %(hour)s") % {"hour": number(story["left_hour"], 1)}, (story["left_hour"], 2), xytext=(0, 8),
                     textcoords="offset points", ha="left", fontsize=8, color=BRAND)
     if story["arrived_hour"] is not None:
-        ax.annotate(_("arrived, hour %(hour)s") % {"hour": f"{story['arrived_hour']:.1f}"}, (story["arrived_hour"], 2), xytext=(0, -14),
+        ax.annotate(_("arrived, hour %(hour)s") % {"hour": number(story["arrived_hour"], 1)}, (story["arrived_hour"], 2), xytext=(0, -14),
                     textcoords="offset points", ha="right", fontsize=8, color=OK)
     ax.set_yticks([0, 1, 2], [_("chance"), _("errands"), _("leaving")])
     ax.set_ylim(-.6, 2.8)
@@ -75,7 +75,7 @@ def _departures(rows: tuple, none_left: bool, mine: int | None, language: str) -
         colours.append(ACCENT if mine else (BAD if b["from"] is None else BRAND))
     ax.bar(labels, [b["count"] for b in bins], color=colours)
     ax.axvline(1.5, color=MUTED, lw=1, ls="--")
-    ax.text(1.55, .95, "warning (hour 12)", color=MUTED, fontsize=8, transform=ax.get_xaxis_transform())
+    ax.text(1.55, .95, _("warning (hour %(hour)s)") % {"hour": 12}, color=MUTED, fontsize=8, transform=ax.get_xaxis_transform())
     ax.set_ylabel(_("households"))
     ax.set_xlabel(_("hour the household left home (orange: you)"))
     ax.yaxis.get_major_locator().set_params(integer=True)

@@ -41,6 +41,7 @@ from scenarios.base import draw
 from scenarios.evacuation import bots, rules
 from scenarios.evacuation.moves import _finish
 from scenarios.words import gettext as _
+from scenarios.words import money
 
 FUTURES = 100
 #: futures played first; the rest only if a comparison is not yet clear (``_paired_clear``)
@@ -243,7 +244,7 @@ def _leave_sentence(actual, alt, result):
 def _home_sentence(secured, result):
     a, b = result["actual"], result["alternative"]
     at = {"n": a["futures"], "arrived": b["arrived"], "as_played": a["arrived"],
-          "damage": f"${b['mean_damage']:,}", "damage_as_played": f"${a['mean_damage']:,}"}
+          "damage": money(b["mean_damage"]), "damage_as_played": money(a["mean_damage"])}
     if secured:
         return _("Putting up shutters cost time: without them your household would have arrived in time in "
                  "%(arrived)s of %(n)s futures (with them: %(as_played)s), and the home would have taken on "

@@ -5,6 +5,7 @@ items and the family plan's lines."""
 from django.utils.translation import gettext_lazy as _
 
 from scenarios.kit import CheckItem, Guide, Kit, PlanLine, Printable, Step
+from scenarios.words import money
 
 SQUARE = 40        # a sea-board square, in SVG units
 LEFT, TOP = 64, 34  # room for the latitude labels (left) and the longitude labels (top)
@@ -15,10 +16,6 @@ OPTION_NAMES = {"kit": _("Hurricane kit"), "plan": _("Evacuation plan"), "seawal
 COLOUR_NAMES = {"red": _("red"), "blue": _("blue"), "green": _("green"), "yellow": _("yellow")}
 #: light fills for print; the colour is always named in words too, never shown by colour alone
 COLOUR_FILLS = {"red": "#fca5a5", "blue": "#93c5fd", "green": "#86efac", "yellow": "#fde047"}
-
-
-def money(amount: int) -> str:
-    return f"${amount:,}"
 
 
 def _resorts(board: dict) -> list[dict]:

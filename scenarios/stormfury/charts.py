@@ -138,16 +138,16 @@ def class_damage(rows: list[dict]) -> str:
     fig, ax = plt.subplots(figsize=(7.2, 1 + .34 * max(1, len(rows))))
     ys = list(range(len(rows)))
     left = [0] * len(rows)
-    for key, colour, label in (("infrastructure", BRAND, "infrastructure"),
-                               ("population", BAD, "people not yet evacuated"), ("roads", ACCENT, "roads")):
+    for key, colour, label in (("infrastructure", BRAND, _("infrastructure")),
+                               ("population", BAD, _("people not yet evacuated")), ("roads", ACCENT, _("roads"))):
         values = [r[key] for r in rows]
         ax.barh(ys, values, left=left, height=.55, color=colour, label=label)
         left = [a + b for a, b in zip(left, values)]
     bots = [(y, r["bot_total"]) for y, r in zip(ys, rows) if r["bot_total"] is not None]
     if bots:
         ax.plot([b for _, b in bots], [y for y, _ in bots], "|", color=INK, ms=14, mew=2,
-                label="policy bot on the same storm")
-    ax.set_yticks(ys, [f"table {r['table']}" for r in rows])
+                label=_("policy bot on the same storm"))
+    ax.set_yticks(ys, [_("Table %(n)s") % {"n": r["table"]} for r in rows])
     ax.invert_yaxis()
     ax.set_xlabel(_("damage (lower is better)"))
     ax.legend(frameon=False, fontsize=7, loc="lower right", bbox_to_anchor=(1, 1), ncols=4)

@@ -128,7 +128,8 @@ function alerts() {
 function tableCard(table) {
   const summary = table.summary;
   const card = el("article", {class: "card table-card", "aria-label": T.table(table.number)},
-    el("h3", {}, T.table(table.number), summary ? el("span", {class: `badge ${summary.status === "finished" ? "ok" : ""}`}, summary.status) : null));
+    el("h3", {}, T.table(table.number), summary ? el("span", {class: `badge ${summary.status === "finished" ? "ok" : ""}`}, summary.status) : null),
+    table.subtitle ? el("p", {class: "table-subtitle"}, table.subtitle) : null);
   const seats = el("ul", {class: "seats"});
   for (const s of table.seats) {
     const who = s.name || T.bot;

@@ -83,6 +83,8 @@ def test_a_resort_lesson_from_the_form_to_the_pdfs(browser, asgi_server, celery_
     expect(students[0].get_by_role("button", name="Roll the die")).to_be_enabled()
     expect(students[1].locator(".rs-banner-title")).to_have_text("Waiting for Player 1")
     expect(students[0].get_by_role("img", name=re.compile("sea board"))).to_be_visible()
+    # The teacher chose the storm, so the table's card names it from the start.
+    expect(teacher.locator(".table-card .table-subtitle")).to_have_text("Andrew (1992)")
 
     # Play until both students have plotted the storm and bought something.
     for _ in range(300):

@@ -95,6 +95,6 @@ def test_a_report_reader_sees_facts_in_their_language():
     with translation.override("en"):
         english = {f.key: f for f in shown_facts(session, "student")}
     fact = spanish["destinations-florida-2004"]
-    assert fact.statement.startswith("Cuando Florida evacuó") and fact.number.startswith("65.2 %")
+    assert fact.statement.startswith("Cuando Florida evacuó") and fact.number.startswith("65,2 %")
     assert fact.source == english["destinations-florida-2004"].source  # sources stay as given
     assert english["destinations-florida-2004"].statement.startswith("When Florida evacuated")

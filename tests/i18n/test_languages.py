@@ -132,7 +132,7 @@ def test_numbers_in_an_engines_refusal_are_written_the_readers_way():
     error = IllegalAction("bad_amount", gettext_noop("Choose $500, $1,000, ... up to $%(most)s."), most=2000)
     assert error.message == "Choose $500, $1,000, ... up to $2,000."
     with translation.override("nl"):
-        assert Refused.from_illegal(error, "evacuation").message == "Kies een bedrag in stappen van $500, tot $2.000."
+        assert Refused.from_illegal(error, "evacuation").message == "Kies een bedrag in stappen van $\u00a0500, tot $\u00a02.000."
     with translation.override("en"):
         assert Refused.from_illegal(error, "evacuation").message == error.message
 

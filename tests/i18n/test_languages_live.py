@@ -89,4 +89,4 @@ def test_the_dashboard_socket_speaks_the_teachers_language():
         return snapshot
 
     text = json.dumps(async_to_sync(run)(), ensure_ascii=False)
-    assert "Thuis" in text and '"Home"' not in text  # every household starts at home
+    assert '"Huis"' in text and '"Home"' not in text  # every household starts at home

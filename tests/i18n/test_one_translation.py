@@ -48,3 +48,22 @@ def test_the_check_finds_two_words_for_one_string_and_spares_contexts():
     assert found == {(None, "grade", ""): {("grado",): ["a"], ("nivel de evidencia",): ["b"]}}
     assert clashes({"a": entry("open", "abierto", "bridge"), "b": entry("open", "abierta", "road")}) == {}
     assert clashes({"a": entry("Move", "Mover"), "b": entry("Move", "Mover")}) == {}
+
+
+@pytest.mark.parametrize("language", [language for language in LANGUAGES if language != "en"])
+def test_a_content_word_and_the_same_string_in_a_catalogue_read_alike(language):
+    """The map's "Home" (a content word) and the tally's "Home" (a script string) are one place:
+    the reader gets one word for it, not "Thuis" on the map and "Huis" beside it."""
+    import json
+
+    from scenarios import registry
+
+    words = {}
+    for scenario in registry.all():
+        path = scenario.folder / "content" / "translations" / f"{language}.json"
+        if path.exists():
+            words.update(json.loads(path.read_text(encoding="utf-8")))
+    differ = [(entry.msgid, entry.msgstr, words[entry.msgid]) for path in CATALOGUES if path.parts[-3] == language
+              for entry in entries_of(polib.pofile(str(path)))
+              if not entry.msgctxt and entry.msgid in words and entry.msgstr and entry.msgstr != words[entry.msgid]]
+    assert differ == []

@@ -131,7 +131,7 @@ def test_money_follows_the_language_and_lower_case_places_are_translated():
     assert [line["text"] for line in lines] == ["Took $1,000 from the bank", "Arrived at the relative's home"]
     spanish = languages.translate_content(lines, "evacuation", "es")
     dutch = languages.translate_content(lines, "evacuation", "nl")
-    assert [line["text"] for line in spanish] == ["Sacaste 1\xa0000 $ del banco", "Llegada a destino: Casa de un familiar"]
+    assert [line["text"] for line in spanish] == ["Sacaste 1000 $ del banco", "Llegada a destino: Casa de un familiar"]
     assert [line["text"] for line in dutch] == ["$ 1.000 van de bank gehaald", "Aangekomen: Huis van familie"]
 
 
