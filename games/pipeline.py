@@ -162,13 +162,18 @@ def orm_answer(request, other=None):
         return True
 
 
-def drive_sync(steps, other=None):
-    """Answer ``steps``' requests with the ORM (``other`` answers requests of the caller's own
-    kinds) and return what it returns."""
+def drive_sync(steps, other=None, answerer=None):
+    """Answer ``steps``' requests on Django's connection (``other`` answers requests of the
+    caller's own kinds) and return what it returns. ``answerer``: ``games.sql_driver.answer``
+    unless told (the plain ``orm_answer`` says the same thing through the ORM)."""
+    if answerer is None:
+        from games import sql_driver
+
+        answerer = sql_driver.answer
     answer = None
     try:
         while True:
-            answer = orm_answer(steps.send(answer), other)
+            answer = answerer(steps.send(answer), other)
     except StopIteration as done:
         return done.value
 
