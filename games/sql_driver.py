@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
 from games import sqlite_queue
 from games.models import Game, Move
@@ -40,6 +40,7 @@ _INSERT_MOVE_SQL = (f'INSERT INTO "{Move._meta.db_table}" ('
 def _converters(vendor: str) -> list[tuple[int, list, object]]:
     """Per game column read, what the ORM's compiler would run on its value (``vendor`` keys the
     cache: the backend decides)."""
+    connection = connections[DEFAULT_DB_ALIAS]
     found = []
     for position, field in enumerate(_GAME_FIELDS):
         column = field.get_col(Game._meta.db_table)
@@ -51,6 +52,7 @@ def _converters(vendor: str) -> list[tuple[int, list, object]]:
 
 def read(game_id: int, action_id: str | None) -> tuple[Game | None, int | None]:
     """``Read``'s answer: the game and the id of a move saved under ``action_id``."""
+    connection = connections[DEFAULT_DB_ALIAS]
     with connection.cursor() as cursor:
         cursor.execute(_READ_SQL, [action_id, game_id])
         row = cursor.fetchone()
@@ -67,6 +69,7 @@ def read(game_id: int, action_id: str | None) -> tuple[Game | None, int | None]:
 
 def save(request: Save) -> bool:
     """``Save``'s answer: the game's changes and the move, only if the row is still as read."""
+    connection = connections[DEFAULT_DB_ALIAS]
     game, move = request.game, request.move
     changes = [field.get_db_prep_save(getattr(game, field.attname), connection) for field in _CHANGED_FIELDS]
     stamp = _UPDATED_AT.get_db_prep_value(request.read_stamp, connection)
