@@ -5,9 +5,9 @@ from django.utils.translation import gettext_lazy as _
 class Game(models.Model):
     """One table's game: the engine's state, its version, and who (human or bot) plays each seat.
 
-    ``state`` changes only through ``games.pipeline`` (``games.services.submit`` or ``asubmit``),
-    saved only if the row is still at the version it was read at; every change appends a
-    ``Move``, so the log replays to the state.
+    ``state`` changes only through ``games.services`` (``submit`` with the row locked, or
+    ``asubmit`` saving only at the version it read); every change appends a ``Move``, so the log
+    replays to the state.
     """
 
     class Status(models.TextChoices):
