@@ -194,7 +194,8 @@ class Server:
 
     def cpu_seconds(self):
         total = 0.0
-        for pid in [self.process.pid] + self.workers():
+        # With one worker, the worker is the server process itself: count it once.
+        for pid in dict.fromkeys([self.process.pid] + self.workers()):
             try:
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
                 total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

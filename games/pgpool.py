@@ -27,7 +27,9 @@ _pools: dict[asyncio.AbstractEventLoop, "_Pool"] = {}
 
 
 def available() -> bool:
-    return settings.LIVE_ASYNC_DB and connections["default"].vendor == "postgresql"
+    # The settings, not ``connections["default"]``: on an event loop that builds a new database
+    # wrapper for every task that asks (every tap of a socket).
+    return settings.LIVE_ASYNC_DB and connections.settings["default"]["ENGINE"].endswith("postgresql")
 
 
 class _Pool:

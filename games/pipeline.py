@@ -10,8 +10,10 @@ storm all take the same steps, written once in ``steps``:
 ``steps`` is a generator that does no I/O: it yields a request (``Read``, ``Stored``, ``Save``)
 and is sent the answer. Two drivers answer them:
 
-- ``drive_sync`` (``run_sync``): Django's ORM, for SQLite (the embedded ``make run``), the HTTP fallback, the
-  teacher's buttons and the loops; each save is its own short ``atomic`` block.
+- ``drive_sync`` (``run_sync``): Django's connection, for SQLite (the embedded ``make run``), the
+  HTTP fallback, the teacher's buttons and the loops; each save is its own short ``atomic``
+  block. ``orm_answer`` says it with the ORM; the server runs the same statements in plain SQL
+  (``games.sql_driver``), and the tests run every case through both.
 - ``drive_async``: psycopg on the socket's event loop (``games.pgpool``), for PostgreSQL: no
   thread hop, two round trips per tap (read, then save-and-append in one statement).
 
@@ -162,13 +164,18 @@ def orm_answer(request, other=None):
         return True
 
 
-def drive_sync(steps, other=None):
-    """Answer ``steps``' requests with the ORM (``other`` answers requests of the caller's own
-    kinds) and return what it returns."""
+def drive_sync(steps, other=None, answerer=None):
+    """Answer ``steps``' requests on Django's connection (``other`` answers requests of the
+    caller's own kinds) and return what it returns. ``answerer``: ``games.sql_driver.answer``
+    unless told (the plain ``orm_answer`` says the same thing through the ORM)."""
+    if answerer is None:
+        from games import sql_driver
+
+        answerer = sql_driver.answer
     answer = None
     try:
         while True:
-            answer = orm_answer(steps.send(answer), other)
+            answer = answerer(steps.send(answer), other)
     except StopIteration as done:
         return done.value
 

@@ -271,6 +271,9 @@ def claim_due(now: datetime, limit: int = 50) -> list[int]:
     does it wait for this claim). The claim locks nothing while rules run; the moves themselves
     save as every move does, and set the deadlines afresh. A process that dies holding a claim
     only delays those games by the lease."""
+    due = Game.objects.filter(status=Game.Status.PLAYING, next_deadline__lte=now)
+    if not due.exists():  # most sweeps: no write transaction (on SQLite, its one write lock)
+        return []
     with transaction.atomic():
         ids = list(Game.objects.select_for_update(skip_locked=True)
                    .filter(status=Game.Status.PLAYING, next_deadline__lte=now)

@@ -9,8 +9,10 @@ channels-redis with a leaner one, says what it replaces, and names the figure th
 - ``splice``: a dashboard snapshot built from the tables' teacher views as JSON text.
 - ``collector``: the garbage collector's thresholds, and what it leaves alone.
 
-(``games.sqlite_queue``, the embedded server's moves queueing for SQLite's write lock in the
-process, is the one speed-up outside: it belongs to the ORM driver of ``games.pipeline``.)
+(Two speed-ups live outside, in ``games``, because they belong to the sync driver of
+``games.pipeline``: ``games.sqlite_queue``, the embedded server's moves queueing for SQLite's
+write lock in the process, and ``games.sql_driver``, a move's game read and save in plain SQL
+rather than through the ORM; ``tests/games/test_pipeline.py`` holds it to the ORM's answers.)
 
 Some lean on those packages' private API. ``WRITTEN_FOR`` pins the versions they were written
 and measured against; ``tests/test_fast_pins.py`` fails loudly when the installed or required

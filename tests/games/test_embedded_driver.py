@@ -1,5 +1,6 @@
-"""The ORM driver on the embedded server's own database: SQLite, with taps from several threads
-at once, as ``make run`` serves a class. Run in a process of its own (the suite's database is
+"""The sync driver on the embedded server's own database: SQLite, with taps from several threads
+at once, as ``make run`` serves a class, answered in plain SQL (``games.sql_driver``, what the
+server runs) and through the plain ORM. Run in a process of its own (the suite's database is
 PostgreSQL)."""
 import json
 import os
@@ -7,19 +8,25 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 SCRIPT = """
-import json, threading
+import json, os, threading
 import django
 django.setup()
 from django.core.management import call_command
 from django.db import connection
 call_command("migrate", verbosity=0)
-from games import services
+from games import pipeline, services
 from games.models import Game
 from games.refusals import Refused
 from scenarios.registry import ENGINES
+
+if os.environ["DRIVER"] == "orm":
+    plain = pipeline.drive_sync
+    pipeline.drive_sync = lambda steps, other=None, answerer=None: plain(steps, other, pipeline.orm_answer)
 
 game = services.create_game(scenario="evacuation", seed=7, seats=4)
 errors = []
@@ -55,9 +62,11 @@ print(json.dumps({"errors": errors, "version": game.version, "stale": stale,
 """
 
 
-def test_taps_from_many_threads_on_sqlite_land_once_each_in_order(tmp_path):
+@pytest.mark.parametrize("driver", ["sql", "orm"])
+def test_taps_from_many_threads_on_sqlite_land_once_each_in_order(tmp_path, driver):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY"}}
-    env.update(DJANGO_SETTINGS_MODULE="config.settings", DATA_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
+    env.update(DJANGO_SETTINGS_MODULE="config.settings", DATA_DIR=str(tmp_path), PYTHONPATH=str(ROOT),
+               DRIVER=driver)
     result = subprocess.run([sys.executable, "-c", SCRIPT], cwd=tmp_path, env=env, capture_output=True,
                             text=True, timeout=180)
     assert result.returncode == 0, result.stderr

@@ -1,11 +1,13 @@
-"""One pipeline, two drivers: the ORM (``submit``: SQLite, HTTP fallback, teacher and loops) and
-async psycopg (``asubmit``: a socket's tap on PostgreSQL) must behave the same on every case."""
+"""One pipeline, two drivers: Django's connection (``submit``: SQLite, HTTP fallback, teacher and
+loops) and async psycopg (``asubmit``: a socket's tap on PostgreSQL) must behave the same on every
+case. The first answers in plain SQL (``games.sql_driver``) or, said plainly, through the ORM
+(``pipeline.orm_answer``): both run every case too."""
 import asyncio
 
 import pytest
 from django.db import connection
 
-from games import pgpool, pipeline, services
+from games import pgpool, pipeline, services, sql_driver
 from games.models import Game, Move
 from games.refusals import Refused
 from scenarios.registry import ENGINES
@@ -14,6 +16,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _orm(**kwargs):
+    """``services.submit`` with the plain ORM answering."""
+    steps = pipeline.steps(actor=kwargs.pop("actor", Move.Actor.STUDENT), **{
+        "action_id": None, "version": None, **kwargs})
+    return pipeline.drive_sync(steps, answerer=pipeline.orm_answer)
+
+
+def _sql(**kwargs):
     return services.submit(**kwargs)
 
 
@@ -27,9 +36,12 @@ def _async(**kwargs):
         pgpool.close_all()
 
 
-@pytest.fixture(params=["orm", "async"])
+@pytest.fixture(params=["orm", "sql", "async"])
 def submit(request):
-    return {"orm": _orm, "async": _async}[request.param]
+    return {"orm": _orm, "sql": _sql, "async": _async}[request.param]
+
+
+ANSWERERS = {"orm": pipeline.orm_answer, "sql": sql_driver.answer}
 
 
 def new_game(seats=2, **kwargs):
@@ -55,6 +67,24 @@ def test_a_tap_is_applied_once_with_its_views_and_a_resend_replays_it(submit):
     assert again.replayed and again.move.action_id == "tap-0000001" and again.batch == []
     game.refresh_from_db()
     assert game.version == 1 and game.moves.count() == 1
+
+
+def test_plain_sql_reads_and_stores_what_the_orm_reads_and_stores():
+    """The plain-SQL answers convert values as the ORM does: a game read either way is the same
+    in every field (times with their zone, JSON as objects), and a move it saved reads back
+    through the ORM as it was made."""
+    game = new_game(seats=4, bots={3: "cautious"}, turn_seconds=30)
+    outcome = _sql(game_id=game.pk, seat=0, action={"type": "wait"}, action_id="sql-tap-01", version=0)
+    by_sql, seen_sql = sql_driver.read(game.pk, "sql-tap-01")
+    by_orm, seen_orm = pipeline.orm_read(game.pk, "sql-tap-01")
+    assert seen_sql == seen_orm == outcome.move.pk
+    for field in Game._meta.concrete_fields:
+        assert getattr(by_sql, field.attname) == getattr(by_orm, field.attname), field.name
+    assert by_sql.updated_at.tzinfo is not None and by_sql.next_deadline is not None
+    assert sql_driver.read(game.pk, "never-sent") == (by_sql, None)
+    stored = Move.objects.get(pk=outcome.move.pk)
+    assert (stored.seq, stored.seat, stored.actor, stored.action, stored.events, stored.created_at) == (
+        1, 0, Move.Actor.STUDENT, {"type": "wait"}, outcome.move.events, by_orm.updated_at)
 
 
 @pytest.mark.parametrize("action, version, code", [
@@ -97,7 +127,7 @@ def test_a_missing_game_is_refused_as_finished(submit):
         submit(game_id=987654, seat=0, action={"type": "wait"}, action_id="no-such-game", version=0)
 
 
-@pytest.mark.parametrize("driver", ["orm", "async"])
+@pytest.mark.parametrize("driver", ["orm", "sql", "async"])
 def test_a_move_saved_between_read_and_save_makes_the_other_start_again(driver):
     """The concurrency rule: nothing is locked; a move saves only if the game is still as it was
     read. Here a teacher's move lands after a tap was worked out and before it was saved: the
@@ -109,14 +139,15 @@ def test_a_move_saved_between_read_and_save_makes_the_other_start_again(driver):
     def teacher_moves_in_between():
         services.submit(game_id=game.pk, seat=1, action={"type": "wait"}, action_id="in-between1", version=0)
 
-    if driver == "orm":
+    if driver in ANSWERERS:
+        answer = ANSWERERS[driver]
         request = steps.send(None)
         assert isinstance(request, pipeline.Read)
-        save = steps.send(pipeline.orm_answer(request))
+        save = steps.send(answer(request))
         assert isinstance(save, pipeline.Save) and save.read_version == 0
         teacher_moves_in_between()
-        assert pipeline.orm_answer(save) is False
-        outcome = pipeline.drive_sync(_resume(steps, False))
+        assert answer(save) is False
+        outcome = pipeline.drive_sync(_resume(steps, False), answerer=answer)
     else:
         async def run():
             async with pgpool.connection() as conn:
@@ -136,17 +167,19 @@ def test_a_move_saved_between_read_and_save_makes_the_other_start_again(driver):
     assert replays_to_stored_state(game)
 
 
-def test_a_pause_between_read_and_save_is_not_overwritten():
+@pytest.mark.parametrize("driver", ["orm", "sql"])
+def test_a_pause_between_read_and_save_is_not_overwritten(driver):
     """A pause moves no version, yet a tap worked out before it must not save the game as
     playing: the save also wants the row's last write to be the one it read."""
+    answer = ANSWERERS[driver]
     game = new_game()
     steps = pipeline.steps(game_id=game.pk, seat=0, action={"type": "wait"}, action_id="before-pause",
                            version=0, actor=Move.Actor.STUDENT)
-    save = steps.send(pipeline.orm_answer(steps.send(None)))
+    save = steps.send(answer(steps.send(None)))
     services.set_paused(game_id=game.pk, paused=True)
-    assert pipeline.orm_answer(save) is False
+    assert answer(save) is False
     with pytest.raises(Refused, match="game_paused"):
-        pipeline.drive_sync(_resume(steps, False))
+        pipeline.drive_sync(_resume(steps, False), answerer=answer)
     game.refresh_from_db()
     assert game.status == Game.Status.PAUSED and game.version == 0
 
