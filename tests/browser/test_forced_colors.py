@@ -45,6 +45,10 @@ SELECTED_JS = """(root) => {
 }"""
 
 
+PAGE_BOX_JS = """(el) => { const r = el.getBoundingClientRect();
+  return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height}; }"""
+
+
 def colours(page, clip) -> dict:
     """The share of each colour (to 4 bits a channel) in a screenshot of clip."""
     image = Image.open(io.BytesIO(page.screenshot(clip=clip, full_page=True))).convert("RGB")
@@ -119,6 +123,10 @@ def test_the_dashboard_and_a_live_tablet_keep_focus_and_selection_in_forced_colo
     press_until(teacher, "main button, main select")
     assert_focus_ring(teacher, "the dashboard")
     selection_shows(teacher, "main")
+    # A seat's dot still tells an online student from a bot's seat (filled against hollow).
+    online, bot = (teacher.locator(f".seats .dot.{kind}").first.evaluate(PAGE_BOX_JS) for kind in ("on", "bot"))
+    seen_online, seen_bot = colours(teacher, online), colours(teacher, bot)
+    assert any(share >= 0.05 and c not in seen_bot for c, share in seen_online.items()), "an online seat's dot looks like a bot's"
     teacher.screenshot(path=str(shots / "dashboard_forced.png"), full_page=True)
     press_until(student, "button.evac-act:not([disabled])")
     assert focus_matches(student, "#play")
