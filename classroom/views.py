@@ -144,7 +144,7 @@ def session_detail(request, pk):
     session = _own_session(request, pk)
     return render(request, "classroom/session.html", {
         "session": session, "scenario": registry.get(session.scenario), "dashboard": selectors.dashboard(session),
-        "board_url": board_url(session.scenario),
+        "board_url": board_url_in(session.scenario, languages.current()),
         "code": services.format_code(session.join_code), "join_url": selectors.join_url(session),
     })
 
@@ -162,7 +162,7 @@ def session_screen(request, pk):
     session = _own_session(request, pk)
     return render(request, "classroom/screen.html", {
         "session": session, "scenario": registry.get(session.scenario), "code": services.format_code(session.join_code),
-        "board_url": board_url(session.scenario),
+        "board_url": board_url_in(session.scenario, languages.current()),
         "join_url": selectors.join_url(session), "dashboard": selectors.dashboard(session),
     })
 
@@ -341,8 +341,7 @@ def play(request, pk):
     scenario = registry.get(session.scenario)
     return render(request, "classroom/play.html", {
         "session": session, "participant": participant, "scenario": scenario,
-        "board_url": board_url(scenario.key) + ("" if participant.language == settings.LANGUAGE_CODE
-                                                else f"&lang={participant.language}"),
+        "board_url": board_url_in(scenario.key, participant.language),
         "max_frame": MAX_FRAME_BYTES,
     })
 
@@ -422,6 +421,13 @@ def board_url(scenario):
     fetch it again when the content or the way the engine lays out its board changes."""
     raw = json.dumps(registry.engine(scenario).board(), sort_keys=True, separators=(",", ":"))
     return f"/games/board/{scenario}.json?v={hashlib.sha256(raw.encode()).hexdigest()[:16]}"
+
+
+def board_url_in(scenario, language):
+    """The board's address with its content words in language: the tablet's, or on the teacher's
+    dashboard and projector the teacher's (their summaries name places from the board)."""
+    url = board_url(scenario)
+    return url if language == settings.LANGUAGE_CODE else f"{url}&lang={language}"
 
 
 def board(request, scenario):

@@ -125,10 +125,15 @@ function alerts() {
   return box;
 }
 
+// A table's game status in the teacher's words (a finished game is said as "Ended").
+function tableStatus(status) {
+  return {playing: T.status.playing, paused: T.status.paused, finished: T.status.ended}[status] || status;
+}
+
 function tableCard(table) {
   const summary = table.summary;
   const card = el("article", {class: "card table-card", "aria-label": T.table(table.number)},
-    el("h3", {}, T.table(table.number), summary ? el("span", {class: `badge ${summary.status === "finished" ? "ok" : ""}`}, summary.status) : null),
+    el("h3", {}, T.table(table.number), summary ? el("span", {class: `badge ${summary.status === "finished" ? "ok" : ""}`}, tableStatus(summary.status)) : null),
     table.subtitle ? el("p", {class: "table-subtitle"}, table.subtitle) : null);
   const seats = el("ul", {class: "seats"});
   for (const s of table.seats) {
