@@ -52,7 +52,7 @@ PAGE_BOX_JS = """(el) => { const r = el.getBoundingClientRect();
 def colours(page, clip) -> dict:
     """The share of each colour (to 4 bits a channel) in a screenshot of clip."""
     image = Image.open(io.BytesIO(page.screenshot(clip=clip, full_page=True))).convert("RGB")
-    pixels = [(r >> 4, g >> 4, b >> 4) for r, g, b in image.getdata()]
+    pixels = [(r >> 4, g >> 4, b >> 4) for r, g, b in image.get_flattened_data()]
     return {colour: n / len(pixels) for colour, n in Counter(pixels).items()}
 
 
