@@ -22,10 +22,10 @@ generator of its own that yields its own requests and then ``yield from steps(..
 drivers pass requests of other kinds to the caller's ``other`` answerer.
 
 **The concurrency rule** (this replaces "lock the game row"): nothing locks a game. A move is
-worked out from the version read and saved only if the game is still at that version; if
-another move got in first, the move is worked out again from the new version (a student's tap
-whose seat's choices changed meanwhile is then refused as stale). No lock is held while the
-rules run, and the two drivers can never overwrite each other.
+worked out from the version read and saved only if the game is still at that version and last
+write (``updated_at``); if another move got in first, the move is worked out again from the new
+version (a student's tap whose seat's choices changed meanwhile is then refused as stale). No
+lock is held while the rules run, and the two drivers can never overwrite each other.
 
 **The idempotency rule**: a move's ``action_id`` is unique in its game. A device names its own
 taps, so a re-sent tap is found and its stored outcome returned. The server names its moves
