@@ -275,8 +275,7 @@ def claim_due(now: datetime, limit: int = 50) -> list[int]:
     if not due.exists():  # most sweeps: no write transaction (on SQLite, its one write lock)
         return []
     with transaction.atomic():
-        ids = list(Game.objects.select_for_update(skip_locked=True)
-                   .filter(status=Game.Status.PLAYING, next_deadline__lte=now)
+        ids = list(due.select_for_update(skip_locked=True)
                    .order_by("next_deadline").values_list("pk", flat=True)[:limit])
         Game.objects.filter(pk__in=ids).update(next_deadline=now + timedelta(seconds=SWEEP_LEASE_SECONDS))
     return ids

@@ -6,12 +6,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from classroom.languages import translate_content
+from classroom import languages
 from classroom.models import Participant, Seat, Session
 from lessons.models import CheckAnswer, CheckItem, KnowledgeCheck
 from scenarios import registry
@@ -321,7 +320,7 @@ def _plan(session: Session, row: dict) -> dict:
         text = line.values.get(str(row[line.column])) if line.column and line.column in row else None
         fallback = line.otherwise if row or line.unplayed is None else line.unplayed
         lines.append({"key": line.key, "label": line.label, "text": text or fallback, "from_game": bool(text)})
-    facts = outcomes.in_language(list(Fact.objects.filter(key__in=kit.plan_facts, verified=True)), _language())
+    facts = outcomes.in_language(list(Fact.objects.filter(key__in=kit.plan_facts, verified=True)), languages.current())
     facts.sort(key=lambda f: kit.plan_facts.index(f.key))
     check = KnowledgeCheck.objects.filter(session=session).first()
     return {"lines": lines, "facts": facts, "played": bool(row),
@@ -347,11 +346,6 @@ def printable_context(scenario_key: str, printable) -> dict:
     scenario = registry.get(scenario_key)
     content, _hash = load_content(scenario.folder / "content", [f"{name}.json" for name in printable.content])
     data = printable.prepare(content) if printable.prepare else {}
-    shown = translate_content({"content": content, "data": data}, scenario_key, _language())
+    shown = languages.translate_content({"content": content, "data": data}, scenario_key, languages.current())
     return {**shown, "printable": printable}
-
-
-def _language() -> str:
-    """The reader's language: the one active for this request (the teacher's, or the tablet's)."""
-    return translation.get_language() or settings.LANGUAGE_CODE
 

@@ -178,19 +178,25 @@ def sentence(template: str, params: dict, translations: dict) -> str | None:
         return None
 
 
+def _kept(cache: dict, translations: dict, build):
+    """What ``cache`` keeps beside one table of content words (one per scenario and language; the
+    tables live as long as the process), built by ``build()`` the first time it is asked for."""
+    kept = cache.get(id(translations))
+    if kept is None or kept[0] is not translations:
+        kept = cache[id(translations)] = (translations, build())
+    return kept[1]
+
+
 _BY_CASE: dict = {}  # id(translations) -> (translations, lower-cased English -> word)
 
 
 def _by_case(translations: dict) -> dict:
-    kept = _BY_CASE.get(id(translations))
-    if kept is None or kept[0] is not translations:
-        kept = _BY_CASE[id(translations)] = (translations, {k.lower(): v for k, v in translations.items()})
-    return kept[1]
+    return _kept(_BY_CASE, translations, lambda: {k.lower(): v for k, v in translations.items()})
 
 
 # A view's sentences come back frame after frame (a feed keeps its last lines), so each table of
-# content words (one per scenario and language) remembers those it has written: the same line
-# costs a dict lookup instead of gettext and formatting (benchmarks.languages).
+# content words remembers those it has written: the same line costs a dict lookup instead of
+# gettext and formatting (benchmarks.languages).
 _WRITTEN: dict = {}  # id(translations) -> (translations, {(template, params): sentence})
 _WRITTEN_MOST = 20_000
 
@@ -200,10 +206,7 @@ def _spoken(line: dict, translations: dict) -> dict:
     out = {key: translate_words(item, translations) for key, item in line.items() if key != SAY}
     template, params = say["template"], say.get("params") or {}
     if translations:
-        kept = _WRITTEN.get(id(translations))
-        if kept is None or kept[0] is not translations:
-            kept = _WRITTEN[id(translations)] = (translations, {})
-        written, key = kept[1], (template, *params.items())
+        written, key = _kept(_WRITTEN, translations, dict), (template, *params.items())
         text = written.get(key)
         if text is None:
             text = sentence(template, params, translations)

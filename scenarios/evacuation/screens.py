@@ -118,13 +118,6 @@ def say(event):
     return line(event) if line else said(event["type"])
 
 
-def describe(event):
-    """A short English line for the feed (the web layer writes it in the reader's language from
-    ``say``)."""
-    line = say(event)
-    return english(line["template"], line["params"])
-
-
 def feed_line(event):
     """``event`` as a line of a feed: its hour, type, English text and what it says."""
     line = say(event)
