@@ -150,7 +150,7 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # The pub/sub layer held p99 27 ms at 1,000 sockets where the classic one reached
-            # 204 ms (DESIGN.md, measured figures); classroom.fast.redis_layer lets it publish at once.
+            # 204 ms (docs/decisions/0009-uvicorn-pubsub-layer.md); classroom.fast.redis_layer lets it publish at once.
             "BACKEND": "classroom.fast.redis_layer.RedisPubSubChannelLayer",
             # Pub/sub channels ignore Redis's database number, so the prefix carries it: two
             # sites (or test runs) on one Redis server with different databases never hear

@@ -2,7 +2,7 @@
 
 Django's ORM is synchronous, so every ORM call from a socket hops to a worker thread and back;
 at classroom scale that hop and the ORM's query building cost more than the move itself
-(BENCHMARKS.md). ``connection()`` lends a
+(docs/decisions/0001-async-psycopg-taps.md). ``connection()`` lends a
 psycopg ``AsyncConnection`` in autocommit mode from a small pool kept per event loop. Anything
 that is not PostgreSQL (the embedded SQLite mode) uses the ORM path instead: see ``available``.
 
@@ -90,7 +90,7 @@ async def connection():
 async def warm() -> None:
     """Open this event loop's pool before the first tap: each new connection costs PostgreSQL a
     backend, and a class's first taps after a restart would otherwise each wait for one
-    (BENCHMARKS.md, "figures behind the code"). Nothing is lost if the database is away now;
+    (docs/decisions/0001-async-psycopg-taps.md). Nothing is lost if the database is away now;
     taps open connections as they need them."""
     if not available():
         return

@@ -6,8 +6,9 @@ Replaces: the ORM queries that answer ``games.pipeline``'s ``Read`` and ``Save``
 the same transaction, with Django's own converters and field preparation, so the values stored and
 read are the ones the ORM would store and read; only the query building and compiling, rebuilt on
 every tap, is gone. Paid for by: the embedded server's CPU per action (``python -m benchmarks.live
---embedded``: the ORM's query building was the largest part of a tap's time; BENCHMARKS.md,
-issue 24). ``tests/games/test_pipeline.py`` runs every case through both.
+--embedded``: the ORM's query building was the largest part of a tap's time; the record is
+docs/decisions/0002-sync-driver-plain-sql.md). ``tests/games/test_pipeline.py`` runs every case
+through both.
 
 The statements are ``pipeline``'s async driver's, which PostgreSQL and SQLite both speak, except
 that the save is two statements in one ``atomic`` block (SQLite has no ``INSERT`` in a ``WITH``).

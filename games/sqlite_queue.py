@@ -6,7 +6,7 @@ taps arriving on several worker threads of the embedded server, a tap waited up 
 milliseconds for a lock freed after one. Here the moves' saves take a lock of the process first,
 handed over at once when the save before finishes. Paid for by: the embedded server's act p99
 (``python -m benchmarks.live --embedded``; py-spy showed half of the tap threads' samples in
-``BEGIN IMMEDIATE``; BENCHMARKS.md, issue 24).
+``BEGIN IMMEDIATE``; docs/decisions/0003-sqlite-write-queue.md).
 
 Only the embedded server uses it (one process, SQLite); PostgreSQL's writers need no queue.
 Inside a transaction already open the save takes no lock: the transaction holds SQLite's, and

@@ -742,7 +742,7 @@ def test_a_student_is_a_nickname_and_nothing_more():
     assert fields == PARTICIPANT_FIELDS, (
         f"Participant fields changed: added {sorted(fields - PARTICIPANT_FIELDS)}, removed "
         f"{sorted(PARTICIPANT_FIELDS - fields)}. Stormwise keeps no student data beyond a nickname "
-        "(issue 8; students are children). A new field must not describe the child: if it is play "
+        "(students are children). A new field must not describe the child: if it is play "
         "state, add it to PARTICIPANT_FIELDS and make sure delete_session and the retention purge "
         "remove it; if it is personal, it does not belong here.")
     for app in ("classroom", "games", "scoring"):

@@ -1,6 +1,6 @@
 """The live path's speed-ups, fenced: each module here replaces a piece of Channels or
 channels-redis with a leaner one, says what it replaces, and names the figure that pays for it
-(BENCHMARKS.md has the runs). Nothing else in the code depends on how they work:
+(each has a record in docs/decisions/, linked from docs/architecture.md). Nothing else in the code depends on how they work:
 
 - ``socket_loop``: the consumers' loop and dispatch (instead of Channels' ``AsyncConsumer``'s).
 - ``redis_layer``: the Redis pub/sub layer, publishing without channels-redis's lock.

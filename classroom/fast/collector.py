@@ -3,8 +3,8 @@
 Replaces: Python's default collector thresholds (700, 10, 10) and collecting what lives as long
 as the process. Paid for by: full passes of 120–240 ms every 1–2 s per process at 200
 actions/s with the defaults; the middle generation's passes 60–126 ms at a first threshold of
-10,000, lined up with the worst bursts of slow taps; under 16 ms at 50,000 (BENCHMARKS.md,
-"figures behind the code").
+10,000, lined up with the worst bursts of slow taps; under 16 ms at 50,000
+(docs/decisions/0008-collector.md).
 
 Everything loaded by the time the process serves (Django, the apps, the rules) lives as long as
 the process, so it is left out of the full passes, which would otherwise walk it all in the

@@ -2,9 +2,9 @@
 
 Replaces: ``channels.layers.InMemoryChannelLayer``'s ``_clean_expired`` on every ``receive`` and
 every ``group_send`` (it walks every channel's queue and every group's members: 60 µs a call at
-200 sockets, 289 µs at 1,000, issue 24), and ``group_send``'s task per member. Paid for by: the
+200 sockets, 289 µs at 1,000), and ``group_send``'s task per member. Paid for by: the
 embedded server's CPU per action, measured with ``python -m benchmarks.live --embedded``
-(BENCHMARKS.md, issue 24).
+(docs/decisions/0006-memory-layer.md).
 
 Expired messages and stale memberships are still cleaned, at most once a second, so a socket
 that went away without a word is forgotten as before. Messages are handed to each member as a

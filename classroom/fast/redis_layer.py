@@ -3,7 +3,7 @@
 Replaces: ``channels_redis.pubsub.RedisPubSubChannelLayer`` (its private ``_get_layer``,
 ``RedisSingleShardConnection`` and ``_wrap_close``). Paid for by: a tap's view and its ``ok``
 p99 12–14 ms apart instead of 19–33 ms, act p99 lower in four of five interleaved pairs
-(BENCHMARKS.md, "Publishing with channels-redis's lock and without it").
+(docs/decisions/0005-redis-layer.md).
 
 channels-redis 4.3 holds one lock per Redis connection set for every ``group_send``, from the
 moment it sends ``PUBLISH`` until Redis's reply has been read back on the event loop. A tap

@@ -3,7 +3,7 @@
 Replaces: ``channels.consumer.AsyncConsumer.__call__`` and ``dispatch`` (Channels 4.3; it uses
 ``channels.utils.await_many_dispatch`` and ``aclose_old_connections``). Paid for by: about 10 %
 less server CPU per action (3.7 against 4.1 ms) and p99 lower in five of six interleaved pairs
-(BENCHMARKS.md, sixth session).
+(docs/decisions/0004-socket-loop.md).
 
 The loop: Channels waits on the socket and the channel layer with a new task and a new
 ``asyncio.wait`` for every message, and each socket keeps the waiting ones until its next

@@ -2,7 +2,7 @@
 
 Replaces: decoding every table's teacher view held by a dashboard and encoding it again into
 each snapshot. Paid for by: 3.3 % of the server's samples; at 100 actions/s server CPU 9.2 →
-8.0–8.2 ms per action and p99 236 → 134–156 ms (BENCHMARKS.md, fourth session); and no
+8.0–8.2 ms per action and p99 236 → 134–156 ms (docs/decisions/0007-dashboard-splice.md); and no
 thousands of objects per move kept for seconds, which reached the collector's oldest
 generation and set off full passes that paused every socket of the process.
 

@@ -1,5 +1,5 @@
 """Accessibility in real Chromium: axe-core on every page and every phase of every game screen,
-where focus goes after each action, and what the live region says (issue 19)."""
+where focus goes after each action, and what the live region says."""
 import re
 
 import pytest

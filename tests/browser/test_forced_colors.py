@@ -1,4 +1,4 @@
-"""Windows high-contrast mode (forced colours, issue 19): every scenario's game screens and the
+"""Windows high-contrast mode (forced colours): every scenario's game screens and the
 teacher's dashboard, drawn by Chromium with ``forced-colors: active`` at tablet size, keep what a
 student relies on once the page's own colours are replaced by the system's: the focused control
 draws a visible outline (box shadows are dropped in forced colours), and a pressed or selected

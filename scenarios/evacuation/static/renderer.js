@@ -63,7 +63,7 @@ const T = {
   legendArrow: gettext("Arrows: contraflow, one-way away from the coast."),
   legendTap: gettext("Thick outline: you can drive there now (tap it)."),
   legendChance: gettext("? diamond: a chance card is drawn when you drive through."),
-  // added for the screen reader and keyboard (issue 19)
+  // for the screen reader and keyboard
   timelineLabel: gettext("Game clock"),
   moreTime: gettext("More time"),
   moreTimeSaid: gettext("You asked for more time."),

@@ -29,7 +29,7 @@ const T = {
   askTeacher: gettext("Ask the teacher"),
   teacherAsked: gettext("Teacher asked ✓"),
   offerWaiting: gettext("A trade offer is waiting for you"),
-  // added for the screen reader and keyboard (issue 19)
+  // for the screen reader and keyboard
   moreTime: gettext("More time"),
   moreTimeSaid: gettext("You asked for more time."),
   botMoved: gettext("Your turn timer ran out: a bot played for you."),
@@ -92,7 +92,7 @@ const T = {
     : fmt(gettext("about %(n)s in 10"), { n: Math.max(1, Math.round(p * 10)) })),
   chanceShort: (p) => (p >= 0.995 ? gettext("10 in 10") : p < 0.05 ? gettext("<1 in 10")
     : fmt(gettext("%(n)s in 10"), { n: Math.max(1, Math.round(p * 10)) })),
-  // added for the screen reader and keyboard (issue 19)
+  // for the screen reader and keyboard
   mapKeys: gettext("With the map focused, arrow keys move it, plus and minus zoom, and 0 shows the whole map. The same choices are buttons beside the map."),
   // roles
   rolesTitle: gettext("Choose your role"),
