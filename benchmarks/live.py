@@ -37,7 +37,6 @@ import resource
 import secrets
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile

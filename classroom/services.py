@@ -283,7 +283,7 @@ def arrange_tables(session: Session) -> None:
     for participant in participants:
         index = next((i for i, size in enumerate(sizes) if fill[i] + participant.players <= size),
                      min(range(len(sizes)), key=lambda i: fill[i]))
-        for _ in range(participant.players):
+        for _seat in range(participant.players):
             seats.append(Seat(table=tables[index], number=fill[index], participant=participant))
             fill[index] += 1
     Seat.objects.bulk_create(seats)

@@ -29,7 +29,7 @@ from classroom.consumers import (ACT_BURST, CLOSE_FLOODING, FLOOD_LIMIT, MAX_ACT
                                  MAX_FRAMES_PER_SECOND, token_cookie)
 from classroom.models import Participant, Session
 from config.asgi import application
-from tests.factories import make_session, make_teacher, started_session
+from tests.factories import make_teacher, started_session
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -4,7 +4,6 @@ import http.cookiejar
 import json
 import os
 import re
-import secrets
 import socket
 import stat
 import subprocess

@@ -5,7 +5,6 @@ small, sharp when printed, and searchable. Import is lazy: matplotlib costs abou
 """
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 from scenarios.charting import ACCENT, BAD, BRAND, INK, LINE, MUTED, OK  # noqa: F401

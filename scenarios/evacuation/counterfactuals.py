@@ -112,7 +112,7 @@ def play_future(base: dict, seat: int, policy, k: int) -> dict:
     state = _copy(base)
     state["seed"] = draw(base["seed"], "counterfactual", seat, k) >> 1
     s = state["seats"][seat]
-    for _ in range(MAX_STEPS):
+    for _step in range(MAX_STEPS):
         if s["status"] != "playing" and not s["prompt"]:
             break
         rules.apply(state, seat, policy(state, seat))

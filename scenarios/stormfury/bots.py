@@ -10,7 +10,7 @@ from ..base import draw
 from .hexes import distance
 from .rules import (
     CITY_HEX, CITY_IDS, FORTIFY_KINDS, HAND_LIMIT, INFRA, KINDS, NEIGHBOURS, POP_SPACE, RCARDS, ROADS_AT, ROLE_IDS,
-    ROLES, Stormfury, forecast_outlook,
+    Stormfury, forecast_outlook,
 )
 
 _ENGINE = Stormfury()

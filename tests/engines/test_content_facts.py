@@ -2,7 +2,6 @@
 and sourced exactly like the knowledge base in scoring/outcomes/facts.json."""
 import json
 import re
-from pathlib import Path
 
 import pytest
 

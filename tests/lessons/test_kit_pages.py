@@ -85,8 +85,8 @@ def test_the_family_plan_comes_from_the_students_own_game(client, finished_sessi
     plan = services.family_plan(participant)
     kit = registry.get(session.scenario).kit
     where = next(line for line in plan["lines"] if line["key"] == "where")
-    expected = next(l for l in kit.plan if l.key == "where").values.get(str(row["destination"]))
-    assert where["text"] == (expected or next(l for l in kit.plan if l.key == "where").otherwise)
+    expected = next(spec for spec in kit.plan if spec.key == "where").values.get(str(row["destination"]))
+    assert where["text"] == (expected or next(spec for spec in kit.plan if spec.key == "where").otherwise)
     assert where["from_game"] == bool(expected)
     client.cookies[token_cookie(session.pk)] = token
     page = client.get(reverse("lessons:student_plan", args=[session.pk])).content.decode()

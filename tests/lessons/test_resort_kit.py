@@ -39,7 +39,7 @@ def test_a_resort_student_gets_a_plan_from_their_own_options(client, finished_re
             assert str(lines[spec.key]["text"]) == str(expected or spec.otherwise)
             assert lines[spec.key]["from_game"] == bool(expected)
         assert [f.key for f in plan["facts"]] == list(kit.plan_facts)
-        seen.append((row["most_options"], row["resorts"], {k: l["from_game"] for k, l in lines.items()}))
+        seen.append((row["most_options"], row["resorts"], {k: line["from_game"] for k, line in lines.items()}))
         most = row["most_options"]
         assert lines["insurance"]["text"].startswith("One of your resorts ended the game insured") == (most == 5)
         assert lines["plan"]["text"].startswith("One of your resorts") == (most >= 2)

@@ -24,7 +24,7 @@ def test_the_programs_are_rebuilt_exactly_from_noaas_best_tracks():
     assert "HURDAT2" in data["provenance"] and "public domain" in data["provenance"]
     andrew = PROGRAMS["andrew-1992"]
     assert andrew["name"] == "Andrew" and andrew["peak_category"] == 5
-    assert {"lat": 26, "lon": 80} in [{"lat": l["lat"], "lon": l["lon"]} for l in andrew["lines"]]  # over Miami
+    assert {"lat": 26, "lon": 80} in [{"lat": line["lat"], "lon": line["lon"]} for line in andrew["lines"]]  # over Miami
 
 
 def test_categories_follow_the_saffir_simpson_knot_thresholds():
