@@ -53,12 +53,14 @@ messages: $(VENV)/.dev-installed gettext
 services:
 	@bash scripts/services.sh
 
+## lint: ruff (ruff.toml) and the import contracts (.importlinter: engines never import Django).
 lint: $(VENV)/.dev-installed
+	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 
 ## test: everything, against real PostgreSQL, Redis, a Celery worker and headless Chromium.
 test: $(VENV)/.dev-installed browser axe gettext services lint
-	CI=$${CI:-true} $(PY) -m pytest $(PYTEST_ARGS)
+	CI=$${CI:-true} PYTHONFAULTHANDLER=1 $(PY) -m pytest $(PYTEST_ARGS)
 
 ## bench: one line per figure, `name: value unit`.
 bench: $(VENV)/.dev-installed services

@@ -15,10 +15,24 @@ from config.origin import SameOriginValidator  # noqa: E402
 from classroom.routing import websocket_urlpatterns  # noqa: E402
 from games import pgpool  # noqa: E402
 from config.lifespan import LifespanApp  # noqa: E402
+from classroom.fast import collector  # noqa: E402
 from classroom.loops import purge_forever, storms_forever  # noqa: E402
 from games.loops import sweep_forever  # noqa: E402
 
-application = LifespanApp(ProtocolTypeRouter({
+#: HTTP and the sockets, without the process's start and stop.
+routes = ProtocolTypeRouter({
     "http": BodyLimit(django_asgi_app),
     "websocket": AllowedHostsOriginValidator(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
-}), loops=[sweep_forever, storms_forever, purge_forever], warm=[pgpool.warm])
+})
+#: What every process that serves runs in the background: bots and timers, the class storm, purges.
+LOOPS = [sweep_forever, storms_forever, purge_forever]
+
+
+async def serving_process():
+    """A server process's own start: the collector tuned for a process that serves sockets
+    (docs/decisions/0008-collector.md), then the socket path's database pool opened."""
+    collector.tune()
+    await pgpool.warm()
+
+
+application = LifespanApp(routes, loops=LOOPS, warm=[serving_process])

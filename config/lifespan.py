@@ -1,10 +1,5 @@
 """Starts and stops the process's background loops with the ASGI server's lifespan events."""
 import asyncio
-import logging
-
-from classroom.fast import collector
-
-logger = logging.getLogger(__name__)
 
 
 class LifespanApp:
@@ -22,7 +17,6 @@ class LifespanApp:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                collector.tune()
                 for warm in self.warm:
                     await warm()
                 self.tasks = [asyncio.create_task(loop()) for loop in self.loops]

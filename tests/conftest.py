@@ -7,10 +7,6 @@ import time
 
 import pytest
 
-# Playwright's sync API runs an event loop in the test thread; the ORM calls the tests make
-# around it are still plain synchronous code.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
@@ -72,8 +68,13 @@ class _ServerThread(threading.Thread):
         import uvicorn
 
         from classroom.consumers import WS_MAX_BYTES
-        from config.asgi import application
+        from config.asgi import LOOPS, routes
+        from config.lifespan import LifespanApp
 
+        # The production app's routes and background loops, without a serving process's own
+        # start: the test runner keeps Python's collector and opens database connections only
+        # as the tests' taps need them.
+        application = LifespanApp(routes, loops=LOOPS)
         config = uvicorn.Config(application, host="127.0.0.1", port=port, lifespan="on",
                                 ws_per_message_deflate=False, ws_max_size=WS_MAX_BYTES, log_level="warning")
         self.server = uvicorn.Server(config)
@@ -175,14 +176,21 @@ def browser():
 
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"Chromium not found at {CHROMIUM}: run `make browser`.")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
-        )
-        yield browser
-        browser.close()
+    # Playwright's sync API runs an event loop in the test thread, and the ORM calls a browser
+    # test makes around it are plain synchronous code: Django may run them there, for these
+    # modules only (everywhere else an ORM call on an event loop fails, as in production).
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM, headless=True,
+                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                      "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
+            )
+            yield browser
+            browser.close()
+    finally:
+        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
 TABLET = {"width": 768, "height": 1024}
@@ -208,18 +216,17 @@ def in_thread(fn, *args, **kwargs):
 
 
 def pytest_unconfigure(config):
-    """Leave without the interpreter's teardown once every result is reported. In one of four
-    clean-clone runs (eighth session) a native library aborted there ("munmap_chunk(): invalid
-    pointer") after all tests had passed, turning a green run red; the exit status is pytest's."""
-    import sys
-
-    session = getattr(config, "_stormwise_session", None)
-    if session is None:
-        return
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(int(session.exitstatus))
-
-
-def pytest_sessionstart(session):
-    session.config._stormwise_session = session
+    """Let the threads the tests started finish before the interpreter tears itself down: a
+    thread still inside a native library (libpq, pango, OpenSSL) while modules are finalized
+    can read freed memory. Any thread still alive after its grace is named, so that an abort
+    at exit points at its cause (``make test`` runs with ``PYTHONFAULTHANDLER=1``). Idle workers
+    of thread pools are left to ``concurrent.futures``, which wakes and joins them at exit."""
+    pool_workers = ("ThreadPoolExecutor", "asyncio_")
+    leftover = [t for t in threading.enumerate()
+                if t is not threading.main_thread() and not t.name.startswith(pool_workers)]
+    deadline = time.monotonic() + 10
+    for thread in leftover:
+        thread.join(timeout=max(0.0, deadline - time.monotonic()))
+    alive = [t.name for t in leftover if t.is_alive()]
+    if alive:
+        print(f"Threads still running at exit: {', '.join(alive)}")

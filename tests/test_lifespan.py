@@ -47,3 +47,30 @@ def test_a_process_still_starts_when_the_database_is_away():
         params["PORT"] = port
     assert answers == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
     assert time.monotonic() - started < pgpool.TIMEOUT_SECONDS + 1
+
+
+def test_a_serving_process_tunes_its_collector_and_a_test_server_does_not():
+    """The production app's start freezes what is loaded and raises the collector's first
+    threshold (docs/decisions/0008-collector.md); the test runner keeps Python's defaults."""
+    import gc
+    import os
+    import subprocess
+    import sys
+
+    from classroom.fast import collector
+
+    script = "\n".join([
+        "import asyncio, gc, django",
+        "django.setup()",
+        "from config.asgi import application",
+        "inbox = asyncio.Queue()",
+        "for event in ('lifespan.startup', 'lifespan.shutdown'): inbox.put_nowait({'type': event})",
+        "async def send(message): pass",
+        "asyncio.run(application({'type': 'lifespan'}, inbox.get, send))",
+        "print(gc.get_threshold()[0], gc.get_freeze_count() > 0)",
+    ])
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.test_settings"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [str(collector.THRESHOLDS[0]), "True"]
+    assert gc.get_threshold()[0] != collector.THRESHOLDS[0]
