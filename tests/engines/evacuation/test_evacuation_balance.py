@@ -1,0 +1,31 @@
+"""What the game rewards: households that prepare and leave early beat the last-minute habit.
+
+Four-seat games, two seats the careful policy bot (secures the home, buys supplies and fuel,
+leaves at the watch) and two the last-minute habit, seats alternated between games.
+"""
+import statistics
+
+from benchmarks.evacuation import play
+from scenarios.evacuation import ENGINE
+from scenarios.evacuation.bots import BOTS, POLICY_BOT
+
+GAMES = 120
+
+
+def test_the_careful_household_finishes_first_in_most_decided_games_and_scores_more():
+    firsts = decided = 0
+    careful_scores, reckless_scores = [], []
+    for seed in range(GAMES):
+        careful = {0, 2} if seed % 2 == 0 else {1, 3}
+        policies = [BOTS[POLICY_BOT] if seat in careful else BOTS["last_minute"] for seat in range(4)]
+        results = ENGINE.results(play(seed, policies))
+        best = max(r["score"] for r in results)
+        winners = {r["seat"] for r in results if r["score"] == best}
+        for r in results:
+            (careful_scores if r["seat"] in careful else reckless_scores).append(r["score"])
+        if winners <= careful or not winners & careful:
+            decided += 1
+            firsts += winners <= careful
+    assert decided >= GAMES // 2
+    assert firsts / decided >= 0.6, f"careful first in {firsts} of {decided} decided games"
+    assert statistics.mean(careful_scores) > statistics.mean(reckless_scores)
