@@ -2,7 +2,7 @@
 slap key S: no click) against three bots: after every step focus is on a control of the game
 (never on the page), the page is in Dutch, and the live region has said at most a short sentence
 or two per change of the pile, in Dutch, never the whole screen and never English. Then the
-teacher ends the lesson and the results screen keeps focus too."""
+teacher ends the lesson: the results screen keeps focus too, with the report link added after it."""
 import re
 
 import pytest
@@ -97,5 +97,6 @@ def test_a_dutch_student_plays_tornado_alert_by_keyboard_with_focus_and_announce
 
     teacher.get_by_role("button", name="End now").click()
     expect(page.get_by_text(translated("tornado_alert", "nl", "Final results: your worst round counts"))).to_be_visible()
+    expect(page.locator(".report-link a")).to_be_visible()  # added after the screen, which keeps focus
     expect_focus_in(page, "#play", timeout=5_000)
     check_said(page, heard)
