@@ -108,7 +108,8 @@ class TornadoAlertDebrief:
         mine = next(r for r in players(lesson) if r["table"] == table["table"] and r["seat"] == seat)
         facts, cites = cited(lesson, "student")
         mine["favourite_name"] = LOCATION_NAMES.get(mine["favourite"], "")
-        mine["note"] = LOCATIONS[mine["favourite"]]["basis"] if mine["favourite"] else None
+        basis = LOCATIONS[mine["favourite"]]["basis"] if mine["favourite"] else {}
+        mine["note"] = basis if basis.get("fact") else None  # a sourced note only, never the game's own reasoning
         context = {"name": name, "mine": mine, "table": table["table"], "seat": seat + 1, "cited": facts,
                    "citations": cites.facts}
         return "scenarios/tornado_alert/report.html", context, {

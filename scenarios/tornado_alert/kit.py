@@ -37,7 +37,7 @@ def tally(content: dict) -> dict:
     """The score sheet's rows and rounds, and the card table a table scores with."""
     deck = content["deck_2"]
     locations = [{"name": loc["name"], "value": loc["value"], "count": loc["plain"] + loc["tornado"],
-                  "tornado": loc["tornado"], "grade": loc["basis"]["grade"] or "—"} for loc in deck["locations"]]
+                  "tornado": loc["tornado"], "grade": loc["basis"].get("grade") or "—"} for loc in deck["locations"]]
     return {"rows": range(1, TALLY_ROWS + 1), "rounds": range(1, ROUNDS + 1), "locations": locations,
             "specials": deck["specials"], "cheat_threshold": CHEAT_THRESHOLD, "cheat_bonus": CHEAT_BONUS,
             "total": sum(loc["count"] for loc in locations) + sum(s["count"] for s in deck["specials"])}

@@ -276,7 +276,7 @@ function strikes(board, view) {
     if ((e.type === "tornado" || e.type === "lightning") && !seen.has(e.location)) {
       seen.add(e.location);
       const loc = board.locations.find((l) => l.id === e.location);
-      if (loc) notes.push(h("div", { class: "ta-strike ta-strike--" + e.type },
+      if (loc && !loc.basis.reason) notes.push(h("div", { class: "ta-strike ta-strike--" + e.type },
         h("p", { class: "ta-strike-title" }, h("strong", { text: T.safetyTitle(loc.name) })),
         basisBlock(loc.basis, T, "ta-basis")));
     }
