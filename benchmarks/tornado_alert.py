@@ -38,6 +38,11 @@ def play(seed: int, lineup=(POLICY_BOT,) * 4, options=None) -> tuple[dict, list[
     step = 0
     while not ENGINE.finished(state):
         acting = ENGINE.to_act(state)
+        if not acting:  # everyone has slapped or let the pile go: the server settles the race
+            events = ENGINE.apply(state, None, ENGINE.due(state)["action"])
+            seconds += TAKE_S * any(e["type"] == "take" for e in events)
+            seconds += state["options"]["race_ms"] / 1000 * any(e["type"] == "race" for e in events)
+            continue
         seat = acting[step % len(acting)]
         step += 1
         action = BOTS[lineup[seat]](state, seat)

@@ -117,7 +117,7 @@ def steps(*, game_id: int, seat: int | None, action: dict, action_id: str | None
         if seen is not None:
             move = yield Stored(seen)
             return Outcome(move=move, version=game.version, replayed=True, batch=[], game=game)
-        services.check(game, seat, version, actor)
+        services.check(game, seat, version, actor, action)
         read_version, read_stamp = game.version, game.updated_at
         move_id = action_id or server_action_id(purpose or actor, seat, read_version)
         step = services.advance(game, seat, action, move_id, actor, views=publish)

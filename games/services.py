@@ -96,17 +96,25 @@ def well_formed(action) -> None:
         raise Refused("bad_frame")
 
 
-def check(game: Game, seat: int | None, version: int | None, actor: str) -> None:
+def check(game: Game, seat: int | None, version: int | None, actor: str, action: dict | None = None) -> None:
     """Refuse an action the game cannot take now: finished, paused, or chosen on a view older
-    than this seat's last change."""
+    than this seat's last change (unless the engine says the action names what it was aimed
+    at and judges it by that itself: ``aimed``, see scenarios.base)."""
     if game.status == Game.Status.FINISHED:
         raise Refused("game_finished")
     if game.status == Game.Status.PAUSED and actor != Move.Actor.TEACHER:
         raise Refused("game_paused")
     if version is not None and seat is not None:
         mark = game.seat_marks.get(str(seat), [0])[0]
-        if version < mark or version > game.version:
+        if version > game.version:
             raise Refused("stale_view", version=game.version)
+        if version < mark and not _aimed(game, action):
+            raise Refused("stale_view", version=game.version)
+
+
+def _aimed(game: Game, action) -> bool:
+    aimed = getattr(engine_for(game), "aimed", None)
+    return bool(aimed and action is not None and aimed(action))
 
 
 @dataclass
@@ -202,13 +210,30 @@ def _reschedule(game: Game, engine, state, *, acted, now: datetime):
             timers[key] = kept
         else:
             timers[key] = (now + timedelta(seconds=wait)).isoformat()
+    # Optional engine hook: ``due(state)``, the system's own next step (a race settled at the
+    # deadline its first slap fixed): set once per key, kept while that key stays due, at once
+    # when no seat may act.
+    step = getattr(engine, "due", None) and engine.due(state)
+    if step:
+        key = SYSTEM_TIMER + step["key"]
+        at = game.timers.get(key) or (now + timedelta(seconds=step["seconds"])).isoformat()
+        if not engine.to_act(state):
+            at = min(at, now.isoformat(), key=datetime.fromisoformat)
+        timers[key] = at
     game.timers = timers
     game.next_deadline = min((datetime.fromisoformat(t) for t in timers.values()), default=None)
+
+
+#: the prefix of a system step's key in ``Game.timers`` (seats' keys are their numbers)
+SYSTEM_TIMER = "system:"
 
 
 def _unblocking_action(scenario: str, engine, state) -> dict:
     """What the system does when no seat may act yet the game goes on (the class step, such as
     a held storm moving), else ending the game."""
+    due = getattr(engine, "due", None) and engine.due(state)
+    if due:
+        return due["action"]
     step = registry.get(scenario).class_step
     waiting = [a for a in engine.actions(state, None) if step and a.get("type") == step["action"]["type"]]
     return waiting[0] if waiting else {"type": "end_now"}
@@ -224,8 +249,23 @@ def play_due(game: Game, now: datetime) -> int:
     Each is a ``submit`` chosen on the seat's view at the game's version. Returns moves made."""
     engine = engine_for(game)
     made = 0
-    for key, when in sorted(game.timers.items()):
+    # earliest first, so a race settled at its deadline is not joined by a bot due after it
+    for key, when in sorted(game.timers.items(), key=lambda item: (datetime.fromisoformat(item[1]), item[0])):
         if datetime.fromisoformat(when) > now or game.status != Game.Status.PLAYING:
+            continue
+        if key.startswith(SYSTEM_TIMER):
+            step = engine.due(engine.load(game.state))
+            if not step or SYSTEM_TIMER + step["key"] != key:
+                continue
+            try:
+                game = submit(game_id=game.pk, seat=None, action=step["action"], version=game.version,
+                              action_id=server_action_id("system", None, step["key"]),
+                              actor=Move.Actor.SYSTEM, game=game).game
+            except Refused as refusal:
+                if refusal.code in _MOVED_ON:
+                    break
+                raise
+            made += 1
             continue
         seat = int(key)
         state = engine.load(game.state)

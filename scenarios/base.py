@@ -100,6 +100,16 @@ class Engine(Protocol):
     # given the platform's ``default`` (a bot's step, the turn timer, or None); at the deadline
     # the seat's bot (or the policy bot standing in) acts through the one submit path.
     # def pace(self, state: State, seat: int, bot: bool, default: float | None) -> float | None: ...
+    # Optional: a real-time engine's own clock. ``due(state)`` names the step the system (seat
+    # None) takes next, or None: ``{"key": str, "seconds": float, "action": dict}``. The deadline
+    # is set ``seconds`` after ``key`` first appears and kept while the same ``key`` stays due
+    # (others' moves do not move it); when no seat may act it is due at once. The step is
+    # played through the one submit path as the system, named by its key, so it happens once.
+    # def due(self, state: State) -> dict | None: ...
+    # Optional: ``aimed(action)`` is True for an action that names what it was aimed at (a slap
+    # names its pile) and that ``apply`` judges by that alone: the platform then does not refuse
+    # it as chosen on a stale view when something else in the seat's view changed.
+    # def aimed(self, action: dict) -> bool: ...
 
 
 class EngineBasics:

@@ -11,8 +11,8 @@ from . import rules
 #: "as_printed": the first slap to arrive wins (no race window), as a table's hands would.
 PRESETS = {"as_printed": {"variant": "turns", "race_ms": 0, "face_down_value": 0}}
 
-ACTION_FIELDS = {"play": ("card",), "slap": ("pile",), "wait": ("pile",), "settle": (), "keep": (),
-                 "strike": (), "use_plus": (), "use_minus": (), "end_now": ()}
+ACTION_FIELDS = {"play": ("card",), "slap": ("pile",), "wait": ("pile",), "settle": (), "open": (),
+                 "allow": ("seat", "ms"), "keep": (), "strike": (), "use_plus": (), "use_minus": (), "end_now": ()}
 
 
 class TornadoAlertEngine(EngineBasics):
@@ -31,17 +31,28 @@ class TornadoAlertEngine(EngineBasics):
         return rules.new_state(seed, seats, options)
 
     def to_act(self, state):
-        """Who may act now: the seat to play (every seat with cards in the free variant), every
-        seat that may slap, and the opener of a race (whose deadline settles it)."""
+        """Who may act now: the seat to play (every seat with cards in the free variant) and
+        every seat that may slap (edition 1: also the opener of a race, whose deadline settled it)."""
         return rules.to_act(state)
 
     def actions(self, state, seat):
-        """Every legal action for ``seat`` now (``None``: the system's settle and end_now)."""
+        """Every legal action for ``seat`` now (``None``: the system's settle and the teacher's end_now)."""
         return rules.actions(state, seat)
 
     def apply(self, state, seat, action):
         """Apply ``action`` for ``seat``; raises IllegalAction before changing anything."""
         return rules.apply(state, seat, action)
+
+    def due(self, state):
+        """The server's own next step (the platform's optional hook): a race's settling, at the
+        deadline its first slap fixed (edition 2); None when nothing waits."""
+        return rules.due(state)
+
+    def aimed(self, action):
+        """A slap or a pass names the pile it was aimed at, and ``apply`` judges it by that pile
+        alone (the platform's optional hook): a change elsewhere in the view (a card someone
+        else may no longer play) does not make it stale."""
+        return isinstance(action, dict) and action.get("type") in ("slap", "wait")
 
     def pace(self, state, seat, bot, default):
         """Seconds until ``seat``'s deadline (the platform's optional hook): the race window for
@@ -50,7 +61,7 @@ class TornadoAlertEngine(EngineBasics):
         if default is not None and default <= 0:
             return default  # the teacher fast-forwards: no waiting
         race = state.get("race")
-        if race is not None and race["slaps"][0] == seat:
+        if race is not None and race["slaps"][0] == seat and rules.edition(state) == 1:
             return state["options"]["race_ms"] / 1000
         if state["phase"] == "play" and not rules.may_play(state, seat):
             if not bot:
@@ -69,8 +80,8 @@ class TornadoAlertEngine(EngineBasics):
 
     def board(self):
         """What never changes: the cards, the locations with their safety notes, the options."""
-        return {"locations": json_copy(rules.CONTENT["deck"]["locations"]),
-                "specials": json_copy(rules.CONTENT["deck"]["specials"]),
+        return {"locations": json_copy(rules.DECKS[rules.EDITION]["locations"]),
+                "specials": json_copy(rules.DECKS[rules.EDITION]["specials"]),
                 "cards": {cid: dict(card) for cid, card in rules.CARDS.items()},
                 "rounds": rules.ROUNDS, "options": self.options()}
 
@@ -84,7 +95,7 @@ class TornadoAlertEngine(EngineBasics):
             seats.append({
                 "seat": s, "top": rules.top_card(stack), "location": rules.location_of(stack),
                 "cards": len(stack), "face_down": sum(1 for _, up in stack if not up),
-                "average": rules.average(stack, fdv), "chips": list(state["chips"][s]),
+                "average": rules.average(stack, fdv, rules.edition(state)), "chips": list(state["chips"][s]),
                 "hand": len(state["hands"][s]) if state["phase"] == "play" else 0,
                 "results": json_copy(state["results"][s]), "score": rules.final(state["results"][s]),
                 "decided": state["decided"][s], "in_race": bool(race and s in race["slaps"]),
@@ -99,12 +110,15 @@ class TornadoAlertEngine(EngineBasics):
             "last_player": state["last_player"], "last_take": json_copy(state["last_take"]),
             "race": {"pile": race["pile"], "slaps": len(race["slaps"])} if race else None,
             "seats": seats, "events": json_copy(state["last"]), "over": rules.finished(state),
-            "moves": state["moves"],
+            "moves": state["moves"], "edition": rules.edition(state),
+            # the reaction allowance: the pile waits before the next card (RULES.md)
+            "hold": bool(state.get("hold")),
         }
         if seat is not None:
             view["hand"] = list(state["hands"][seat]) if state["phase"] == "play" else []
             view["actions"] = rules.actions(state, seat)
             view["may_slap"] = rules.may_slap(state, seat)
+            view["allowance_ms"] = (state.get("allow") or [0] * state["seats"])[seat]
         else:
             view["actions"] = []
         return view

@@ -15,8 +15,8 @@ TOPICS = {"underground": "tornado-shelter-underground", "interior": "tornado-int
           "where_hurt": "tornado-deaths-mobile-homes", "roofs": "cat4-damage",
           "what_kills": "what-kills-1963-2012"}
 #: locations where the safety notes say you are sheltered: everything else is a risk
-SHELTERED = {loc["id"] for loc in rules.CONTENT["deck"]["locations"] if loc["value"] == 1}
-LOCATIONS = {loc["id"]: loc for loc in rules.CONTENT["deck"]["locations"]}
+SHELTERED = rules.SAFE
+LOCATIONS = rules.LOCATIONS
 LOCATION_NAMES = {key: loc["name"] for key, loc in LOCATIONS.items()}
 
 
@@ -62,13 +62,13 @@ def summary(lesson) -> dict:
     by_place = [{"id": loc["id"], "name": loc["name"], "value": loc["value"], "count": places.get(loc["id"], 0),
                  "share": round(100 * places.get(loc["id"], 0) / photos) if photos else 0,
                  "sheltered": loc["id"] in SHELTERED}
-                for loc in rules.CONTENT["deck"]["locations"]]
+                for loc in rules.DECKS[rules.EDITION]["locations"]]
     risky = sum(p["count"] for p in by_place if not p["sheltered"])
     # the safety notes of the places the class photographed most: the tablets' notes, graded
     notes, seen = [], set()
     for place in sorted(by_place, key=lambda p: (p["sheltered"], -p["count"])):
         basis = LOCATIONS[place["id"]]["basis"]
-        if place["count"] and basis["fact"] not in seen and len(notes) < 3:
+        if place["count"] and basis.get("fact") and basis["fact"] not in seen and len(notes) < 3:
             seen.add(basis["fact"])
             notes.append({"place": place["name"], **basis})
     winners = [r for r in rows if r["rank"] == 1]
@@ -90,7 +90,7 @@ class TornadoAlertDebrief:
     data_dictionary = {
         "decisions.score": "The seat's worst counted round average after chips (its final score).",
         "decisions.photos": "Location cards the seat took over the game.",
-        "decisions.risky": "Of those, cards from places the safety notes call dangerous (all but the storm cellar and observatory).",
+        "decisions.risky": "Of those, cards from places exposed to the storm (all but the storm cellar and the submarine under water; rules edition 1 counted the observatory as sheltered too).",
         "decisions.tornado": "Times the tornado struck the seat's location.",
         "decisions.lightning": "Times lightning struck the seat's location.",
         "decisions.races_won": "Slap races (two or more slaps in the window) the seat won.",
@@ -108,7 +108,8 @@ class TornadoAlertDebrief:
         mine = next(r for r in players(lesson) if r["table"] == table["table"] and r["seat"] == seat)
         facts, cites = cited(lesson, "student")
         mine["favourite_name"] = LOCATION_NAMES.get(mine["favourite"], "")
-        mine["note"] = LOCATIONS[mine["favourite"]]["basis"] if mine["favourite"] else None
+        basis = LOCATIONS[mine["favourite"]]["basis"] if mine["favourite"] else {}
+        mine["note"] = basis if basis.get("fact") else None  # a sourced note only, never the game's own reasoning
         context = {"name": name, "mine": mine, "table": table["table"], "seat": seat + 1, "cited": facts,
                    "citations": cites.facts}
         return "scenarios/tornado_alert/report.html", context, {

@@ -1,5 +1,5 @@
 """Tornado Alert!'s lesson kit (``scenarios.kit.Kit``): the guide for a 45-minute period, the
-printables drawn from ``content/deck.json`` (a whole deck to cut out, and the tally sheet of rounds
+printables drawn from ``content/deck_2.json`` (a whole deck to cut out, and the tally sheet of rounds
 and averages), the knowledge-check items and the family plan's lines.
 
 The knowledge check rests only on *verified* facts, as students may see no other. The tornado
@@ -23,7 +23,7 @@ def deck_cards(content: dict) -> dict:
     """Every card of one deck, in the order the engine builds it (``rules._build_cards``): each
     location's plain cards, then its tornado card, then the special cards, each as often as it
     is in the deck."""
-    deck = content["deck"]
+    deck = content["deck_2"]
     cards = []
     for loc in deck["locations"]:
         card = {"name": loc["name"], "value": loc["value"], "basis": loc["basis"]}
@@ -35,9 +35,9 @@ def deck_cards(content: dict) -> dict:
 
 def tally(content: dict) -> dict:
     """The score sheet's rows and rounds, and the card table a table scores with."""
-    deck = content["deck"]
+    deck = content["deck_2"]
     locations = [{"name": loc["name"], "value": loc["value"], "count": loc["plain"] + loc["tornado"],
-                  "tornado": loc["tornado"], "grade": loc["basis"]["grade"]} for loc in deck["locations"]]
+                  "tornado": loc["tornado"], "grade": loc["basis"].get("grade") or "—"} for loc in deck["locations"]]
     return {"rows": range(1, TALLY_ROWS + 1), "rounds": range(1, ROUNDS + 1), "locations": locations,
             "specials": deck["specials"], "cheat_threshold": CHEAT_THRESHOLD, "cheat_bonus": CHEAT_BONUS,
             "total": sum(loc["count"] for loc in locations) + sum(s["count"] for s in deck["specials"])}
@@ -125,8 +125,8 @@ KIT = Kit(
         ),
     ),
     printables=(
-        Printable("cards", _("The cards: one deck per table"), "kit_cards.html", ("deck",), prepare=deck_cards),
-        Printable("tally", _("Tally sheet: rounds and averages"), "kit_tally.html", ("deck",), prepare=tally),
+        Printable("cards", _("The cards: one deck per table"), "kit_cards.html", ("deck_2",), prepare=deck_cards),
+        Printable("tally", _("Tally sheet: rounds and averages"), "kit_tally.html", ("deck_2",), prepare=tally),
     ),
     check=(
         CheckItem("car-flood-water", "safe_place",

@@ -14,36 +14,55 @@ from pathlib import Path
 from scenarios.base import IllegalAction, draw, json_copy, load_content, shuffled
 from scenarios.words import gettext_noop  # marks refusal sentences for the web layer to translate
 
-CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content", ["deck.json"])
-VERSION = "1.0.0"
+CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content", ["deck.json", "deck_2.json"])
+VERSION = "2.0.0"
 SCHEMA_VERSION = 1
+#: The rules edition a game is set up with (RULES.md, "Editions"). Edition 1 is engine 1.0.0
+#: (``deck.json``): a race is settled by its opener's deadline, through an action that seat is
+#: offered. Edition 2 (``deck_2.json``): the server settles a race at one deadline fixed by its
+#: first slap (``due``) and no seat may send ``settle``; places ranked by exposure, safe places
+#: never struck; the Game Over card ends the round when it is drawn; the Cheat counts from 2.9 as
+#: shown; Tornado Alert! 2 for 3 to 6 players. A game stored without an edition plays edition 1.
+EDITION = 2
+EDITIONS = (1, 2)
 ROUNDS = 3
 #: cards shuffled with the Game Over card and put under the rest of the draw pile (RULES.md)
 BOTTOM = 20
 CHEAT_THRESHOLD = 2.9
 CHEAT_BONUS = 0.6
 
-LOCATIONS = {loc["id"]: loc for loc in CONTENT["deck"]["locations"]}
-SPECIALS = {sp["id"]: sp for sp in CONTENT["deck"]["specials"]}
+DECKS = {1: CONTENT["deck"], 2: CONTENT["deck_2"]}
+#: the places of the edition new games play (names and safety notes; the same ids in both)
+LOCATIONS = {loc["id"]: loc for loc in DECKS[EDITION]["locations"]}
+SPECIALS = {sp["id"]: sp for sp in DECKS[EDITION]["specials"]}
+#: places no tornado or lightning strikes (edition 2: underground or under water)
+SAFE = frozenset(loc["id"] for loc in DECKS[2]["locations"] if loc.get("safe"))
 
 
-def _build_cards() -> dict:
+def _build_cards(deck: dict, mark: str) -> dict:
+    """Card id -> card. Location cards are ``<place><mark><n>`` (``<mark>t<n>`` for a tornado
+    card): ``cellar-3`` in edition 1, ``cellar.3`` in edition 2, so an id means one card in
+    every edition; special cards are the same in both."""
     cards = {}
-    for loc in CONTENT["deck"]["locations"]:
+    for loc in deck["locations"]:
         for n in range(1, loc["plain"] + 1):
-            cards[f"{loc['id']}-{n}"] = {"kind": "location", "location": loc["id"], "value": loc["value"],
-                                         "tornado": False}
+            cards[f"{loc['id']}{mark}{n}"] = {"kind": "location", "location": loc["id"], "value": loc["value"],
+                                              "tornado": False}
         for n in range(1, loc["tornado"] + 1):
-            cards[f"{loc['id']}-t{n}"] = {"kind": "location", "location": loc["id"], "value": loc["value"],
-                                          "tornado": True}
-    for sp in CONTENT["deck"]["specials"]:
+            cards[f"{loc['id']}{mark}t{n}"] = {"kind": "location", "location": loc["id"], "value": loc["value"],
+                                               "tornado": True}
+    for sp in deck["specials"]:
         for n in range(1, sp["count"] + 1):
             cid = sp["id"] if sp["count"] == 1 else f"{sp['id']}-{n}"
             cards[cid] = {"kind": sp["id"], "location": None, "value": 0, "tornado": False}
     return cards
 
 
-CARDS = _build_cards()
+_BY_EDITION = {1: _build_cards(DECKS[1], "-"), 2: _build_cards(DECKS[2], ".")}
+#: every card of every edition, by id
+CARDS = {cid: card for cards in _BY_EDITION.values() for cid, card in cards.items()}
+#: each edition's deck, as sorted ids
+DECK = {edition: sorted(cards) for edition, cards in _BY_EDITION.items()}
 WORDS = frozenset(CARDS)
 
 OPTIONS = [
@@ -59,6 +78,13 @@ OPTIONS = [
      "description": gettext_noop("About how long a bot takes to slap a pile it likes (it varies by up to half either way).")},
     {"name": "face_down_value", "default": 0, "choices": [0, -1], "label": gettext_noop("Face-down card value"),
      "description": gettext_noop("The rule book says 0 in three places and -1 once (RULES.md).")},
+    {"name": "allowance_ms", "default": 0, "choices": [0, 1500, 3000, 5000],
+     "label": gettext_noop("Reaction allowance (ms)"),
+     "description": gettext_noop("An accommodation for students who react slowly (a screen reader, a switch, a "
+                                 "slower hand): after every change of the pile it waits this long before the next "
+                                 "card, and every slap in that time competes in the fair draw. 0: no allowance.")},
+    {"name": "edition", "default": EDITION, "choices": None, "label": gettext_noop("Rules edition"),
+     "description": gettext_noop("The rules edition a game was set up with; 1 replays games stored by engine 1.0.0.")},
 ]
 DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
 DECIDE = ("keep", "strike", "use_plus", "use_minus")
@@ -66,6 +92,13 @@ DECIDE = ("keep", "strike", "use_plus", "use_minus")
 #: sentences, so the web layer can translate each ("Player 2 was faster.")
 FASTER = (gettext_noop("Player 1 was faster."), gettext_noop("Player 2 was faster."), gettext_noop("Player 3 was faster."),
           gettext_noop("Player 4 was faster."), gettext_noop("Player 5 was faster."), gettext_noop("Player 6 was faster."))
+#: edition 2, with a race window: a slap that reaches the server after the race was settled
+TOO_LATE = (gettext_noop("Too late: the pile was taken by Player 1."),
+            gettext_noop("Too late: the pile was taken by Player 2."),
+            gettext_noop("Too late: the pile was taken by Player 3."),
+            gettext_noop("Too late: the pile was taken by Player 4."),
+            gettext_noop("Too late: the pile was taken by Player 5."),
+            gettext_noop("Too late: the pile was taken by Player 6."))
 
 
 # --- Set-up ---------------------------------------------------------------------------------------
@@ -73,10 +106,12 @@ FASTER = (gettext_noop("Player 1 was faster."), gettext_noop("Player 2 was faste
 def new_state(seed: int, seats: int, options=None) -> dict:
     options = {**DEFAULTS, **(options or {})}
     for o in OPTIONS:
-        if options[o["name"]] not in o["choices"]:
+        if options[o["name"]] not in (o["choices"] or EDITIONS):
             raise IllegalAction("bad_option", gettext_noop("That option is not offered."), name=o["name"])
     if not 2 <= seats <= 6:
         raise IllegalAction("bad_seats", gettext_noop("Tornado Alert! is for 2 to 6 players."), seats=seats)
+    if options["edition"] > 1 and options["variant"] == "free" and seats < 3:
+        options["variant"] = "turns"  # Tornado Alert! 2 is for 3 to 6 players: two play the main game
     state = {
         "seed": seed, "options": options, "seats": seats, "round": 0, "phase": "play",
         "ended": False, "moves": 0, "races": 0,
@@ -87,6 +122,8 @@ def new_state(seed: int, seats: int, options=None) -> dict:
                    "rover": 0, "races_won": 0, "races_lost": 0, "slaps_refused": 0} for _ in range(seats)],
         "last": [],
     }
+    if options["edition"] > 1:
+        state["allow"] = [options["allowance_ms"]] * seats  # per seat: the teacher may change one
     _deal(state)
     return state
 
@@ -99,7 +136,7 @@ def _deal(state: dict) -> None:
     """A new round: shuffle, bury the Game Over card in the bottom part, deal the hands."""
     state["round"] += 1
     n = state["round"]
-    rest = shuffled(sorted(c for c in CARDS if c != "gameover"), state["seed"], "deck", None, n)
+    rest = shuffled([c for c in DECK[edition(state)] if c != "gameover"], state["seed"], "deck", None, n)
     bottom = shuffled(rest[:BOTTOM] + ["gameover"], state["seed"], "bottom", None, n)
     deck = bottom + rest[BOTTOM:]  # the top of the draw pile is the end of the list
     hands = [[] for _ in range(state["seats"])]
@@ -113,6 +150,8 @@ def _deal(state: dict) -> None:
         "last_taker": None, "taken_since_play": False, "race": None, "passed": [],
         "last_take": None, "decided": [False] * state["seats"], "gone": [],
     })
+    if edition(state) > 1:
+        state["hold"] = None
 
 
 # --- Reading the state --------------------------------------------------------------------------------
@@ -133,13 +172,15 @@ def location_of(stack: list) -> str | None:
     return CARDS[top]["location"] if top else None
 
 
-def average(stack: list, face_down_value: int) -> float:
-    """The stack's average as the round's scoring counts it, before chips (cheats included)."""
+def average(stack: list, face_down_value: int, edition: int = 1) -> float:
+    """The stack's average as the round's scoring counts it, before chips (cheats included).
+    The Cheat counts when the average is 2.9 or more; from edition 2, as it is written down to
+    two decimals (2.897 is written 2.90, and counts)."""
     if not stack:
         return 0.0
     total = sum(value(c) if up else face_down_value for c, up in stack)
     avg = total / len(stack)
-    if avg >= CHEAT_THRESHOLD:
+    if (round(avg, 2) if edition > 1 else avg) >= CHEAT_THRESHOLD:
         avg += CHEAT_BONUS * sum(1 for c, _ in stack if CARDS[c]["kind"] == "cheat")
     return round(avg, 2)
 
@@ -159,9 +200,29 @@ def may_slap(state: dict, seat: int) -> bool:
 
 
 def may_play(state: dict, seat: int) -> bool:
-    if state["phase"] != "play" or state["race"] is not None or not state["hands"][seat]:
+    if state["phase"] != "play" or state["race"] is not None or state.get("hold") or not state["hands"][seat]:
         return False
     return state["options"]["variant"] == "free" or seat == state["turn"]
+
+
+def edition(state: dict) -> int:
+    return state["options"].get("edition", 1)
+
+
+def due(state: dict) -> dict | None:
+    """Edition 2: the server's own step, when one is waiting. A race is settled ``race_ms`` after
+    its first slap; ``key`` names the race, so its deadline is set once and kept as others join
+    (RULES.md, "Slapping on a school network")."""
+    if edition(state) == 1 or state["phase"] != "play":
+        return None
+    hold = state.get("hold")
+    if hold:  # the reaction allowance: every slap until then competes (RULES.md, "Reaction allowance")
+        return {"key": f"hold-{state['round']}-{hold['pile']}", "seconds": hold["ms"] / 1000,
+                "action": {"type": "open"}}
+    if state["race"] is None:
+        return None
+    return {"key": f"race-{state['round']}-{state['races']}", "seconds": state["options"]["race_ms"] / 1000,
+            "action": {"type": "settle"}}
 
 
 def finished(state: dict) -> bool:
@@ -169,8 +230,8 @@ def finished(state: dict) -> bool:
 
 
 def to_act(state: dict) -> list[int]:
-    """Seats that may act: ``may_play`` or ``may_slap`` (inlined: every move asks), and the
-    opener of a race, whose deadline settles it."""
+    """Seats that may act: ``may_play`` or ``may_slap`` (inlined: every move asks); in edition 1
+    also the opener of a race, whose deadline settled it."""
     if state["phase"] == "over":
         return []
     if state["phase"] == "decide":
@@ -181,13 +242,14 @@ def to_act(state: dict) -> list[int]:
     passed, taker = state["passed"], state["last_taker"]
     own = None if state["taken_since_play"] else state["last_player"]
     free = state["options"]["variant"] == "free"
+    opener = in_race[0] if race is not None and edition(state) == 1 else None
     out = []
     for s in range(state["seats"]):
-        if race is not None and s == in_race[0]:
+        if s == opener:
             out.append(s)
         elif slappable and s not in in_race and s not in passed and s != taker and s != own:
             out.append(s)
-        elif race is None and hands[s] and (free or s == state["turn"]):
+        elif race is None and not state.get("hold") and hands[s] and (free or s == state["turn"]):
             out.append(s)
     return out
 
@@ -197,7 +259,9 @@ def actions(state: dict, seat) -> list[dict]:
         return []
     if seat is None:
         out = [{"type": "end_now"}]
-        if state["race"] is not None:
+        if state.get("hold"):
+            out.insert(0, {"type": "open"})
+        elif state["race"] is not None:
             out.insert(0, {"type": "settle"})
         return out
     if state["phase"] == "decide":
@@ -211,7 +275,7 @@ def actions(state: dict, seat) -> list[dict]:
             out.append({"type": "use_minus"})
         return out
     out = []
-    if state["race"] is not None and state["race"]["slaps"][0] == seat:
+    if state["race"] is not None and state["race"]["slaps"][0] == seat and edition(state) == 1:
         out.append({"type": "settle"})
     if may_slap(state, seat):
         out += [{"type": "slap", "pile": state["pile_id"]}, {"type": "wait", "pile": state["pile_id"]}]
@@ -232,6 +296,10 @@ def apply(state: dict, seat, action: dict) -> list[dict]:
         _finish(state)
         state["ended"] = True
         return _done(state, events + [{"type": "ended"}])
+    if kind == "allow" and seat is None:
+        return _done(state, _allow(state, action))
+    if kind == "settle" and seat is not None and edition(state) > 1:
+        raise IllegalAction("unknown_action", gettext_noop("That is not an action this game knows."))
     if kind == "slap" and seat is not None:
         _check_slap(state, seat, action)
     elif not _allowed(state, seat, action, kind):
@@ -246,6 +314,13 @@ def apply(state: dict, seat, action: dict) -> list[dict]:
         return _done(state, events)
     if kind == "settle":
         return _done(state, _settle(state))
+    if kind == "open":
+        state["hold"] = None
+        events = [{"type": "open", "pile": state["pile_id"]}]
+        if state["race"] is not None:
+            return _done(state, events + _settle(state))
+        _check_stuck(state, events)
+        return _done(state, events)
     if kind == "play":
         return _done(state, _play(state, seat, action["card"]))
     return _done(state, _decide(state, seat, kind))
@@ -269,6 +344,8 @@ def _check_slap(state: dict, seat: int, action: dict) -> None:
         raise IllegalAction("not_now", gettext_noop("That is not something you can do now."))
     taken = state["last_take"]
     if aimed < state["pile_id"] and taken is not None and taken["pile"] >= aimed and taken["seat"] != seat:
+        if edition(state) > 1 and state["options"]["race_ms"]:
+            raise IllegalAction("too_late", TOO_LATE[taken["seat"]], player=taken["seat"] + 1)
         raise IllegalAction("too_slow", FASTER[taken["seat"]], player=taken["seat"] + 1)
     if aimed < state["pile_id"]:
         raise IllegalAction("pile_changed", gettext_noop("The pile changed before your slap arrived."))
@@ -286,7 +363,10 @@ def _slap(state: dict, seat: int) -> list:
     if state["race"] is None:
         state["race"] = {"pile": state["pile_id"], "slaps": [seat]}
         if state["options"]["race_ms"] == 0:
-            return _settle(state)
+            if edition(state) == 1:
+                return _settle(state)
+            state["race"] = None
+            return _take(state, seat, how="first", slaps=[seat])
         return [{"type": "slap", "seat": seat, "pile": state["pile_id"]}]
     state["race"]["slaps"].append(seat)
     return [{"type": "slap", "seat": seat, "pile": state["pile_id"]}]
@@ -304,10 +384,13 @@ def _settle(state: dict) -> list:
         for s in slaps:
             state["stats"][s]["races_won" if s == winner else "races_lost"] += 1
         events.append({"type": "race", "winner": winner, "slaps": list(slaps)})
-    return events + _take(state, winner)
+    if edition(state) == 1:
+        return events + _take(state, winner)
+    # how the pile was won, for the words each tablet shows ("won the draw", "got it")
+    return events + _take(state, winner, how="draw" if len(slaps) > 1 else "alone", slaps=list(slaps))
 
 
-def _take(state: dict, seat: int) -> list:
+def _take(state: dict, seat: int, how: str | None = None, slaps: list | None = None) -> list:
     pile, stack, me = state["pile"], state["stacks"][seat], state["stats"][seat]
     n = value(pile[-1])
     aimed = state["pile_id"]
@@ -344,10 +427,13 @@ def _take(state: dict, seat: int) -> list:
         events.append({"type": "genie", "seat": seat, "flipped": flipped})
     _tidy(stack)
     state["last_take"] = {"seat": seat, "pile": aimed, "count": len(group)}
+    if how is not None:  # edition 2: "draw" (won among several), "alone" or "first" (no window)
+        state["last_take"].update(how=how, slaps=slaps)
     state["last_taker"] = seat
     state["taken_since_play"] = True
     state["pile_id"] += 1
     state["passed"] = []
+    _hold(state)
     if "gameover" in kinds:
         events += _end_round(state, "game_over", seat)
     else:
@@ -368,11 +454,13 @@ def _play(state: dict, seat: int, card: str) -> list:
     below = pile[-1] if pile else None
     state["hands"][seat].remove(card)
     pile.append(card)
-    if state["draw"]:
-        state["hands"][seat].append(state["draw"].pop())
+    drawn = state["draw"].pop() if state["draw"] else None
+    if drawn:
+        state["hands"][seat].append(drawn)
     events = [{"type": "play", "seat": seat, "card": card}]
     loc = CARDS[card]["location"]
-    if CARDS[card]["tornado"]:
+    safe = SAFE if edition(state) > 1 else ()  # edition 2: underground or under water, never struck
+    if CARDS[card]["tornado"] and loc not in safe:
         hit = []
         for s, stack in enumerate(state["stacks"]):
             if location_of(stack) == loc:
@@ -382,7 +470,7 @@ def _play(state: dict, seat: int, card: str) -> list:
                 state["stats"][s]["tornado"] += 1
                 hit.append(s)
         events.append({"type": "tornado", "location": loc, "hit": hit})
-    if loc and below and CARDS[below]["location"] == loc:
+    if loc and below and CARDS[below]["location"] == loc and loc not in safe:
         hit = []
         for s, stack in enumerate(state["stacks"]):
             if location_of(stack) != loc:
@@ -402,19 +490,46 @@ def _play(state: dict, seat: int, card: str) -> list:
     state["taken_since_play"] = False
     state["pile_id"] += 1
     state["passed"] = []
+    _hold(state)
     if state["options"]["variant"] == "turns":
         for step in range(1, state["seats"] + 1):
             nxt = (seat + step) % state["seats"]
             if state["hands"][nxt]:
                 state["turn"] = nxt
                 break
-    _check_stuck(state, events)
+    if drawn == "gameover" and edition(state) > 1:  # "wordt gepakt": drawn from the draw pile
+        events += _end_round(state, "game_over_drawn", seat)
+    else:
+        _check_stuck(state, events)
     return events
+
+
+def _hold(state: dict) -> None:
+    """Edition 2, the reaction allowance: after the pile changed, no card may be played until
+    the longest allowance of the seats that may slap it has passed (``due`` opens it)."""
+    if edition(state) == 1:
+        return
+    allow = state.get("allow") or [0] * state["seats"]
+    pile = state["pile"]
+    slappable = state["phase"] == "play" and pile and value(pile[-1]) >= 1
+    wait = max((allow[s] for s in range(state["seats"]) if slappable and may_slap(state, s)), default=0)
+    state["hold"] = {"pile": state["pile_id"], "ms": wait} if wait else None
+
+
+def _allow(state: dict, action: dict) -> list:
+    """The teacher's accommodation for one seat: its reaction allowance in ms (edition 2)."""
+    seat, ms = action.get("seat"), action.get("ms")
+    choices = next(o["choices"] for o in OPTIONS if o["name"] == "allowance_ms")
+    if (edition(state) == 1 or not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["seats"]
+            or ms not in choices or isinstance(ms, bool)):
+        raise IllegalAction("not_now", gettext_noop("That is not something you can do now."))
+    state["allow"][seat] = ms
+    return [{"type": "allow", "seat": seat, "ms": ms}]
 
 
 def _check_stuck(state: dict, events: list) -> None:
     """No cards left to play and nothing to take: the round ends as if Game Over were taken."""
-    if state["phase"] == "play" and state["race"] is None and not to_act(state):
+    if state["phase"] == "play" and state["race"] is None and not state.get("hold") and not to_act(state):
         events += _end_round(state, "no_cards")
 
 
@@ -422,12 +537,14 @@ def _end_round(state: dict, reason: str, seat=None) -> list:
     fdv = state["options"]["face_down_value"]
     events = [{"type": "round_over", "round": state["round"], "reason": reason, "seat": seat}]
     state["race"] = None
+    if "hold" in state:
+        state["hold"] = None
     for s in range(state["seats"]):
-        if (state["options"]["variant"] == "free" and reason == "game_over"
+        if (state["options"]["variant"] == "free" and reason in ("game_over", "game_over_drawn")
                 and len(state["hands"][s]) != hand_size(state["seats"])):
             state["chips"][s][1] += 1
             events.append({"type": "hand_penalty", "seat": s})
-        state["results"][s].append({"round": state["round"], "avg": average(state["stacks"][s], fdv),
+        state["results"][s].append({"round": state["round"], "avg": average(state["stacks"][s], fdv, edition(state)),
                                     "applied": 0, "struck": False, "cards": len(state["stacks"][s])})
     if state["round"] >= ROUNDS:
         _finish(state)
@@ -446,6 +563,8 @@ def _finish(state: dict) -> None:
         state["chips"][s] = [0, 0]
     state["phase"] = "over"
     state["race"] = None
+    if "hold" in state:
+        state["hold"] = None
 
 
 def _decide(state: dict, seat: int, kind: str) -> list:

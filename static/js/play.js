@@ -385,7 +385,11 @@ function render() {
     el("span", {class: "muted"}, " ", T.reportNote)) : null;
   const wanted = [tabs, holder, report].filter(Boolean);
   if (main.children.length !== wanted.length || wanted.some((node, i) => main.children[i] !== node)) {
-    main.replaceChildren(...wanted);
+    // What is shown already stays in place (a node moved loses focus to the page): the report
+    // link that comes with the game's end is added after the screen, not around it.
+    const shown = [...main.children];
+    if (shown.length < wanted.length && shown.every((node, i) => node === wanted[i])) main.append(...wanted.slice(shown.length));
+    else main.replaceChildren(...wanted);
   }
   if (lobby.status === "paused" || lobby.status === "parked") {
     state.notice = lobby.status === "paused" ? T.paused : T.parked;

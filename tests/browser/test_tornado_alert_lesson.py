@@ -1,7 +1,8 @@
 """A whole Tornado Alert! lesson in real browsers: four tablets join, a card is played, everyone
-slaps the pile at once (one tablet takes the cards, the others are told by nickname who was faster,
-nothing is doubled), the bell rings and bots finish, and the teacher opens the cited debrief; the
-reports are printed as PDFs. Tablets name tablemates only by the nicknames the teacher approved."""
+slaps the pile at once (the server's fair draw gives one tablet the cards, the others are told by
+nickname who won the draw, nothing is doubled), the bell rings and bots finish, and the teacher
+opens the cited debrief; the reports are printed as PDFs. Tablets name tablemates only by the
+nicknames the teacher approved."""
 import os
 import re
 
@@ -95,14 +96,17 @@ def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_
     assert len(slapped) == 3
     winners = []
     for page in slapped:
-        expect(page.locator(".ta-personal")).to_have_text(re.compile(r"You got it|was faster"), timeout=10_000)
-        if "You got it" in page.locator(".ta-personal").inner_text():
+        # in the race window: the fair draw; a slap the busy server received after it: too late
+        expect(page.locator(".ta-personal")).to_have_text(re.compile(r"You won the draw|You got it|won the draw|Too late"),
+                                                          timeout=10_000)
+        if re.match(r"You won the draw|You got it", page.locator(".ta-personal").inner_text()):
             winners.append(page)
     assert len(winners) == 1
     winner = next(name for name, page in students.items() if page is winners[0])
     losers = [page for page in slapped if page is not winners[0]]
-    for page in losers:  # "Ben was faster", by the nickname the teacher approved
-        expect(page.locator(".ta-personal")).to_have_text(f"{shown[winner]} was faster.")
+    for page in losers:  # "Ben won the draw" (or "Too late: … by Ben"), by the nickname the teacher approved
+        expect(page.locator(".ta-personal")).to_have_text(
+            re.compile(rf"^({shown[winner]} won the draw\.|Too late: the pile was taken by {shown[winner]}\.)$"))
     shoot(winners[0], "won")
     shoot(losers[0], "lost")
     # every tablet's table names its tablemates the same way, never an unapproved nickname
@@ -114,18 +118,19 @@ def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_
     game = in_thread(game_of, session_id)
     events = [e for m in in_thread(lambda: list(Move.objects.filter(game=game).order_by("seq"))) for e in m.events]
     assert sum(1 for e in events if e["type"] == "take") == 1
-    assert sorted(cards_in_play(game.state)) == sorted(rules.CARDS)
+    assert sorted(cards_in_play(game.state)) == rules.DECK[rules.EDITION]
     # the announcement region says what happened
     said = losers[0].locator("div.visually-hidden[aria-live='polite']").inner_text()
-    assert f"{shown[winner]} was faster." in said
+    assert losers[0].locator(".ta-personal").inner_text() in said
 
     teacher.get_by_role("button", name="Finish with bots").click()
-    expect(teacher.get_by_role("heading", name="Class ranking (bots not ranked)")).to_be_visible()
+    # about 400 bot moves through the one submit path: seconds on a busy machine
+    expect(teacher.get_by_role("heading", name="Class ranking (bots not ranked)")).to_be_visible(timeout=45_000)
     for page in students.values():
         expect(page.get_by_text("Final results: your worst round counts")).to_be_visible()
     shoot(students["Ana"], "results")
     game = in_thread(game_of, session_id)
-    assert game.status == Game.Status.FINISHED and sorted(cards_in_play(game.state)) == sorted(rules.CARDS)
+    assert game.status == Game.Status.FINISHED and sorted(cards_in_play(game.state)) == rules.DECK[rules.EDITION]
 
     teacher.goto(f"/sessions/{session_id}/debrief/")
     expect(teacher.get_by_role("heading", name="Would you take that photo?")).to_be_visible()

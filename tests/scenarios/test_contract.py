@@ -22,7 +22,11 @@ MAX_STEPS = 20_000
 
 
 def system_step(scenario, engine, state):
-    """What the platform does when no seat may act: the class step if offered, else end it."""
+    """What the platform does when no seat may act: the engine's own due step (``due``, a race
+    settled), else the class step if offered, else end it."""
+    due = getattr(engine, "due", None) and engine.due(state)
+    if due:
+        return due["action"]
     offered = engine.actions(state, None)
     step = scenario.class_step
     wanted = [a for a in offered if step and a.get("type") == step["action"]["type"]]

@@ -4,9 +4,15 @@
 // rule: every number (cards to take, averages, chips, who may slap) comes in the view or board.
 // Every visible string is in the catalogue T, through gettext (the page's language); a place's
 // name ("from a storm cellar") comes translated in the board. Safari 15 / Chrome 100: no build step.
+//
+// The screen is the kit's (renderScreen): a banner with "Ask the teacher" and the turn timer,
+// the pile and the hand in the first column, what happened and the stacks in the panel. The
+// live region says one short sentence per change of the pile (or of the phase), never the whole
+// screen; focus stays on the control it was on, or moves on to the next usable one, never to the
+// page. The slap key is S (RULES.md, "Reaction allowance").
 
-import { gettext, ngettext, fmt, num, pageLanguage, h, screenMemory, saveUiState, restoreUiState, sendAction, basisBlock,
-  resultsTable } from "/static/js/kit.js";
+import { gettext, ngettext, fmt, num, pageLanguage, h, screenMemory, renderScreen, banner, countdown, askButton,
+  sendAction, basisBlock, resultsTable } from "/static/js/kit.js";
 
 const T = {
   title: gettext("Tornado Alert!"),
@@ -35,6 +41,18 @@ const T = {
   pileList: gettext("Cards on the pile, top first"),
   drawLeft: (n) => fmt(ngettext("%(n)s card left to draw", "%(n)s cards left to draw", n), { n: num(n) }),
   slap: gettext("Slap!"),
+  slapKey: gettext("Key: S"),
+  pass: gettext("Let this pile go"),
+  holding: gettext("The pile waits a moment for everyone before the next card."),
+  askTeacher: gettext("Ask the teacher"),
+  teacherAsked: gettext("Teacher asked ✓"),
+  botIn: (t) => fmt(gettext("A bot plays for you in %(t)s"), { t }),
+  botNow: gettext("A bot is about to play for you"),
+  botWarn: (t) => fmt(gettext("A bot plays for you in %(t)s unless you choose. Press \"More time\" if you need it."), { t }),
+  moreTime: gettext("More time"),
+  moreTimeSaid: gettext("You asked for more time."),
+  pileLabel: gettext("The pile and your hand"),
+  pileNow: (name, value) => fmt(gettext("On the pile: %(name)s (%(value)s)."), { name, value: num(value) }),
   slapTake: (n) => fmt(ngettext("Take %(n)s card", "Take %(n)s cards", n), { n: num(n) }),
   slapNothing: gettext("Nothing to take"),
   slapNotNow: gettext("You can't slap now"),
@@ -62,7 +80,8 @@ const T = {
     takeShort: (p, n) => fmt(ngettext("%(player)s took the last %(n)s card, face down.", "%(player)s took the last %(n)s cards, face down.", n),
       { player: p, n: num(n) }),
     slap: (p) => fmt(gettext("%(player)s slapped the pile."), { player: p }),
-    race: (p, n) => fmt(ngettext("%(player)s won a race of %(n)s slap.", "%(player)s won a race of %(n)s slaps.", n), { player: p, n: num(n) }),
+    race: (p, n) => fmt(ngettext("%(player)s won the fair draw among %(n)s slap.", "%(player)s won the fair draw among %(n)s slaps.", n),
+      { player: p, n: num(n) }),
     tornado: (loc, hit) => (hit ? fmt(gettext("Tornado! It struck everyone taking photos %(place)s: %(players)s."), { place: loc, players: hit })
       : fmt(gettext("A tornado card (%(place)s): nobody was taking photos there."), { place: loc })),
     lightning: (loc, hit) => (hit ? fmt(gettext("Lightning! The same place twice in a row struck everyone taking photos %(place)s: %(players)s."),
@@ -76,6 +95,7 @@ const T = {
     wedgeMinus: (p) => fmt(gettext("%(player)s took the wedge: −1 chip."), { player: p }),
     roundOver: (r) => fmt(gettext("Round %(r)s is over."), { r: num(r) }),
     gameOverBy: (p, r) => fmt(gettext("%(player)s took the Game Over card. Round %(r)s is over."), { player: p, r: num(r) }),
+    gameOverDrawn: (p, r) => fmt(gettext("%(player)s drew the Game Over card. Round %(r)s is over."), { player: p, r: num(r) }),
     handPenalty: (p) => fmt(gettext("%(player)s held the wrong number of cards: −1 chip."), { player: p }),
     decided: (p) => fmt(gettext("%(player)s has chosen."), { player: p }),
     roundStart: (r) => fmt(gettext("Round %(r)s begins."), { r: num(r) }),
@@ -83,6 +103,9 @@ const T = {
   },
   faster: (p) => fmt(gettext("%(player)s was faster."), { player: p }),
   gotIt: (n) => fmt(ngettext("You got it: %(n)s card!", "You got it: %(n)s cards!", n), { n: num(n) }),
+  wonDraw: (n) => fmt(ngettext("You won the draw: %(n)s card!", "You won the draw: %(n)s cards!", n), { n: num(n) }),
+  drawWonBy: (p) => fmt(gettext("%(player)s won the draw."), { player: p }),
+  tooLate: (p) => fmt(gettext("Too late: the pile was taken by %(player)s."), { player: p }),
   safetyTitle: (loc) => fmt(gettext("Would you take that photo %(place)s?"), { place: loc }),
   factChecked: gettext("What really happens:"),
   factReported: gettext("Safety advice, as reported:"),
@@ -150,7 +173,9 @@ function eventLine(board, e, p) {
     case "genie": return T.ev.genie(p(e.seat), e.flipped);
     case "rover": return T.ev.rover(p(e.seat), e.lost);
     case "wedge": return e.chip > 0 ? T.ev.wedgePlus(p(e.seat)) : T.ev.wedgeMinus(p(e.seat));
-    case "round_over": return e.reason === "game_over" ? T.ev.gameOverBy(p(e.seat), e.round) : T.ev.roundOver(e.round);
+    case "round_over":
+      if (e.reason === "game_over") return T.ev.gameOverBy(p(e.seat), e.round);
+      return e.reason === "game_over_drawn" ? T.ev.gameOverDrawn(p(e.seat), e.round) : T.ev.roundOver(e.round);
     case "hand_penalty": return T.ev.handPenalty(p(e.seat));
     case "decided": return T.ev.decided(p(e.seat));
     case "round_start": return T.ev.roundStart(e.round);
@@ -178,11 +203,17 @@ function pileBox(board, view, ctx) {
   const topCard = top && board.cards[top];
   const label = slap ? T.slapTake(view.take) : top && view.take === 0 ? T.slapNothing : T.slapNotNow;
   const button = h("button", {
-    type: "button", class: "ta-slap" + (topCard && topCard.tornado ? " is-tornado" : ""), "data-key": "slap",
-    disabled: !slap || ctx.disabled,
+    type: "button", class: "ta-slap ta-act" + (topCard && topCard.tornado ? " is-tornado" : ""), "data-key": "slap",
+    disabled: !slap || ctx.disabled, "aria-keyshortcuts": "S",
     "aria-describedby": "ta-pile-top",
-    onclick: () => { ctx.mem.slappedAt = slap.pile; sendAction(ctx.controls, slap); },
-  }, h("span", { class: "ta-slap-main", text: T.slap }), h("span", { class: "ta-slap-sub", text: label }));
+    onclick: () => slapNow(ctx),
+  }, h("span", { class: "ta-slap-main", text: T.slap }), h("span", { class: "ta-slap-sub", text: label }),
+  h("span", { class: "ta-slap-key", text: T.slapKey }));
+  const pass = view.actions.find((a) => a.type === "wait");
+  const passButton = pass ? h("button", {
+    type: "button", class: "ta-pass", "data-key": "pass", disabled: ctx.disabled,
+    onclick: () => sendAction(ctx.controls, pass),
+  }, T.pass) : null;
   const list = view.pile.slice().reverse().map((id) => {
     const c = board.cards[id];
     return h("li", { class: "ta-pcard" + (c && c.tornado ? " is-tornado" : "") },
@@ -193,7 +224,8 @@ function pileBox(board, view, ctx) {
     h("h2", { id: "ta-pile-title", text: T.pileTitle }),
     h("p", { id: "ta-pile-top", class: "ta-pile-top",
       text: top ? T.pileTop(cardName(board, top), topCard ? topCard.value : 0) : T.pileEmpty }),
-    button,
+    button, passButton,
+    view.hold ? h("p", { class: "ta-muted ta-hold", text: T.holding }) : null,
     h("p", { class: "ta-muted", text: `${T.pileSize(view.pile_size)} · ${T.drawLeft(view.draw)}` }),
     list.length ? h("ol", { class: "ta-pile-list", "aria-label": T.pileList }, list) : null);
 }
@@ -204,7 +236,7 @@ function handBox(board, view, ctx) {
     const c = board.cards[id] || { value: 0 };
     const action = plays.find((a) => a.card === id);
     return h("li", {}, h("button", {
-      type: "button", class: "ta-card" + (c.tornado ? " is-tornado" : ""), "data-key": `hand-${i}`,
+      type: "button", class: "ta-card ta-act" + (c.tornado ? " is-tornado" : ""), "data-key": `hand-${i}`,
       disabled: !action || ctx.disabled, onclick: () => sendAction(ctx.controls, action),
     }, h("span", { class: "ta-val", text: num(c.value) }), h("span", { class: "ta-card-name", text: cardName(board, id) }),
     c.tornado ? h("span", { class: "ta-torn", text: `⚠ ${T.tornadoMark}` }) : null,
@@ -244,7 +276,7 @@ function strikes(board, view) {
     if ((e.type === "tornado" || e.type === "lightning") && !seen.has(e.location)) {
       seen.add(e.location);
       const loc = board.locations.find((l) => l.id === e.location);
-      if (loc) notes.push(h("div", { class: "ta-strike ta-strike--" + e.type },
+      if (loc && !loc.basis.reason) notes.push(h("div", { class: "ta-strike ta-strike--" + e.type },
         h("p", { class: "ta-strike-title" }, h("strong", { text: T.safetyTitle(loc.name) })),
         basisBlock(loc.basis, T, "ta-basis")));
     }
@@ -268,7 +300,7 @@ function decideBox(view, me, ctx) {
     h("h2", { id: "ta-decide-title", text: T.resultTitle(view.round) }),
     h("p", { class: "ta-average" }, h("strong", { text: last ? avg(last.avg) : "—" })),
     h("div", { class: "ta-choices" }, view.actions.map((a) => h("button", {
-      type: "button", class: "ta-choice", "data-key": `choice-${a.type}`, disabled: ctx.disabled,
+      type: "button", class: "ta-choice ta-act", "data-key": `choice-${a.type}`, disabled: ctx.disabled,
       onclick: () => sendAction(ctx.controls, a),
     }, h("span", { class: "ta-choice-main", text: T.choices[a.type][0] }),
     h("span", { class: "ta-choice-sub", text: T.choices[a.type][1] })))));
@@ -287,54 +319,117 @@ function resultsBox(view, message, me, who) {
 }
 
 function personalNote(view, me, mem, who) {
-  // "Ben was faster" / "You got it": from the pile this tablet slapped at, and who took it
+  // What truly happened to the pile this tablet slapped at (RULES.md, "Slapping on a school
+  // network"): a fair draw among the slaps in the window ("You won the draw" / "Ben won the
+  // draw"), a slap that came after the draw or a lone slap ("Too late: …"), or, with no window,
+  // the first slap to arrive ("Ben was faster"). Games of rules edition 1 say "was faster".
   const taken = view.last_take;
   if (mem.slappedAt === null || !taken || taken.pile !== mem.slappedAt) return "";
-  return taken.seat === me ? T.gotIt(taken.count) : T.faster(who(taken.seat));
+  const mine = taken.seat === me;
+  if (taken.how === "draw") {
+    if (mine) return T.wonDraw(taken.count);
+    return (taken.slaps || []).indexOf(me) >= 0 ? T.drawWonBy(who(taken.seat)) : T.tooLate(who(taken.seat));
+  }
+  if (mine) return T.gotIt(taken.count);
+  return taken.how === "alone" ? T.tooLate(who(taken.seat)) : T.faster(who(taken.seat));
+}
+
+function slapNow(ctx) {
+  const slap = ctx.view.actions.find((a) => a.type === "slap");
+  if (!slap || ctx.disabled) return;
+  ctx.mem.slappedAt = slap.pile;
+  sendAction(ctx.controls, slap);
+}
+
+function onSlapKey(root, mem) {
+  // The slap key, S, from anywhere on the screen but a text field; the latest render's context
+  // (mem.ctx) decides whether a slap is offered.
+  if (mem.keyed) return;
+  mem.keyed = true;
+  document.addEventListener("keydown", (e) => {
+    if (!root.isConnected || e.repeat || e.ctrlKey || e.metaKey || e.altKey || (e.key !== "s" && e.key !== "S")) return;
+    const t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    if (mem.ctx) {
+      e.preventDefault();
+      slapNow(mem.ctx);
+    }
+  });
+}
+
+function news(ctx, title, personal) {
+  // One short sentence per change of the pile or of the phase (RULES.md, "Reaction allowance"):
+  // what this tablet's slap came to, else the one event that matters most, else what is on the
+  // pile now; and the banner when the phase changed or it became this seat's turn. The first
+  // render says the banner only.
+  const { view, mem, board, who } = ctx;
+  const plays = view.actions.some((a) => a.type === "play");
+  const seen = mem.seen;
+  mem.seen = { pile: view.pile_id, phase: view.phase, round: view.round, plays, over: ctx.over };
+  if (!seen) return title;
+  const phaseChanged = seen.phase !== view.phase || seen.round !== view.round || seen.over !== ctx.over;
+  if (seen.pile === view.pile_id && !phaseChanged) return plays && !seen.plays ? title : "";
+  const rank = { round_over: 5, tornado: 4, lightning: 4, race: 3, take: 2, play: 1 };
+  let best = null;
+  for (const e of view.events) {
+    if ((rank[e.type] || 0) > (best ? rank[best.type] : 0) && !((e.type === "tornado" || e.type === "lightning") && !e.hit.length)) best = e;
+  }
+  let said = personal || (best ? eventLine(board, best, who) : "");
+  if (!said && view.pile.length) {
+    const top = view.pile[view.pile.length - 1];
+    said = T.pileNow(cardName(board, top), board.cards[top] ? board.cards[top].value : 0);
+  }
+  return phaseChanged || (plays && !seen.plays) ? [said, title] : said;
 }
 
 export function render(root, board, message, controls) {
   const view = message.view;
   const me = message.seat;
   const mem = memory(root);
-  saveUiState(root, mem);
   const over = message.status === "finished" || view.over;
   const canAct = message.status === "playing" && !message.bot && !over && view.actions.length > 0;
-  const ctx = { controls, mem, disabled: !canAct || Boolean(controls.busy) };
   const who = namer(me, controls.names);
+  const ctx = { view, board, controls, mem, who, over, disabled: !canAct || Boolean(controls.busy) };
+  mem.ctx = canAct ? ctx : null;
+  onSlapKey(root, mem);
   const personal = personalNote(view, me, mem, who);
-  const parts = [];
-  if (over) {
-    parts.push(resultsBox(view, message, me, who), eventsBox(board, view, who, personal));
-  } else if (view.phase === "decide") {
-    parts.push(decideBox(view, me, ctx), stackBox(board, view, me), tableBox(board, view, me, who));
-  } else {
-    parts.push(pileBox(board, view, ctx), eventsBox(board, view, who, personal), handBox(board, view, ctx),
-      stackBox(board, view, me), tableBox(board, view, me, who));
-  }
   const title = headline(view, message, me, who);
-  const page = h("div", { class: "ta" + (canAct ? " ta--act" : ""), "aria-busy": controls.busy ? "true" : "false" },
-    h("header", { class: "ta-banner" },
-      h("h1", { class: "ta-title", text: T.title }),
-      h("p", { class: "ta-head", text: title }),
-      h("p", { class: "ta-muted" }, T.round(view.round, view.rounds),
-        view.variant === "free" ? ` · ${T.variantFree}` : "",
-        controls.rtt != null ? ` · ${T.rtt(controls.rtt)}` : "",
-        controls.busy && canAct ? h("span", { class: "ta-busy", text: ` · ${T.sending}` }) : null)),
-    h("div", { class: "ta-grid" }, parts));
-  if (!mem.live) mem.live = h("div", { class: "visually-hidden", role: "status", "aria-live": "polite" });
-  root.replaceChildren(page, mem.live);
-  restoreUiState(root, mem);
-  // one polite announcement per move: what happened, then what to do now
-  const said = [personal, ...view.events.map((e) => eventLine(board, e, who))].filter(Boolean).join(" ") + " " + title;
-  if (said !== mem.said) {
-    mem.said = said;
-    mem.live.textContent = said;
+  let first, panel;
+  if (over) {
+    first = () => [resultsBox(view, message, me, who)];
+    panel = () => [eventsBox(board, view, who, personal)];
+  } else if (view.phase === "decide") {
+    first = () => [decideBox(view, me, ctx)];
+    panel = () => [stackBox(board, view, me), tableBox(board, view, me, who)];
+  } else {
+    first = () => [pileBox(board, view, ctx), handBox(board, view, ctx)];
+    panel = () => [eventsBox(board, view, who, personal), stackBox(board, view, me), tableBox(board, view, me, who)];
   }
-  if (!root.contains(document.activeElement) || document.activeElement === document.body) {
-    const next = root.querySelector("button.ta-slap:not([disabled]), .ta-card:not([disabled]), .ta-choice:not([disabled])");
-    if (next && mem.focusKey) next.focus({ preventScroll: true });
+  renderScreen(root, mem, {
+    prefix: "ta", pageClass: "ta" + (canAct ? " ta--act" : ""), busy: controls.busy, mapLabel: T.pileLabel,
+    header: () => header(view, message, controls, title, canAct, over), map: first, panel,
+    announce: news(ctx, title, personal), version: message.version,
+    countdown: { running: T.botIn, over: T.botNow, warn: T.botWarn },
+  });
+}
+
+function header(view, message, controls, title, canAct, over) {
+  let tone = "wait";
+  if (over) tone = "over";
+  else if (message.status === "paused") tone = "paused";
+  else if (message.bot) tone = "bot";
+  else if (canAct) tone = "turn";
+  const extra = [h("span", { class: "ta-muted" }, T.round(view.round, view.rounds),
+    view.variant === "free" ? ` · ${T.variantFree}` : "",
+    controls.rtt != null ? ` · ${T.rtt(controls.rtt)}` : "",
+    controls.busy && canAct ? h("span", { class: "ta-busy", text: ` · ${T.sending}` }) : null)];
+  if (message.timer && canAct && message.status === "playing") {
+    extra.push(countdown("ta", message.timer, T.botIn, T.botNow, { controls, label: T.moreTime, said: T.moreTimeSaid }));
   }
+  const ask = over ? null : askButton("ta", controls, T.askTeacher, T.teacherAsked, message.status === "finished");
+  return h("header", { class: "ta-head-wrap" },
+    h("h1", { class: "ta-title", text: T.title }),
+    banner("ta", "div", tone, title, extra, ask));
 }
 
 export function summary(board, view, table) {
