@@ -8,9 +8,13 @@ failures; sign-up and password reset count every request, since each may send an
 count reaches its limit the action is refused, with the minutes to wait, until the window ends.
 Wrong passwords are limited tightly per account from one address ("pair") and loosely per
 account from everywhere: a student guessing their teacher's password from a tablet cannot lock
-the teacher out of their own laptop.
+the teacher out of their own laptop. Nor can a few tablets together: a browser the teacher has
+signed in from keeps a signed trusted-device cookie (as django-axes and others do), and sign-in
+from it is limited only by its own wrong passwords ("device"), never by the account's or the
+address's.
 """
 import hashlib
+import secrets
 import time
 
 from django.conf import settings
@@ -25,6 +29,8 @@ from games import broadcast
 # action: [(what is counted, attempts allowed, window in seconds)]
 LIMITS = {
     "signin": [("address", 100, 900), ("account", 50, 900), ("pair", 10, 900)],
+    # a browser the teacher signed in from before (trusted_device): only its own misses count
+    "signin-trusted": [("device", 10, 900)],
     "signup": [("address", 10, 3600), ("account", 3, 3600)],
     "reset": [("address", 10, 3600), ("account", 3, 3600)],
 }
@@ -37,15 +43,15 @@ class NoPublishedPasswordBackend(ModelBackend):
     limited here, so every way in (the sign-in page, the admin's) is throttled alike."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
-        address = client_address(request) if request is not None else ""
         account = username or kwargs.get("email") or ""
-        if seconds_to_wait("signin", address=address, account=account):
+        action, address = signin_limits(request, account)
+        if seconds_to_wait(action, address=address, account=account):
             return None
         teacher = None
         if password not in settings.PUBLISHED_PASSWORDS:
             teacher = super().authenticate(request, username=username, password=password, **kwargs)
         if teacher is None:
-            count_attempt("signin", address=address, account=account)
+            count_attempt(action, address=address, account=account)
         return teacher
 
 
@@ -60,12 +66,50 @@ def client_address(request) -> str:
     return request.META.get("REMOTE_ADDR", "")
 
 
+TRUSTED_COOKIE = "sw_teacher_device"
+TRUSTED_DAYS = 90
+_TRUSTED_SALT = "classroom.accounts.trusted"
+
+
+def _account_key(account: str) -> str:
+    return hashlib.sha256((account or "").strip().lower().encode()).hexdigest()[:24]
+
+
+def trusted_device(account: str) -> str:
+    """The cookie value a browser keeps once the teacher signed in on it: signed, naming the
+    account (not readably) and this browser."""
+    from django.core import signing
+
+    return signing.dumps({"a": _account_key(account), "d": secrets.token_urlsafe(12)}, salt=_TRUSTED_SALT)
+
+
+def _trusted_id(request, account: str) -> str | None:
+    """This browser's id if it carries a trusted-device cookie for ``account``."""
+    from django.core import signing
+
+    raw = request.COOKIES.get(TRUSTED_COOKIE) if request is not None else None
+    try:
+        data = signing.loads(raw or "", salt=_TRUSTED_SALT, max_age=TRUSTED_DAYS * 86400)
+    except signing.BadSignature:
+        return None
+    return data.get("d") if data.get("a") == _account_key(account) else None
+
+
+def signin_limits(request, account: str) -> tuple[str, str]:
+    """The limits a sign-in for ``account`` from this request counts against, as (action,
+    what stands for the address): a trusted browser's own, or the address's and account's."""
+    device = _trusted_id(request, account)
+    if device:
+        return "signin-trusted", device
+    return "signin", client_address(request) if request is not None else ""
+
+
 def _keys(action, address, account):
     now = time.time()
     account = (account or "").strip().lower()
-    values = {"address": address, "account": account, "pair": f"{account} {address}"}
+    values = {"address": address, "account": account, "pair": f"{account} {address}", "device": address}
     for scope, limit, window in LIMITS[action]:
-        if scope != "address" and not account:
+        if scope not in ("address", "device") and not account:
             continue
         digest = hashlib.sha256(values[scope].encode()).hexdigest()[:24]
         bucket = int(now // window)

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from classroom import accounts, buckets, frames, guesses, languages, selectors, services
+from classroom import accounts, buckets, frames, guesses, languages, pace, selectors, services
 from classroom.consumers import ACT_BURST, MAX_ACTS_PER_SECOND, MAX_FRAMES_PER_SECOND, token_cookie
 from classroom.frames import MAX_FRAME_BYTES
 from classroom.forms import JoinForm, SessionForm, SignUpForm
@@ -78,11 +78,20 @@ class ThrottledLoginView(auth_views.LoginView):
     refuses (classroom.accounts); this page says how long to wait."""
 
     def post(self, request, *args, **kwargs):
-        wait = accounts.seconds_to_wait("signin", address=accounts.client_address(request),
-                                        account=request.POST.get("username", ""))
+        account = request.POST.get("username", "")
+        action, address = accounts.signin_limits(request, account)
+        wait = accounts.seconds_to_wait(action, address=address, account=account)
         if wait:
             return _too_many(request, wait)
         return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        # this browser is the teacher's from now on: others' wrong passwords never lock it out
+        response.set_cookie(accounts.TRUSTED_COOKIE, accounts.trusted_device(form.get_user().email),
+                            max_age=accounts.TRUSTED_DAYS * 86400, httponly=True, samesite="Lax",
+                            secure=_secure_cookies(self.request))
+        return response
 
 
 class ThrottledPasswordResetView(auth_views.PasswordResetView):
@@ -195,6 +204,8 @@ COMMANDS = {
     "unapprove": lambda s, p: services.approve(participant=_participant(s, p.get("participant")), approved=False),
     "rename": lambda s, p: services.rename(participant=_participant(s, p.get("participant")), nickname=p.get("nickname", "")),
     "remove": lambda s, p: services.remove(participant=_participant(s, p.get("participant"))),
+    "remove-many": lambda s, p: services.remove_many(session=s, participant_ids=p.getlist("participant")),
+    "ban": lambda s, p: services.ban(participant=_participant(s, p.get("participant"))),
     "move": lambda s, p: services.move_participant(participant=_participant(s, p.get("participant")),
                                                    table_number=int(p.get("table") or 1)),
     "clear-ask": lambda s, p: services.ask_teacher(participant=_participant(s, p.get("participant")), asking=False),
@@ -300,14 +311,17 @@ def join(request, code=""):
                 participant, token = services.request_device_move(session=session,
                                                                   nickname=form.cleaned_data["nickname"])
             else:
+                address = request.META.get("REMOTE_ADDR", "")
+                pace.check(device=device, address=address)
                 participant, token = services.join(session=session, nickname=form.cleaned_data["nickname"],
                                                    players=form.cleaned_data["players"],
-                                                   language=languages.current())
-        except guesses.TooManyGuesses as error:
+                                                   language=languages.current(), device_hash=pace.device_hash(device))
+                pace.count(device=device, address=address)
+        except (guesses.TooManyGuesses, pace.TooFast) as error:
             form.add_error("code", error.message)
         except services.JoinError as error:
             field = "code" if error.code in ("bad_code", "wrong_code", "ended", "joining_locked",
-                                             "session_full") else "nickname"
+                                             "session_full", "banned") else "nickname"
             form.add_error(field, error.message)
             offer_move = error.code == "duplicate_nickname" and session.status != Session.Status.LOBBY
         else:

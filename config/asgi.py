@@ -10,6 +10,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config import health  # noqa: E402
 from config.bodylimit import BodyLimit  # noqa: E402
 from config.origin import SameOriginValidator  # noqa: E402
 from classroom.routing import websocket_urlpatterns  # noqa: E402
@@ -17,8 +18,9 @@ from games import pgpool  # noqa: E402
 from config.lifespan import LifespanApp  # noqa: E402
 from classroom.loops import purge_forever, storms_forever  # noqa: E402
 from games.loops import sweep_forever  # noqa: E402
+from scoring.loops import resend_forever  # noqa: E402
 
 application = LifespanApp(ProtocolTypeRouter({
     "http": BodyLimit(django_asgi_app),
     "websocket": AllowedHostsOriginValidator(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
-}), loops=[sweep_forever, storms_forever, purge_forever], warm=[pgpool.warm])
+}), loops=[sweep_forever, storms_forever, purge_forever, resend_forever], warm=[pgpool.warm, health.warm])

@@ -4,6 +4,7 @@ Content security policy, deleting a session with everything in it, ownership of 
 URL, WebSocket origins, device tokens bound to one participant of one session, production
 cookies, and no student data beyond a nickname.
 """
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -726,6 +727,9 @@ PARTICIPANT_FIELDS = {
     # the language the tablet shows (its picker's choice or the browser's), for its screens and
     # report: a display setting of the device, deleted with the participant
     "language",
+    # a hash of the random id the joining device's cookie carries, so the teacher can turn that
+    # device away: says nothing about the child, deleted with the participant
+    "device_hash",
 }
 PERSONAL = {"email", "e_mail", "first_name", "last_name", "full_name", "surname", "birthday", "date_of_birth",
             "birth_date", "gender", "phone", "address", "photo", "ip_address", "user_agent", "student_id"}
@@ -766,3 +770,100 @@ def test_the_join_form_asks_only_for_the_code_and_a_nickname(client, db):
     choices = set(re.findall(r'<option value="([^"]+)" lang=', page))
     assert choices == {code for code, _name in settings.LANGUAGES}
     assert "Please don&#x27;t use your full name." in page
+
+
+# --- One device, many sockets ------------------------------------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_a_device_with_ten_sockets_gets_the_taps_of_one():
+    """Ten sockets of one device share its limits: together they get the answers one socket
+    gets, a device holds a few sockets at most (its oldest are closed), and once it floods every
+    one of its sockets is closed."""
+    from asgiref.sync import async_to_sync
+
+    from classroom.consumers import (CLOSE_FLOODING, CLOSE_SUPERSEDED, MAX_FRAMES_PER_SECOND,
+                                     MAX_SOCKETS_PER_DEVICE)
+
+    session, devices = started_session(students=2)
+    token = devices[0][1]
+
+    async def run():
+        sockets = [await open_tablet(session.pk, token) for _ in range(10)]
+        closed = [await closed_with(s, timeout=2) for s in sockets[:-MAX_SOCKETS_PER_DEVICE]]
+        assert closed == [CLOSE_SUPERSEDED] * (10 - MAX_SOCKETS_PER_DEVICE)
+        live = sockets[-MAX_SOCKETS_PER_DEVICE:]
+        for socket in live:  # drain the views sent on connect
+            while not await socket.receive_nothing(timeout=0.2):
+                await socket.receive_output()
+        pongs = 0
+        for round_ in range(MAX_FRAMES_PER_SECOND // 2):  # half a burst on each socket, at once
+            for socket in live:
+                await socket.send_to(text_data='{"type":"ping","t":1}')
+        for socket in live:
+            while not await socket.receive_nothing(timeout=0.3):
+                message = await socket.receive_output()
+                pongs += '"pong"' in message.get("text", "")
+        assert pongs <= MAX_FRAMES_PER_SECOND + 2 < len(live) * (MAX_FRAMES_PER_SECOND // 2), pongs
+        for number in range(40):  # then one socket floods: the device's others close with it
+            await live[0].send_to(text_data='{"type":"ping"}')
+        codes = [await closed_with(socket) for socket in live]
+        assert codes == [CLOSE_FLOODING] * len(live)
+    async_to_sync(run)()
+
+
+# --- The teacher's own laptop is never locked out ---------------------------------------------------
+
+@pytest.mark.django_db
+def test_wrong_passwords_from_a_few_tablets_never_lock_the_teacher_out_of_their_laptop(settings):
+    """60 wrong passwords from 6 tablets' addresses stop sign-in to the account from anywhere
+    new, but not from the browser the teacher signed in on before."""
+    from django.core.cache import cache
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests.factories import PASSWORD, make_teacher
+
+    cache.clear()
+    make_teacher(email="ms.rivera@school.test")
+    laptop = Client(REMOTE_ADDR="10.20.0.1")
+    assert laptop.post(reverse("login"), {"username": "ms.rivera@school.test", "password": PASSWORD}).status_code == 302
+    laptop.post(reverse("logout"))
+    for tablet in range(6):
+        guesser = Client(REMOTE_ADDR=f"10.20.1.{tablet}")
+        for attempt in range(10):
+            guesser.post(reverse("login"), {"username": "ms.rivera@school.test", "password": f"guess-{attempt}"})
+    stranger = Client(REMOTE_ADDR="10.20.2.1")
+    assert stranger.post(reverse("login"), {"username": "ms.rivera@school.test", "password": PASSWORD}).status_code == 429
+    answer = laptop.post(reverse("login"), {"username": "ms.rivera@school.test", "password": PASSWORD})
+    assert answer.status_code == 302 and answer.wsgi_request.user.is_authenticated
+    # a forged or another account's cookie earns nothing
+    stranger.cookies["sw_teacher_device"] = "forged"
+    assert stranger.post(reverse("login"), {"username": "ms.rivera@school.test", "password": PASSWORD}).status_code == 429
+    cache.clear()
+
+
+# --- Behind a proxy, no debug pages -------------------------------------------------------------------
+
+def test_debug_is_off_when_the_app_is_reached_through_a_public_name(tmp_path):
+    """A laptop serving loopback behind a proxy (PUBLIC_BASE_URL with a public name) has DEBUG off,
+    though DEBUG=1 and HOST is loopback; on loopback alone it stays on for development."""
+    from tests.test_install import embedded_env, settings_of
+
+    proxied = settings_of(embedded_env(tmp_path, DEBUG="1", PUBLIC_BASE_URL="https://stormwise.school.example"),
+                          "DEBUG", "ALLOWED_HOSTS")
+    assert proxied == [False, ["localhost", "127.0.0.1", "[::1]", "stormwise.school.example"]]
+    assert settings_of(embedded_env(tmp_path, DEBUG="1", ALLOWED_HOSTS="*"), "DEBUG") == [False]
+    assert settings_of(embedded_env(tmp_path, DEBUG="1"), "DEBUG") == [True]
+
+
+@pytest.mark.django_db
+def test_a_huge_seat_or_version_number_is_a_bad_frame_not_an_error_page():
+    from django.test import Client
+
+    session, devices = started_session(students=2)
+    tablet = Client()
+    tablet.cookies[token_cookie(session.pk)] = devices[0][1]
+    for seat, version in [(10**30, 1), (2**40, 1), (-1, 1), (0, 10**30)]:
+        frame = {"type": "act", "id": "a-huge-number", "seat": seat, "version": version, "action": {"type": "wait"}}
+        answer = tablet.post(f"/play/{session.pk}/act", json.dumps(frame), content_type="application/json")
+        assert answer.status_code < 500 and answer.json()["code"] == "bad_frame", (seat, version, answer.content)
