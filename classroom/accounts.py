@@ -14,14 +14,18 @@ from it is limited only by its own wrong passwords ("device"), never by the acco
 address's.
 """
 import hashlib
+import logging
 import secrets
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.forms import PasswordResetForm as DjangoPasswordResetForm
 from django.contrib.auth.signals import user_logged_out
 from django.core.cache import cache
 from django.dispatch import receiver
+from django.utils.cache import patch_cache_control
 
 from games import broadcast
 
@@ -137,18 +141,24 @@ def count_attempt(action: str, *, address: str, account: str = "") -> None:
 
 class KeepSignedInMiddleware:
     """A working teacher's session is saved (and its expiry pushed on) every few minutes, so it
-    ends SESSION_COOKIE_AGE after the teacher's last request, not after they signed in."""
+    ends SESSION_COOKIE_AGE after the teacher's last request, not after they signed in. Every
+    page a signed-in teacher gets is ``no-store`` unless its view says otherwise."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
+        signed_in = user is not None and user.is_authenticated
+        if signed_in:
             bucket = int(time.time() // SEEN_BUCKET_SECONDS)
             if request.session.get("seen") != bucket:
                 request.session["seen"] = bucket
-        return self.get_response(request)
+        response = self.get_response(request)
+        if signed_in and not response.has_header("Cache-Control"):
+            # a teacher's pages list the class's nicknames: never kept by a browser or a proxy
+            patch_cache_control(response, no_store=True, private=True)
+        return response
 
 
 # --- Dashboards close when their teacher signs out or changes password -----------------------------
@@ -194,6 +204,38 @@ def _signed_out(sender, request, user, **kwargs):
         close_dashboards(user.pk)
 
 
+# --- E-mail, sent beside the request ------------------------------------------------------------
+
+# Sign-up and password-reset answers are the same whether or not an address has an account; sent
+# inside the request, an e-mail to an existing account made its answer seconds slower (SMTP).
+_mailer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stormwise-mail")
+_mail_logger = logging.getLogger(__name__)
+
+
+def _send(send, args, kwargs):
+    try:
+        send(*args, **kwargs)
+    except Exception:  # nobody waits for it: say so in the log
+        _mail_logger.exception("An e-mail could not be sent.")
+
+
+def send_later(send, *args, **kwargs):
+    """Call ``send(*args, **kwargs)`` on the mail thread; the request answers without waiting."""
+    _mailer.submit(_send, send, args, kwargs)
+
+
+def mail_sent(timeout=10.0) -> None:
+    """Wait until every e-mail handed to ``send_later`` so far has been sent (or failed)."""
+    _mailer.submit(lambda: None).result(timeout)
+
+
+class PasswordResetForm(DjangoPasswordResetForm):
+    """Django's password reset, its e-mail sent beside the request."""
+
+    def send_mail(self, *args, **kwargs):
+        send_later(super().send_mail, *args, **kwargs)
+
+
 # --- Sign-up ----------------------------------------------------------------------------------------
 
 def signup_allowed_for(email: str) -> bool:
@@ -231,6 +273,5 @@ def request_signup(*, email: str, request) -> None:
                                           default_token_generator.make_token(teacher)])
     context = {"link": request.build_absolute_uri(path), "existing": existing,
                "sign_in": request.build_absolute_uri(reverse("login"))}
-    send_mail(render_to_string("registration/signup_email_subject.txt", context).strip(),
-              render_to_string("registration/signup_email.txt", context),
-              None, [teacher.email])
+    send_later(send_mail, render_to_string("registration/signup_email_subject.txt", context).strip(),
+               render_to_string("registration/signup_email.txt", context), None, [teacher.email])

@@ -40,3 +40,13 @@ def take(key: str, *, rate: float, burst: int) -> None:
     """Take one token for something already done (it may leave the bucket below empty)."""
     now = time.time()
     _store(key, _level(key, rate, burst, now) - 1, rate, burst, now)
+
+
+# A PDF is seconds of a server's CPU (a family plan is drawn afresh each time): a student needs a
+# few, and a page reloading one in a loop must not slow the class's game down.
+PDFS_PER_MINUTE = 3
+
+
+def pdf_allowed(participant_id: int) -> bool:
+    """One of a student's PDFs (report, family plan) may be made now."""
+    return allow(f"pdf:{participant_id}", rate=PDFS_PER_MINUTE / 60, burst=PDFS_PER_MINUTE)

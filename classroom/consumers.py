@@ -330,6 +330,9 @@ class DashboardConsumer(Consumer):
 
     FLUSH_SECONDS = 1.0
     REFRESH_SECONDS = 5.0
+    # How often the socket checks that its browser session still signs the teacher in: a teacher
+    # signed out for being idle (SESSION_COOKIE_AGE) must not leave the class's names on screen.
+    SIGNIN_CHECK_SECONDS = 60.0
 
     async def connect(self):
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
@@ -362,8 +365,14 @@ class DashboardConsumer(Consumer):
         # database and build their snapshots at the same instant, every time, and every socket
         # of the process would wait for all of them at once (BENCHMARKS.md, "figures behind the code").
         next_recheck = time.monotonic()
+        next_signin_check = next_recheck + self.SIGNIN_CHECK_SECONDS
         while True:
             now = time.monotonic()
+            if now >= next_signin_check:
+                next_signin_check = now + self.SIGNIN_CHECK_SECONDS
+                if not await accounts.still_signed_in(self.scope, self.teacher_id):
+                    await self.close(code=CLOSE_UNAUTHORISED)
+                    return
             recheck = now >= next_recheck
             if self.dirty or recheck:
                 self.dirty = False

@@ -1,6 +1,7 @@
 """Pages and endpoints for teachers and students. Thin: each calls a service or a selector."""
 import asyncio
 import functools
+from datetime import timedelta
 import hashlib
 import json
 
@@ -15,6 +16,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
@@ -96,6 +98,8 @@ class ThrottledLoginView(auth_views.LoginView):
 
 class ThrottledPasswordResetView(auth_views.PasswordResetView):
     """Password reset e-mails, limited per address and per account (classroom.accounts)."""
+
+    form_class = accounts.PasswordResetForm
 
     def post(self, request, *args, **kwargs):
         address, email = accounts.client_address(request), request.POST.get("email", "")
@@ -338,8 +342,17 @@ def join(request, code=""):
 
 
 def _device_participant(request, pk):
+    """The session and the participant this device's cookie names in it: None once the lesson
+    ended ``DEVICE_REPORT_HOURS`` ago, so the next child on a shared tablet never lands in the
+    last one's game."""
     session = get_object_or_404(Session, pk=pk)
+    if _long_over(session):
+        return session, None
     return session, services.participant_for_token(session, request.COOKIES.get(token_cookie(session.pk)))
+
+
+def _long_over(session) -> bool:
+    return bool(session.ended_at) and timezone.now() - session.ended_at >= timedelta(hours=settings.DEVICE_REPORT_HOURS)
 
 
 @never_cache
@@ -401,7 +414,7 @@ def play_act(request, pk):
 
 def _poll_state(pk, token, first):
     session = Session.objects.filter(pk=pk).first()
-    participant = services.participant_for_token(session, token) if session else None
+    participant = services.participant_for_token(session, token) if session and not _long_over(session) else None
     if participant is None:
         return None
     if first and not buckets.allow(f"frames:{participant.pk}", rate=MAX_FRAMES_PER_SECOND,

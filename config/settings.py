@@ -133,6 +133,8 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    if not str(DATABASES["default"]["NAME"]).startswith((":memory:", "file:")):
+        install.owner_only_database(DATABASES["default"]["NAME"])
     # The embedded server's taps run on a few worker threads; each keeps its SQLite connection
     # rather than opening one (and running the PRAGMAs below) for every tap.
     DATABASES["default"]["CONN_MAX_AGE"] = (int(os.environ["CONN_MAX_AGE"]) if "CONN_MAX_AGE" in os.environ

@@ -11,6 +11,7 @@ MESSAGES = {
     "game_paused": _("Your teacher has paused the game. Wait a moment."),
     "game_finished": _("This game is over."),
     "not_your_seat": _("You can only play for your own seat."),
+    "bot_playing": _("A bot is playing this seat for now. Ask your teacher to hand it back to you."),
     "bad_frame": _("That message could not be read."),
     "too_big": _("That message is too big."),
     "too_fast": _("Slow down a little: too many taps at once."),

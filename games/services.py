@@ -97,12 +97,14 @@ def well_formed(action) -> None:
 
 
 def check(game: Game, seat: int | None, version: int | None, actor: str) -> None:
-    """Refuse an action the game cannot take now: finished, paused, or chosen on a view older
-    than this seat's last change."""
+    """Refuse an action the game cannot take now: finished, paused, a student's for a seat a bot
+    plays, or chosen on a view older than this seat's last change."""
     if game.status == Game.Status.FINISHED:
         raise Refused("game_finished")
     if game.status == Game.Status.PAUSED and actor != Move.Actor.TEACHER:
         raise Refused("game_paused")
+    if actor == Move.Actor.STUDENT and str(seat) in game.bots:  # handed to a bot by the teacher
+        raise Refused("bot_playing")
     if version is not None and seat is not None:
         mark = game.seat_marks.get(str(seat), [0])[0]
         if version < mark or version > game.version:

@@ -17,7 +17,7 @@ class Command(BaseCommand):
         import uvicorn
 
         from classroom.accounts import uses_published_password
-        from config import connections
+        from classroom import connections
         from classroom.consumers import WS_MAX_BYTES
         from classroom.models import Teacher
 
@@ -47,7 +47,7 @@ class Command(BaseCommand):
         uvicorn.run(
             "config.asgi:application", host=host, port=port, workers=workers,
             lifespan="on", ws_per_message_deflate=False,
-            # Half-sent requests and connections past an address's cap are closed (config.connections);
+            # Half-sent requests and connections past an address's cap are closed (classroom.connections);
             # on SIGTERM, requests still running after a few seconds are cut off rather than waited for.
             http=connections.GuardedHTTPProtocol, timeout_graceful_shutdown=5, ws_ping_interval=20, ws_max_size=WS_MAX_BYTES,
             # X-Forwarded-For/-Proto are believed only from the proxies named in TRUSTED_PROXIES.
