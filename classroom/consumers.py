@@ -241,6 +241,11 @@ class PlayConsumer(Consumer):
             answer = await database_sync_to_async(device_more_time)(self.participant_id, message.get("seat"))
             if answer["type"] == "error":
                 await self.send_json(answer)
+        elif kind == "move":  # another tablet asks to carry on as this student
+            answer = await database_sync_to_async(services.device_answers_move)(
+                self.participant_id, message.get("allow") is True)
+            if answer["type"] == "error":
+                await self.send_json(answer)
         elif kind == "sync":
             await self.send_state()
         else:

@@ -511,17 +511,24 @@ def end(*, session: Session) -> Session:
 
 def request_device_move(*, session: Session, nickname: str) -> tuple[Participant, str]:
     """A student whose tablet broke asks to carry on from this device: the new device's token
-    waits for the teacher's approval (nobody can take a seat just by typing a name)."""
+    waits for approval (nobody can take a seat just by typing a name). While the first tablet
+    is online it must allow the move itself (``device_answers_move``); otherwise the teacher
+    approves (``approve_device_move``). A waiting request is never replaced by another, and none
+    is taken while joining is locked."""
+    if session.joining_locked:
+        raise JoinError(_("Your teacher has closed this lesson to new students. Ask your teacher "
+                          "to open it."), code="joining_locked")
     key = nicknames.same_key(nicknames.clean(nickname))
     participant = next((p for p in session.participants.all() if nicknames.same_key(p.nickname) == key), None)
     if participant is None:
         raise JoinError(_("Nobody in this lesson uses that nickname."), code="unknown_nickname")
     token = secrets.token_urlsafe(24)
-    was_waiting = bool(participant.move_token_hash)
+    claimed = Participant.objects.filter(pk=participant.pk, move_token_hash="").update(move_token_hash=hash_token(token))
+    if not claimed:
+        raise JoinError(_("Another tablet is already waiting to carry on as this student. Ask your "
+                          "teacher."), code="move_waiting")
     participant.move_token_hash = hash_token(token)
-    participant.save(update_fields=["move_token_hash"])
-    if not was_waiting:  # the dashboard shows one request; a repeated one changes nothing there
-        notify_session(session)
+    notify_session(session)
     return participant, token
 
 
@@ -531,13 +538,45 @@ def participant_waiting_to_move(session: Session, token: str | None) -> Particip
     return session.participants.filter(move_token_hash=hash_token(token)).first()
 
 
-def approve_device_move(*, participant: Participant) -> None:
-    """The teacher approves: the new device now holds the seats; the old one is signed out."""
+def _hand_over(participant: Participant) -> bool:
+    """The waiting device now holds the seats; the old one's sockets close (its token is gone)."""
+    changed = Participant.objects.filter(pk=participant.pk).exclude(move_token_hash="").update(
+        token_hash=F("move_token_hash"), move_token_hash="")
+    notify_session(participant.session)
+    return bool(changed)
+
+
+def approve_device_move(*, participant: Participant, seen_both=False) -> None:
+    """The teacher approves a move. While the student's first tablet is online the student
+    allows it there, unless the teacher has both tablets in front of them (``seen_both``)."""
     if not participant.move_token_hash:
         return
-    participant.token_hash, participant.move_token_hash = participant.move_token_hash, ""
-    participant.save(update_fields=["token_hash", "move_token_hash"])
-    notify_session(participant.session)
+    if participant.connected and not seen_both:
+        raise JoinError(_("%(name)s's first tablet is still online: they can allow the move on it. "
+                          "Or look at both tablets, then approve with both seen.")
+                        % {"name": participant.nickname}, code="first_tablet_online")
+    _hand_over(participant)
+
+
+def refuse_device_move(*, participant: Participant) -> None:
+    """The teacher (or the first tablet) turns a waiting move down: the waiting device gets nothing."""
+    if Participant.objects.filter(pk=participant.pk).exclude(move_token_hash="").update(move_token_hash=""):
+        notify_session(participant.session)
+
+
+def device_answers_move(participant_id: int, allow: bool) -> dict:
+    """The student's first tablet allows or refuses another device carrying on as them (socket
+    and HTTP alike). Returns the answer for the device."""
+    participant = Participant.objects.select_related("session").filter(pk=participant_id).first()
+    if participant is None:
+        return Refused("session_closed").as_message()
+    if not participant.move_token_hash:
+        return {"type": "ok"}
+    if allow:
+        _hand_over(participant)
+    else:
+        refuse_device_move(participant=participant)
+    return {"type": "ok"}
 
 
 def notify_session(session: Session) -> None:

@@ -215,7 +215,9 @@ COMMANDS = {
     "clear-ask": lambda s, p: services.ask_teacher(participant=_participant(s, p.get("participant")), asking=False),
     "to-bot": lambda s, p: services.hand_to_bot(seat=_seat(s, p.get("seat")), to_bot=True),
     "to-student": lambda s, p: services.hand_to_bot(seat=_seat(s, p.get("seat")), to_bot=False),
-    "approve-move": lambda s, p: services.approve_device_move(participant=_participant(s, p.get("participant"))),
+    "approve-move": lambda s, p: services.approve_device_move(participant=_participant(s, p.get("participant")),
+                                                              seen_both=p.get("seen_both") == "1"),
+    "refuse-move": lambda s, p: services.refuse_device_move(participant=_participant(s, p.get("participant"))),
     "lock-joining": lambda s, p: services.set_joining_locked(session=s, locked=True),
     "unlock-joining": lambda s, p: services.set_joining_locked(session=s, locked=False),
     "set-cap": lambda s, p: services.set_max_participants(session=s, most=p.get("max_participants")),
@@ -402,6 +404,8 @@ def play_act(request, pk):
         return JsonResponse(answer, status=429 if answer.get("code") == "too_fast" else 200)
     if message.get("type") == "more_time":
         return JsonResponse(device_more_time(participant.pk, message.get("seat")))
+    if message.get("type") == "move":
+        return JsonResponse(services.device_answers_move(participant.pk, message.get("allow") is True))
     if not buckets.allow(f"acts:{participant.pk}", rate=MAX_ACTS_PER_SECOND, burst=ACT_BURST):
         return _too_fast(message.get("id"))
     try:

@@ -867,3 +867,65 @@ def test_a_huge_seat_or_version_number_is_a_bad_frame_not_an_error_page():
         frame = {"type": "act", "id": "a-huge-number", "seat": seat, "version": version, "action": {"type": "wait"}}
         answer = tablet.post(f"/play/{session.pk}/act", json.dumps(frame), content_type="application/json")
         assert answer.status_code < 500 and answer.json()["code"] == "bad_frame", (seat, version, answer.content)
+
+
+# --- Taking a classmate's seat ----------------------------------------------------------------------
+
+def _ask_to_move(client, session, nickname):
+    return client.post("/join", {"code": session.join_code, "nickname": nickname, "players": 1, "move": "1"})
+
+
+@pytest.mark.django_db
+def test_a_move_request_is_never_replaced_and_never_taken_while_joining_is_locked():
+    from classroom import services
+    from classroom.models import Participant
+
+    session, devices = started_session(students=2)
+    ana = devices[0][0]
+    first, second = Client(), Client()
+    assert _ask_to_move(first, session, ana.nickname).status_code == 302
+    waiting = Participant.objects.get(pk=ana.pk).move_token_hash
+    refused = _ask_to_move(second, session, ana.nickname)
+    assert refused.status_code == 200 and "already waiting" in refused.content.decode()
+    assert Participant.objects.get(pk=ana.pk).move_token_hash == waiting
+
+    services.refuse_device_move(participant=Participant.objects.get(pk=ana.pk))
+    services.set_joining_locked(session=session, locked=True)
+    locked = _ask_to_move(second, session, ana.nickname)
+    assert locked.status_code == 200 and "closed this lesson" in locked.content.decode()
+    assert Participant.objects.get(pk=ana.pk).move_token_hash == ""
+
+
+@pytest.mark.django_db
+def test_while_the_first_tablet_is_online_the_student_allows_the_move_on_it():
+    """The teacher's approval alone does not move an online student's seat (unless the teacher
+    says they have seen both tablets); the student's own tablet allows or refuses it."""
+    from classroom import services
+    from classroom.models import Participant
+
+    session, devices = started_session(students=2)
+    ana, old_token = devices[0]
+    Participant.objects.filter(pk=ana.pk).update(connected=1)  # her tablet's socket is open
+    thief = Client()
+    assert _ask_to_move(thief, session, ana.nickname).status_code == 302
+    teacher = Client()
+    teacher.force_login(session.teacher)
+    refused = teacher.post(f"/sessions/{session.pk}/do/approve-move", {"participant": ana.pk},
+                           HTTP_ACCEPT="application/json")
+    assert refused.status_code == 400 and "still online" in refused.json()["message"]
+    assert services.participant_for_token(session, old_token) is not None
+
+    own = Client()
+    own.cookies[token_cookie(session.pk)] = old_token
+    state = own.get(f"/play/{session.pk}/poll?since=").json()
+    assert state["lobby"]["move_asked"] is True
+    answer = own.post(f"/play/{session.pk}/act", json.dumps({"type": "move", "allow": False}),
+                      content_type="application/json")
+    assert answer.json() == {"type": "ok"}
+    assert services.participant_for_token(session, old_token) is not None
+    assert not Participant.objects.get(pk=ana.pk).move_token_hash
+
+    assert _ask_to_move(Client(), session, ana.nickname).status_code == 302  # her new tablet, for real
+    seen = teacher.post(f"/sessions/{session.pk}/do/approve-move", {"participant": ana.pk, "seen_both": "1"},
+                        HTTP_ACCEPT="application/json")
+    assert seen.json()["ok"] and services.participant_for_token(session, old_token) is None
