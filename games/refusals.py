@@ -13,6 +13,7 @@ MESSAGES = {
     "not_your_seat": _("You can only play for your own seat."),
     "bot_playing": _("A bot is playing this seat for now. Ask your teacher to hand it back to you."),
     "bad_frame": _("That message could not be read."),
+    "bad_action": _("That is not a move your screen offers."),
     "too_big": _("That message is too big."),
     "too_fast": _("Slow down a little: too many taps at once."),
     "unknown_type": _("That is not something this page can do."),

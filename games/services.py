@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -24,6 +25,8 @@ from games.pipeline import Outcome, server_action_id
 from games.refusals import Refused
 from scenarios import registry
 from scenarios.base import IllegalAction, draw, play_out
+
+logger = logging.getLogger(__name__)
 
 
 def engine_for(game: Game):
@@ -137,6 +140,13 @@ def advance(game: Game, seat, action, action_id, actor, *, views=True) -> Step:
         action = engine.canonical(action)
     except IllegalAction as error:
         raise Refused.from_illegal(error, game.scenario) from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+        if actor != Move.Actor.STUDENT:  # the server's own move: a bug to see, not input to refuse
+            raise
+        # A device's action of a shape the engine never offers (a list for a place, ...): bad
+        # input, refused like any other; ``state`` is a copy, so nothing changed.
+        logger.warning("Refused a malformed %s action for game %s: %r", game.scenario, game.pk, action)
+        raise Refused("bad_action") from None
     game.version += 1
     game.state = engine.dump(state)
     if engine.finished(state):

@@ -4,6 +4,7 @@ Content security policy, deleting a session with everything in it, ownership of 
 URL, WebSocket origins, device tokens bound to one participant of one session, production
 cookies, and no student data beyond a nickname.
 """
+import asyncio
 import json
 import re
 from html.parser import HTMLParser
@@ -929,3 +930,84 @@ def test_while_the_first_tablet_is_online_the_student_allows_the_move_on_it():
     seen = teacher.post(f"/sessions/{session.pk}/do/approve-move", {"participant": ana.pk, "seen_both": "1"},
                         HTTP_ACCEPT="application/json")
     assert seen.json()["ok"] and services.participant_for_token(session, old_token) is None
+
+
+# --- No device sends what its screen does not offer ------------------------------------------------
+
+# Tornado Alert's race ``settle`` is being made an offered action (its race rules); until then
+# this holds for every other scenario.
+OFFERED_ONLY_SCENARIOS = [key for key in __import__("scenarios.registry", fromlist=["keys"]).keys()
+                          if key != "tornado_alert"]
+
+
+def _crafted(offered: list[dict]) -> list[dict]:
+    """Actions a hostile client might send: every offered action with each field set to values
+    no offered action has, an unknown field added, and types nobody is offered."""
+    values = {}
+    for action in offered:
+        for field, value in action.items():
+            values.setdefault(field, []).append(value)
+    crafted = [{"type": "no-such-action"}, {"type": "settle"}, {"type": "end"}, {"type": "finish"}]
+    for action in offered[:12]:
+        crafted.append({**action, "by": "a script"})
+        for field in action:
+            if field == "type":
+                continue
+            for strange in (-1, 10**6, "X99", None, [], {"nested": 1}, True):
+                if strange not in values[field]:
+                    crafted.append({**action, field: strange})
+    return crafted
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("scenario", OFFERED_ONLY_SCENARIOS)
+def test_no_action_outside_a_seats_offered_actions_is_applied(scenario):
+    """Through the HTTP fallback and the socket alike, whatever a device sends, the move stored
+    is one of the actions its seat was offered at that moment."""
+    from asgiref.sync import async_to_sync
+
+    from games.models import Game, Move
+    from games.services import engine_for
+
+    session, devices = started_session(students=2, scenario=scenario)
+    checked = 0
+    for participant, token in devices:
+        for seat in participant.seats.select_related("table"):
+            game = Game.objects.get(pk=seat.table.game_id)
+            engine = engine_for(game)
+            offered = engine.actions(engine.load(game.state), seat.number)
+            if not offered:
+                continue
+            tablet = Client()
+            tablet.cookies[token_cookie(session.pk)] = token
+            for number, action in enumerate(_crafted(offered)):
+                game.refresh_from_db()
+                offered_now = engine.actions(engine.load(game.state), seat.number)
+                frame = {"type": "act", "id": f"crafted-http-{seat.pk}-{number}", "seat": seat.number,
+                         "version": game.version, "action": action}
+                tablet.post(f"/play/{session.pk}/act", json.dumps(frame), content_type="application/json")
+                stored = Move.objects.filter(game=game, action_id=frame["id"]).first()
+                assert stored is None or stored.action in offered_now, (action, stored.action)
+                checked += 1
+
+            async def over_the_socket():
+                socket = await open_tablet(session.pk, token)
+                for number, action in enumerate(_crafted(offered)[:8]):
+                    version = (await Game.objects.aget(pk=game.pk)).version
+                    await socket.send_json_to({"type": "act", "id": f"crafted-ws-{seat.pk}-{number}",
+                                               "seat": seat.number, "version": version, "action": action})
+                    try:
+                        while (await socket.receive_json_from(timeout=5)).get("type") not in ("ok", "error"):
+                            pass
+                    except TimeoutError:  # an answer lost to a busy machine: the replay below still checks
+                        pass
+                    await asyncio.sleep(0.5)  # the socket's own pace, so each one reaches the rules
+                await socket.disconnect()
+            async_to_sync(over_the_socket)()
+            # every move a crafted frame made was offered to its seat just before it (replayed)
+            state = engine.setup(game.seed, game.seats, game.options)
+            for move in Move.objects.filter(game=game).order_by("seq"):
+                if move.action_id.startswith("crafted-"):
+                    assert move.action in engine.actions(state, move.seat), (move.action_id, move.action)
+                engine.apply(state, move.seat, move.action)
+    assert checked
