@@ -31,10 +31,14 @@ def per_address() -> int:
     return int(os.environ.get("CONNECTIONS_PER_ADDRESS", "500"))
 
 
-def files_needed() -> int:
+# A class of 35 behind one school address holds about 70 connections: the cap never goes lower.
+FEWEST_PER_ADDRESS = 100
+
+
+def files_needed(per_address_cap: int | None = None) -> int:
     """File descriptors a server process needs: a capped address can never take more than a
     quarter of them."""
-    return 4 * per_address()
+    return 4 * (per_address_cap or per_address())
 
 
 def raise_file_limit() -> int:

@@ -31,11 +31,17 @@ class Command(BaseCommand):
                     "`python manage.py teacher_password EMAIL` for each before serving the network.")
         files = connections.raise_file_limit()
         if files < connections.files_needed():
-            raise CommandError(
-                f"This system lets the server open only {files} files at once; it needs "
-                f"{connections.files_needed()} so that one device holding connections cannot shut the "
-                f"class out. Raise the limit (`ulimit -n {connections.files_needed()}` in this shell) "
-                f"or lower CONNECTIONS_PER_ADDRESS (now {connections.per_address()}).")
+            if files < connections.files_needed(connections.FEWEST_PER_ADDRESS):
+                raise CommandError(
+                    f"This system lets the server open only {files} files at once; it needs at least "
+                    f"{connections.files_needed(connections.FEWEST_PER_ADDRESS)} so that one device holding "
+                    f"connections cannot shut the class out. Raise the limit first, e.g. "
+                    f"`ulimit -n {connections.files_needed()}` in this shell.")
+            usual, needed = connections.per_address(), connections.files_needed()
+            os.environ["CONNECTIONS_PER_ADDRESS"] = str(files // 4)  # the workers read it at start
+            self.stdout.write(self.style.WARNING(
+                f"This system lets the server open only {files} files at once: one address may hold "
+                f"{files // 4} connections (`ulimit -n {needed}` allows the usual {usual})."))
         from scoring.jobs import resume_unfinished
 
         resumed = resume_unfinished()
