@@ -40,7 +40,7 @@ def main():
     from django.test import Client
     from django.urls import reverse
 
-    client = Client()
+    client = Client(HTTP_HOST="localhost")  # a name the embedded server answers to (ALLOWED_HOSTS)
     client.force_login(session.teacher)
     url = reverse("scoring:session_debrief", args=[session.pk])
     assert client.get(url).status_code == 200

@@ -30,6 +30,17 @@ reconnecting by themselves with back-off, re-sending an unanswered tap with the 
   resampling window pairs (on this shared machine it is wider than ±10 %), p50s, the server's
   and the machine's CPU in each kind of window (the flooder's own CPU is on the same 2 cores),
   and how many frames the server answered the flooder.
+- ``slow_clients``: 64 students tap every 2 s while, in 6 windows of 10 s alternating with 6
+  calm ones (as ``flood``), one machine (its own loopback address, 127.0.0.2) tries to hold 1,200
+  connections that never finish a request (half send nothing, half send half a request's
+  headers), opening each again a second after the server closes it; meanwhile the class's address
+  opens ``/join`` every second. Pass: the students' act p99 over the slow windows is within 10 %
+  of calm, every ``/join`` answered 200 (its slowest is printed), the slow machine never held more than the
+  server's per-address cap per worker (``CONNECTIONS_PER_ADDRESS``) open for over a second,
+  nothing acknowledged lost.
+- ``health_burst``: as ``slow_clients``, but in each slow window 40 anonymous ``GET /healthz``
+  at once, every second. Pass: p99 within 10 % of calm, every ``/healthz`` of every burst
+  answered 200 and ``/join`` every second too (the slowest of each printed), nothing lost.
 - ``redis_restart`` (only with ``--redis-restart``: it restarts the machine's shared Redis):
   ``SHUTDOWN NOSAVE``, 2 s down, then ``REDIS_START`` (the command scripts/services.sh uses),
   refused unless the running Redis has that command's settings. Pass: every student still
@@ -37,7 +48,7 @@ reconnecting by themselves with back-off, re-sending an unanswered tap with the 
   acknowledged is lost; Redis's whole ``CONFIG GET *`` is the same after as before. Redis is
   started again in a ``finally`` if the run leaves it down.
 
-    .venv/bin/python -m benchmarks.faults [--redis-restart] [--only worker_kill,...]
+    .venv/bin/python -m benchmarks.faults [--redis-restart] [--only worker_kill,slow_clients,...]
 """
 from __future__ import annotations
 
@@ -571,6 +582,187 @@ def flood(args, window=10.0, settle=3.0):
                    lost_actions=lost, doubled_actions=doubled)
 
 
+# --- Slow clients and health bursts beside a class -----------------------------------------------
+
+async def slow_machine(job):
+    """Hold as many never-finished connections as the server lets this address have, in each
+    window; a closed one is opened again after 0.2 s. Records the most held at once."""
+    out = {"opened": 0, "closed_by_server": 0, "refused": 0, "most_held": 0}
+    held = set()
+    base_port = job["port"]
+
+    async def slot(number, stop):
+        while time.time() < stop:
+            try:
+                reader, writer = await asyncio.wait_for(asyncio.open_connection(
+                    "127.0.0.1", base_port, local_addr=("127.0.0.2", 0)), timeout=2)
+            except (OSError, TimeoutError):
+                out["refused"] += 1
+                await asyncio.sleep(1.0)
+                continue
+            out["opened"] += 1
+            if number % 2:
+                writer.write(b"GET /join HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            closing = asyncio.ensure_future(reader.read(1))
+            # held: still open a second after it opened (the server closes one past its cap at once)
+            done, _ = await asyncio.wait([closing], timeout=min(1.0, max(0.1, stop - time.time())))
+            if not done:
+                held.add(number)
+                out["most_held"] = max(out["most_held"], len(held))
+            try:
+                await asyncio.wait_for(closing, timeout=max(0.1, stop - time.time()))
+                out["closed_by_server"] += 1
+            except (OSError, TimeoutError):
+                pass
+            held.discard(number)
+            writer.transport.abort()
+            await asyncio.sleep(1.0)
+
+    for start, stop in job["windows"]:
+        await asyncio.sleep(max(0.0, start - time.time()))
+        await asyncio.gather(*(slot(n, stop) for n in range(job["connections"])))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    out["cpu_s"] = usage.ru_utime + usage.ru_stime
+    return out
+
+
+async def health_bursts(job):
+    """40 anonymous ``GET /healthz`` at once, every second, in each window; the slowest answer
+    of every burst (or None for a failure)."""
+    import urllib.request
+
+    loop = asyncio.get_running_loop()
+    url = f"http://127.0.0.1:{job['port']}/healthz"
+
+    def get():
+        started = time.time()
+        try:
+            with urllib.request.urlopen(url, timeout=10) as answer:
+                answer.read()
+                return time.time() - started if answer.status == 200 else None
+        except OSError:
+            return None
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    out = {"bursts": [], "failed": 0}
+    with ThreadPoolExecutor(max_workers=40) as pool:
+        for start, stop in job["windows"]:
+            await asyncio.sleep(max(0.0, start - time.time()))
+            while time.time() < stop - 1:
+                began = time.time()
+                answers = await asyncio.gather(*(loop.run_in_executor(pool, get) for _ in range(40)))
+                out["failed"] += sum(1 for a in answers if a is None)
+                out["bursts"].append(max((a for a in answers if a is not None), default=None))
+                await asyncio.sleep(max(0.0, 1 - (time.time() - began)))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    out["cpu_s"] = usage.ru_utime + usage.ru_stime
+    return out
+
+
+ATTACKERS = {"slow_clients": slow_machine, "health_burst": health_bursts}
+
+
+def probe_join(port, windows):
+    """``GET /join`` from the class's address every second over all windows: (answers, slowest s,
+    failures: not answered 200 within 10 s)."""
+    import urllib.request
+
+    answered, slowest, failures = 0, 0.0, 0
+    start, stop = windows[0][0], windows[-1][1]
+    time.sleep(max(0.0, start - time.time()))
+    while time.time() < stop:
+        began = time.time()
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/join", timeout=10) as answer:
+                answer.read()
+                ok = answer.status == 200
+        except OSError as error:
+            ok = False
+            print(f"# /join failed after {time.time() - began:.1f} s: {error!r}", flush=True)
+        took = time.time() - began
+        answered += ok
+        failures += not ok
+        slowest = max(slowest, took)
+        time.sleep(max(0.0, 1 - took))
+    return answered, slowest, failures
+
+
+def beside_play(args, name, window=10.0, settle=3.0, **job):
+    """Steady play with ``ATTACKERS[name]`` in every other window (its own process); the students'
+    act p99 over those windows against the calm ones, as ``flood`` measures it."""
+    plan = live.build_classes(args.students, label="faults")
+    server = live.Server(live.server_env(args.db, args.redis, 2, CONN_MAX_AGE=60)).start()
+    start_at = time.time() + 6 + len(plan["devices"]) / 100
+    calm, faulty, at = [], [], start_at
+    for _ in range(args.flood_cycles):
+        calm.append((at + settle, at + settle + window))
+        faulty.append((at + settle + window, at + settle + 2 * window))
+        at += settle + 2 * window
+    path = Path(tempfile.mkdtemp(prefix=f"stormwise-{name}-")) / "attacker.json"
+    path.write_text(json.dumps({"kind": name, "port": server.port, "windows": faulty, **job}))
+    process = subprocess.Popen([sys.executable, "-m", "benchmarks.faults", "--attacker", str(path)], cwd=live.ROOT)
+    probe = {}
+    prober = threading.Thread(target=lambda: probe.update(join=probe_join(server.port, faulty)), daemon=True)
+    prober.start()
+    try:
+        record = live.run_clients(f"ws://127.0.0.1:{server.port}", plan, start_at, at, 2.0, 1, seed=13)
+        process.wait(timeout=120)
+        prober.join(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        server.stop()
+    attacked = json.loads(path.with_suffix(".out.json").read_text())
+
+    def latencies(start, stop):
+        return [(a[2] - a[0]) * 1000 for a in record["acts"] if start <= a[0] < stop]
+
+    pairs = [(c, f) for c, f in zip(calm, faulty) if min(len(latencies(*c)), len(latencies(*f))) >= 50]
+    if not pairs:
+        return None, attacked, probe.get("join"), record
+    calm_all = [v for c, _f in pairs for v in latencies(*c)]
+    fault_all = [v for _c, f in pairs for v in latencies(*f)]
+    low, high = bootstrap_pairs([latencies(*c) for c, _f in pairs], [latencies(*f) for _c, f in pairs])
+    figures = {"window_pairs_with_play": len(pairs), "calm_p99_ms": live.percentile(calm_all, 99),
+               "fault_p99_ms": live.percentile(fault_all, 99),
+               "p99_ratio": live.percentile(fault_all, 99) / live.percentile(calm_all, 99),
+               "p99_ratio_90pct_ci": f"{low:.2f}-{high:.2f}",
+               "calm_p50_ms": live.percentile(calm_all, 50), "fault_p50_ms": live.percentile(fault_all, 50)}
+    return figures, attacked, probe.get("join"), record
+
+
+def slow_clients(args):
+    cap = int(os.environ.get("CONNECTIONS_PER_ADDRESS", "500"))
+    figures, attacked, join, record = beside_play(args, "slow_clients", connections=1200)
+    lost, doubled = live.check_log(record["acked"])
+    if figures is None:
+        return verdict("slow_clients", False, window_pairs_with_play=0)
+    answered, slowest, failures = join or (0, float("nan"), 1)
+    return verdict("slow_clients", figures["p99_ratio"] <= 1.10 and failures == 0 and lost == 0 and doubled == 0
+                   and attacked["most_held"] <= 2 * cap,
+                   **figures, join_answered=answered, join_slowest_s=slowest, join_failures=failures,
+                   slow_connections_opened=attacked["opened"], slow_closed_by_server=attacked["closed_by_server"],
+                   slow_refused=attacked["refused"], slow_most_held=attacked["most_held"],
+                   cap_per_worker=cap, lost_actions=lost, doubled_actions=doubled)
+
+
+def health_burst(args):
+    figures, attacked, join, record = beside_play(args, "health_burst")
+    lost, doubled = live.check_log(record["acked"])
+    if figures is None:
+        return verdict("health_burst", False, window_pairs_with_play=0)
+    bursts = [b for b in attacked["bursts"]]
+    slowest = max((b for b in bursts if b is not None), default=float("nan"))
+    answered, join_slowest, failures = join or (0, float("nan"), 1)
+    return verdict("health_burst", figures["p99_ratio"] <= 1.10 and attacked["failed"] == 0
+                   and failures == 0 and lost == 0 and doubled == 0,
+                   **figures, bursts=len(bursts), healthz_failed=attacked["failed"], healthz_slowest_s=slowest,
+                   join_answered=answered, join_slowest_s=join_slowest, join_failures=failures,
+                   lost_actions=lost, doubled_actions=doubled)
+
+
 def bootstrap_pairs(calm, flood, rounds=2000, seed=3):
     """A 90 % interval for p99(flood) / p99(calm) pooled over windows, resampling whole (calm,
     flood) window pairs: the spread between windows, not within one, is what a shared machine varies."""
@@ -600,13 +792,20 @@ def main(argv=None):
                         help="seconds between one student's taps in the flood run (default 2); with more "
                              "students and a longer interval the games last for more window pairs")
     parser.add_argument("--flooder", help=argparse.SUPPRESS)
+    parser.add_argument("--attacker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.attacker:
+        job = json.loads(Path(args.attacker).read_text())
+        out = asyncio.run(ATTACKERS[job["kind"]](job))
+        Path(args.attacker).with_suffix(".out.json").write_text(json.dumps(out))
+        return
     if args.flooder:
         out = asyncio.run(flooder(json.loads(Path(args.flooder).read_text())))
         Path(args.flooder).with_suffix(".out.json").write_text(json.dumps(out))
         return
     live.setup_django(args.db, args.redis)
-    runs = [worker_kill, postgres_refuses, celery_kill, flood] + ([redis_restart] if args.redis_restart else [])
+    runs = [worker_kill, postgres_refuses, celery_kill, flood, slow_clients, health_burst] + \
+        ([redis_restart] if args.redis_restart else [])
     if args.only:
         runs = [run for run in runs + [redis_restart] if run.__name__ in args.only.split(",")]
     results = [run(args) for run in runs]

@@ -8,16 +8,24 @@ failures; sign-up and password reset count every request, since each may send an
 count reaches its limit the action is refused, with the minutes to wait, until the window ends.
 Wrong passwords are limited tightly per account from one address ("pair") and loosely per
 account from everywhere: a student guessing their teacher's password from a tablet cannot lock
-the teacher out of their own laptop.
+the teacher out of their own laptop. Nor can a few tablets together: a browser the teacher has
+signed in from keeps a signed trusted-device cookie (as django-axes and others do), and sign-in
+from it is limited only by its own wrong passwords ("device"), never by the account's or the
+address's.
 """
 import hashlib
+import logging
+import secrets
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.forms import PasswordResetForm as DjangoPasswordResetForm
 from django.contrib.auth.signals import user_logged_out
 from django.core.cache import cache
 from django.dispatch import receiver
+from django.utils.cache import patch_cache_control
 
 from games import broadcast
 
@@ -25,6 +33,8 @@ from games import broadcast
 # action: [(what is counted, attempts allowed, window in seconds)]
 LIMITS = {
     "signin": [("address", 100, 900), ("account", 50, 900), ("pair", 10, 900)],
+    # a browser the teacher signed in from before (trusted_device): only its own misses count
+    "signin-trusted": [("device", 10, 900)],
     "signup": [("address", 10, 3600), ("account", 3, 3600)],
     "reset": [("address", 10, 3600), ("account", 3, 3600)],
 }
@@ -37,15 +47,15 @@ class NoPublishedPasswordBackend(ModelBackend):
     limited here, so every way in (the sign-in page, the admin's) is throttled alike."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
-        address = client_address(request) if request is not None else ""
         account = username or kwargs.get("email") or ""
-        if seconds_to_wait("signin", address=address, account=account):
+        action, address = signin_limits(request, account)
+        if seconds_to_wait(action, address=address, account=account):
             return None
         teacher = None
         if password not in settings.PUBLISHED_PASSWORDS:
             teacher = super().authenticate(request, username=username, password=password, **kwargs)
         if teacher is None:
-            count_attempt("signin", address=address, account=account)
+            count_attempt(action, address=address, account=account)
         return teacher
 
 
@@ -60,12 +70,50 @@ def client_address(request) -> str:
     return request.META.get("REMOTE_ADDR", "")
 
 
+TRUSTED_COOKIE = "sw_teacher_device"
+TRUSTED_DAYS = 90
+_TRUSTED_SALT = "classroom.accounts.trusted"
+
+
+def _account_key(account: str) -> str:
+    return hashlib.sha256((account or "").strip().lower().encode()).hexdigest()[:24]
+
+
+def trusted_device(account: str) -> str:
+    """The cookie value a browser keeps once the teacher signed in on it: signed, naming the
+    account (not readably) and this browser."""
+    from django.core import signing
+
+    return signing.dumps({"a": _account_key(account), "d": secrets.token_urlsafe(12)}, salt=_TRUSTED_SALT)
+
+
+def _trusted_id(request, account: str) -> str | None:
+    """This browser's id if it carries a trusted-device cookie for ``account``."""
+    from django.core import signing
+
+    raw = request.COOKIES.get(TRUSTED_COOKIE) if request is not None else None
+    try:
+        data = signing.loads(raw or "", salt=_TRUSTED_SALT, max_age=TRUSTED_DAYS * 86400)
+    except signing.BadSignature:
+        return None
+    return data.get("d") if data.get("a") == _account_key(account) else None
+
+
+def signin_limits(request, account: str) -> tuple[str, str]:
+    """The limits a sign-in for ``account`` from this request counts against, as (action,
+    what stands for the address): a trusted browser's own, or the address's and account's."""
+    device = _trusted_id(request, account)
+    if device:
+        return "signin-trusted", device
+    return "signin", client_address(request) if request is not None else ""
+
+
 def _keys(action, address, account):
     now = time.time()
     account = (account or "").strip().lower()
-    values = {"address": address, "account": account, "pair": f"{account} {address}"}
+    values = {"address": address, "account": account, "pair": f"{account} {address}", "device": address}
     for scope, limit, window in LIMITS[action]:
-        if scope != "address" and not account:
+        if scope not in ("address", "device") and not account:
             continue
         digest = hashlib.sha256(values[scope].encode()).hexdigest()[:24]
         bucket = int(now // window)
@@ -93,18 +141,24 @@ def count_attempt(action: str, *, address: str, account: str = "") -> None:
 
 class KeepSignedInMiddleware:
     """A working teacher's session is saved (and its expiry pushed on) every few minutes, so it
-    ends SESSION_COOKIE_AGE after the teacher's last request, not after they signed in."""
+    ends SESSION_COOKIE_AGE after the teacher's last request, not after they signed in. Every
+    page a signed-in teacher gets is ``no-store`` unless its view says otherwise."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
+        signed_in = user is not None and user.is_authenticated
+        if signed_in:
             bucket = int(time.time() // SEEN_BUCKET_SECONDS)
             if request.session.get("seen") != bucket:
                 request.session["seen"] = bucket
-        return self.get_response(request)
+        response = self.get_response(request)
+        if signed_in and not response.has_header("Cache-Control"):
+            # a teacher's pages list the class's nicknames: never kept by a browser or a proxy
+            patch_cache_control(response, no_store=True, private=True)
+        return response
 
 
 # --- Dashboards close when their teacher signs out or changes password -----------------------------
@@ -150,6 +204,38 @@ def _signed_out(sender, request, user, **kwargs):
         close_dashboards(user.pk)
 
 
+# --- E-mail, sent beside the request ------------------------------------------------------------
+
+# Sign-up and password-reset answers are the same whether or not an address has an account; sent
+# inside the request, an e-mail to an existing account made its answer seconds slower (SMTP).
+_mailer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stormwise-mail")
+_mail_logger = logging.getLogger(__name__)
+
+
+def _send(send, args, kwargs):
+    try:
+        send(*args, **kwargs)
+    except Exception:  # nobody waits for it: say so in the log
+        _mail_logger.exception("An e-mail could not be sent.")
+
+
+def send_later(send, *args, **kwargs):
+    """Call ``send(*args, **kwargs)`` on the mail thread; the request answers without waiting."""
+    _mailer.submit(_send, send, args, kwargs)
+
+
+def mail_sent(timeout=10.0) -> None:
+    """Wait until every e-mail handed to ``send_later`` so far has been sent (or failed)."""
+    _mailer.submit(lambda: None).result(timeout)
+
+
+class PasswordResetForm(DjangoPasswordResetForm):
+    """Django's password reset, its e-mail sent beside the request."""
+
+    def send_mail(self, *args, **kwargs):
+        send_later(super().send_mail, *args, **kwargs)
+
+
 # --- Sign-up ----------------------------------------------------------------------------------------
 
 def signup_allowed_for(email: str) -> bool:
@@ -187,6 +273,5 @@ def request_signup(*, email: str, request) -> None:
                                           default_token_generator.make_token(teacher)])
     context = {"link": request.build_absolute_uri(path), "existing": existing,
                "sign_in": request.build_absolute_uri(reverse("login"))}
-    send_mail(render_to_string("registration/signup_email_subject.txt", context).strip(),
-              render_to_string("registration/signup_email.txt", context),
-              None, [teacher.email])
+    send_later(send_mail, render_to_string("registration/signup_email_subject.txt", context).strip(),
+               render_to_string("registration/signup_email.txt", context), None, [teacher.email])

@@ -42,7 +42,11 @@ MAX_FRAMES_PER_SECOND = 10
 MAX_ACTS_PER_SECOND, ACT_BURST = 2, 4
 FLOOD_LIMIT = 20  # frames refused for speed or size before the socket is closed
 FLOOD_HOLD_SECONDS = 30  # a device closed for flooding waits this long before it is let in again
+# Sockets one device may hold open in one server process (a tab reloaded while the old one
+# closes, a second tab); past it, its oldest socket is closed.
+MAX_SOCKETS_PER_DEVICE = 3
 CLOSE_UNAUTHORISED = 4403
+CLOSE_SUPERSEDED = 4409
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOODING = 4429
 
@@ -65,6 +69,23 @@ class RateLimit:
             self.tokens -= 1
             return True
         return False
+
+
+class DeviceSockets:
+    """What one device's sockets in this process share: its frame and act limits (so ten sockets
+    get the taps of one), and the list of them, oldest first (so it holds a few at most)."""
+
+    def __init__(self):
+        self.limit, self.act_limit = RateLimit(), RateLimit(MAX_ACTS_PER_SECOND, ACT_BURST)
+        self.sockets = []
+        self.refused_fast = 0
+
+
+_devices: dict[int, DeviceSockets] = {}
+
+
+def device_group(participant_id) -> str:
+    return f"device.{participant_id}"
 
 
 # Without the async PostgreSQL driver (SQLite: the embedded server), a tap runs the ORM driver on
@@ -126,11 +147,17 @@ class PlayConsumer(Consumer):
         # and its views carry the scenario's content words in it (classroom.languages)
         translation.activate(participant.language)
         self.language, self.scenario = participant.language, participant.session.scenario
-        self.limit, self.act_limit = RateLimit(), RateLimit(MAX_ACTS_PER_SECOND, ACT_BURST)
-        self.refused_fast, self.flooded = 0, False
+        self.device = _devices.setdefault(self.participant_id, DeviceSockets())
+        self.limit, self.act_limit = self.device.limit, self.device.act_limit
+        self.flooded = False
         self.games = set()
         self.acting = None  # the act being applied: the next one waits for it, frames don't
         await self.accept()
+        self.device.sockets.append(self)
+        while len(self.device.sockets) > MAX_SOCKETS_PER_DEVICE:
+            oldest = self.device.sockets.pop(0)
+            await oldest.close(code=CLOSE_SUPERSEDED)
+        await self.channel_layer.group_add(device_group(self.participant_id), self.channel_name)
         await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
         await _presence(self.participant_id, +1)
         await self.send_state()
@@ -138,6 +165,13 @@ class PlayConsumer(Consumer):
     async def disconnect(self, code):
         if getattr(self, "participant_id", None) is None:
             return
+        device = getattr(self, "device", None)
+        if device is not None:
+            if self in device.sockets:
+                device.sockets.remove(self)
+            if not device.sockets and _devices.get(self.participant_id) is device:
+                del _devices[self.participant_id]
+            await self.channel_layer.group_discard(device_group(self.participant_id), self.channel_name)
         await self.channel_layer.group_discard(session_group(self.session_id), self.channel_name)
         for game_id in self.games:
             await self.channel_layer.group_discard(broadcast.group_name(game_id), self.channel_name)
@@ -207,17 +241,25 @@ class PlayConsumer(Consumer):
             answer = await database_sync_to_async(device_more_time)(self.participant_id, message.get("seat"))
             if answer["type"] == "error":
                 await self.send_json(answer)
+        elif kind == "move":  # another tablet asks to carry on as this student
+            answer = await database_sync_to_async(services.device_answers_move)(
+                self.participant_id, message.get("allow") is True)
+            if answer["type"] == "error":
+                await self.send_json(answer)
         elif kind == "sync":
             await self.send_state()
         else:
             await self.send_json(Refused("unknown_type").as_message(message.get("id")))
 
     async def too_fast(self, action_id=None, refusal="too_fast"):
-        """Refuse a frame sent too fast (or too big); past ``FLOOD_LIMIT`` of them, close."""
-        self.refused_fast += 1
-        if self.refused_fast > FLOOD_LIMIT:
+        """Refuse a frame sent too fast (or too big); past ``FLOOD_LIMIT`` of them (over all the
+        device's sockets), close every socket of the device, in every process, and hold it."""
+        self.device.refused_fast += 1
+        if self.device.refused_fast > FLOOD_LIMIT:
             self.flooded = True
+            self.device.refused_fast = 0
             await _hold_flooder(self.participant_id)
+            await self.channel_layer.group_send(device_group(self.participant_id), {"type": "device.flooded"})
             await self.close(code=CLOSE_FLOODING)
         else:
             await self.send_json(Refused(refusal).as_message(action_id if isinstance(action_id, str) else None))
@@ -244,6 +286,12 @@ class PlayConsumer(Consumer):
             pass
 
     # Group messages ---------------------------------------------------------------------------
+
+    async def device_flooded(self, event):
+        """Another socket of this device flooded: this one closes too (the hold keeps it out)."""
+        if not self.flooded:
+            self.flooded = True
+            await self.close(code=CLOSE_FLOODING)
 
     async def session_changed(self, event):
         if not self.flooded:
@@ -287,6 +335,9 @@ class DashboardConsumer(Consumer):
 
     FLUSH_SECONDS = 1.0
     REFRESH_SECONDS = 5.0
+    # How often the socket checks that its browser session still signs the teacher in: a teacher
+    # signed out for being idle (SESSION_COOKIE_AGE) must not leave the class's names on screen.
+    SIGNIN_CHECK_SECONDS = 60.0
 
     async def connect(self):
         self.session_id = int(self.scope["url_route"]["kwargs"]["session_id"])
@@ -319,8 +370,14 @@ class DashboardConsumer(Consumer):
         # database and build their snapshots at the same instant, every time, and every socket
         # of the process would wait for all of them at once (BENCHMARKS.md, "figures behind the code").
         next_recheck = time.monotonic()
+        next_signin_check = next_recheck + self.SIGNIN_CHECK_SECONDS
         while True:
             now = time.monotonic()
+            if now >= next_signin_check:
+                next_signin_check = now + self.SIGNIN_CHECK_SECONDS
+                if not await accounts.still_signed_in(self.scope, self.teacher_id):
+                    await self.close(code=CLOSE_UNAUTHORISED)
+                    return
             recheck = now >= next_recheck
             if self.dirty or recheck:
                 self.dirty = False

@@ -91,6 +91,8 @@ class Session(models.Model):
     max_participants = models.PositiveSmallIntegerField(_("most students who may join"), default=40)
     #: the teacher closed the door: nobody new joins (students already in keep playing)
     joining_locked = models.BooleanField(_("joining locked"), default=False)
+    #: devices the teacher turned away (hashes of their signed ids): they cannot join again
+    banned_devices = models.JSONField(default=list, blank=True)
     #: once the teacher moves a student, new arrivals no longer reshuffle the tables
     arranged_by_teacher = models.BooleanField(default=False)
     #: the teacher's language when they opened or ended the session: the class packet's
@@ -165,6 +167,8 @@ class Participant(models.Model):
     token_hash = models.CharField(max_length=64, unique=True)
     #: a new device asking to carry on this student's seats (its token), until the teacher approves
     move_token_hash = models.CharField(max_length=64, blank=True, default="")
+    #: the device that joined (a hash of its signed id), so the teacher can turn it away
+    device_hash = models.CharField(max_length=64, blank=True, default="")
     #: how many seats this device plays (pass-and-play on one shared tablet)
     players = models.PositiveSmallIntegerField(default=1)
     asked_teacher_at = models.DateTimeField(null=True, blank=True)

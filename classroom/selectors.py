@@ -47,6 +47,8 @@ def student_state(participant: Participant) -> dict:
         "game": table.game_id if table else None,
         "seats": [seat.number for seat in seats], "mates": mates,
         "asking": participant.asked_teacher_at is not None,
+        # another tablet asks to carry on as this student: this one may allow it or not
+        "move_asked": bool(participant.move_token_hash),
     }
 
 
@@ -105,7 +107,7 @@ def dashboard(session: Session, summaries: dict | None = None, *, recheck: bool 
 
     for p in participants:
         if p.move_token_hash:
-            alerts.append({"kind": "claim", "who": p.nickname, "participant": p.pk})
+            alerts.append({"kind": "claim", "who": p.nickname, "participant": p.pk, "online": p.connected > 0})
         if p.asked_teacher_at:
             alerts.append({"kind": "asking", "who": p.nickname, "participant": p.pk,
                            "since": p.asked_teacher_at.isoformat()})
@@ -199,7 +201,7 @@ def device_state(participant: Participant) -> dict:
     if lobby["game"]:
         game = Game.objects.get(pk=lobby["game"])
         views = [games.current_view(game, seat) for seat in lobby["seats"]]
-    stamp = f"{lobby['status']}:{lobby['table']}:{lobby['approved']}:{len(lobby['mates'])}:" + \
+    stamp = f"{lobby['status']}:{lobby['table']}:{lobby['approved']}:{len(lobby['mates'])}:{lobby['move_asked']:d}:" + \
         ",".join(str(v["version"]) for v in views)
     return {"type": "state", "stamp": stamp, "lobby": lobby, "views": views}
 

@@ -148,9 +148,10 @@ def check_nickname(session: Session, raw: str, exclude=None) -> str:
 
 
 def join(*, session: Session, nickname: str = "", players: int = 1,
-         language: str | None = None) -> tuple[Participant, str]:
+         language: str | None = None, device_hash: str = "") -> tuple[Participant, str]:
     """Add a student (or a shared device of ``players`` students) to a session, playing and
-    reading their report in ``language`` (the tablet's choice; the active language if None).
+    reading their report in ``language`` (the tablet's choice; the active language if None),
+    from the device ``device_hash`` names (``pace.device_hash``; refused if the teacher banned it).
 
     Returns the participant and the device token to keep in a cookie. Before the start the
     tables are rearranged; after it the student takes a bot's seat.
@@ -164,6 +165,8 @@ def join(*, session: Session, nickname: str = "", players: int = 1,
         if session.joining_locked:
             raise JoinError(_("Your teacher has closed this lesson to new students. Ask your teacher "
                               "to open it."), code="joining_locked")
+        if device_hash and device_hash in session.banned_devices:
+            raise JoinError(_("Your teacher has taken this tablet out of the lesson."), code="banned")
         if session.participants.count() >= session.max_participants:
             raise JoinError(_("This lesson is full. Ask your teacher to make room."), code="session_full")
         if session.names == Session.Names.GENERATED:
@@ -177,7 +180,7 @@ def join(*, session: Session, nickname: str = "", players: int = 1,
             name, approved = check_nickname(session, nickname), False
         participant = Participant.objects.create(
             session=session, nickname=name, approved=approved, players=players,
-            token_hash=hash_token(token), last_seen_at=timezone.now(),
+            token_hash=hash_token(token), last_seen_at=timezone.now(), device_hash=device_hash,
             language=languages.supported(language or languages.current()))
         if session.status == Session.Status.LOBBY:
             if session.arranged_by_teacher:
@@ -239,6 +242,34 @@ def remove(*, participant: Participant) -> None:
                     games.set_bot(game_id=seat.table.game_id, seat=seat.number,
                                   policy=games.policy_bot(session.scenario))
     notify_session(session)
+
+
+def remove_many(*, session: Session, participant_ids) -> int:
+    """Take several students out at once (``remove`` for each); ids of other sessions are
+    ignored. Returns how many were removed."""
+    ids = []
+    for raw in participant_ids:
+        try:
+            ids.append(int(raw))
+        except (TypeError, ValueError):
+            continue
+    participants = list(session.participants.filter(pk__in=ids))
+    for participant in participants:
+        remove(participant=participant)
+    return len(participants)
+
+
+def ban(*, participant: Participant) -> None:
+    """Take a student out and turn their device away for the rest of the lesson: it cannot join
+    again, under any nickname."""
+    session = participant.session
+    if participant.device_hash:
+        with transaction.atomic():
+            locked = Session.objects.select_for_update().get(pk=session.pk)
+            if participant.device_hash not in locked.banned_devices:
+                locked.banned_devices = [*locked.banned_devices, participant.device_hash]
+                locked.save(update_fields=["banned_devices"])
+    remove(participant=participant)
 
 
 def ask_teacher(*, participant: Participant, asking=True) -> bool:
@@ -480,17 +511,24 @@ def end(*, session: Session) -> Session:
 
 def request_device_move(*, session: Session, nickname: str) -> tuple[Participant, str]:
     """A student whose tablet broke asks to carry on from this device: the new device's token
-    waits for the teacher's approval (nobody can take a seat just by typing a name)."""
+    waits for approval (nobody can take a seat just by typing a name). While the first tablet
+    is online it must allow the move itself (``device_answers_move``); otherwise the teacher
+    approves (``approve_device_move``). A waiting request is never replaced by another, and none
+    is taken while joining is locked."""
+    if session.joining_locked:
+        raise JoinError(_("Your teacher has closed this lesson to new students. Ask your teacher "
+                          "to open it."), code="joining_locked")
     key = nicknames.same_key(nicknames.clean(nickname))
     participant = next((p for p in session.participants.all() if nicknames.same_key(p.nickname) == key), None)
     if participant is None:
         raise JoinError(_("Nobody in this lesson uses that nickname."), code="unknown_nickname")
     token = secrets.token_urlsafe(24)
-    was_waiting = bool(participant.move_token_hash)
+    claimed = Participant.objects.filter(pk=participant.pk, move_token_hash="").update(move_token_hash=hash_token(token))
+    if not claimed:
+        raise JoinError(_("Another tablet is already waiting to carry on as this student. Ask your "
+                          "teacher."), code="move_waiting")
     participant.move_token_hash = hash_token(token)
-    participant.save(update_fields=["move_token_hash"])
-    if not was_waiting:  # the dashboard shows one request; a repeated one changes nothing there
-        notify_session(session)
+    notify_session(session)
     return participant, token
 
 
@@ -500,13 +538,45 @@ def participant_waiting_to_move(session: Session, token: str | None) -> Particip
     return session.participants.filter(move_token_hash=hash_token(token)).first()
 
 
-def approve_device_move(*, participant: Participant) -> None:
-    """The teacher approves: the new device now holds the seats; the old one is signed out."""
+def _hand_over(participant: Participant) -> bool:
+    """The waiting device now holds the seats; the old one's sockets close (its token is gone)."""
+    changed = Participant.objects.filter(pk=participant.pk).exclude(move_token_hash="").update(
+        token_hash=F("move_token_hash"), move_token_hash="")
+    notify_session(participant.session)
+    return bool(changed)
+
+
+def approve_device_move(*, participant: Participant, seen_both=False) -> None:
+    """The teacher approves a move. While the student's first tablet is online the student
+    allows it there, unless the teacher has both tablets in front of them (``seen_both``)."""
     if not participant.move_token_hash:
         return
-    participant.token_hash, participant.move_token_hash = participant.move_token_hash, ""
-    participant.save(update_fields=["token_hash", "move_token_hash"])
-    notify_session(participant.session)
+    if participant.connected and not seen_both:
+        raise JoinError(_("%(name)s's first tablet is still online: they can allow the move on it. "
+                          "Or look at both tablets, then approve with both seen.")
+                        % {"name": participant.nickname}, code="first_tablet_online")
+    _hand_over(participant)
+
+
+def refuse_device_move(*, participant: Participant) -> None:
+    """The teacher (or the first tablet) turns a waiting move down: the waiting device gets nothing."""
+    if Participant.objects.filter(pk=participant.pk).exclude(move_token_hash="").update(move_token_hash=""):
+        notify_session(participant.session)
+
+
+def device_answers_move(participant_id: int, allow: bool) -> dict:
+    """The student's first tablet allows or refuses another device carrying on as them (socket
+    and HTTP alike). Returns the answer for the device."""
+    participant = Participant.objects.select_related("session").filter(pk=participant_id).first()
+    if participant is None:
+        return Refused("session_closed").as_message()
+    if not participant.move_token_hash:
+        return {"type": "ok"}
+    if allow:
+        _hand_over(participant)
+    else:
+        refuse_device_move(participant=participant)
+    return {"type": "ok"}
 
 
 def notify_session(session: Session) -> None:
@@ -522,6 +592,9 @@ def notify_session(session: Session) -> None:
 # the game's own pipeline (``games.pipeline.steps``), then the answer. ``act`` drives it with the
 # ORM, ``aact`` with async psycopg; both answer the same requests with the same meaning.
 
+MAX_SEAT_NUMBER, MAX_VERSION = 1000, 2**31
+
+
 def _act_frame(message: dict) -> tuple[str, int, int, dict]:
     """The id, seat, version and action of an ``act`` frame, or ``Refused("bad_frame")``."""
     action_id = message.get("id")
@@ -530,6 +603,8 @@ def _act_frame(message: dict) -> tuple[str, int, int, dict]:
         raise Refused("bad_frame")
     if type(seat_number) is not int or type(version) is not int or not isinstance(action, dict):
         raise Refused("bad_frame")  # not True/False either
+    if not (0 <= seat_number < MAX_SEAT_NUMBER and 0 <= version < MAX_VERSION):
+        raise Refused("bad_frame")  # beyond any table, and beyond what the database's integers hold
     try:
         # PostgreSQL's text and jsonb hold neither NUL nor NaN.
         if "\\u0000" in json.dumps(action, allow_nan=False):

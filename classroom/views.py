@@ -1,6 +1,7 @@
 """Pages and endpoints for teachers and students. Thin: each calls a service or a selector."""
 import asyncio
 import functools
+from datetime import timedelta
 import hashlib
 import json
 
@@ -15,11 +16,12 @@ from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from classroom import accounts, buckets, frames, guesses, languages, selectors, services
+from classroom import accounts, buckets, frames, guesses, languages, pace, selectors, services
 from classroom.consumers import ACT_BURST, MAX_ACTS_PER_SECOND, MAX_FRAMES_PER_SECOND, token_cookie
 from classroom.frames import MAX_FRAME_BYTES
 from classroom.forms import JoinForm, SessionForm, SignUpForm
@@ -78,15 +80,26 @@ class ThrottledLoginView(auth_views.LoginView):
     refuses (classroom.accounts); this page says how long to wait."""
 
     def post(self, request, *args, **kwargs):
-        wait = accounts.seconds_to_wait("signin", address=accounts.client_address(request),
-                                        account=request.POST.get("username", ""))
+        account = request.POST.get("username", "")
+        action, address = accounts.signin_limits(request, account)
+        wait = accounts.seconds_to_wait(action, address=address, account=account)
         if wait:
             return _too_many(request, wait)
         return super().post(request, *args, **kwargs)
 
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        # this browser is the teacher's from now on: others' wrong passwords never lock it out
+        response.set_cookie(accounts.TRUSTED_COOKIE, accounts.trusted_device(form.get_user().email),
+                            max_age=accounts.TRUSTED_DAYS * 86400, httponly=True, samesite="Lax",
+                            secure=_secure_cookies(self.request))
+        return response
+
 
 class ThrottledPasswordResetView(auth_views.PasswordResetView):
     """Password reset e-mails, limited per address and per account (classroom.accounts)."""
+
+    form_class = accounts.PasswordResetForm
 
     def post(self, request, *args, **kwargs):
         address, email = accounts.client_address(request), request.POST.get("email", "")
@@ -195,12 +208,16 @@ COMMANDS = {
     "unapprove": lambda s, p: services.approve(participant=_participant(s, p.get("participant")), approved=False),
     "rename": lambda s, p: services.rename(participant=_participant(s, p.get("participant")), nickname=p.get("nickname", "")),
     "remove": lambda s, p: services.remove(participant=_participant(s, p.get("participant"))),
+    "remove-many": lambda s, p: services.remove_many(session=s, participant_ids=p.getlist("participant")),
+    "ban": lambda s, p: services.ban(participant=_participant(s, p.get("participant"))),
     "move": lambda s, p: services.move_participant(participant=_participant(s, p.get("participant")),
                                                    table_number=int(p.get("table") or 1)),
     "clear-ask": lambda s, p: services.ask_teacher(participant=_participant(s, p.get("participant")), asking=False),
     "to-bot": lambda s, p: services.hand_to_bot(seat=_seat(s, p.get("seat")), to_bot=True),
     "to-student": lambda s, p: services.hand_to_bot(seat=_seat(s, p.get("seat")), to_bot=False),
-    "approve-move": lambda s, p: services.approve_device_move(participant=_participant(s, p.get("participant"))),
+    "approve-move": lambda s, p: services.approve_device_move(participant=_participant(s, p.get("participant")),
+                                                              seen_both=p.get("seen_both") == "1"),
+    "refuse-move": lambda s, p: services.refuse_device_move(participant=_participant(s, p.get("participant"))),
     "lock-joining": lambda s, p: services.set_joining_locked(session=s, locked=True),
     "unlock-joining": lambda s, p: services.set_joining_locked(session=s, locked=False),
     "set-cap": lambda s, p: services.set_max_participants(session=s, most=p.get("max_participants")),
@@ -300,14 +317,17 @@ def join(request, code=""):
                 participant, token = services.request_device_move(session=session,
                                                                   nickname=form.cleaned_data["nickname"])
             else:
+                address = request.META.get("REMOTE_ADDR", "")
+                pace.check(device=device, address=address)
                 participant, token = services.join(session=session, nickname=form.cleaned_data["nickname"],
                                                    players=form.cleaned_data["players"],
-                                                   language=languages.current())
-        except guesses.TooManyGuesses as error:
+                                                   language=languages.current(), device_hash=pace.device_hash(device))
+                pace.count(device=device, address=address)
+        except (guesses.TooManyGuesses, pace.TooFast) as error:
             form.add_error("code", error.message)
         except services.JoinError as error:
             field = "code" if error.code in ("bad_code", "wrong_code", "ended", "joining_locked",
-                                             "session_full") else "nickname"
+                                             "session_full", "banned") else "nickname"
             form.add_error(field, error.message)
             offer_move = error.code == "duplicate_nickname" and session.status != Session.Status.LOBBY
         else:
@@ -324,8 +344,17 @@ def join(request, code=""):
 
 
 def _device_participant(request, pk):
+    """The session and the participant this device's cookie names in it: None once the lesson
+    ended ``DEVICE_REPORT_HOURS`` ago, so the next child on a shared tablet never lands in the
+    last one's game."""
     session = get_object_or_404(Session, pk=pk)
+    if _long_over(session):
+        return session, None
     return session, services.participant_for_token(session, request.COOKIES.get(token_cookie(session.pk)))
+
+
+def _long_over(session) -> bool:
+    return bool(session.ended_at) and timezone.now() - session.ended_at >= timedelta(hours=settings.DEVICE_REPORT_HOURS)
 
 
 @never_cache
@@ -375,6 +404,8 @@ def play_act(request, pk):
         return JsonResponse(answer, status=429 if answer.get("code") == "too_fast" else 200)
     if message.get("type") == "more_time":
         return JsonResponse(device_more_time(participant.pk, message.get("seat")))
+    if message.get("type") == "move":
+        return JsonResponse(services.device_answers_move(participant.pk, message.get("allow") is True))
     if not buckets.allow(f"acts:{participant.pk}", rate=MAX_ACTS_PER_SECOND, burst=ACT_BURST):
         return _too_fast(message.get("id"))
     try:
@@ -387,7 +418,7 @@ def play_act(request, pk):
 
 def _poll_state(pk, token, first):
     session = Session.objects.filter(pk=pk).first()
-    participant = services.participant_for_token(session, token) if session else None
+    participant = services.participant_for_token(session, token) if session and not _long_over(session) else None
     if participant is None:
         return None
     if first and not buckets.allow(f"frames:{participant.pk}", rate=MAX_FRAMES_PER_SECOND,

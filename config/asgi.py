@@ -10,6 +10,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config import health  # noqa: E402
 from config.bodylimit import BodyLimit  # noqa: E402
 from config.origin import SameOriginValidator  # noqa: E402
 from classroom.routing import websocket_urlpatterns  # noqa: E402
@@ -18,14 +19,16 @@ from config.lifespan import LifespanApp  # noqa: E402
 from classroom.fast import collector  # noqa: E402
 from classroom.loops import purge_forever, storms_forever  # noqa: E402
 from games.loops import sweep_forever  # noqa: E402
+from scoring.loops import resend_forever  # noqa: E402
 
 #: HTTP and the sockets, without the process's start and stop.
 routes = ProtocolTypeRouter({
     "http": BodyLimit(django_asgi_app),
     "websocket": AllowedHostsOriginValidator(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
 })
-#: What every process that serves runs in the background: bots and timers, the class storm, purges.
-LOOPS = [sweep_forever, storms_forever, purge_forever]
+#: What every process that serves runs in the background: bots and timers, the class storm,
+#: purges, reports whose queuing failed.
+LOOPS = [sweep_forever, storms_forever, purge_forever, resend_forever]
 
 
 async def serving_process():
@@ -35,4 +38,4 @@ async def serving_process():
     await pgpool.warm()
 
 
-application = LifespanApp(routes, loops=LOOPS, warm=[serving_process])
+application = LifespanApp(routes, loops=LOOPS, warm=[serving_process, health.warm])

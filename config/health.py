@@ -1,13 +1,35 @@
 """/healthz: ok or not for everyone; for staff, which database, channel layer and task mode are in
-use and whether each answers."""
+use and whether each answers.
+
+Cheap and bounded, because anyone may ask as often as they like:
+- the view is async, so waiting for an answer holds no thread, and the checks run on a thread
+  of their own, never on the one Django's sync views (a teacher's "End now") share;
+- one round of checks at a time per process: callers meanwhile wait for that round, at most
+  ``ROUND_SECONDS``, then hear "not ok" rather than wait on;
+- an anonymous caller gets the last round's answer while it is younger than ``FRESH_SECONDS``,
+  so a burst of requests costs one round; up to ``STALE_SECONDS`` old it still gets it at once
+  while a new round starts beside it (each process runs a first round as it starts: ``warm``);
+- the task check opens a broker connection of its own with time-outs, never one from the pool
+  that queuing reports uses (``scoring.queue``).
+"""
 import asyncio
+import concurrent.futures
+import threading
 import time
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import connection
+from django.db import close_old_connections, connection
 from django.http import JsonResponse
+
+ROUND_SECONDS = 3.0
+FRESH_SECONDS = 5.0
+STALE_SECONDS = 30.0
+BROKER_TIMEOUT_SECONDS = 2.0
+
+_checks = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="stormwise-health")
+_lock = threading.Lock()
+_round: concurrent.futures.Future | None = None
+_last: tuple[float, dict] | None = None  # (monotonic time, report) of the last finished round
 
 
 def _timed(check):
@@ -21,47 +43,111 @@ def _timed(check):
 
 
 def _check_database():
+    close_old_connections()
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
         cursor.fetchone()
     return connection.vendor
 
 
-def _check_channel_layer():
-    layer = get_channel_layer()
-
-    async def round_trip():
-        channel = await layer.new_channel()
-        await layer.send(channel, {"type": "health.ping"})
-        return await asyncio.wait_for(layer.receive(channel), timeout=2)
-
-    async_to_sync(round_trip)()
-    return type(layer).__name__
-
-
 def _check_tasks():
     if settings.TASK_MODE == "thread":
         return "in-process background thread"
+    from kombu import Connection
+
     from config.celery import app
 
-    with app.connection_for_write() as conn:
-        conn.ensure_connection(max_retries=1, timeout=2)
-    workers = app.control.ping(timeout=0.5) or []
+    transport = {"socket_timeout": BROKER_TIMEOUT_SECONDS, "socket_connect_timeout": BROKER_TIMEOUT_SECONDS}
+    with Connection(settings.CELERY_BROKER_URL, connect_timeout=BROKER_TIMEOUT_SECONDS,
+                    transport_options=transport) as conn:
+        conn.connect()
+        workers = app.control.ping(timeout=0.5, connection=conn) or []
     return f"celery broker reachable, {len(workers)} worker(s) answered"
 
 
-def healthz(request):
+def _run_round():
+    """The database and task checks, on the health thread."""
+    return {"database": _timed(_check_database), "tasks": _timed(_check_tasks)}
+
+
+def _current_round() -> concurrent.futures.Future:
+    global _round
+    with _lock:
+        if _round is None or _round.done():
+            _round = _checks.submit(_run_round)
+        return _round
+
+
+async def _check_channel_layer():
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.send(channel, {"type": "health.ping"})
+    await layer.receive(channel)
+    return type(layer).__name__
+
+
+async def _timed_async(check, seconds):
+    started = time.perf_counter()
+    try:
+        detail, ok = await asyncio.wait_for(check(), seconds), True
+    except Exception as error:
+        detail, ok = f"{type(error).__name__}: {error}", False
+    return {"ok": ok, "ms": round((time.perf_counter() - started) * 1000, 1), "detail": detail}
+
+
+def _no_answer():
+    return {"ok": False, "ms": ROUND_SECONDS * 1000, "detail": f"no answer within {ROUND_SECONDS:g} s"}
+
+
+async def _fresh_report() -> dict:
+    global _last
+    waiting = asyncio.wrap_future(_current_round())
+    layer = await _timed_async(_check_channel_layer, ROUND_SECONDS)
+    try:
+        parts = await asyncio.wait_for(asyncio.shield(waiting), ROUND_SECONDS)
+    except TimeoutError:
+        parts = {"database": _no_answer(), "tasks": _no_answer()}
     report = {
-        "database": {"engine": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
-                     **_timed(_check_database)},
-        "channel_layer": {"backend": settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1],
-                          **_timed(_check_channel_layer)},
-        "tasks": {"mode": settings.TASK_MODE, **_timed(_check_tasks)},
+        "database": {"engine": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1], **parts["database"]},
+        "channel_layer": {"backend": settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1], **layer},
+        "tasks": {"mode": settings.TASK_MODE, **parts["tasks"]},
     }
-    healthy = all(part["ok"] for part in report.values())
-    status = 200 if healthy else 503
+    _last = (time.monotonic(), report)
+    return report
+
+
+_refreshing: set = set()  # the background rounds started for anonymous callers (kept until done)
+
+
+def _refresh_beside():
+    if not _refreshing:
+        task = asyncio.ensure_future(_fresh_report())
+        _refreshing.add(task)
+        task.add_done_callback(_refreshing.discard)
+
+
+async def warm():
+    """The process's first round, started as it starts serving (not waited for)."""
+    _refresh_beside()
+
+
+async def healthz(request):
+    user = await request.auser()
+    staff = user.is_authenticated and user.is_staff
     # Anyone may ask whether the server is well (a load balancer, a teacher); which services it
     # runs and how they fail (addresses, errors) is for staff only.
-    if not (request.user.is_authenticated and request.user.is_staff):
+    held = _last
+    age = time.monotonic() - held[0] if held is not None else None
+    if not staff and age is not None and age < STALE_SECONDS:
+        if age >= FRESH_SECONDS:
+            _refresh_beside()
+        report = held[1]
+    else:
+        report = await _fresh_report()
+    healthy = all(part["ok"] for part in report.values())
+    status = 200 if healthy else 503
+    if not staff:
         return JsonResponse({"ok": healthy}, status=status)
     return JsonResponse({"ok": healthy, **report}, status=status)

@@ -77,6 +77,21 @@ def embedded_secret_key(data_dir: Path) -> str:
     return key
 
 
+def owner_only_database(path: Path) -> None:
+    """The embedded SQLite file (nicknames, games, the teacher's password hash) readable by its
+    owner only, like the secret key: created so if missing, and its write-ahead log and shared
+    memory files too (SQLite gives those the database file's permissions when it makes them)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            if each.stat().st_mode & 0o077:
+                each.chmod(0o600)
+        except FileNotFoundError:
+            pass
+
+
 def is_loopback(host: str) -> bool:
     """True if a server bound to ``host`` can be reached only from this machine."""
     host = host.strip()

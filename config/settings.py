@@ -39,8 +39,6 @@ PORT = int(os.environ.get("PORT", "8000"))
 LOOPBACK_ONLY = install.is_loopback(HOST)
 # Passwords published with Stormwise (config/install.py): never accepted for a teacher.
 PUBLISHED_PASSWORDS = install.KNOWN_PASSWORDS
-# Django's debug pages show settings, paths and local variables: never to another machine.
-DEBUG = env_bool("DEBUG", EMBEDDED) and LOOPBACK_ONLY
 
 if EMBEDDED and not os.environ.get("SECRET_KEY"):
     SECRET_KEY = install.embedded_secret_key(DATA_DIR)
@@ -57,6 +55,10 @@ PUBLIC_BASE_URL = (os.environ.get("PUBLIC_BASE_URL")
 # The names this server answers to: loopback, the address it serves and the public one.
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or install.allowed_hosts(
     HOST, urlparse(PUBLIC_BASE_URL).hostname if os.environ.get("PUBLIC_BASE_URL") else None)
+# Django's debug pages show settings, paths and local variables: never to another machine, so
+# DEBUG is off unless every name this server answers to is loopback (a proxy's public name, a
+# LAN address or "*" turns it off).
+DEBUG = env_bool("DEBUG", EMBEDDED) and LOOPBACK_ONLY and all(install.is_loopback(h) for h in ALLOWED_HOSTS)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # Addresses of reverse proxies whose X-Forwarded-For/-Proto headers uvicorn believes; from any
 # other address the headers are ignored, so a request cannot choose its own address or scheme.
@@ -131,6 +133,8 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    if not str(DATABASES["default"]["NAME"]).startswith((":memory:", "file:")):
+        install.owner_only_database(DATABASES["default"]["NAME"])
     # The embedded server's taps run on a few worker threads; each keeps its SQLite connection
     # rather than opening one (and running the PRAGMAs below) for every tap.
     DATABASES["default"]["CONN_MAX_AGE"] = (int(os.environ["CONN_MAX_AGE"]) if "CONN_MAX_AGE" in os.environ
@@ -166,7 +170,7 @@ else:
 # "redis" runs tasks on Celery workers; "thread" runs them in this process on one background
 # thread (embedded mode: no broker needed, and never in a request or socket thread).
 TASK_MODE = os.environ.get("TASK_MODE", "redis" if REDIS_URL else "thread")
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -185,7 +189,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "600")),
     "unacked_restore_interval": int(os.environ.get("CELERY_UNACKED_RESTORE_INTERVAL", "10")),
     "unacked_restore_throttle": 1,
+    # A broker that accepts a connection and then says nothing must not hold a request for ever
+    # (scoring.queue also bounds the wait for a pooled connection).
+    "socket_timeout": 3, "socket_connect_timeout": 3,
 }
+CELERY_BROKER_CONNECTION_TIMEOUT = 3
 
 # --- Auth -----------------------------------------------------------------------------------------
 AUTH_USER_MODEL = "classroom.Teacher"
@@ -303,12 +311,17 @@ BOT_STEP_SECONDS = float(os.environ.get("BOT_STEP_SECONDS", "1.0"))
 # off, it takes the ORM path on a worker thread like every other change.
 LIVE_ASYNC_DB = env_bool("LIVE_ASYNC_DB", True)
 
-# --- Cache: wrong join-code guesses are counted here (shared by every process with Redis) ----------
+# --- Cache: every limit counts here (join guesses and pace, sign-in, buckets, flood holds) ---------
+# A store the counts cannot be pushed out of: Redis (shared by every process) with real services,
+# the database in embedded mode. Django's in-memory cache keeps 300 entries, so 300 misses from
+# anywhere would wipe every count.
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
                           "KEY_PREFIX": "stormwise"}}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "stormwise_limits",
+                          # culled only past a million live counts (expired ones go first)
+                          "OPTIONS": {"MAX_ENTRIES": 1_000_000}}}
 # Wrong join codes allowed per ten minutes: per device, per address (a whole class shares one
 # school address, so it is generous), and for the whole server.
 JOIN_GUESSES = {"device": int(os.environ.get("JOIN_GUESSES_DEVICE", "8")),
@@ -319,3 +332,6 @@ JOIN_GUESS_WINDOW_SECONDS = 600
 # while an address is over its ceiling a device's code is looked up once it has held its id this long.
 JOIN_BACKOFF_SECONDS, JOIN_BACKOFF_MAX_SECONDS = 30, 600
 JOIN_SETTLE_SECONDS = float(os.environ.get("JOIN_SETTLE_SECONDS", "5"))
+# Joins that seat a student, as (burst, then joins a second), per device and per address: a class
+# of 35 behind one school address gets in over a minute; a script's burst waits (classroom.pace).
+JOIN_PACE = {"device": (2, 1 / 30), "address": (20, 1.0)}

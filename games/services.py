@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -24,6 +25,8 @@ from games.pipeline import Outcome, server_action_id
 from games.refusals import Refused
 from scenarios import registry
 from scenarios.base import IllegalAction, draw, play_out
+
+logger = logging.getLogger(__name__)
 
 
 def engine_for(game: Game):
@@ -97,13 +100,16 @@ def well_formed(action) -> None:
 
 
 def check(game: Game, seat: int | None, version: int | None, actor: str, action: dict | None = None) -> None:
-    """Refuse an action the game cannot take now: finished, paused, or chosen on a view older
-    than this seat's last change (unless the engine says the action names what it was aimed
-    at and judges it by that itself: ``aimed``, see scenarios.base)."""
+    """Refuse an action the game cannot take now: finished, paused, a student's for a seat a bot
+    plays, or chosen on a view older than this seat's last change (unless the engine says the
+    action names what it was aimed at and judges it by that itself: ``aimed``, see
+    scenarios.base)."""
     if game.status == Game.Status.FINISHED:
         raise Refused("game_finished")
     if game.status == Game.Status.PAUSED and actor != Move.Actor.TEACHER:
         raise Refused("game_paused")
+    if actor == Move.Actor.STUDENT and str(seat) in game.bots:  # handed to a bot by the teacher
+        raise Refused("bot_playing")
     if version is not None and seat is not None:
         mark = game.seat_marks.get(str(seat), [0])[0]
         if version > game.version:
@@ -143,6 +149,13 @@ def advance(game: Game, seat, action, action_id, actor, *, views=True) -> Step:
         action = engine.canonical(action)
     except IllegalAction as error:
         raise Refused.from_illegal(error, game.scenario) from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+        if actor != Move.Actor.STUDENT:  # the server's own move: a bug to see, not input to refuse
+            raise
+        # A device's action of a shape the engine never offers (a list for a place, ...): bad
+        # input, refused like any other; ``state`` is a copy, so nothing changed.
+        logger.warning("Refused a malformed %s action for game %s: %r", game.scenario, game.pk, action)
+        raise Refused("bad_action") from None
     game.version += 1
     game.state = engine.dump(state)
     if engine.finished(state):

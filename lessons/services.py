@@ -182,6 +182,9 @@ def submit_answers(*, participant: Participant, phase: str, answers: dict) -> in
     it already, or any item is unanswered or answered with something not offered."""
     if phase_open(participant.session) != phase:
         raise CheckError(_("These questions are not open now."))
+    if not participant.approved:
+        raise CheckError(_("Your teacher has not let your nickname in yet. Ask your teacher, then "
+                           "answer the questions."))
     items = {item.pk: item for item in participant.session.check_items.filter(used=True)}
     if not items:
         raise CheckError(_("These questions are not open now."))
@@ -222,7 +225,9 @@ def class_results(session: Session) -> dict | None:
         return None
     items = list(session.check_items.filter(used=True).select_related("session"))
     facts = _facts(items)
-    answers = list(CheckAnswer.objects.filter(item__in=items).values("item_id", "participant_id", "phase", "correct"))
+    # only students the teacher let in: a device that joined on its own adds nothing to the figures
+    answers = list(CheckAnswer.objects.filter(item__in=items, participant__approved=True)
+                   .values("item_id", "participant_id", "phase", "correct"))
     rows = []
     for item in items:
         mine = [a for a in answers if a["item_id"] == item.pk]

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from classroom import buckets
 from classroom.models import Session
 from lessons import printing, services
 from lessons.models import CheckAnswer, KnowledgeCheck
@@ -177,9 +178,15 @@ def student_plan(request, pk):
                                                  "session": participant.session, "pdf_url": "plan.pdf"})
 
 
+def _too_many_pdfs(request):
+    return render(request, "registration/throttled.html", {"minutes": 1}, status=429)
+
+
 @never_cache
 def student_plan_pdf(request, pk):
     participant = _device_participant(request, pk)
+    if not buckets.pdf_allowed(participant.pk):
+        return _too_many_pdfs(request)
     return _pdf(printing.plan_pdf(services.family_plan(participant)), "my-family-plan")
 
 
@@ -203,4 +210,6 @@ def linked_plan(request, token):
 @never_cache
 def linked_plan_pdf(request, token):
     participant = _linked_participant(token)
+    if not buckets.pdf_allowed(participant.pk):
+        return _too_many_pdfs(request)
     return _pdf(printing.plan_pdf(services.family_plan(participant)), "my-family-plan")

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from classroom import buckets
 from classroom.models import Session
 from scoring import jobs, panels, services
 from scoring.models import DebriefSettings, Report
@@ -132,9 +133,18 @@ def report_retry(request, report):
     return redirect("scoring:session_reports", pk=report.session_id)
 
 
-def _student_reports(token):
+def _student_reports(request, token):
+    """The participant a report link names and their reports; (None, []) for a forged or expired
+    link, and for the lesson's own tablet (it holds the lesson's cookie) once
+    ``DEVICE_REPORT_HOURS`` have passed: the next child on a shared tablet must not find the
+    last one's report in the browser's history. At home the link works on."""
+    from classroom.consumers import token_cookie
+
     participant = services.participant_for_link(token)
     if participant is None:
+        return None, []
+    if token_cookie(participant.session_id) in request.COOKIES and \
+            not services.device_may_open_report(participant.session):
         return None, []
     return participant, services.student_reports(participant)
 
@@ -142,7 +152,7 @@ def _student_reports(token):
 @never_cache
 def student_report(request, token):
     """A student's own report(s); a forged or expired link is refused (410 Gone, said plainly)."""
-    participant, reports = _student_reports(token)
+    participant, reports = _student_reports(request, token)
     if participant is None:
         return render(request, "scoring/link_expired.html", status=410)
     wanted = request.GET.get("r")
@@ -159,12 +169,14 @@ def student_report(request, token):
 
 @never_cache
 def student_report_pdf(request, token, report):
-    participant, reports = _student_reports(token)
+    participant, reports = _student_reports(request, token)
     if participant is None:
         return render(request, "scoring/link_expired.html", status=410)
     mine = next((r for r in reports if r.pk == report), None)
     if mine is None:
         raise Http404
+    if not buckets.pdf_allowed(participant.pk):
+        return render(request, "registration/throttled.html", {"minutes": 1}, status=429)
     return _pdf_response(mine, "my-stormwise-report")
 
 

@@ -79,8 +79,10 @@ def test_a_repeated_device_move_request_tells_the_class_once(django_capture_on_c
     session, devices = started_session(students=2)
     (ana, _token), _ = devices
     with django_capture_on_commit_callbacks() as told:
-        for _ in range(5):
-            services.request_device_move(session=session, nickname=ana.nickname)
+        services.request_device_move(session=session, nickname=ana.nickname)
+        for _ in range(4):  # refused: a waiting request is never replaced
+            with pytest.raises(services.JoinError):
+                services.request_device_move(session=session, nickname=ana.nickname)
     assert len(told) == 1
 
 

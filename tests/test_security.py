@@ -4,6 +4,8 @@ Content security policy, deleting a session with everything in it, ownership of 
 URL, WebSocket origins, device tokens bound to one participant of one session, production
 cookies, and no student data beyond a nickname.
 """
+import asyncio
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -726,6 +728,9 @@ PARTICIPANT_FIELDS = {
     # the language the tablet shows (its picker's choice or the browser's), for its screens and
     # report: a display setting of the device, deleted with the participant
     "language",
+    # a hash of the random id the joining device's cookie carries, so the teacher can turn that
+    # device away: says nothing about the child, deleted with the participant
+    "device_hash",
 }
 PERSONAL = {"email", "e_mail", "first_name", "last_name", "full_name", "surname", "birthday", "date_of_birth",
             "birth_date", "gender", "phone", "address", "photo", "ip_address", "user_agent", "student_id"}
@@ -766,3 +771,243 @@ def test_the_join_form_asks_only_for_the_code_and_a_nickname(client, db):
     choices = set(re.findall(r'<option value="([^"]+)" lang=', page))
     assert choices == {code for code, _name in settings.LANGUAGES}
     assert "Please don&#x27;t use your full name." in page
+
+
+# --- One device, many sockets ------------------------------------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_a_device_with_ten_sockets_gets_the_taps_of_one():
+    """Ten sockets of one device share its limits: together they get the answers one socket
+    gets, a device holds a few sockets at most (its oldest are closed), and once it floods every
+    one of its sockets is closed."""
+    from asgiref.sync import async_to_sync
+
+    from classroom.consumers import (CLOSE_FLOODING, CLOSE_SUPERSEDED, MAX_FRAMES_PER_SECOND,
+                                     MAX_SOCKETS_PER_DEVICE)
+
+    session, devices = started_session(students=2)
+    token = devices[0][1]
+
+    async def run():
+        sockets = [await open_tablet(session.pk, token) for _ in range(10)]
+        closed = [await closed_with(s, timeout=2) for s in sockets[:-MAX_SOCKETS_PER_DEVICE]]
+        assert closed == [CLOSE_SUPERSEDED] * (10 - MAX_SOCKETS_PER_DEVICE)
+        live = sockets[-MAX_SOCKETS_PER_DEVICE:]
+        for socket in live:  # drain the views sent on connect
+            while not await socket.receive_nothing(timeout=0.2):
+                await socket.receive_output()
+        pongs = 0
+        for round_ in range(MAX_FRAMES_PER_SECOND // 2):  # half a burst on each socket, at once
+            for socket in live:
+                await socket.send_to(text_data='{"type":"ping","t":1}')
+        for socket in live:
+            while not await socket.receive_nothing(timeout=0.3):
+                message = await socket.receive_output()
+                pongs += '"pong"' in message.get("text", "")
+        assert pongs <= MAX_FRAMES_PER_SECOND + 2 < len(live) * (MAX_FRAMES_PER_SECOND // 2), pongs
+        for number in range(40):  # then one socket floods: the device's others close with it
+            await live[0].send_to(text_data='{"type":"ping"}')
+        codes = [await closed_with(socket) for socket in live]
+        assert codes == [CLOSE_FLOODING] * len(live)
+    async_to_sync(run)()
+
+
+# --- The teacher's own laptop is never locked out ---------------------------------------------------
+
+@pytest.mark.django_db
+def test_wrong_passwords_from_a_few_tablets_never_lock_the_teacher_out_of_their_laptop(settings):
+    """60 wrong passwords from 6 tablets' addresses stop sign-in to the account from anywhere
+    new, but not from the browser the teacher signed in on before."""
+    from django.core.cache import cache
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests.factories import PASSWORD, make_teacher
+
+    cache.clear()
+    make_teacher(email="ms.rivera@school.test")
+    laptop = Client(REMOTE_ADDR="10.20.0.1")
+    assert laptop.post(reverse("login"), {"username": "ms.rivera@school.test", "password": PASSWORD}).status_code == 302
+    laptop.post(reverse("logout"))
+    for tablet in range(6):
+        guesser = Client(REMOTE_ADDR=f"10.20.1.{tablet}")
+        for attempt in range(10):
+            guesser.post(reverse("login"), {"username": "ms.rivera@school.test", "password": f"guess-{attempt}"})
+    stranger = Client(REMOTE_ADDR="10.20.2.1")
+    assert stranger.post(reverse("login"), {"username": "ms.rivera@school.test", "password": PASSWORD}).status_code == 429
+    answer = laptop.post(reverse("login"), {"username": "ms.rivera@school.test", "password": PASSWORD})
+    assert answer.status_code == 302 and answer.wsgi_request.user.is_authenticated
+    # a forged or another account's cookie earns nothing
+    stranger.cookies["sw_teacher_device"] = "forged"
+    assert stranger.post(reverse("login"), {"username": "ms.rivera@school.test", "password": PASSWORD}).status_code == 429
+    cache.clear()
+
+
+# --- Behind a proxy, no debug pages -------------------------------------------------------------------
+
+def test_debug_is_off_when_the_app_is_reached_through_a_public_name(tmp_path):
+    """A laptop serving loopback behind a proxy (PUBLIC_BASE_URL with a public name) has DEBUG off,
+    though DEBUG=1 and HOST is loopback; on loopback alone it stays on for development."""
+    from tests.test_install import embedded_env, settings_of
+
+    proxied = settings_of(embedded_env(tmp_path, DEBUG="1", PUBLIC_BASE_URL="https://stormwise.school.example"),
+                          "DEBUG", "ALLOWED_HOSTS")
+    assert proxied == [False, ["localhost", "127.0.0.1", "[::1]", "stormwise.school.example"]]
+    assert settings_of(embedded_env(tmp_path, DEBUG="1", ALLOWED_HOSTS="*"), "DEBUG") == [False]
+    assert settings_of(embedded_env(tmp_path, DEBUG="1"), "DEBUG") == [True]
+
+
+@pytest.mark.django_db
+def test_a_huge_seat_or_version_number_is_a_bad_frame_not_an_error_page():
+    from django.test import Client
+
+    session, devices = started_session(students=2)
+    tablet = Client()
+    tablet.cookies[token_cookie(session.pk)] = devices[0][1]
+    for seat, version in [(10**30, 1), (2**40, 1), (-1, 1), (0, 10**30)]:
+        frame = {"type": "act", "id": "a-huge-number", "seat": seat, "version": version, "action": {"type": "wait"}}
+        answer = tablet.post(f"/play/{session.pk}/act", json.dumps(frame), content_type="application/json")
+        assert answer.status_code < 500 and answer.json()["code"] == "bad_frame", (seat, version, answer.content)
+
+
+# --- Taking a classmate's seat ----------------------------------------------------------------------
+
+def _ask_to_move(client, session, nickname):
+    return client.post("/join", {"code": session.join_code, "nickname": nickname, "players": 1, "move": "1"})
+
+
+@pytest.mark.django_db
+def test_a_move_request_is_never_replaced_and_never_taken_while_joining_is_locked():
+    from classroom import services
+    from classroom.models import Participant
+
+    session, devices = started_session(students=2)
+    ana = devices[0][0]
+    first, second = Client(), Client()
+    assert _ask_to_move(first, session, ana.nickname).status_code == 302
+    waiting = Participant.objects.get(pk=ana.pk).move_token_hash
+    refused = _ask_to_move(second, session, ana.nickname)
+    assert refused.status_code == 200 and "already waiting" in refused.content.decode()
+    assert Participant.objects.get(pk=ana.pk).move_token_hash == waiting
+
+    services.refuse_device_move(participant=Participant.objects.get(pk=ana.pk))
+    services.set_joining_locked(session=session, locked=True)
+    locked = _ask_to_move(second, session, ana.nickname)
+    assert locked.status_code == 200 and "closed this lesson" in locked.content.decode()
+    assert Participant.objects.get(pk=ana.pk).move_token_hash == ""
+
+
+@pytest.mark.django_db
+def test_while_the_first_tablet_is_online_the_student_allows_the_move_on_it():
+    """The teacher's approval alone does not move an online student's seat (unless the teacher
+    says they have seen both tablets); the student's own tablet allows or refuses it."""
+    from classroom import services
+    from classroom.models import Participant
+
+    session, devices = started_session(students=2)
+    ana, old_token = devices[0]
+    Participant.objects.filter(pk=ana.pk).update(connected=1)  # her tablet's socket is open
+    thief = Client()
+    assert _ask_to_move(thief, session, ana.nickname).status_code == 302
+    teacher = Client()
+    teacher.force_login(session.teacher)
+    refused = teacher.post(f"/sessions/{session.pk}/do/approve-move", {"participant": ana.pk},
+                           HTTP_ACCEPT="application/json")
+    assert refused.status_code == 400 and "still online" in refused.json()["message"]
+    assert services.participant_for_token(session, old_token) is not None
+
+    own = Client()
+    own.cookies[token_cookie(session.pk)] = old_token
+    state = own.get(f"/play/{session.pk}/poll?since=").json()
+    assert state["lobby"]["move_asked"] is True
+    answer = own.post(f"/play/{session.pk}/act", json.dumps({"type": "move", "allow": False}),
+                      content_type="application/json")
+    assert answer.json() == {"type": "ok"}
+    assert services.participant_for_token(session, old_token) is not None
+    assert not Participant.objects.get(pk=ana.pk).move_token_hash
+
+    assert _ask_to_move(Client(), session, ana.nickname).status_code == 302  # her new tablet, for real
+    seen = teacher.post(f"/sessions/{session.pk}/do/approve-move", {"participant": ana.pk, "seen_both": "1"},
+                        HTTP_ACCEPT="application/json")
+    assert seen.json()["ok"] and services.participant_for_token(session, old_token) is None
+
+
+# --- No device sends what its screen does not offer ------------------------------------------------
+
+# Tornado Alert's race ``settle`` is being made an offered action (its race rules); until then
+# this holds for every other scenario.
+OFFERED_ONLY_SCENARIOS = [key for key in __import__("scenarios.registry", fromlist=["keys"]).keys()
+                          if key != "tornado_alert"]
+
+
+def _crafted(offered: list[dict]) -> list[dict]:
+    """Actions a hostile client might send: every offered action with each field set to values
+    no offered action has, an unknown field added, and types nobody is offered."""
+    values = {}
+    for action in offered:
+        for field, value in action.items():
+            values.setdefault(field, []).append(value)
+    crafted = [{"type": "no-such-action"}, {"type": "settle"}, {"type": "end"}, {"type": "finish"}]
+    for action in offered[:12]:
+        crafted.append({**action, "by": "a script"})
+        for field in action:
+            if field == "type":
+                continue
+            for strange in (-1, 10**6, "X99", None, [], {"nested": 1}, True):
+                if strange not in values[field]:
+                    crafted.append({**action, field: strange})
+    return crafted
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("scenario", OFFERED_ONLY_SCENARIOS)
+def test_no_action_outside_a_seats_offered_actions_is_applied(scenario):
+    """Through the HTTP fallback and the socket alike, whatever a device sends, the move stored
+    is one of the actions its seat was offered at that moment."""
+    from asgiref.sync import async_to_sync
+
+    from games.models import Game, Move
+    from games.services import engine_for
+
+    session, devices = started_session(students=2, scenario=scenario)
+    checked = 0
+    for participant, token in devices:
+        for seat in participant.seats.select_related("table"):
+            game = Game.objects.get(pk=seat.table.game_id)
+            engine = engine_for(game)
+            offered = engine.actions(engine.load(game.state), seat.number)
+            if not offered:
+                continue
+            tablet = Client()
+            tablet.cookies[token_cookie(session.pk)] = token
+            for number, action in enumerate(_crafted(offered)):
+                game.refresh_from_db()
+                offered_now = engine.actions(engine.load(game.state), seat.number)
+                frame = {"type": "act", "id": f"crafted-http-{seat.pk}-{number}", "seat": seat.number,
+                         "version": game.version, "action": action}
+                tablet.post(f"/play/{session.pk}/act", json.dumps(frame), content_type="application/json")
+                stored = Move.objects.filter(game=game, action_id=frame["id"]).first()
+                assert stored is None or stored.action in offered_now, (action, stored.action)
+                checked += 1
+
+            async def over_the_socket():
+                socket = await open_tablet(session.pk, token)
+                for number, action in enumerate(_crafted(offered)[:8]):
+                    version = (await Game.objects.aget(pk=game.pk)).version
+                    await socket.send_json_to({"type": "act", "id": f"crafted-ws-{seat.pk}-{number}",
+                                               "seat": seat.number, "version": version, "action": action})
+                    try:
+                        while (await socket.receive_json_from(timeout=5)).get("type") not in ("ok", "error"):
+                            pass
+                    except TimeoutError:  # an answer lost to a busy machine: the replay below still checks
+                        pass
+                    await asyncio.sleep(0.5)  # the socket's own pace, so each one reaches the rules
+                await socket.disconnect()
+            async_to_sync(over_the_socket)()
+            # every move a crafted frame made was offered to its seat just before it (replayed)
+            state = engine.setup(game.seed, game.seats, game.options)
+            for move in Move.objects.filter(game=game).order_by("seq"):
+                if move.action_id.startswith("crafted-"):
+                    assert move.action in engine.actions(state, move.seat), (move.action_id, move.action)
+                engine.apply(state, move.seat, move.action)
+    assert checked

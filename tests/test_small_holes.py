@@ -176,3 +176,222 @@ def test_a_teacher_account_keeps_at_most_its_quota_of_sessions(settings):
     assert answer.status_code == 200
     assert "the most one account may" in answer.content.decode()
     assert Session.objects.filter(teacher=teacher).count() == 2
+
+
+def test_the_embedded_limits_cannot_be_pushed_out_by_misses_from_elsewhere(tmp_path):
+    """On the embedded server, ten wrong passwords hold a sign-in back and eight wrong codes hold
+    a tablet back, however many misses another address adds after them (the in-memory cache kept
+    300 entries, so 350 misses wiped every count)."""
+    import subprocess
+    import sys
+
+    from tests.test_install import ROOT, embedded_env, manage
+
+    assert manage(tmp_path, "migrate", "--noinput").returncode == 0
+    script = """
+import django; django.setup()
+from classroom import accounts, guesses
+for n in range(10):
+    accounts.count_attempt("signin", address="10.0.0.5", account="teacher@school.test")
+for n in range(8):
+    guesses.record_miss(device="the-tablet", address="10.0.0.6")
+for n in range(350):
+    guesses.record_miss(device=f"script-{n}", address="10.0.9.9")
+print(accounts.seconds_to_wait("signin", address="10.0.0.5", account="teacher@school.test") > 0)
+try:
+    guesses.check(device="the-tablet", age=60, address="10.0.0.6")
+    print(False)
+except guesses.TooManyGuesses:
+    print(True)
+"""
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=180,
+                            env={**embedded_env(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True"]
+
+
+# --- Lows: PDFs, bot seats, file modes, a shared tablet, no-store, idle dashboards, e-mail timing -----
+
+@pytest.mark.django_db
+def test_a_student_cannot_have_pdfs_drawn_in_a_loop():
+    """A family plan PDF is seconds of CPU: a student gets a few a minute, then a plain 429."""
+    session, devices = started_session(students=2)
+    tablet = Client()
+    tablet.cookies[token_cookie(session.pk)] = devices[0][1]
+    answers = [tablet.get(f"/play/{session.pk}/plan.pdf").status_code for _ in range(6)]
+    assert answers[:3] == [200, 200, 200] and answers[3:] == [429, 429, 429]
+    other = Client()
+    other.cookies[token_cookie(session.pk)] = devices[1][1]
+    assert other.get(f"/play/{session.pk}/plan.pdf").status_code == 200  # a classmate is not held up
+
+
+@pytest.mark.django_db
+def test_a_seat_handed_to_a_bot_refuses_its_students_taps():
+    session, devices = started_session(students=2)
+    participant, token = devices[0]
+    seat = participant.seats.select_related("table").first()
+    services.hand_to_bot(seat=seat, to_bot=True)
+    game = Game.objects.get(pk=seat.table.game_id)
+    from games.services import engine_for
+
+    engine = engine_for(game)
+    state = engine.load(game.state)
+    offered = engine.actions(state, seat.number)
+    assert offered, "the seat has something to do"
+    tablet = Client()
+    tablet.cookies[token_cookie(session.pk)] = token
+    frame = {"type": "act", "id": "bot-seat-tap-1", "seat": seat.number, "version": game.version,
+             "action": offered[0]}
+    import json
+
+    answer = tablet.post(f"/play/{session.pk}/act", json.dumps(frame), content_type="application/json").json()
+    assert answer["code"] == "bot_playing"
+    assert not Move.objects.filter(game=game, action_id="bot-seat-tap-1").exists()
+
+
+def test_the_embedded_database_and_its_log_are_readable_by_their_owner_only(tmp_path):
+    import stat
+
+    from tests.test_install import manage
+
+    assert manage(tmp_path, "migrate", "--noinput").returncode == 0
+    files = [p for p in tmp_path.iterdir() if p.name.startswith("db.sqlite3")]
+    assert files and all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in files), \
+        {p.name: oct(stat.S_IMODE(p.stat().st_mode)) for p in files}
+
+
+@pytest.mark.django_db
+def test_a_shared_tablet_shows_the_last_childs_game_and_report_link_only_shortly():
+    """Hours after the lesson (the next class on the same tablet), neither the game page nor the
+    report link from the browser's history shows the last child's game or report; at home, with
+    no lesson cookie, the link still opens."""
+    from scoring import services as scoring
+
+    session, devices = started_session(students=2)
+    participant, token = devices[0]
+    services.end_now(session=session)
+    link = scoring.student_report_url(participant)
+    tablet = Client()
+    tablet.cookies[token_cookie(session.pk)] = token
+    assert tablet.get(f"/play/{session.pk}/").status_code == 200
+    assert tablet.get(link).status_code == 200
+    Session.objects.filter(pk=session.pk).update(ended_at=timezone.now() - timedelta(hours=5))
+    assert tablet.get(f"/play/{session.pk}/").status_code == 302
+    assert tablet.get(f"/play/{session.pk}/poll?since=x").status_code == 403
+    assert tablet.get(link).status_code == 410
+    assert Client().get(link).status_code == 200
+
+
+@pytest.mark.django_db
+def test_teacher_pages_listing_nicknames_are_never_stored():
+    session, _devices = started_session(students=2)
+    teacher = teacher_client(session)
+    for url in ["/", f"/sessions/{session.pk}/", f"/sessions/{session.pk}/screen",
+                f"/sessions/{session.pk}/kit/"]:
+        answer = teacher.get(url)
+        assert answer.status_code == 200, url
+        assert "no-store" in answer.get("Cache-Control", ""), url
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_open_dashboard_closes_once_its_teacher_is_signed_out_for_being_idle(monkeypatch):
+    from asgiref.sync import async_to_sync, sync_to_async
+    from django.contrib.sessions.models import Session as StoredSession
+
+    from classroom.consumers import CLOSE_UNAUTHORISED, DashboardConsumer
+    from tests.test_security import closed_with, communicator
+
+    monkeypatch.setattr(DashboardConsumer, "SIGNIN_CHECK_SECONDS", 0.5)  # 60 s in a classroom
+    session, _devices = started_session(students=2)
+    laptop = teacher_client(session)
+    key = laptop.cookies["sessionid"].value
+
+    async def run():
+        socket = communicator(f"/ws/sessions/{session.pk}/", f"sessionid={key}")
+        connected, _code = await socket.connect()
+        assert connected
+        await sync_to_async(StoredSession.objects.filter(pk=key).update)(
+            expire_date=timezone.now() - timedelta(seconds=1))
+        assert await closed_with(socket, timeout=5) == CLOSE_UNAUTHORISED
+    async_to_sync(run)()
+
+
+class SlowSMTP:
+    """An SMTP server on loopback that waits before every answer, as a distant one does."""
+
+    def __init__(self, delay=3.0):
+        import socket
+        import threading
+
+        self.delay, self.listener = delay, socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(8)
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        import threading
+
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._talk, args=(conn,), daemon=True).start()
+
+    def _talk(self, conn):
+        import time as clock
+
+        with conn:
+            conn.settimeout(30)
+            clock.sleep(self.delay)
+            conn.sendall(b"220 slow.test ESMTP\r\n")
+            data = b""
+            while True:
+                try:
+                    chunk = conn.recv(65536)
+                except OSError:
+                    return
+                if not chunk:
+                    return
+                data += chunk
+                while b"\r\n" in data:
+                    line, data = data.split(b"\r\n", 1)
+                    word = line[:4].upper()
+                    if word == b"DATA":
+                        conn.sendall(b"354 go on\r\n")
+                    elif line == b".":
+                        conn.sendall(b"250 queued\r\n")
+                    elif word == b"QUIT":
+                        conn.sendall(b"221 bye\r\n")
+                        return
+                    elif word in (b"EHLO", b"HELO", b"MAIL", b"RCPT", b"RSET", b"NOOP"):
+                        conn.sendall(b"250 ok\r\n")
+
+    def close(self):
+        self.listener.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_password_reset_answers_as_fast_for_an_account_as_for_none(settings):
+    """With an SMTP server that takes seconds, asking a reset for a teacher's address answers as
+    quickly as for an unknown one: the e-mail goes beside the request."""
+    import time as clock
+
+    from classroom import accounts
+
+    smtp = SlowSMTP(delay=2.0)
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_USE_TLS = "127.0.0.1", smtp.port, False
+    make_teacher(email="known@school.test")
+    try:
+        timings = {}
+        for email in ("nobody@school.test", "known@school.test"):
+            started = clock.monotonic()
+            answer = Client(REMOTE_ADDR="10.30.0.1").post("/accounts/password_reset/", {"email": email})
+            timings[email] = clock.monotonic() - started
+            assert answer.status_code == 302
+        assert timings["known@school.test"] < 1.5, timings
+        accounts.mail_sent(timeout=30)
+    finally:
+        smtp.close()

@@ -18,6 +18,7 @@ const T = {
   alert: {asking: gettext("asks for help"), stuck: gettext("seems stuck"), offline: gettext("is offline"), idle: gettext("is idle"),
     finished: gettext("has finished"), claim: gettext("wants to move to another device")},
   clear: gettext("Done"), approveClaim: gettext("Approve move"),
+  approveSeen: gettext("Approve: I have seen both tablets"), refuseClaim: gettext("Refuse move"),
   toBot: gettext("Hand to bot"), toStudent: gettext("Give back"), bot: gettext("bot"), online: gettext("online"), offline: gettext("offline"),
   waiting: gettext("Waiting for the first student…"),
   ended: gettext("Lesson ended"), standings: gettext("Final standings"), classRanks: gettext("Class ranking (bots not ranked)"),
@@ -119,7 +120,12 @@ function alerts() {
   for (const a of data.alerts) {
     list.append(el("li", {class: `alert ${a.kind}`}, el("strong", {}, a.who), ` ${T.alert[a.kind]} `,
       a.kind === "asking" ? button(T.clear, "clear-ask", {participant: a.participant}, {aria: `${T.clear}: ${a.who}`}) : null,
-      a.kind === "claim" ? button(T.approveClaim, "approve-move", {participant: a.participant}, {class: "primary", aria: `${T.approveClaim}: ${a.who}`}) : null));
+      // while the student's first tablet is online they allow the move on it, or the teacher
+      // approves having seen both tablets side by side
+      a.kind === "claim" ? button(a.online ? T.approveSeen : T.approveClaim, "approve-move",
+        a.online ? {participant: a.participant, seen_both: "1"} : {participant: a.participant},
+        {class: "primary", aria: `${a.online ? T.approveSeen : T.approveClaim}: ${a.who}`}) : null,
+      a.kind === "claim" ? button(T.refuseClaim, "refuse-move", {participant: a.participant}, {aria: `${T.refuseClaim}: ${a.who}`}) : null));
   }
   box.append(list);
   return box;

@@ -31,6 +31,9 @@ const T = {
   error: gettext("That did not work"),
   report: gettext("Open my report (what really happens in hurricanes)"),
   reportNote: gettext("Your report is ready a minute after your teacher ends the lesson. Keep this link."),
+  moveAsked: gettext("Another tablet asks to carry on as you. Is it your new tablet?"),
+  allowMove: gettext("Yes, it is mine: move me there"),
+  refuseMove: gettext("No, it is not mine"),
 };
 
 const root = document.getElementById("play");
@@ -229,6 +232,23 @@ function askTeacher() {
   return Promise.resolve(asking);
 }
 
+function answerMove(allow) {
+  // Another device asked to carry on as this student: only this tablet (or the teacher, looking
+  // at both) lets it. Allowed, this tablet is signed out of the lesson by the server.
+  if (state.lobby) state.lobby.move_asked = false;
+  render();
+  const frame = {type: "move", allow};
+  if (state.mode === "fallback") postFrame(frame); else if (ws && ws.readyState === 1) ws.send(JSON.stringify(frame));
+}
+
+function moveBox() {
+  return el("section", {class: "card move-asked", role: "alertdialog", "aria-live": "assertive"},
+    el("p", {class: "lead"}, T.moveAsked),
+    el("button", {type: "button", class: "button", onclick: () => answerMove(true)}, T.allowMove),
+    " ",
+    el("button", {type: "button", class: "button primary", onclick: () => answerMove(false)}, T.refuseMove));
+}
+
 function moreTime(seat) {
   // The seat's turn timer pushed back (shown only in its last seconds); the server sends the
   // view with the new deadline, or a refusal that the notice shows.
@@ -354,8 +374,9 @@ function render() {
   const lobby = state.lobby;
   if (!lobby) return;
   const seats = lobby.seats.filter((s) => state.views[s]);
+  const asked = lobby.move_asked ? moveBox() : null;
   if (!seats.length || !state.renderer || !state.board || lobby.status === "lobby") {
-    main.replaceChildren(lobbyScreen(lobby), askButton());
+    main.replaceChildren(...[asked, lobbyScreen(lobby), askButton()].filter(Boolean));
     return;
   }
   if (!seats.includes(state.activeSeat)) state.activeSeat = seats[0];
@@ -383,7 +404,7 @@ function render() {
   const report = over ? el("p", {class: "card report-link"},
     el("a", {class: "button primary big", href: `/play/${sessionId}/my-report`, target: "_blank", rel: "noopener"}, T.report),
     el("span", {class: "muted"}, " ", T.reportNote)) : null;
-  const wanted = [tabs, holder, report].filter(Boolean);
+  const wanted = [asked, tabs, holder, report].filter(Boolean);
   if (main.children.length !== wanted.length || wanted.some((node, i) => main.children[i] !== node)) {
     // What is shown already stays in place (a node moved loses focus to the page): the report
     // link that comes with the game's end is added after the screen, not around it.

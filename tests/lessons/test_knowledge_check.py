@@ -9,6 +9,7 @@ from lessons import services
 from lessons.models import CheckAnswer, CheckItem
 from scoring.models import DebriefSettings
 from scoring.services import export_data
+from classroom.models import Participant
 from tests.factories import PASSWORD, join_students, make_session, make_teacher
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +29,9 @@ def lesson():
     session = make_session()
     services.set_check(session=session, enabled=True)
     students = [p for p, _token in join_students(session, 3)]
+    Participant.objects.filter(session=session).update(approved=True)  # the teacher let them in
+    for student in students:
+        student.approved = True
     return session, students
 
 
@@ -144,6 +148,7 @@ def test_a_student_answers_on_their_tablet_and_a_stranger_cannot(client):
     session = make_session()
     services.set_check(session=session, enabled=True)
     (ana, token), = join_students(session, 1)
+    Participant.objects.filter(pk=ana.pk).update(approved=True)
     url = reverse("lessons:student_check", args=[session.pk])
     assert client.get(url).status_code == 404
     client.cookies[token_cookie(session.pk)] = token

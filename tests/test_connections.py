@@ -1,0 +1,95 @@
+"""One device holding connections cannot shut a class out: half-sent and idle connections are
+closed, an address holds only so many, and the server starts with the files it needs or says why
+it will not start."""
+import resource
+import socket
+import time
+import urllib.request
+
+
+from tests.served import Served
+
+
+def _hold(port, count, source="127.0.0.2", half_sent=False):
+    """``count`` connections from ``source`` that never finish a request (every other one sends
+    half a request's headers). Connections the server refuses at once are left out."""
+    held = []
+    for number in range(count):
+        sock = socket.socket()
+        sock.bind((source, 0))
+        try:
+            sock.connect(("127.0.0.1", port))
+            if half_sent or number % 2:
+                sock.sendall(b"GET /join HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        except OSError:
+            sock.close()
+            continue
+        held.append(sock)
+    return held
+
+
+def _still_open(sockets, wait=0.5) -> int:
+    """How many of ``sockets`` the server has not closed."""
+    time.sleep(wait)
+    open_ = 0
+    for sock in sockets:
+        sock.setblocking(False)
+        try:
+            open_ += sock.recv(1) != b""  # b"": closed by the server
+        except BlockingIOError:
+            open_ += 1
+        except OSError:
+            pass
+    return open_
+
+
+def _join_page(port) -> int:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/join", timeout=10) as answer:
+        return answer.status
+
+
+def test_idle_and_half_sent_connections_are_closed(transactional_db):
+    """Connections that send nothing, or half a request, are closed once the header time is up."""
+    server = Served(HEADER_TIMEOUT_SECONDS=2).start()
+    held = []
+    try:
+        held = _hold(server.port, 20)
+        assert _still_open(held, wait=0.5) == 20
+        assert _still_open(held, wait=3.0) == 0
+        assert _join_page(server.port) == 200
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+
+
+def test_one_address_holding_connections_leaves_join_to_everyone_else(transactional_db):
+    """Started at 256 open files with a hard limit of 1024 (a common default), the server takes
+    the 1024, caps an address at a quarter of it and says so; one address holding 1,000
+    connections gets at most that and /join still opens for the class."""
+    def low_limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 1024))
+
+    server = Served(preexec_fn=low_limit).start()
+    held = []
+    try:
+        assert "one address may hold 256 connections" in server.output()
+        held = _hold(server.port, 1000)
+        assert _still_open(held) <= 256
+        assert [_join_page(server.port) for _ in range(5)] == [200] * 5
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+
+
+def test_a_server_short_of_files_refuses_to_start_and_says_why(transactional_db):
+    def too_low():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+
+    server = Served(preexec_fn=too_low).start()
+    try:
+        assert server.process.wait(timeout=30) != 0
+        assert "ulimit -n" in server.output()
+    finally:
+        server.stop()
