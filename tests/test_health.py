@@ -5,6 +5,7 @@ import time
 import urllib.error
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 import redis
 import urllib.request
 import subprocess
