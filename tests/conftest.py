@@ -216,17 +216,15 @@ def in_thread(fn, *args, **kwargs):
 
 
 def pytest_unconfigure(config):
-    """Let the threads the tests started finish before the interpreter tears itself down: a
-    thread still inside a native library (libpq, pango, OpenSSL) while modules are finalized
-    can read freed memory. Any thread still alive after its grace is named, so that an abort
-    at exit points at its cause (``make test`` runs with ``PYTHONFAULTHANDLER=1``). Idle workers
-    of thread pools are left to ``concurrent.futures``, which wakes and joins them at exit."""
-    pool_workers = ("ThreadPoolExecutor", "asyncio_")
-    leftover = [t for t in threading.enumerate()
-                if t is not threading.main_thread() and not t.name.startswith(pool_workers)]
+    """Let the daemon threads the tests started finish before the interpreter tears itself down:
+    a daemon thread still inside a native library (libpq, pango, OpenSSL) while modules are
+    finalized can read freed memory. (Other threads, such as idle pool workers, the interpreter
+    joins by itself first.) Any still alive after its grace is named, so that an abort at exit
+    points at its cause (``make test`` runs with ``PYTHONFAULTHANDLER=1``)."""
+    leftover = [t for t in threading.enumerate() if t.daemon and t is not threading.main_thread()]
     deadline = time.monotonic() + 10
     for thread in leftover:
         thread.join(timeout=max(0.0, deadline - time.monotonic()))
     alive = [t.name for t in leftover if t.is_alive()]
     if alive:
-        print(f"Threads still running at exit: {', '.join(alive)}")
+        print(f"Daemon threads still running at exit: {', '.join(alive)}")
