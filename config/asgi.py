@@ -15,10 +15,12 @@ from config.origin import SameOriginValidator  # noqa: E402
 from classroom.routing import websocket_urlpatterns  # noqa: E402
 from games import pgpool  # noqa: E402
 from config.lifespan import LifespanApp  # noqa: E402
+from classroom.layer_watch import RefuseWhileCutOff, watch_layer_forever  # noqa: E402
 from classroom.loops import purge_forever, storms_forever  # noqa: E402
 from games.loops import sweep_forever  # noqa: E402
 
 application = LifespanApp(ProtocolTypeRouter({
     "http": BodyLimit(django_asgi_app),
-    "websocket": AllowedHostsOriginValidator(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
-}), loops=[sweep_forever, storms_forever, purge_forever], warm=[pgpool.warm])
+    "websocket": RefuseWhileCutOff(
+        AllowedHostsOriginValidator(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))))),
+}), loops=[sweep_forever, storms_forever, purge_forever, watch_layer_forever], warm=[pgpool.warm])
