@@ -52,6 +52,7 @@ async def watch_layer_forever():
 
     client = None
     while True:
+        asked_at = time.monotonic()
         try:
             client = client or aioredis.Redis.from_url(settings.REDIS_URL, socket_timeout=TIMEOUT_SECONDS,
                                                        socket_connect_timeout=TIMEOUT_SECONDS)
@@ -64,8 +65,8 @@ async def watch_layer_forever():
         except Exception:  # every way of not answering counts the same: refused, timed out, reset
             client = None  # a fresh connection next time; the old one may be stuck mid-reply
             if _lost_since is None:
-                _lost_since = time.monotonic()
-            elif cut_off():
+                _lost_since = asked_at  # no answer since this ping was sent
+            if cut_off():
                 await _close_all()
         await asyncio.sleep(PING_SECONDS)
 
