@@ -536,7 +536,9 @@ def load(district, args):
         by_table.setdefault(game, set()).add(district.host_of(upstream))
     spanning = sum(1 for game, hosts in by_table.items() if len(hosts | {boards.get(session_of[game])}) > 1)
     figures["district_tables_across_hosts_pct"] = (100.0 * spanning / max(1, len(by_table)), "%")
+    figures["district_machine_load_average"] = (os.getloadavg()[0], "runnable")  # others on the cores too?
     live.show(figures)
+    say(f"refused {record['refused']}, drops {len(record['drops'])}, client CPU {record['cpu_seconds']:.0f} s")
     return figures
 
 
@@ -681,8 +683,11 @@ def rolling_deploy(district, args):
             marks[f"{host}_up"] = time.time()
             time.sleep(PAUSE_SECONDS)  # taking sockets again (the proxy retries a failed host after 5 s)
 
-    record, t0, t1, _ = play(district, plan, 8 + 3 * PAUSE_SECONDS + 75, deploy, interval=2.0)
-    restarts = [(marks[f"{h}_stop"], marks[f"{h}_up"], h) for h in APPS if f"{h}_up" in marks]
+    record, t0, t1, _ = play(district, plan, 8 + 3 * (PAUSE_SECONDS + 40), deploy, interval=2.0)
+    stop_at = record["window"][1]
+    # Only restarts that ended while the students still played count (a slow machine fails here).
+    restarts = [(marks[f"{h}_stop"], marks[f"{h}_up"], h) for h in APPS
+                if f"{h}_up" in marks and marks[f"{h}_up"] + 5 <= stop_at]
     waits, dropped, elsewhere = [], 0, 0
     for stopped, up, host in restarts:
         drops, host_waits, moved = reconnections(district, record, host, stopped, up)
@@ -715,7 +720,7 @@ def rolling_deploy(district, args):
     ok = (len(restarts) == len(APPS) and column and min(handoffs.values()) > 0 and worst <= 10 and lost == 0
           and doubled == 0 and bad == 0)
     return verdict("rolling_deploy", ok, students=len(plan["devices"]), new_commit=commit,
-                   migrate_s=marks.get("migrated", float("nan")), hosts_restarted=len(restarts),
+                   migrate_s=marks.get("migrated", float("nan")), hosts_restarted_during_play=len(restarts),
                    stop_s_max=max((marks[f"{h}_down"] - marks[f"{h}_stop"] for *_x, h in restarts), default=float("nan")),
                    start_s_max=max((marks[f"{h}_up"] - marks[f"{h}_down"] for *_x, h in restarts), default=float("nan")),
                    deploy_s=t1 - t0, sockets_dropped=dropped, reconnected_elsewhere=elsewhere,

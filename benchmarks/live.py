@@ -341,6 +341,7 @@ class Device:
         finally:
             if self.answer is not None and not self.answer.done():
                 self.answer.set_exception(ConnectionError("socket closed"))
+                self.answer.exception()  # seen here: a tap nobody waits for any more logs nothing
 
     def catch_up(self, ws, built):
         """play.js's ``waitForView``: one wait at a time, doubled after each sync it took."""

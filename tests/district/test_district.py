@@ -30,7 +30,7 @@ def test_a_class_loses_nothing_when_a_host_dies_or_every_host_restarts_on_a_new_
     assert float(seen["host_kill_resync_max_s"]) <= 10, report
     assert seen["host_kill_lost_actions"] == seen["host_kill_doubled_actions"] == "0", report
     assert seen.get("rolling_deploy") == "PASS", report
-    assert seen["rolling_deploy_hosts_restarted"] == "3", report
+    assert seen["rolling_deploy_hosts_restarted_during_play"] == "3", report
     assert int(seen["rolling_deploy_new_code_moves_after_old"]) > 0, report
     assert int(seen["rolling_deploy_old_code_moves_after_new"]) > 0, report
     assert seen["rolling_deploy_lost_actions"] == seen["rolling_deploy_doubled_actions"] == "0", report
