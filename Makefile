@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test bench services browser axe gettext messages lint clean
+.PHONY: run test bench services browser axe gettext messages lint nginx clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,10 @@ gettext:
 messages: $(VENV)/.dev-installed gettext
 	$(PY) scripts/messages.py collect
 	$(PY) scripts/messages.py compile
+
+## nginx: Debian's nginx, the proxy of the district harness (python -m benchmarks.district).
+nginx:
+	@command -v nginx >/dev/null || { apt-get update -q && apt-get install -y -q nginx; }
 
 ## services: make sure PostgreSQL and Redis answer on their standard local ports.
 services:

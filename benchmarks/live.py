@@ -55,6 +55,7 @@ VIEW_HEAD = re.compile(r'^\{"type":"(view|others)","game":(\d+),"seat":(\d+),"ve
 RESEND_SECONDS = 6.0  # play.js's resend timer for a tap still unanswered
 CATCH_UP_SECONDS, CATCH_UP_MAX_SECONDS = 2.0, 16.0  # play.js's waits for the full view an ``others`` message goes with
 VIEW_AFTER_OK_SECONDS = 3.0  # play.js syncs when a tap's ok came and its view did not
+UPSTREAM_HEADER = "X-Upstream"  # set by the district harness's proxy: the server a socket reached
 SUMMARY = re.compile(r'"type":"view","game":(\d+),"seat":null,"version":(\d+)')
 
 
@@ -293,6 +294,7 @@ class Device:
         self.done = False
         self.catch_up_timer, self.catch_up_wait = None, CATCH_UP_SECONDS
         self.view_timer = None
+        self.host = None
 
     async def read(self, ws):
         try:
@@ -338,6 +340,7 @@ class Device:
         finally:
             if self.answer is not None and not self.answer.done():
                 self.answer.set_exception(ConnectionError("socket closed"))
+                self.answer.exception()  # seen here: a tap nobody waits for any more logs nothing
 
     def catch_up(self, ws, built):
         """play.js's ``waitForView``: one wait at a time, doubled after each sync it took."""
@@ -383,6 +386,8 @@ class Device:
                 async with websockets.connect(self.url, additional_headers=self.headers, compression=None,
                                               open_timeout=15, ping_interval=None, max_size=2 ** 20,
                                               max_queue=None) as ws:
+                    # Behind a proxy that names the server it chose (benchmarks.district), which one.
+                    self.host = ws.response.headers.get(UPSTREAM_HEADER) if ws.response else None
                     reader = asyncio.create_task(self.read(ws))
                     try:
                         while self.view_text is None:  # the first view after (re)connecting
@@ -390,8 +395,9 @@ class Device:
                                 raise ConnectionError("closed before the first view")
                             await asyncio.sleep(0.02)
                         if dropped_at is not None:
-                            self.record["resyncs"].append([dropped_at, time.time()])
+                            self.record["resyncs"].append([dropped_at, time.time(), self.game, self.seat, self.host])
                             dropped_at = None
+                        self.record["sockets"].append([time.time(), self.game, self.seat, self.host])
                         self.record["connected"] += 1
                         back_off = 0.2
                         await self.play(ws, clock, interval)
@@ -401,7 +407,7 @@ class Device:
             except (OSError, ConnectionError, asyncio.TimeoutError, websockets.exceptions.WebSocketException) as error:
                 if dropped_at is None:
                     dropped_at = time.time()
-                    self.record["drops"].append([dropped_at, type(error).__name__])
+                    self.record["drops"].append([dropped_at, type(error).__name__, self.game, self.seat, self.host])
                 self.view_text = None
                 await asyncio.sleep(back_off * (0.5 + self.rng.random()))
                 back_off = min(back_off * 2, 2.0)
@@ -452,6 +458,7 @@ class Device:
                 self.record["acts"].append([sent_at, pending["answer_at"], pending["view_at"], self.game,
                                             answer["version"], answer["replayed"], pending["first_sent"], self.seat])
                 self.record["acked"].append(pending["id"])
+                self.record["acked_hosts"].append(self.host)
                 self.next_at = max(self.next_at + interval, time.time())
             else:
                 code = answer.get("code")
@@ -469,6 +476,7 @@ class Dashboard:
         self.headers = {"Cookie": f"sessionid={dashboard['cookie']}"}
         self.session = dashboard["session"]
         self.snapshots = record["snapshots"].setdefault(str(self.session), [])
+        self.hosts = record["dashboard_sockets"]
 
     async def run(self, clock):
         import websockets
@@ -478,6 +486,7 @@ class Dashboard:
                 async with websockets.connect(self.url, additional_headers=self.headers, compression=None,
                                               open_timeout=15, ping_interval=None, max_size=2 ** 24,
                                               max_queue=None) as ws:
+                    self.hosts.append([time.time(), self.session, ws.response.headers.get(UPSTREAM_HEADER)])
                     while time.time() < clock.stop_at + 2:
                         try:
                             text = await asyncio.wait_for(ws.recv(), min(5.0, max(0.1, clock.stop_at + 2 - time.time())))
@@ -489,7 +498,7 @@ class Dashboard:
 
 
 def new_record():
-    return {"acts": [], "acked": [], "refused": {}, "unsolicited_errors": {}, "timeouts": 0,
+    return {"acts": [], "acked": [], "acked_hosts": [], "sockets": [], "dashboard_sockets": [], "refused": {}, "unsolicited_errors": {}, "timeouts": 0,
             "drops": [], "resyncs": [], "syncs": 0, "unavailable_after": [], "connected": 0, "snapshots": {}, "finished_students": 0}
 
 

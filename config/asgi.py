@@ -17,6 +17,7 @@ from classroom.routing import websocket_urlpatterns  # noqa: E402
 from games import pgpool  # noqa: E402
 from config.lifespan import LifespanApp  # noqa: E402
 from classroom.fast import collector  # noqa: E402
+from classroom.layer_watch import RefuseWhileCutOff, watch_layer_forever  # noqa: E402
 from classroom.loops import purge_forever, storms_forever  # noqa: E402
 from games.loops import sweep_forever  # noqa: E402
 from scoring.loops import resend_forever  # noqa: E402
@@ -24,11 +25,12 @@ from scoring.loops import resend_forever  # noqa: E402
 #: HTTP and the sockets, without the process's start and stop.
 routes = ProtocolTypeRouter({
     "http": BodyLimit(django_asgi_app),
-    "websocket": AllowedHostsOriginValidator(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))),
+    "websocket": RefuseWhileCutOff(
+        AllowedHostsOriginValidator(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))))),
 })
 #: What every process that serves runs in the background: bots and timers, the class storm,
-#: purges, reports whose queuing failed.
-LOOPS = [sweep_forever, storms_forever, purge_forever, resend_forever]
+#: purges, reports whose queuing failed, and the watch on the channel layer.
+LOOPS = [sweep_forever, storms_forever, purge_forever, resend_forever, watch_layer_forever]
 
 
 async def serving_process():

@@ -27,6 +27,8 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 
+from classroom import layer_watch
+
 
 class Consumer(AsyncWebsocketConsumer):
     """Channels' ``AsyncWebsocketConsumer`` with one reader per source and a direct dispatch
@@ -46,6 +48,7 @@ class Consumer(AsyncWebsocketConsumer):
                     await self.dispatch(message)
 
         readers = [asyncio.ensure_future(read(receive)), asyncio.ensure_future(read(self.channel_receive))]
+        layer_watch.track(self)  # closed if this process loses Redis (classroom.layer_watch)
         try:
             done, _ = await asyncio.wait(readers, return_when=asyncio.FIRST_EXCEPTION)
             for reader in done:
@@ -53,6 +56,7 @@ class Consumer(AsyncWebsocketConsumer):
         except StopConsumer:
             pass
         finally:
+            layer_watch.forget(self)
             for reader in readers:
                 reader.cancel()
             await asyncio.gather(*readers, return_exceptions=True)
