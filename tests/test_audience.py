@@ -106,6 +106,15 @@ def test_every_death_toll_in_the_cards_is_tagged_and_kept_from_the_youngest():
                 assert node.get("age_band") in ("13+", "16+"), words
 
 
+def test_every_checked_death_toll_in_the_knowledge_base_is_for_13_and_older():
+    """The guide's promise: Frank shows death tolls to classes of 13 and older only."""
+    from scoring.outcomes import read_facts
+
+    for fact in read_facts():
+        if fact.get("deaths") and fact["verified"]:
+            assert fact["age_band"] in ("13+", "16+"), fact["key"]
+
+
 def _claims(value):
     if isinstance(value, dict):
         if value.get("fact"):
