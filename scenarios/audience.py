@@ -6,8 +6,9 @@ child-facing thing — the board a tablet loads, printables, reports, the family
 debrief screen — passes through ``Audience.redact`` (or asks ``Audience.allows`` of each fact),
 so the choice reaches everything a student sees, never only the debrief.
 
-A *claim* is any content dict that names its fact (``"fact": "<key of facts.json>"``): a card's
-basis, a role's basis, a timeline entry. A claim carries what the filter needs:
+A *claim* is any content dict that names its fact by key (``"fact": "<key of facts.json>"``): a
+card's basis, a role's basis, a timeline entry. (A report's citation, ``{"fact": <Fact row>}``,
+holds a fact the page already asked for through ``allows``, and is left alone.) A claim carries what the filter needs:
 
 - ``grade`` (O, S or U) and ``url``: a child sees only a claim checked against its primary
   source (grade O) that has a working public address; anything else is for the teacher only;
@@ -104,7 +105,7 @@ def _redact(value, audience: Audience, parent_key):
         return [_redact(item, audience, parent_key) for item in value]
     if not isinstance(value, dict):
         return value
-    if value.get("fact") and not audience.allows(value):
+    if isinstance(value.get("fact"), str) and value["fact"] and not audience.allows(value):
         if parent_key == "basis" or "fact" in value and not ({"basis", "text"} & set(value)):
             return None  # a claim of its own (a basis, a citation): gone
         # a card holding its claim flat stays (it is a rule) without its claim; an entry whose own

@@ -115,6 +115,7 @@ def test_the_stormfury_debrief_page_sets_damage_by_type_beside_real_figures(clie
     session, _devices = storm_lesson()
     classroom.end(session=session)
     Session.objects.filter(pk=session.pk).update(intensity="frank", age_band="13+")
+    session.refresh_from_db()
     client.login(email=session.teacher.email, password=PASSWORD)
     page = client.get(reverse("scoring:session_debrief", args=[session.pk])).content.decode()
     assert "Damage by team" in page and "Policy bot, same storm" in page
@@ -125,6 +126,7 @@ def test_the_stormfury_debrief_page_sets_damage_by_type_beside_real_figures(clie
     assert context["facts"]["people"].key == "what-kills-1963-2012"
     assert "Rappaport" in page and "forecast cone" in page
     Session.objects.filter(pk=session.pk).update(intensity=Session.Intensity.GENTLE)
+    session.refresh_from_db()
     _template, gentle = services.debrief_page(session)
     assert not any(f.deaths for f in gentle["citations"])
 
