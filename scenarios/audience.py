@@ -44,14 +44,14 @@ class Audience:
     teacher: bool = False
 
     @classmethod
-    def of(cls, intensity: str | None, age_band: str | None, *, teacher: bool = False) -> "Audience":
+    def of(cls, intensity: str | None, age_band: str | None, *, teacher: bool = False) -> Audience:
         """An audience from stored or typed values; anything unknown falls back to the gentlest,
         youngest choice."""
         return cls(intensity if intensity in INTENSITIES else GENTLE,
                    age_band if age_band in AGE_BANDS else AGE_BANDS[0], teacher)
 
     @classmethod
-    def from_key(cls, key: str | None) -> "Audience":
+    def from_key(cls, key: str | None) -> Audience:
         """The audience an address names (``key``), e.g. ``gentle-10`` or ``frank-16``."""
         intensity, _dash, band = (key or "").partition("-")
         return cls.of(intensity, f"{band}+")

@@ -12,11 +12,9 @@ from pypdf import PdfReader
 
 from classroom import services as classroom
 from classroom.models import Session
-from games import services as games
 from games.models import Game, Move
 from scenarios import registry
 from scenarios.audience import Audience
-from scoring import services as scoring
 from scoring.models import Report
 from tests.factories import PASSWORD, make_session, make_teacher
 from tests.scoring.conftest import play_as_students
@@ -24,7 +22,7 @@ from tests.scoring.test_reports import wait_for_reports
 
 #: a death toll, as English states one (the slogan "Turn around, don't drown" is advice, and the
 #: settings' own names "Gentle: no death tolls" and "Frank: death tolls shown…" state none)
-DEATH = re.compile(r"\b(?<!no )(?<!Frank: )(deaths?|died|dies|killed|fatalit\w*|drownings?|lives lost)\b", re.I)
+DEATH = re.compile(r"\b(?<!no )(?<!Frank: )(deaths?|died|dies|killed|fatalit\w*|drownings?|lives lost)\b", re.IGNORECASE)
 
 
 def pdf_text(data: bytes) -> str:
