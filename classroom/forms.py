@@ -34,6 +34,13 @@ class SessionForm(forms.Form):
                                       max_value=600, initial=60)
     names = forms.ChoiceField(label=_("Nicknames"), choices=(), initial="approve",
                               widget=forms.RadioSelect)
+    intensity = forms.ChoiceField(
+        label=_("What students read about deaths"), choices=(), initial="gentle", widget=forms.RadioSelect,
+        help_text=_("Gentle shows no death toll anywhere: tablets, cards, printables, reports and the family "
+                    "plan. Frank shows them where a checked fact has one, from age 13."))
+    age_band = forms.ChoiceField(
+        label=_("Youngest students in the class"), choices=(), initial="10+",
+        help_text=_("Facts written for older students are left out everywhere students look."))
     max_participants = forms.IntegerField(
         label=_("Most students who may join"), min_value=1, max_value=200, initial=40,
         help_text=_("A device that plays for several students counts once. You can change it, or lock "
@@ -41,12 +48,14 @@ class SessionForm(forms.Form):
     seed = forms.IntegerField(label=_("Seed (optional: the same seed replays the same dice)"),
                               required=False, min_value=0, max_value=2**48)
     def __init__(self, *args, scenario_options=None, scenario_presets=None, **kwargs):
-        from classroom.models import Session, preset_label
+        from classroom.models import AGE_BAND_CHOICES, Session, preset_label
 
         super().__init__(*args, **kwargs)
         self.fields["scenario"].choices = registry.choices()
         self.scenarios = registry.all()
         self.fields["names"].choices = Session.Names.choices
+        self.fields["intensity"].choices = Session.Intensity.choices
+        self.fields["age_band"].choices = [(band, _("%(band)s years") % {"band": band}) for band, _label in AGE_BAND_CHOICES]
         self.scenario_options = scenario_options or {}
         self.scenario_presets = {k: v for k, v in (scenario_presets or {}).items() if v}
         # One "Rules" choice per scenario that has presets; a scenario without any plays its

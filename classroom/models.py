@@ -7,6 +7,10 @@ from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 from scenarios import registry
+from scenarios.audience import AGE_BANDS, FRANK, GENTLE, Audience
+
+#: the age bands a teacher chooses from ("10+": the youngest students are ten)
+AGE_BAND_CHOICES = [(band, band) for band in AGE_BANDS]
 
 
 class TeacherManager(BaseUserManager):
@@ -68,6 +72,10 @@ class Session(models.Model):
         PARKED = "parked", _("Parked until next lesson")
         ENDED = "ended", _("Ended")
 
+    class Intensity(models.TextChoices):
+        GENTLE = GENTLE, _("Gentle: no death tolls")
+        FRANK = FRANK, _("Frank: death tolls shown where a fact has them")
+
     class Names(models.TextChoices):
         APPROVE = "approve", _("Students type a nickname; I approve it")
         GENERATED = "generated", _("Generated nicknames (adjective + animal)")
@@ -97,6 +105,10 @@ class Session(models.Model):
     arranged_by_teacher = models.BooleanField(default=False)
     #: the teacher's language when they opened or ended the session: the class packet's
     language = models.CharField(max_length=8, default="en")
+    #: what the students may see (``scenarios.audience``): chosen on the new-session form, it
+    #: governs tablets, printables, reports and the family plan alike
+    intensity = models.CharField(_("death tolls"), max_length=10, choices=Intensity.choices, default=Intensity.GENTLE)
+    age_band = models.CharField(_("youngest students"), max_length=4, choices=AGE_BAND_CHOICES, default=AGE_BANDS[0])
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -132,6 +144,11 @@ class Session(models.Model):
         """The engine options this session sets to something other than the engine's default."""
         defaults = {o["name"]: o["default"] for o in registry.get(self.scenario).options()}
         return sorted(k for k, v in self.options.items() if k in defaults and v != defaults[k])
+
+    @property
+    def audience(self) -> Audience:
+        """What this session's students may see (``scenarios.audience.Audience``)."""
+        return Audience.of(self.intensity, self.age_band)
 
     @property
     def shared_step(self):

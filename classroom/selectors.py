@@ -207,7 +207,12 @@ def device_state(participant: Participant) -> dict:
 
 
 def team_standings(session: Session, tables: list[dict]) -> dict:
-    """Team games: teams ranked by damage (lower is better) beside the policy bot on the same storm."""
+    """Team games: teams ranked by damage (lower is better) beside the policy bot on the same storm.
+
+    A team whose game was stopped before it was complete (``complete`` false in its results:
+    the storm had not passed) is not ranked — its damage is only what the storm did so far — and
+    is shown as stopped, beside the policy bot's damage after as many storm moves
+    (``score_track``)."""
     from games.models import Game
 
     finished = [t for t in tables if t["summary"] and t["summary"]["status"] == "finished"]
@@ -215,14 +220,23 @@ def team_standings(session: Session, tables: list[dict]) -> dict:
         return {"final": False, "done": len(finished), "total": len(tables)}
     rows = []
     for table in finished:
-        damage = table["summary"]["results"][0]["score"]
-        yardstick = games.policy_results(Game.objects.get(pk=table["game"]))[0]["score"]
+        result = table["summary"]["results"][0]
+        team = result.get("breakdown", {}).get("team", {})
+        stopped = team.get("complete") is False
+        bot = games.policy_results(Game.objects.get(pk=table["game"]))[0]
+        yardstick = bot["score"]
+        moves = len(team.get("score_track", []))
+        if stopped:
+            track = bot.get("breakdown", {}).get("team", {}).get("score_track", [])
+            yardstick = track[min(moves, len(track)) - 1] if moves and track else 0
         names = [s["name"] for s in table["seats"] if s["name"]]
         projected = [_projected_name(s, table["number"]) for s in table["seats"] if s["participant"]]
         rows.append({"table": table["number"], "name": ", ".join(names) or None,
-                     "projected": ", ".join(projected) or None, "score": damage,
-                     "bot_score": yardstick, "humans": bool(names)})
-    ranked = sorted((r for r in rows if r["humans"]), key=lambda r: r["score"])
-    for index, row in enumerate(ranked):
+                     "projected": ", ".join(projected) or None, "score": result["score"],
+                     "bot_score": yardstick, "humans": bool(names), "stopped": stopped,
+                     "stopped_after": moves if stopped else None, "class_rank": None})
+    ranked = sorted((r for r in rows if r["humans"] and not r["stopped"]), key=lambda r: r["score"])
+    for row in ranked:
         row["class_rank"] = 1 + sum(1 for other in ranked if other["score"] < row["score"])
-    return {"final": True, "rows": rows, "class": ranked, "lower_is_better": True}
+    stopped = [r for r in rows if r["humans"] and r["stopped"]]
+    return {"final": True, "rows": rows, "class": ranked + stopped, "lower_is_better": True}

@@ -25,6 +25,7 @@ from games import pipeline as game_pipeline, services as games
 from games.models import Game, Move
 from games.refusals import Refused
 from scenarios import registry
+from scenarios.audience import Audience
 
 # 32 symbols, no I, L, O or U: about 30 bits in six characters, none easily misread.
 CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -70,12 +71,14 @@ class SessionQuotaReached(Exception):
 
 def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_with_bots=True,
                    turn_timer=True, turn_seconds=60, names=Session.Names.APPROVE, seed=None,
-                   options=None, title="", preset="", max_participants=40) -> Session:
+                   options=None, title="", preset="", max_participants=40,
+                   intensity=Session.Intensity.GENTLE, age_band="10+") -> Session:
     """A new session in the lobby, with a join code unique among all sessions.
 
     ``preset`` names one of the scenario's ``PRESETS`` (see ``scenarios.registry``): its
     option values are set over ``options``, and the session remembers which preset it plays so
-    that every results screen and report can say so.
+    that every results screen and report can say so. ``intensity`` and ``age_band`` say what the
+    students may see (``scenarios.audience``); unknown values fall back to Gentle, 10+.
 
     Raises ``SessionQuotaReached`` when the teacher keeps ``SESSIONS_PER_TEACHER`` already.
     """
@@ -88,6 +91,7 @@ def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_wit
             raise ValueError(f"Scenario {scenario!r} has no preset {preset!r}.")
         options.update(named[preset])
     options["preset"] = preset
+    audience = Audience.of(intensity, age_band)
     for _attempt in range(20):
         try:
             with transaction.atomic():
@@ -97,7 +101,7 @@ def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_wit
                     turn_timer=turn_timer, turn_seconds=turn_seconds, names=names,
                     seed=seed if seed is not None else secrets.randbits(48),
                     options=options, title=title, max_participants=max_participants,
-                    language=languages.current(),
+                    language=languages.current(), intensity=audience.intensity, age_band=audience.age_band,
                 )
         except IntegrityError:
             continue

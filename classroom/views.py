@@ -30,6 +30,7 @@ from classroom.timers import device_more_time
 from games import broadcast
 from games.refusals import Refused
 from scenarios import registry
+from scenarios.audience import Audience
 
 TOKEN_MAX_AGE = 14 * 24 * 3600  # a parked lesson resumes days later on the same tablet
 LONG_POLL_SECONDS = 20
@@ -144,6 +145,7 @@ def session_new(request):
                 turn_timer=data["turn_timer"], turn_seconds=data["turn_seconds"], names=data["names"],
                 seed=data["seed"], options=form.engine_options(),
                 preset=form.preset(), max_participants=data["max_participants"],
+                intensity=data["intensity"], age_band=data["age_band"],
             )
         except services.SessionQuotaReached as error:
             form.add_error(None, error.message)
@@ -157,7 +159,7 @@ def session_detail(request, pk):
     session = _own_session(request, pk)
     return render(request, "classroom/session.html", {
         "session": session, "scenario": registry.get(session.scenario), "dashboard": selectors.dashboard(session),
-        "board_url": board_url_in(session.scenario, languages.current()),
+        "board_url": board_url_in(session, languages.current()),
         "code": services.format_code(session.join_code), "join_url": selectors.join_url(session),
     })
 
@@ -175,7 +177,7 @@ def session_screen(request, pk):
     session = _own_session(request, pk)
     return render(request, "classroom/screen.html", {
         "session": session, "scenario": registry.get(session.scenario), "code": services.format_code(session.join_code),
-        "board_url": board_url_in(session.scenario, languages.current()),
+        "board_url": board_url_in(session, languages.current()),
         "join_url": selectors.join_url(session), "dashboard": selectors.dashboard(session),
     })
 
@@ -370,7 +372,7 @@ def play(request, pk):
     scenario = registry.get(session.scenario)
     return render(request, "classroom/play.html", {
         "session": session, "participant": participant, "scenario": scenario,
-        "board_url": board_url_in(scenario.key, participant.language),
+        "board_url": board_url_in(session, participant.language),
         "max_frame": MAX_FRAME_BYTES,
     })
 
@@ -454,19 +456,23 @@ def board_url(scenario):
     return f"/games/board/{scenario}.json?v={hashlib.sha256(raw.encode()).hexdigest()[:16]}"
 
 
-def board_url_in(scenario, language):
-    """The board's address with its content words in language: the tablet's, or on the teacher's
-    dashboard and projector the teacher's (their summaries name places from the board)."""
-    url = board_url(scenario)
+def board_url_in(session, language):
+    """The session's board address, with its content words in language (the tablet's, or on
+    the teacher's dashboard and projector the teacher's: their summaries name places from the
+    board) and only the real-world claims the session's students may see (``for``)."""
+    url = f"{board_url(session.scenario)}&for={session.audience.key}"
     return url if language == settings.LANGUAGE_CODE else f"{url}&lang={language}"
 
 
 def board(request, scenario):
     if scenario not in registry.keys():
         raise Http404
-    # the board's content words in the tablet's language (its own address, so cached apart)
+    # the board's claims for the class's audience and its content words in the tablet's
+    # language (each its own address, so cached apart)
+    reader = Audience.from_key(request.GET.get("for"))
     language = languages.supported(request.GET.get("lang"))
-    response = JsonResponse(languages.translate_content(registry.engine(scenario).board(), scenario, language))
+    shown = reader.redact(registry.engine(scenario).board())
+    response = JsonResponse(languages.translate_content(shown, scenario, language))
     response["Cache-Control"] = "public, max-age=31536000, immutable"
     return response
 

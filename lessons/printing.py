@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from lessons import services
+from scenarios.audience import Audience
 
 
 def pdf_of(html: str) -> bytes:
@@ -23,15 +24,17 @@ def guide_pdf(scenario) -> bytes:
                                                                 "kit": scenario.kit}))
 
 
-def printables_html(scenario, printables) -> str:
+def printables_html(scenario, printables, reader: Audience) -> str:
+    """The printables for a class that may see what ``reader`` may (a session's students; the
+    gentlest, youngest choice when printed outside a session)."""
     pages = [{"printable": p, "html": render_to_string(scenario.template(p.template),
-                                                      services.printable_context(scenario.key, p))}
+                                                      services.printable_context(scenario.key, p, reader))}
              for p in printables]
-    return render_to_string("lessons/print_printables.html", {"scenario": scenario, "pages": pages})
+    return render_to_string("lessons/print_printables.html", {"scenario": scenario, "pages": pages, "reader": reader})
 
 
-def printables_pdf(scenario, printables) -> bytes:
-    return pdf_of(printables_html(scenario, printables))
+def printables_pdf(scenario, printables, reader: Audience) -> bytes:
+    return pdf_of(printables_html(scenario, printables, reader))
 
 
 def qr_data_uri(url: str) -> str:

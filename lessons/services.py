@@ -16,8 +16,8 @@ from lessons.models import CheckAnswer, CheckItem, KnowledgeCheck
 from scenarios import registry
 from scenarios.base import load_content
 from scoring import outcomes
-from scoring.models import DebriefSettings, Fact
-from scoring.outcomes import AGE_BANDS
+from scenarios.audience import AGE_BANDS, Audience
+from scoring.models import Fact
 
 MAX_QUESTION = 300
 MAX_CHOICE = 120
@@ -48,7 +48,7 @@ def set_check(*, session: Session, enabled: bool) -> KnowledgeCheck:
         check.enabled = enabled
         check.save(update_fields=["enabled"])
         if enabled and not session.check_items.exists():
-            band = DebriefSettings.of(session).age_band
+            band = session.age_band
             with translation.override("en"):
                 for position, item in enumerate(kit_of(session.scenario).check):
                     CheckItem.objects.create(
@@ -325,7 +325,9 @@ def _plan(session: Session, row: dict) -> dict:
         text = line.values.get(str(row[line.column])) if line.column and line.column in row else None
         fallback = line.otherwise if row or line.unplayed is None else line.unplayed
         lines.append({"key": line.key, "label": line.label, "text": text or fallback, "from_game": bool(text)})
-    facts = outcomes.in_language(list(Fact.objects.filter(key__in=kit.plan_facts, verified=True)), languages.current())
+    reader = session.audience
+    facts = outcomes.in_language([f for f in Fact.objects.filter(key__in=kit.plan_facts) if reader.allows(f)],
+                                 languages.current())
     facts.sort(key=lambda f: kit.plan_facts.index(f.key))
     check = KnowledgeCheck.objects.filter(session=session).first()
     return {"lines": lines, "facts": facts, "played": bool(row),
@@ -344,13 +346,15 @@ def set_local_office(*, session: Session, text: str) -> KnowledgeCheck:
 
 # --- Printables --------------------------------------------------------------------------------------
 
-def printable_context(scenario_key: str, printable) -> dict:
+def printable_context(scenario_key: str, printable, reader: Audience) -> dict:
     """A printable's template context: its content files, loaded, and what ``prepare`` makes of
-    them, with the content words (card titles, places, roles) in the reader's language.
-    ``prepare`` reads the English files, so what it decides never depends on a language."""
+    them, with the content words (card titles, places, roles) in the reader's language and only
+    the real-world claims ``reader`` (the class it is printed for) may see. ``prepare`` reads
+    the English files, so what it decides never depends on a language."""
     scenario = registry.get(scenario_key)
     content, _hash = load_content(scenario.folder / "content", [f"{name}.json" for name in printable.content])
     data = printable.prepare(content) if printable.prepare else {}
-    shown = languages.translate_content({"content": content, "data": data}, scenario_key, languages.current())
-    return {**shown, "printable": printable}
+    shown = reader.redact({"content": content, "data": data})
+    shown = languages.translate_content(shown, scenario_key, languages.current())
+    return {**shown, "printable": printable, "reader": reader}
 

@@ -15,6 +15,7 @@ from classroom.models import Session
 from lessons import printing, services
 from lessons.models import CheckAnswer, KnowledgeCheck
 from scenarios import registry
+from scenarios.audience import Audience
 
 
 def _scenario(key):
@@ -54,13 +55,17 @@ def guide_pdf(request, scenario):
 @login_required
 @never_cache
 def printables_pdf(request, scenario):
-    """Every printable of the scenario, or one (``?only=<key>``), drawn from its content files."""
+    """Every printable of the scenario, or one (``?only=<key>``), drawn from its content files,
+    for the class of ``?session=<id>`` (what its students may see), or else for the gentlest,
+    youngest class."""
     scenario = _scenario(scenario)
     only = request.GET.get("only")
     chosen = [p for p in scenario.kit.printables if not only or p.key == only]
     if not chosen:
         raise Http404
-    return _pdf(printing.printables_pdf(scenario, chosen), f"stormwise-printables-{scenario.key}")
+    session_pk = request.GET.get("session", "")
+    reader = _own_session(request, int(session_pk)).audience if session_pk.isdigit() else Audience()
+    return _pdf(printing.printables_pdf(scenario, chosen, reader), f"stormwise-printables-{scenario.key}")
 
 
 # --- Teacher: a session's kit ------------------------------------------------------------------------

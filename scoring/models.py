@@ -3,21 +3,15 @@ reports the Celery jobs write (one row per report, replaced in place by a rerun)
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from scoring.outcomes import AGE_BANDS
+from scenarios.audience import AGE_BANDS, Audience
 
 
 class FactQuerySet(models.QuerySet):
-    def shown(self, *, scenario: str, audience: str, intensity: str, age_band: str, also=()):
-        """The facts a page may show: those tagged with the scenario, or named in ``also``.
-        Students never see unverified facts; a gentle session never sees death tolls; a fact
-        is shown only to its age band and older."""
-        facts = self
-        if audience == "student":
-            facts = facts.filter(verified=True)
-        if intensity == DebriefSettings.Intensity.GENTLE:
-            facts = facts.filter(deaths=False)
-        bands = AGE_BANDS[:AGE_BANDS.index(age_band) + 1] if age_band in AGE_BANDS else AGE_BANDS[:1]
-        return [f for f in facts.filter(age_band__in=bands) if scenario in f.scenarios or f.key in also]
+    def shown(self, *, scenario: str, reader: Audience, also=()):
+        """The facts a page may show ``reader`` (``scenarios.audience.Audience``): those tagged
+        with the scenario, or named in ``also``, that the reader may see — for students only
+        verified facts with a working source, no death tolls when Gentle, at their age band."""
+        return [f for f in self if (scenario in f.scenarios or f.key in also) and reader.allows(f)]
 
 
 class Fact(models.Model):
@@ -58,17 +52,12 @@ class Fact(models.Model):
 
 
 class DebriefSettings(models.Model):
-    """The teacher's choices for one session's debrief (kept here so classroom stays unaware)."""
-
-    class Intensity(models.TextChoices):
-        GENTLE = "gentle", _("Gentle: no death tolls")
-        FRANK = "frank", _("Frank: death tolls shown where a fact has them")
+    """The teacher's research choice for one session's debrief (kept here so classroom stays
+    unaware). What students may see (intensity, age band) is the session's own, chosen on the
+    new-session form; it is read here for the reports' templates."""
 
     session = models.OneToOneField("classroom.Session", on_delete=models.CASCADE,
                                    related_name="debrief_settings")
-    intensity = models.CharField(max_length=10, choices=Intensity.choices, default=Intensity.GENTLE)
-    age_band = models.CharField(_("youngest students"), max_length=4,
-                                choices=[(b, b) for b in AGE_BANDS], default="10+")
     #: the teacher shares this session for research: exports then include nicknames
     research_opt_in = models.BooleanField(_("share nicknames in research exports"), default=False)
 
@@ -79,6 +68,17 @@ class DebriefSettings(models.Model):
     def of(cls, session) -> "DebriefSettings":
         settings, _created = cls.objects.get_or_create(session=session)
         return settings
+
+    @property
+    def intensity(self) -> str:
+        return self.session.intensity
+
+    @property
+    def age_band(self) -> str:
+        return self.session.age_band
+
+    def get_intensity_display(self):
+        return self.session.get_intensity_display()
 
 
 class Report(models.Model):

@@ -78,6 +78,8 @@ def _render(lesson, template, context, data, progress, panels_html=""):
     """The stored page and its PDF, with the scenario's content words (places, reasons, card
     titles) in the reader's language. Other apps' panels (``scoring.panels``) go into the PDF as
     it is printed; the stored page gets them when served, so they are never stale there."""
+    # reports and the class packet are printed for the class: only the claims its students may see
+    context = lesson.session.audience.redact(context)
     context = words.translate_words(context, content_translations(lesson.session.scenario, get_language()))
     context = {**context, "session": lesson.session, "settings": lesson.settings, "css": _stylesheet(),
                "generated": timezone.now()}

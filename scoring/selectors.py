@@ -9,7 +9,8 @@ from classroom.models import Session
 from games.models import Move
 from scenarios import registry
 from scoring import outcomes
-from scoring.models import DebriefSettings, Fact
+from scenarios.audience import Audience
+from scoring.models import Fact
 
 
 def table_records(session: Session) -> list[dict]:
@@ -36,7 +37,6 @@ def table_records(session: Session) -> list[dict]:
 
 def shown_facts(session: Session, audience: str) -> list[Fact]:
     """The facts this session's pages may show to ``audience`` ("student" or "teacher")."""
-    prefs = DebriefSettings.of(session)
-    facts = Fact.objects.shown(scenario=session.scenario, audience=audience, intensity=prefs.intensity,
-                               age_band=prefs.age_band, also=registry.get(session.scenario).facts)
+    reader = Audience.of(session.intensity, session.age_band, teacher=audience == "teacher")
+    facts = Fact.objects.shown(scenario=session.scenario, reader=reader, also=registry.get(session.scenario).facts)
     return outcomes.in_language(facts, translation.get_language() or settings.LANGUAGE_CODE)  # the reader's

@@ -22,6 +22,7 @@ from django.utils.translation import gettext, gettext_noop
 from classroom.models import Participant, Seat, Session
 from games.models import Move
 from scenarios import registry
+from scenarios.audience import Audience
 from scoring import selectors
 from scoring.models import DebriefSettings, Report
 
@@ -42,6 +43,8 @@ def debrief_page(session: Session, *, audience: str = "student") -> tuple[str, d
 
     lesson = Lesson(session)
     template, context = registry.get(session.scenario).debrief.page(lesson, audience)
+    # only the real-world claims (card bases, notes) the class may see, as every student page
+    context = Audience.of(session.intensity, session.age_band, teacher=audience == "teacher").redact(context)
     # the scenario's content words (places, reasons) in the reader's language
     context = translate_content(context, session.scenario, translation.get_language() or settings.LANGUAGE_CODE)
     return template, {**context, "session": session, "settings": lesson.settings}
@@ -297,13 +300,10 @@ def _inert(value):
     return value
 
 
-def update_settings(*, session: Session, intensity=None, age_band=None, research_opt_in=None) -> DebriefSettings:
-    """The teacher changes how frank the debrief is, the age band, or research sharing."""
+def update_settings(*, session: Session, research_opt_in=None) -> DebriefSettings:
+    """The teacher changes research sharing (what students may see is set when the session is
+    created, and governs every page alike)."""
     prefs = DebriefSettings.of(session)
-    if intensity in DebriefSettings.Intensity.values:
-        prefs.intensity = intensity
-    if age_band in dict(DebriefSettings._meta.get_field("age_band").choices):
-        prefs.age_band = age_band
     if research_opt_in is not None:
         prefs.research_opt_in = bool(research_opt_in)
     prefs.save()

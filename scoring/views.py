@@ -39,8 +39,6 @@ def session_reports(request, pk):
     session = _own_session(request, pk)
     return render(request, "scoring/reports.html", {
         "session": session, "status": services.job_status(session), "settings": DebriefSettings.of(session),
-        "intensities": DebriefSettings.Intensity.choices,
-        "age_bands": DebriefSettings._meta.get_field("age_band").choices,
     })
 
 
@@ -54,9 +52,7 @@ def session_status(request, pk):
 @require_POST
 def session_settings(request, pk):
     session = _own_session(request, pk)
-    services.update_settings(session=session, intensity=request.POST.get("intensity"),
-                             age_band=request.POST.get("age_band"),
-                             research_opt_in=request.POST.get("research_opt_in") == "on")
+    services.update_settings(session=session, research_opt_in=request.POST.get("research_opt_in") == "on")
     return redirect("scoring:session_reports", pk=session.pk)
 
 

@@ -375,12 +375,12 @@ def _fingerprint(session):
     session = Session.objects.filter(pk=session.pk).first()
     if session is None:
         return None
-    return (session.status, session.title, session.storm_deadline,
+    return (session.status, session.title, session.storm_deadline, session.intensity, session.age_band,
             list(session.participants.values_list("nickname", "approved", "asked_teacher_at", "move_token_hash")),
             list(session.tables.values_list("number", "seats__number", "seats__participant")),
             list(Game.objects.filter(table__session=session).values_list("version", "status", "bots")),
             list(Report.objects.filter(session=session).values_list("status", "attempts", "queued_at")),
-            list(DebriefSettings.objects.filter(session=session).values_list("intensity", "age_band", "research_opt_in")),
+            list(DebriefSettings.objects.filter(session=session).values_list("research_opt_in")),
             list(KnowledgeCheck.objects.filter(session=session).values_list("enabled", "after_open", "local_office")),
             list(CheckItem.objects.filter(session=session).values_list("question", "choices", "answer", "used")))
 

@@ -3,6 +3,7 @@ how often each fleet sailed into the cone, the same fleet replayed keeping out o
 what keeps real ships out of a hurricane's way, cited."""
 from __future__ import annotations
 
+from scenarios.audience import verified
 from scenarios.debrief import Citations
 from scenarios.words import gettext_noop
 
@@ -50,7 +51,7 @@ class BermudaDebrief:
         progress(30, gettext_noop("Replaying every fleet outside the cone"))
         stories = [analysis.table_story(t) for t in lesson.tables]
         facts, cites = cited(lesson, "student")
-        teacher_only = [f for f in lesson.facts("teacher") if not f.verified]
+        teacher_only = [f for f in lesson.facts("teacher") if not verified(f)]
         context = {"summary": analysis.class_summary(stories), "stories": stories, "cited": facts,
                    "citations": cites.facts, "teacher_only": teacher_only}
         return "scenarios/bermuda/class_packet.html", context, {"fleets": sum(len(s["fleets"]) for s in stories)}

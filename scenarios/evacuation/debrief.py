@@ -2,6 +2,7 @@
 household's report with its counterfactual futures, the class packet and the export's rows."""
 from __future__ import annotations
 
+from scenarios.audience import verified
 from scenarios.debrief import Citations, data_uri
 from scenarios.words import gettext_noop
 
@@ -47,7 +48,6 @@ class EvacuationDebrief:
             "destinations": real_dest,
             "timing": facts.get("when-households-leave-ike"),
             "lead_times": facts.get("watch-warning-lead-times"),
-            "secured": facts.get("fortified-roofs-sally") or facts.get("mitigation-pays"),
             "unsafe": facts.get("rita-evacuation-deaths") or facts.get("what-kills-1963-2012")
                       or facts.get("cat4-damage"),
             "shelter": facts.get("shelter-last-resort"),
@@ -112,7 +112,7 @@ class EvacuationDebrief:
                       "destinations": data_uri(charts.destinations(summary["destinations"],
                                                                    "Florida 2004 [%d]" % cited["destinations"]["n"]
                                                                    if real else None))}
-        teacher_only = [f for f in lesson.facts("teacher") if not f.verified]
+        teacher_only = [f for f in lesson.facts("teacher") if not verified(f)]
         homes = analysis.households(lesson.tables)
         context = {"summary": summary, "charts": chart_urls, "cited": cited, "citations": cites.facts,
                    "homes": homes, "teacher_only": teacher_only}

@@ -79,7 +79,7 @@ KIT = Kit(
     printables=(
         Printable("board", _("The board: the peninsula's roads"), "kit_board.html", ("network",),
                   prepare=board_geometry),
-        Printable("cards", _("The chance cards"), "kit_cards.html", ("cards",)),
+        Printable("cards", _("The chance cards"), "kit_cards.html", ("cards_2",)),
         Printable("tally", _("Tally sheet: a household's clock, fuel, cash and supplies"), "kit_tally.html",
                   ("rules",)),
     ),

@@ -143,8 +143,8 @@ def _seat_view(state, s, with_actions):
     card = None
     if s["last_card"]:
         c = CARDS[s["last_card"][0]]
-        card = {"id": c["id"], "title": c["title"], "text": c["text"], "basis": c["basis"],
-                "source": c["source"], "hour": s["last_card"][1] / 60}
+        # its real-world basis is on the board, which is filtered for the class's audience
+        card = {"id": c["id"], "title": c["title"], "text": c["text"], "hour": s["last_card"][1] / 60}
     roads = []
     for nxt, li, inbound in ADJ[s["pos"]]:
         link = LINKS[li]

@@ -9,12 +9,18 @@ from ..words import english, gettext_noop, said  # gettext_noop marks sentences 
 
 VERSION = "1.1.0"
 SCHEMA_VERSION = 1
+#: The chance deck's words by edition (RULES.md, "Content versions"): a file a stored game was
+#: set up with is never edited; corrected words come as a new file with the same rules.
+CARD_FILES = {1: "cards.json", 2: "cards_2.json"}
+CARDS_EDITION = 2
 CONTENT, CONTENT_HASH = load_content(
-    Path(__file__).parent / "content", ["network.json", "cards.json", "rules.json"]
+    Path(__file__).parent / "content", ["network.json", CARD_FILES[CARDS_EDITION], "rules.json"]
 )
-#: Content fields that are words: they may be corrected in place (RULES.md, "Content versions").
+CONTENT["cards"] = CONTENT.pop(CARD_FILES[CARDS_EDITION].removesuffix(".json"))
+#: Content fields that are words, and a claim's tags for its readers (``scenarios.audience``):
+#: what makes each edition's rules the same (RULES.md, "Content versions").
 WORDS = frozenset({"about", "title", "text", "basis", "source", "fact", "grade", "url", "label", "name",
-                   "reasons", "consequences"})
+                   "reasons", "consequences", "deaths", "age_band"})
 RULES_FINGERPRINT = rules_fingerprint(CONTENT, WORDS)
 NETWORK = CONTENT["network"]
 CARDS = {card["id"]: card for card in CONTENT["cards"]["cards"]}

@@ -4,6 +4,7 @@ storm and across every real storm in the deck (the same resorts re-run with othe
 how well the class plotted the storm, and cited facts on codes, seawalls, insurance and plans."""
 from __future__ import annotations
 
+from scenarios.audience import verified
 from scenarios.debrief import Citations, data_uri
 from scenarios.words import gettext as _, gettext_noop
 
@@ -91,7 +92,7 @@ class ResortDebrief:
         summary["questions"] = questions(summary)
         facts, cites = cited(lesson, "student")
         progress(40, gettext_noop("Listing every resort owner"))
-        teacher_only = [f for f in lesson.facts("teacher") if not f.verified]
+        teacher_only = [f for f in lesson.facts("teacher") if not verified(f)]
         context = {"summary": summary, "rows": analysis.seat_rows(lesson.tables), "cited": facts,
                    "citations": cites.facts, "teacher_only": teacher_only}
         return "scenarios/resort/class_packet.html", context, {"seats": summary["seats"], "tables": summary["tables"]}

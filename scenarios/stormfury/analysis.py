@@ -60,10 +60,16 @@ def table_flags(table: dict) -> dict:
             "stand_in_moves": sum(1 for m in moves if m["seat"] in humans and m["actor"] in ("bot", "timer"))}
 
 
-def _bot_team(bot_results: list[dict] | None) -> dict | None:
+def _bot_team(bot_results: list[dict] | None, stopped_after: int | None = None) -> dict | None:
+    """The policy bot's result on the same storm; for a team stopped after ``stopped_after`` storm
+    moves, also its damage after as many moves (``damage_at_stop``), the fair comparison."""
     if not bot_results:
         return None
     team = dict(bot_results[0]["breakdown"]["team"])
+    if stopped_after is not None:
+        track = team.get("score_track") or []
+        team["damage_at_stop"] = track[min(stopped_after, len(track)) - 1] if stopped_after and track else 0
+        team["stopped_after"] = stopped_after
     spent = Counter()
     for row in bot_results:
         spent.update(row["breakdown"]["contributions"])
@@ -212,9 +218,11 @@ def team_story(table: dict, bot_results: list[dict] | None = None) -> dict:
         seats.append({"seat": player["seat"], "name": holder["name"] if holder else None,
                       "role": role.get("name", player["role"] or "no role"), "human": bool(holder),
                       **{k: player["stats"][k] for k in ("fortifications", "dams", "evacuated", "trades")}})
+    flags = table_flags(table)
+    stopped_after = len(state["storm"]["history"]) if flags["unfinished"] else None
     return {
-        "table": table["table"], "game": table["game"], "flags": table_flags(table), "team": team,
-        "bot": _bot_team(bot_results), "rounds": [rounds[n] for n in sorted(rounds)], "actions": actions,
+        "table": table["table"], "game": table["game"], "flags": flags, "team": team,
+        "bot": _bot_team(bot_results, stopped_after), "stopped_after": stopped_after, "rounds": [rounds[n] for n in sorted(rounds)], "actions": actions,
         "spending": spending, "cities": cities, "held": [{"space": s, "name": space_name(s), "city":
                                                           city_name(sf.SPACES[s]["city"]), "times": n}
                                                          for s, n in held.items()],
@@ -249,7 +257,9 @@ def class_summary(stories: list[dict]) -> dict:
         team, bot = story["team"], story["bot"]
         rows.append({"table": story["table"], "names": story["names"], "flags": story["flags"],
                      "total": team["damage_total"], **team["damage_by_type"],
-                     "bot_total": bot["damage_total"] if bot else None,
+                     # a stopped team beside the bot after as many storm moves, not its whole storm
+                     "bot_total": (bot.get("damage_at_stop", bot["damage_total"])) if bot else None,
+                     "stopped_after": story["stopped_after"],
                      "bot": bot["damage_by_type"] if bot else None,
                      "evacuated": story["spending"]["evacuated"],
                      "fortify_people": story["spending"]["fortify_people"],

@@ -3,6 +3,7 @@ projector page, each team's report beside the policy bot on the same storm, the 
 the export's one row per team."""
 from __future__ import annotations
 
+from scenarios.audience import verified
 from scenarios.debrief import Citations, data_uri
 from scenarios.words import gettext_noop
 
@@ -63,7 +64,7 @@ class StormfuryDebrief:
                  for topic in ("people", "forecast", "roads", "held")}
         progress(40, gettext_noop("Drawing charts"))
         chart_urls = {"damage": data_uri(charts.class_damage(summary["rows"]))}
-        teacher_only = [f for f in lesson.facts("teacher") if not f.verified]
+        teacher_only = [f for f in lesson.facts("teacher") if not verified(f)]
         context = {"summary": summary, "charts": chart_urls, "cited": cited, "citations": cites.facts,
                    "teacher_only": teacher_only}
         return ("scenarios/stormfury/class_packet.html", context,

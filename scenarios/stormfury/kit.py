@@ -93,7 +93,7 @@ KIT = Kit(
     printables=(
         Printable("board", _("The map: the Gulf coast"), "kit_board.html", ("map_2",), prepare=board_geometry),
         Printable("cards", _("The cards: hurricane cards, resource cards and roles"), "kit_cards.html",
-                  ("hurricane_cards", "resource_cards", "roles")),
+                  ("hurricane_cards_2", "resource_cards_2", "roles")),
         Printable("tally", _("State of the coast: damage per city, round by round"), "kit_tally.html", ("map_2",)),
     ),
     check=(

@@ -173,6 +173,9 @@ class Screens:
             "rounds": state["round"],
             "ended": state["ended"],
             "complete": state["ended"] in ("dissipated", "turn_cap"),
+            #: the damage total after each storm move: a team stopped early is compared with the
+            #: policy bot's damage after as many moves (``score_track``, as the platform reads it)
+            "score_track": list(state["damage_track"]),
         }
         return [{"seat": p["seat"], "score": state["damage"]["total"], "rank": 1,
                  "breakdown": {"team": team, "role": p["role"], "contributions": dict(p["stats"])}}

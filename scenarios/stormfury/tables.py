@@ -10,9 +10,14 @@ from pathlib import Path
 from ..base import load_content
 from .hexes import DIRECTIONS
 
-CONTENT_FILES = ["map.json", "map_2.json", "hurricane_cards.json", "resource_cards.json",
+#: The cards' words come in editions too (RULES.md, "Editions"): ``hurricane_cards.json`` and
+#: ``resource_cards.json`` keep the words stored games were set up with; the ``_2`` files correct
+#: words and tag each claim for its readers (``scenarios.audience``), with the same rules.
+CONTENT_FILES = ["map.json", "map_2.json", "hurricane_cards_2.json", "resource_cards_2.json",
                  "roles.json"]
 CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content", CONTENT_FILES)
+CONTENT["hurricane_cards"] = CONTENT.pop("hurricane_cards_2")
+CONTENT["resource_cards"] = CONTENT.pop("resource_cards_2")
 
 VERSION = "1.1.0"
 SCHEMA_VERSION = 2

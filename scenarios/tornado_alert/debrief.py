@@ -4,6 +4,7 @@ struck, beside what really keeps people safe in tornadoes. The question the game
 would you take that photo?"""
 from __future__ import annotations
 
+from scenarios.audience import verified
 from scenarios.debrief import Citations
 from scenarios.words import gettext_noop
 
@@ -119,7 +120,7 @@ class TornadoAlertDebrief:
         facts, cites = cited(lesson, "student")
         rows = players(lesson)
         progress(50, gettext_noop("Reading every table"))
-        teacher_only = [f for f in lesson.facts("teacher") if not f.verified and f.key in TOPICS.values()]
+        teacher_only = [f for f in lesson.facts("teacher") if not verified(f) and f.key in TOPICS.values()]
         context = {"summary": summary(lesson), "rows": rows, "cited": facts, "citations": cites.facts,
                    "teacher_only": teacher_only}
         return "scenarios/tornado_alert/packet.html", context, {"players": len(rows)}

@@ -9,13 +9,14 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from scenarios.audience import AGE_BANDS
+
 FACTS_FILE = Path(__file__).parent / "facts.json"
 # Beside it, translations/<language>.json: each fact's statement and number in that language.
 TRANSLATIONS = Path(__file__).parent / "translations"
 TRANSLATED = ("statement", "number")
 FIELDS = ("statement", "number", "source", "title", "year", "url", "decisions", "scenarios",
           "confidence", "verified", "age_band", "deaths", "values")
-AGE_BANDS = ("10+", "13+", "16+")
 
 
 def read_facts(path: Path = FACTS_FILE) -> list[dict]:

@@ -29,6 +29,8 @@ const T = {
   stormIn: (n) => fmt(gettext("The storm moves in %(n)s s"), { n }), stormLine: (s) => fmt(gettext("Storm: category %(category)s · round %(round)s played by every table"), { category: s.category ?? "–", round: s.round ?? "–" }),
   waitingTables: (n, t) => fmt(gettext("%(n)s of %(t)s tables have ended their turn"), { n, t }),
   damage: gettext("Damage (lower is better)"), botDamage: gettext("Policy bot, same storm"), team: gettext("Team"),
+  stopped: gettext("stopped"),
+  stoppedAfter: (n) => fmt(ngettext("damage so far, after %(n)s storm move", "damage so far, after %(n)s storm moves", n), { n }),
   pendingName: gettext("(waiting for approval)"), live: gettext("Live"), reconnecting: gettext("Reconnecting…"), polling: gettext("Updating every few seconds"),
   move: gettext("Move"), moveName: (n) => fmt(gettext("Move %(n)s"), { n }), newAlert: (who, what) => fmt(gettext("%(who)s %(what)s."), { who, what }),
 };
@@ -176,8 +178,13 @@ function standings(big) {
   for (const row of st.class) {
     // The projector (big) shows only nicknames the teacher approved; the server sends both.
     const name = big ? row.projected : row.name;
-    body.append(el("tr", {}, el("td", {}, String(row.class_rank)), el("td", {}, name || ""), el("td", {}, String(row.table)),
-      el("td", {}, round(row.score)), teams ? el("td", {}, round(row.bot_score)) : null));
+    // A team stopped before its storm passed is not ranked: its damage is only what the storm did
+    // so far, shown beside the policy bot's after as many storm moves.
+    const stopped = teams && row.stopped;
+    body.append(el("tr", {class: stopped ? "stopped" : ""},
+      el("td", {}, stopped ? T.stopped : String(row.class_rank)), el("td", {}, name || ""), el("td", {}, String(row.table)),
+      el("td", {}, round(row.score), stopped ? el("small", {}, ` (${T.stoppedAfter(row.stopped_after)})`) : null),
+      teams ? el("td", {}, round(row.bot_score)) : null));
   }
   table.append(body);
   box.append(table);

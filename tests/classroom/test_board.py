@@ -1,4 +1,5 @@
 import hashlib
+import html as html_lib
 import json
 import re
 
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def test_every_game_screen_fetches_the_board_at_an_address_versioned_by_the_board(scenario):
     """Browsers keep the board for good, so its address changes whenever the board does (not
     only its content files): the tablet, the dashboard and the projector all ask for the board
-    the engine draws now, and get it."""
+    the engine draws now, with the real-world claims the class may see (its ``for``), and get it."""
     session, devices = started_session(students=2, scenario=scenario)
     tablet = Client()
     tablet.cookies[token_cookie(session.pk)] = devices[0][1]
@@ -27,7 +28,8 @@ def test_every_game_screen_fetches_the_board_at_an_address_versioned_by_the_boar
     for client, page in [(tablet, f"/play/{session.pk}/"), (teacher, session.get_absolute_url()),
                          (teacher, f"/sessions/{session.pk}/screen")]:
         html = client.get(page).content.decode()
-        url = re.search(r'data-board-url="([^"]+)"', html).group(1)
-        assert url == f"/games/board/{scenario}.json?v={version}", page
+        url = html_lib.unescape(re.search(r'data-board-url="([^"]+)"', html).group(1))
+        assert url == f"/games/board/{scenario}.json?v={version}&for=gentle-10", page
         answer = client.get(url)
-        assert answer.json() == json.loads(json.dumps(board)) and "immutable" in answer["Cache-Control"]
+        shown = json.loads(json.dumps(session.audience.redact(board)))
+        assert answer.json() == shown and "immutable" in answer["Cache-Control"]

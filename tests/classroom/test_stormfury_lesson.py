@@ -116,3 +116,34 @@ def test_storm_called_while_tables_choose_roles_changes_nothing_and_clears():
     session.refresh_from_db()
     assert session.storm_deadline is None
     assert Game.objects.get(pk=game_id).version == before
+
+
+def test_a_table_stopped_before_its_storm_passed_is_shown_stopped_not_ranked_first():
+    """Ending one table early does not rank it first: it is shown as stopped, with its damage so
+    far beside the policy bot's damage after as many storm moves; the table that played the
+    storm out is the one ranked. The debrief compares the same way."""
+    from scoring import services as scoring
+
+    session = storm_session(students=4)
+    first, second = [t.game_id for t in session.tables.order_by("number")]
+    play_humans_until_waiting(session)
+    assert services.sweep_storms() == 2  # one storm move for the class
+    games.end_now(game_id=second)
+    services.finish_with_bots(session=session)
+    standings = selectors.dashboard(session)["standings"]
+    rows = {row["table"]: row for row in standings["class"]}
+    played, stopped = rows[1], rows[2]
+    assert not played["stopped"] and played["class_rank"] == 1
+    assert stopped["stopped"] and stopped["class_rank"] is None and stopped["stopped_after"] == 1
+    assert [row["table"] for row in standings["class"]] == [1, 2]  # stopped tables come after the ranked
+    bot = games.policy_results(Game.objects.get(pk=second))[0]
+    assert stopped["bot_score"] == bot["breakdown"]["team"]["score_track"][0]
+    assert len(bot["breakdown"]["team"]["score_track"]) > 1  # the bot's whole storm went further
+    own = games.results(Game.objects.get(pk=second))[0]
+    assert stopped["score"] == own["score"] == own["breakdown"]["team"]["score_track"][-1]
+    assert played["bot_score"] == games.policy_results(Game.objects.get(pk=first))[0]["score"]
+
+    services.end(session=session)
+    _template, context = scoring.debrief_page(session)
+    row = next(r for r in context["summary"]["rows"] if r["table"] == 2)
+    assert row["stopped_after"] == 1 and row["bot_total"] == stopped["bot_score"]

@@ -7,6 +7,7 @@ import pytest
 
 from scenarios import registry
 from scenarios.evacuation import ENGINE as EVACUATION
+from scenarios.evacuation import debrief as EVACUATION_DEBRIEF
 from scenarios.evacuation import rules as evacuation_rules
 from scenarios.stormfury import ENGINE as STORMFURY
 from scoring.outcomes import read_facts
@@ -18,6 +19,10 @@ CONTENT_FILES = sorted(
 REAL_NUMBER = re.compile(r"\d[\d,.]*\s*(?:mph|kt\b|knots|%|per ?cent|inch|million|billion)", re.I)
 #: student-visible words of a card, role, space or timeline entry
 SHOWN = ("title", "text", "power", "name", "question")
+#: earlier editions of content files, kept as stored games were set up with them (never edited, so
+#: a link found for a fact later is only in the edition played now)
+SUPERSEDED = {("evacuation", "cards.json"), ("stormfury", "hurricane_cards.json"),
+              ("stormfury", "resource_cards.json")}
 #: lists of things that each say explicitly whether they carry a real-world basis
 CARD_LISTS = {("cards.json", "cards"), ("hurricane_cards.json", "cards"), ("resource_cards.json", "cards"),
               ("roles.json", "roles")}
@@ -49,7 +54,8 @@ def test_every_cited_claim_carries_the_grade_and_link_of_its_fact(path):
         fact = FACTS.get(node.get("fact"))
         assert fact is not None, f"{path.name}{where}: cites {node.get('source')!r} without a known fact"
         assert node.get("grade") == fact["confidence"], f"{path.name}{where}: grade differs from {fact['key']}"
-        assert (node.get("url") or None) == (fact["url"] or None), f"{path.name}{where}: link differs from {fact['key']}"
+        if (path.parent.parent.name, path.name) not in SUPERSEDED:
+            assert (node.get("url") or None) == (fact["url"] or None), f"{path.name}{where}: link differs from {fact['key']}"
         assert isinstance(node.get("source"), str) and node["source"].strip(), f"{path.name}{where}: no citation"
         words = node["basis"] if "basis" in node else node.get("text")
         if "basis" in node or words is not None:
@@ -130,3 +136,54 @@ def test_correcting_words_never_changes_the_rules_of_stored_games():
     """Card texts and bases are words: the fingerprint of everything else is the one engine
     1.0.0 shipped with, so stored games play on under the same rules."""
     assert evacuation_rules.RULES_FINGERPRINT == "899977f21dd73ca3"
+
+
+def _rules_of(folder, name, words):
+    from scenarios.base import rules_fingerprint
+
+    return rules_fingerprint(json.loads((folder / name).read_text(encoding="utf-8")), words)
+
+
+def test_corrected_words_come_as_a_new_edition_with_the_same_rules():
+    """Files stored games were set up with stay as they were; each new edition changes words and
+    tags only, so an old game replays the same and every tablet shows the corrected words."""
+    from scenarios.evacuation import tables as evacuation_tables
+
+    evacuation = Path(evacuation_tables.__file__).parent / "content"
+    words = evacuation_tables.WORDS
+    assert _rules_of(evacuation, "cards.json", words) == _rules_of(evacuation, "cards_2.json", words)
+    assert evacuation_tables.CARD_FILES[evacuation_tables.CARDS_EDITION] == "cards_2.json"
+    stormfury = Path(evacuation_tables.__file__).parent.parent / "stormfury" / "content"
+    for old, new in (("hurricane_cards.json", "hurricane_cards_2.json"), ("resource_cards.json", "resource_cards_2.json")):
+        assert _rules_of(stormfury, old, words) == _rules_of(stormfury, new, words), new
+    old_cards = json.loads((evacuation / "cards.json").read_text(encoding="utf-8"))["cards"]
+    assert next(c for c in old_cards if c["id"] == "C23")["basis"].startswith("Plan on about a gallon")  # kept
+
+
+def test_the_second_edition_says_what_is_true():
+    """The Dam card no longer promises a road that never floods (officials close flooded roads);
+    the Loop Current card's example is a Gulf storm; C23's 12 gallons is not put in Ready.gov's
+    mouth; the Ike expenditure study names its real authors; death tolls are tagged."""
+    board = STORMFURY.board()
+    dam = next(c for c in board["resource_cards"] if c["kind"] == "dam")
+    assert "never floods" not in dam["text"] and "close" in dam["text"]
+    assert "Officials close roads" in dam["basis"]["text"] and not re.search(r"drown|death", dam["basis"]["text"])
+    loop = next(c for c in board["hurricane_cards"] if c["title"] == "Loop Current")
+    assert "Gulf" in loop["basis"]["text"] and "Wilma" not in loop["basis"]["text"]
+    assert "Caribbean" not in loop["basis"]["text"]
+    cards = {c["id"]: c for c in EVACUATION.board()["cards"]}
+    assert "12 gallons" not in cards["C23"]["basis"] and "several days" in cards["C23"]["basis"]
+    assert "drown" not in cards["C29"]["basis"]
+    assert all(cards[c]["deaths"] and cards[c]["age_band"] == "13+" for c in ("C22", "C28", "C30"))
+    assert cards["C33"]["source"].startswith("Mozumder")
+    assert FACTS["evacuation-cost-ike"]["source"].startswith("Mozumder") and "Whitehead" not in FACTS["evacuation-cost-ike"]["source"]
+
+
+def test_securing_a_home_is_not_paired_with_a_construction_standard():
+    """Two hours of plywood is not a FORTIFIED roof or a building code: no fact about
+    construction speaks to the 'secure home' decision."""
+    from types import SimpleNamespace
+
+    facts = [SimpleNamespace(**fact) for fact in FACTS.values()]
+    picked = [f.key for f in EVACUATION_DEBRIEF.matching_facts(["secure_home"], facts, limit=5)]
+    assert not {"fortified-roofs-sally", "charley-building-code", "mitigation-pays"} & set(picked), picked

@@ -9,6 +9,7 @@ from pypdf import PdfReader
 from lessons import printing, services
 from scenarios import registry
 from scenarios.kit import TOPICS, Kit
+from scenarios.audience import Audience, verified
 from scoring.outcomes import AGE_BANDS, read_facts
 
 SCENARIOS = [pytest.param(key, id=key) for key in registry.keys()]
@@ -52,7 +53,7 @@ def test_the_printables_render_from_the_content_files(key):
     for printable in scenario.kit.printables:
         for name in printable.content:
             assert (scenario.folder / "content" / f"{name}.json").is_file(), f"{printable.key}: no {name}.json"
-        pdf = printing.printables_pdf(scenario, [printable])
+        pdf = printing.printables_pdf(scenario, [printable], Audience())
         assert len(PdfReader(io.BytesIO(pdf)).pages) >= 1
 
 
@@ -62,4 +63,4 @@ def test_the_family_plan_lines_and_facts(key):
     assert kit.plan and all(str(line.label) and str(line.otherwise) for line in kit.plan)
     assert all(line.column or not line.values for line in kit.plan), "values need a column to look up"
     for fact in kit.plan_facts:
-        assert FACTS[fact]["verified"], f"the plan cites {fact}, which students may not see"
+        assert verified({**FACTS[fact], "grade": FACTS[fact]["confidence"]}), f"the plan cites {fact}, which students may not see"

@@ -1,5 +1,8 @@
-from scoring.models import DebriefSettings, Fact
-from scoring.outcomes import load_facts, read_facts
+import json
+
+from scenarios.audience import Audience
+from scoring.models import Fact
+from scoring.outcomes import FACTS_FILE, load_facts, read_facts
 
 
 def test_the_migration_loads_at_least_25_cited_facts(db):
@@ -20,14 +23,22 @@ def test_loading_twice_changes_nothing(db):
 
 
 def test_students_never_see_unverified_facts_and_gentle_hides_death_tolls(db):
-    """A student page gets only verified facts; the gentle intensity drops every fact about deaths."""
-    student = Fact.objects.shown(scenario="evacuation", audience="student", intensity="frank", age_band="16+")
-    assert student and all(f.verified for f in student)
+    """A student page gets only verified facts with a working address; the gentle intensity
+    drops every fact about deaths; the teacher also gets the unverified ones."""
+    student = Fact.objects.shown(scenario="evacuation", reader=Audience.of("frank", "16+"))
+    assert student and all(f.verified and f.url for f in student)
     assert any(f.deaths for f in student)
-    gentle = Fact.objects.shown(scenario="evacuation", audience="student", intensity=DebriefSettings.Intensity.GENTLE,
-                                age_band="16+")
+    gentle = Fact.objects.shown(scenario="evacuation", reader=Audience.of("gentle", "16+"))
     assert gentle and not any(f.deaths for f in gentle)
-    teacher = Fact.objects.shown(scenario="evacuation", audience="teacher", intensity="frank", age_band="16+")
-    assert any(not f.verified for f in teacher)
-    young = Fact.objects.shown(scenario="evacuation", audience="student", intensity="frank", age_band="10+")
-    assert all(f.age_band == "10+" for f in young)
+    teacher = Fact.objects.shown(scenario="evacuation", reader=Audience.of("frank", "16+", teacher=True))
+    assert any(not f.verified for f in teacher) and any(f.verified and not f.url for f in Fact.objects.all())
+    young = Fact.objects.shown(scenario="evacuation", reader=Audience.of("frank", "10+"))
+    assert young and all(f.age_band == "10+" for f in young)
+
+
+def test_facts_files_promise_is_what_the_code_does():
+    """The knowledge base's own description says what decides whether a student sees a fact."""
+    about = json.loads(FACTS_FILE.read_text(encoding="utf-8"))["about"]
+    assert "url" in about and "verified" in about and "gentle" in about and "age_band" in about
+    unlinked = next(f for f in read_facts() if f["verified"] and not f["url"])
+    assert not Audience.of("frank", "16+").allows({**unlinked, "grade": unlinked["confidence"]})

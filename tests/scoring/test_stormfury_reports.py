@@ -11,7 +11,8 @@ from scenarios.registry import ENGINES
 from games.models import Game, Move
 from scenarios.stormfury import analysis as stormfury
 from scoring import selectors, services
-from scoring.models import DebriefSettings, Fact, Report
+from classroom.models import Session
+from scoring.models import Fact, Report
 from tests.factories import PASSWORD, join_students, make_session
 from tests.scoring.test_reports import wait_for_reports
 
@@ -113,7 +114,8 @@ def test_the_stormfury_debrief_page_sets_damage_by_type_beside_real_figures(clie
     with their sources, and three questions from what the class did."""
     session, _devices = storm_lesson()
     classroom.end(session=session)
-    services.update_settings(session=session, intensity="frank", age_band="13+")
+    Session.objects.filter(pk=session.pk).update(intensity="frank", age_band="13+")
+    session.refresh_from_db()
     client.login(email=session.teacher.email, password=PASSWORD)
     page = client.get(reverse("scoring:session_debrief", args=[session.pk])).content.decode()
     assert "Damage by team" in page and "Policy bot, same storm" in page
@@ -123,7 +125,8 @@ def test_the_stormfury_debrief_page_sets_damage_by_type_beside_real_figures(clie
         assert question["text"][:40] in page
     assert context["facts"]["people"].key == "what-kills-1963-2012"
     assert "Rappaport" in page and "forecast cone" in page
-    services.update_settings(session=session, intensity=DebriefSettings.Intensity.GENTLE)
+    Session.objects.filter(pk=session.pk).update(intensity=Session.Intensity.GENTLE)
+    session.refresh_from_db()
     _template, gentle = services.debrief_page(session)
     assert not any(f.deaths for f in gentle["citations"])
 
