@@ -28,7 +28,7 @@ def reload_facts(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("scoring", "0002_load_facts"),
-        ("classroom", "0009_session_audience"),
+        ("classroom", "0010_session_audience"),
     ]
 
     operations = [

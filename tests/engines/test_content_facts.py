@@ -1,6 +1,7 @@
 """Every real-world claim in a scenario's content files (what a student's tablet shows) is graded
 and sourced exactly like the knowledge base in scoring/outcomes/facts.json."""
 import json
+from pathlib import Path
 import re
 
 import pytest

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('classroom', '0008_participant_language'),
+        ('classroom', '0009_device_bans_and_limits_table'),
     ]
 
     operations = [
