@@ -222,7 +222,7 @@ def pytest_unconfigure(config):
     joins by itself first.) Any still alive after its grace is named, so that an abort at exit
     points at its cause (``make test`` runs with ``PYTHONFAULTHANDLER=1``)."""
     leftover = [t for t in threading.enumerate() if t.daemon and t is not threading.main_thread()]
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 5
     for thread in leftover:
         thread.join(timeout=max(0.0, deadline - time.monotonic()))
     alive = [t.name for t in leftover if t.is_alive()]
