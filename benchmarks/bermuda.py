@@ -3,9 +3,11 @@
 ``python -m benchmarks.bermuda`` from the repository root: whole four-fleet games by the
 cautious (policy) bot on one core, the bots' thinking included; rounds per game, taps per seat
 and the minutes a game takes at a tablet, with strict turns and with moves together.
-``python -m benchmarks.bermuda --balance``: 1,000 games (seeds 0-999) with two bold and two
-cautious fleets, with the default options and the "As printed" preset: freight held and lost,
-ships lost and wins by kind (RULES.md's balance), and the random bot's figures beside them.
+``python -m benchmarks.bermuda --balance``: first the yardstick, two cautious against two bold
+fleets in all six seatings (``--games``/20 seeds): the share of decided games each finished
+first, mean freight, losses and ships caught outside the drawn cone; then 1,000 games (seeds
+0-999) with two bold and two cautious fleets, with the default options and the "As printed"
+preset, and the random bot's figures beside them.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import statistics
 import time
 
 from scenarios.bermuda import ENGINE, PRESETS
-from scenarios.bermuda.bots import BOTS, POLICY_BOT
+from scenarios.bermuda.bots import BOTS, POLICY_BOT, head_to_head
 
 GAMES = 400
 BALANCE = 1000
@@ -57,6 +59,15 @@ def speed_main() -> None:
 
 
 def balance_main(games: int = BALANCE) -> None:
+    seeds = max(1, games // 20)
+    duel = head_to_head("cautious", "bold", seeds)
+    print(f"cautious against bold (rules edition 2, default options; {duel['games']} 4-fleet games: {seeds} seeds "
+          f"x 6 seatings of two fleets each; {duel['decided']} decided):")
+    for kind in ("cautious", "bold"):
+        m = duel["mean"][kind]
+        print(f"  {kind:<9} first {duel['first'][kind]:>4} ({100 * duel['first'][kind] / max(1, duel['decided']):.1f} %)  "
+              f"freight {m['freight']:.1f}k  lost {m['lost_freight']:.2f}k  ships lost {m['ships_lost']:.2f}  "
+              f"caught outside the cone {m['caught_outside']:.2f}")
     kinds = ["bold", "cautious", "bold", "cautious"]
     for label, options in (("default options", None), ("as_printed", PRESETS["as_printed"])):
         rows = {"bold": [], "cautious": []}

@@ -2,9 +2,11 @@
 
 ``python -m benchmarks.resort``: whole 4-seat games by the policy bot on one core (the bots'
 thinking included), taps per seat and an estimate of the minutes a 4-seat table needs.
-``python -m benchmarks.resort --balance``: every real storm in the program deck, 4 seeds each,
-with the four bots rotated through the seats of one table (so each meets the others on the same
-storm), then each bot alone at a table: mean final worth, damage, option spending and savings.
+``python -m benchmarks.resort --balance``: the yardstick (the prepared policy bot against the
+never-protect habit, two seats each in all six seatings, on every real storm of the deck: the
+share of decided games each finished first and their mean worth), then the four bots rotated
+through the seats of one table: mean worth, building damage, insurance claims, option spending,
+damage avoided by the seawall and reinforcement, resort hits with and without an evacuation plan.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import time
 from collections import defaultdict
 
 from scenarios.resort import ENGINE
-from scenarios.resort.bots import BOTS, POLICY_BOT
+from scenarios.resort.bots import BOTS, POLICY_BOT, head_to_head
 from scenarios.resort.rules import PROGRAM_IDS
 
 GAMES = 400
@@ -46,34 +48,37 @@ def play(seed: int, bots=None, options=None) -> tuple[dict, list[int], float]:
 
 
 def balance_main(seeds: int = 4) -> None:
+    duel = head_to_head("prepared", "never", seeds)
+    print(f"prepared against never ({duel['games']} 4-seat games: {len(PROGRAM_IDS)} real storms x {seeds} seeds "
+          f"x 6 seatings of two seats each; {duel['decided']} decided):")
+    for bot in ("prepared", "never"):
+        print(f"  {bot:<10} first {duel['first'][bot]:>4} ({100 * duel['first'][bot] / duel['decided']:.1f} %)  "
+              f"mean worth {duel['mean_worth'][bot]:,.0f} $")
     names = ["prepared", "never", "always", "random"]
-    worth, damage, spent, saved, wins = (defaultdict(list) for _ in range(5))
+    rows = defaultdict(lambda: defaultdict(list))
     for storm in PROGRAM_IDS:
         for seed in range(seeds):
             for shift in range(4):
                 bots = [names[(i + shift) % 4] for i in range(4)]
                 state, _taps, _s = play(seed, bots, {"storm": storm})
                 for row in ENGINE.results(state):
-                    bot = bots[row["seat"]]
-                    worth[bot].append(row["score"])
-                    damage[bot].append(row["breakdown"]["damage"])
-                    spent[bot].append(row["breakdown"]["spent_on_options"])
-                    saved[bot].append(row["breakdown"]["saved_by_options"])
-                    wins[bot].append(row["rank"] == 1)
+                    b, out = row["breakdown"], rows[bots[row["seat"]]]
+                    out["worth"].append(row["score"])
+                    out["damage"].append(b["damage"])
+                    out["claims"].append(b["claims"])
+                    out["spent"].append(b["spent_on_options"])
+                    out["avoided"].append(b["saved_by_options"])
+                    out["safe"].append(b["people_safe"])
+                    out["risk"].append(b["people_at_risk"])
+                    out["wins"].append(row["rank"] == 1)
     games = len(PROGRAM_IDS) * seeds * 4
-    print(f"mixed tables ({games} games: {len(PROGRAM_IDS)} real storms x {seeds} seeds x 4 seatings):")
-    print(f"  {'bot':<10} {'worth':>10} {'damage':>9} {'on options':>11} {'saved':>9} {'wins':>6}")
+    print(f"mixed tables ({games} games: {len(PROGRAM_IDS)} real storms x {seeds} seeds x 4 seatings; means per seat):")
+    print(f"  {'bot':<10} {'worth':>10} {'damage':>9} {'claims':>8} {'on options':>11} {'avoided':>9} "
+          f"{'hits, plan':>10} {'hits, none':>10} {'first':>6}")
     for bot in names:
-        print(f"  {bot:<10} {statistics.mean(worth[bot]):>10,.0f} {statistics.mean(damage[bot]):>9,.0f} "
-              f"{statistics.mean(spent[bot]):>11,.0f} {statistics.mean(saved[bot]):>9,.0f} {100 * statistics.mean(wins[bot]):>5.0f}%")
-    print("alone at a table (every seat the same bot):")
-    for bot in names[:3]:
-        values = []
-        for storm in PROGRAM_IDS:
-            for seed in range(seeds):
-                state, _t, _s = play(seed, [bot] * 4, {"storm": storm})
-                values += [r["score"] for r in ENGINE.results(state)]
-        print(f"  resort_balance_{bot}_alone: mean worth {statistics.mean(values):,.0f} $")
+        r = {k: statistics.mean(v) for k, v in rows[bot].items()}
+        print(f"  {bot:<10} {r['worth']:>10,.0f} {r['damage']:>9,.0f} {r['claims']:>8,.0f} {r['spent']:>11,.0f} "
+              f"{r['avoided']:>9,.0f} {r['safe']:>10.2f} {r['risk']:>10.2f} {100 * r['wins']:>5.0f}%")
 
 
 def main() -> None:

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from scenarios.base import draw
 
-from .rules import CELL, ENGINE, PORTS, SPINNER, danger, walk
+from .rules import ENGINE, SPINNER
 
 #: how much a ship and its cargo are worth to a cautious captain, in thousands
 SHIP_WORTH = 40
+#: edition 2: the chance a cautious captain reads into each zone of the drawn forecast (clear,
+#: margin, cone): the cone holds the storm about two times in three, the margin is where the
+#: other time in three mostly goes (RULES.md)
+ZONE_RISK = (0.0, 0.15, 0.35)
 
 
 def _arrival(state, ship, port):
@@ -22,16 +26,21 @@ def _arrival(state, ship, port):
 def _worth(state, move, ship):
     """What a move brings: the arrival now if it docks, else the arrival it heads for, less
     for every further turn it needs."""
-    if move["to"] in PORTS:
+    sea = ENGINE.sea(state)
+    if move["to"] in sea.ports:
         return _arrival(state, ship, move["to"])
-    turns = 1 + len(walk(move["to"], move["route"], move["direction"])) // 7
+    turns = 1 + len(sea.walk(move["to"], move["route"], move["direction"])) // 7
     return 0.9 * _arrival(state, ship, move["toward"]) * 0.6 ** turns
 
 
 def _pick(state, seat, score):
     ships = {s["id"]: s for s in state["ships"] if s["seat"] == seat}
-    capture, _ = danger(tuple(state["cloud"]["at"]), state["cloud"]["letter"])
-    risk = lambda space: 0 if space in PORTS else capture.get(CELL[space], 0) / len(SPINNER)  # noqa: E731
+    sea = ENGINE.sea(state)
+    if sea.edition == 1:  # edition 1's tablet numbered every dot with its sweeps of 16
+        capture, _ = sea.danger(tuple(state["cloud"]["at"]), state["cloud"]["letter"])
+        risk = lambda space: 0 if space in sea.ports else capture.get(sea.cell[space], 0) / len(sea.spinner)  # noqa: E731
+    else:  # edition 2's tablet draws the cone and its margin: a captain reads only those
+        risk = lambda space: ZONE_RISK[ENGINE.zone(state, space)]  # noqa: E731
     best = max(ENGINE.moves(state, seat), key=lambda m: (score(m, ships[m["ship"]], risk), m["ship"], m["to"]))
     return {"type": "sail", "ship": best["ship"], "to": best["to"]}
 
@@ -56,3 +65,37 @@ def cautious(state, seat):
 
 BOTS = {"random": random_bot, "bold": bold, "cautious": cautious}
 POLICY_BOT = "cautious"
+
+
+def head_to_head(careful: str, reckless: str, seeds: int = 50, options: dict | None = None) -> dict:
+    """The balance yardstick: 4-fleet games with two fleets of each habit in all six seatings,
+    ``seeds`` seeds each. A game is decided when the richest fleets are of one habit only;
+    ``first`` counts the decided games each habit won."""
+    from itertools import permutations
+
+    seatings = sorted(set(permutations([careful, careful, reckless, reckless])))
+    first = {careful: 0, reckless: 0}
+    rows = {careful: [], reckless: []}
+    games = 0
+    for seed in range(seeds):
+        for kinds in seatings:
+            state = ENGINE.setup(seed, 4, options)
+            while not ENGINE.finished(state):
+                seat = ENGINE.to_act(state)[0]
+                ENGINE.apply(state, seat, BOTS[kinds[seat]](state, seat))
+            games += 1
+            results = ENGINE.results(state)
+            for r in results:
+                rows[kinds[r["seat"]]].append(r)
+            top = max(r["score"] for r in results)
+            winners = {kinds[r["seat"]] for r in results if r["score"] == top}
+            if len(winners) == 1:
+                first[winners.pop()] += 1
+    decided = first[careful] + first[reckless]
+
+    def mean(kind, key):
+        return sum(r["breakdown"][key] if key != "score" else r["score"] for r in rows[kind]) / len(rows[kind])
+    return {"games": games, "decided": decided, "first": first,
+            "first_share": first[careful] / decided if decided else 0.0,
+            "mean": {kind: {key: mean(kind, key) for key in ("score", "freight", "lost_freight", "ships_lost",
+                                                             "caught_outside")} for kind in rows}}

@@ -44,7 +44,7 @@ def _rim(angle):
 def board_geometry(content: dict) -> dict:
     """The sea grid as SVG: every dot, the paths' spaces, the ports, the cloud's red circle, and
     the dots' numbers (as the tablet names them: column, row, from 1) with latitude and longitude."""
-    sea = content["sea"]
+    sea = content.get("sea_2") or content["sea"]
     grid = sea["grid"]
     port_at = {p["id"]: _at(p["cell"]) for p in sea["ports"]}
     counts = {kind: len(values) for kind, values in sea["decks"].items()}
@@ -83,7 +83,8 @@ def danger_geometry(content: dict) -> dict:
     """The danger map: each rotation letter's magnets and pushing dots on a 5 x 5 pattern; the
     spinner as a wheel of equal sectors; and the cone from the cloud's start (how many of the
     spinner's sectors sweep each dot), as ``rules.danger`` gives it to the tablet."""
-    cloud, sea = content["cloud"], content["sea"]
+    cloud, sea = content["cloud"], content.get("sea_2") or content["sea"]
+    spinner = (content.get("cloud_2") or cloud)["spinner"]
     patterns = []
     for letter, rotation in cloud["rotations"].items():
         kinds = {tuple(c): "push" for c in rotation["push"]}
@@ -97,8 +98,8 @@ def danger_geometry(content: dict) -> dict:
         patterns.append({"letter": letter, "dots": dots, "arrow": arrow, "bearing": rotation["bearing"],
                          "captures": len(rotation["capture"]), "pushes": len(rotation["push"])})
     sectors = []
-    n = len(cloud["spinner"])
-    for i, sector in enumerate(cloud["spinner"]):
+    n = len(spinner)
+    for i, sector in enumerate(spinner):
         a0, a1, mid = 2 * pi * i / n, 2 * pi * (i + 1) / n, 2 * pi * (i + .5) / n
         sectors.append({
             "path": f"M0,0 L{_rim(a0)} A{SPINNER_R},{SPINNER_R} 0 0 1 {_rim(a1)} Z",
@@ -106,18 +107,19 @@ def danger_geometry(content: dict) -> dict:
             "letter": sector["letter"], "words": _sector_words(sector), "edge": sector["count"] is None,
             "count": sector["count"], "short": SHORT[sector["direction"]]})
     grid = sea["grid"]
-    capture, _cover = rules.danger(tuple(grid["centre"]), "A")
+    cone_cells, margin_cells, inside = rules.forecast(tuple(grid["centre"]))
     paths = {tuple(c) for path in sea["paths"] for c in path["cells"]}
-    cone = [{"x": cell[0] * DOT, "y": cell[1] * DOT, "n": sweeps, "space": cell in paths}
-            for cell, sweeps in sorted(capture.items())]
+    cone = [{"x": cell[0] * DOT, "y": cell[1] * DOT, "zone": 2 if cell in cone_cells else 1, "space": cell in paths}
+            for cell in sorted(cone_cells | margin_cells)]
     return {"patterns": patterns, "sectors": sectors, "sectors_n": n, "radius": SPINNER_R, "cone": cone,
-            "cone_spaces": sum(1 for d in cone if d["space"]), "cone_most": max(capture.values()),
-            "board": board_geometry(content)}
+            "cone_spaces": sum(1 for d in cone if d["space"] and d["zone"] == 2),
+            "margin_spaces": sum(1 for d in cone if d["space"] and d["zone"] == 1),
+            "inside": len(inside), "margin": sea["forecast"]["margin"], "board": board_geometry(content)}
 
 
 def card_list(content: dict) -> dict:
     """One printed card per freight card (each deck at its port) and per Home Port bonus card."""
-    sea = content["sea"]
+    sea = content.get("sea_2") or content["sea"]
     unit = sea["unit"]
     port_of = {p["freight"]: p["name"] for p in sea["ports"] if p["freight"]}
     home = next(p["name"] for p in sea["ports"] if p["home"])
@@ -132,7 +134,7 @@ def card_list(content: dict) -> dict:
 def tally_data(content: dict) -> dict:
     """A fleet's sheet: its four ships where the game starts them, one row per round of the
     default game, and the freight that wins; the sea log the teacher keeps has the same rounds."""
-    sea = content["sea"]
+    sea = content.get("sea_2") or content["sea"]
     name = {p["id"]: p["name"] for p in sea["ports"]}
     ships = [{"n": n + 1, "start": name[port]} for n, port in enumerate(sea["start_ports"][:sea["ships_per_seat"]])]
     return {"ships": ships, "rounds": range(1, rules.DEFAULTS["rounds"] + 1),
@@ -143,8 +145,8 @@ def tally_data(content: dict) -> dict:
 KIT = Kit(
     guide=Guide(
         objectives=(
-            _("Read a storm's cone (every place the next spin could send it) and plan a route that "
-              "stays outside it."),
+            _("Read a storm's forecast cone (where it goes about two times in three) and plan a route "
+              "that keeps a margin outside it."),
             _("Explain the mariner's 1-2-3 rule and the 34-knot wind radius, and why the danger area "
               "around a storm grows with every day of forecast."),
             _("Weigh a quick profit against risk, and compare the freight their fleet lost with a "
@@ -162,8 +164,8 @@ KIT = Kit(
             (_("CCSS Math 7.SP.C.5 and 7.SP.C.7"), _("Understand probability as a number from 0 to 1; "
                                                     "develop a probability model and use it to find "
                                                     "probabilities of events."),
-             _("The cone is a probability model: each space shows in how many of the spinner's 16 "
-               "equal sectors the storm's magnets would sweep it, and students act on it.")),
+             _("The cone is a probability model: the storm's path stays inside it in about two spins "
+               "of three, and students decide how wide a margin to keep outside it.")),
             (_("State social-studies / geography style"), _("Use maps, latitude and longitude to locate "
                                                             "places, and explain how physical hazards "
                                                             "affect trade and travel."),
@@ -177,10 +179,9 @@ KIT = Kit(
             Step(25, _("Play"), _("\"A storm is loose in the Bermuda Triangle. Carry freight between the "
                                   "ports: a card rides in the hold until the ship docks at another port, "
                                   "and a ship the storm catches loses it. Before every move, look at the "
-                                  "cone, the hatched and numbered dots: a ship outside it cannot be "
-                                  "caught at the next spin.\" "
-                                  "Walk the room and ask: \"In how many of the 16 spins could the storm "
-                                  "sweep that space?\"")),
+                                  "cone, the dark hatching: the storm goes there about two spins in "
+                                  "three, not always. Keep clear of the light margin around it too.\" "
+                                  "Walk the room and ask: \"Is that ship clear of the cone and its margin?\"")),
             Step(10, _("Debrief"), _("Put the class debrief on the projector. \"Here is the freight we "
                                      "carried and the freight we lost. The replay kept each fleet out of "
                                      "the cone: did it lose less? Real captains keep out of the danger "
@@ -197,7 +198,8 @@ KIT = Kit(
               "by that radius, and what is the same for a family on land?"),
             _("The real forecast cone holds the storm's centre only about two times in three. What "
               "should a captain, or a family, do with the other time in three?"),
-            _("Ships in harbour were never caught. Where is your family's harbour when a storm comes?"),
+            _("Ports order large ships out to sea before a hurricane: a harbour is no shelter for them. "
+              "What is your family's safe place, and how early must you go?"),
         ),
         fallback=(
             _("Print the sea board and the danger map once per table, the freight cards (each deck "
@@ -211,20 +213,21 @@ KIT = Kit(
               "by dot: a ship at sea under a magnet is caught and its freight is lost; ships under the "
               "rest of the pattern are pushed along their path."),
             _("Before each move, ask the table: which spins could bring the magnets over this ship? The "
-              "cone printed for the storm's start shows how to count. Ships in port are never caught."),
+              "cone printed for the storm's start shows where the storm most likely goes, and the margin around it. "
+              "Ships in port can be caught too."),
             _("Debrief from the tally sheets: compare freight carried and lost, and how many moves ended "
               "where the storm could reach."),
         ),
     ),
     printables=(
-        Printable("board", _("The sea board: ports, paths and the storm's start"), "kit_board.html", ("sea",),
+        Printable("board", _("The sea board: ports, paths and the storm's start"), "kit_board.html", ("sea_2",),
                   prepare=board_geometry),
         Printable("danger", _("The danger map: the storm's pattern for each letter, the spinner and the "
-                              "cone at the start"), "kit_danger.html", ("cloud", "sea"), prepare=danger_geometry),
-        Printable("cards", _("The freight cards and the Home Port bonus cards"), "kit_cards.html", ("sea",),
+                              "cone at the start"), "kit_danger.html", ("cloud", "cloud_2", "sea_2"), prepare=danger_geometry),
+        Printable("cards", _("The freight cards and the Home Port bonus cards"), "kit_cards.html", ("sea_2",),
                   prepare=card_list),
         Printable("tally", _("Tally sheet: a fleet's ships and freight, round by round, and the sea log"),
-                  "kit_tally.html", ("sea",), prepare=tally_data),
+                  "kit_tally.html", ("sea_2",), prepare=tally_data),
     ),
     check=(
         CheckItem("mariners-rule", "forecast",
@@ -274,7 +277,7 @@ KIT = Kit(
             unplayed=_("Leave as soon as officials say so, before the hurricane warning if you can (it "
                        "comes about 36 hours before the winds).")),
         PlanLine("where", _("Where we would go"), column="", values={},
-                 otherwise=_("Like a ship in harbour, go somewhere sturdy outside the danger area: most "
+                 otherwise=_("Like a captain keeping the margin, go somewhere sturdy well outside the danger area: most "
                              "evacuees go to family or friends inland. Whose home, and the road there:")),
         PlanLine("kit", _("Our go-kit"), column="", values={},
                  otherwise=_("Water (about a gallon per person per day), food that keeps, medicines, "

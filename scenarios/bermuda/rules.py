@@ -17,31 +17,175 @@ from pathlib import Path
 from scenarios.base import EngineBasics, IllegalAction, draw, load_content, roll, shuffled
 from scenarios.words import gettext_noop  # marks refusal sentences for the web layer to translate
 
-CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content", ["sea.json", "cloud.json", "lessons.json"])
-SEA, CLOUD, LESSONS = CONTENT["sea"], CONTENT["cloud"], CONTENT["lessons"]
-VERSION = "1.0.0"
-SCHEMA_VERSION = 1
+CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content",
+                                     ["sea.json", "sea_2.json", "cloud.json", "cloud_2.json", "lessons.json"])
+CLOUD, LESSONS = CONTENT["cloud"], CONTENT["lessons"]
+VERSION = "2.0.0"
+SCHEMA_VERSION = 2
+#: the rules edition new games are set up with; edition 1 replays games stored by engine 1.0.0
+EDITION = 2
+EDITIONS = (1, 2)
 
-GRID = SEA["grid"]
-COLS, ROWS = GRID["cols"], GRID["rows"]
-CENTRE = tuple(GRID["centre"])
-PORTS = {p["id"]: p for p in SEA["ports"]}
-HOME = next(p["id"] for p in SEA["ports"] if p["home"])
-PATHS = {p["id"]: p for p in SEA["paths"]}
 ROTATIONS = {k: {"capture": [tuple(c) for c in v["capture"]], "push": [tuple(c) for c in v["push"]]}
              for k, v in CLOUD["rotations"].items()}
-SPINNER = CLOUD["spinner"]
 STEP = {"N": (0, -1), "S": (0, 1), "E": (1, 0), "W": (-1, 0)}
-UNIT = SEA["unit"]
 
-#: space id -> cell; path space id -> (path id, index)
-CELL = {pid: tuple(p["cell"]) for pid, p in PORTS.items()}
-ON_PATH = {}
-for _pid, _path in PATHS.items():
-    for _i, _cell in enumerate(_path["cells"]):
-        CELL[f"{_pid}.{_i}"] = tuple(_cell)
-        ON_PATH[f"{_pid}.{_i}"] = (_pid, _i)
-AT_CELL = {cell: space for space, cell in CELL.items()}
+
+class Sea:
+    """One edition's sea: the grid, ports and paths, and everything worked out from them (where
+    the cloud reaches, the cone). Edition 1's grid stops at 19.25 N; edition 2's reaches 18 N so
+    San Juan and Santo Domingo sit where they are (RULES.md)."""
+
+    def __init__(self, sea: dict, spinner: list, edition: int):
+        self.data, self.edition, self.spinner = sea, edition, spinner
+        self.grid = sea["grid"]
+        self.cols, self.rows = self.grid["cols"], self.grid["rows"]
+        self.centre = tuple(self.grid["centre"])
+        self.ports = {p["id"]: p for p in sea["ports"]}
+        self.home = next(p["id"] for p in sea["ports"] if p["home"])
+        self.paths = {p["id"]: p for p in sea["paths"]}
+        self.unit = sea["unit"]
+        #: space id -> cell; path space id -> (path id, index)
+        self.cell = {pid: tuple(p["cell"]) for pid, p in self.ports.items()}
+        self.on_path = {}
+        for pid, path in self.paths.items():
+            for i, cell in enumerate(path["cells"]):
+                self.cell[f"{pid}.{i}"] = tuple(cell)
+                self.on_path[f"{pid}.{i}"] = (pid, i)
+        self.at_cell = {cell: space for space, cell in self.cell.items()}
+        self.forecast_rule = sea.get("forecast")
+        self._footprints = lru_cache(maxsize=None)(self._footprint)
+        self._dangers = lru_cache(maxsize=None)(self._danger)
+        self._forecasts = lru_cache(maxsize=None)(self._forecast)
+        self.routes = lru_cache(maxsize=None)(self._routes)
+        self.walk = lru_cache(maxsize=None)(self._walk)
+        self._blocked = lru_cache(maxsize=None)(self._blocked_at)
+
+    # --- the cloud -------------------------------------------------------------------------
+
+    def footprint(self, at, letter):
+        """(capture cells, push cells) of the cloud at ``at`` with ``letter`` on the notch."""
+        return self._footprints(tuple(at), letter)
+
+    def danger(self, at, letter):
+        return self._dangers(tuple(at), letter)
+
+    def forecast(self, at):
+        return self._forecasts(tuple(at))
+
+    def inside(self, cell) -> bool:
+        return 0 <= cell[0] < self.cols and 0 <= cell[1] < self.rows
+
+    def _footprint(self, at, letter):
+        x, y = at
+        rot = ROTATIONS[letter]
+        capture = frozenset(c for c in ((x + dx, y + dy) for dx, dy in rot["capture"]) if self.inside(c))
+        push = frozenset(c for c in ((x + dx, y + dy) for dx, dy in rot["push"]) if self.inside(c))
+        return capture, push
+
+    def track(self, at, outcome):
+        """The locator cells the cloud passes through for one spinner outcome, start excluded."""
+        dx, dy = STEP[outcome["direction"]]
+        steps = outcome["count"] if outcome["count"] is not None else max(self.cols, self.rows)
+        x, y = at
+        cells = []
+        for _ in range(steps):
+            if not self.inside((x + dx, y + dy)):
+                break  # never past an outside dot
+            x, y = x + dx, y + dy
+            cells.append((x, y))
+        return cells
+
+    def swept(self, at, outcome):
+        """The cells the magnets pass over for one spinner outcome (turned first, then moved)."""
+        cells = set(self.footprint(at, outcome["letter"])[0])
+        for cell in self.track(at, outcome):
+            cells |= self.footprint(cell, outcome["letter"])[0]
+        return frozenset(cells)
+
+    def _danger(self, at, letter):
+        """What the spinner can do next from the cloud at ``at`` (the letter does not matter: the
+        spin turns the cloud first): per cell, in how many of the spinner's sectors the magnets
+        pass over it (``capture``) or the cloud ends over it (``cover``). Edition 1's cone."""
+        capture, cover = {}, {}
+        for outcome in self.spinner:
+            end = (self.track(at, outcome) or [at])[-1]
+            if outcome["count"] is None:
+                end, letter_after = self.centre, "A"
+            else:
+                letter_after = outcome["letter"]
+            for cell in self.swept(at, outcome):
+                capture[cell] = capture.get(cell, 0) + 1
+            cap, push = self.footprint(end, letter_after)
+            for cell in cap | push:
+                cover[cell] = cover.get(cell, 0) + 1
+        return capture, cover
+
+    def _forecast(self, at):
+        """Edition 2's forecast, as NHC draws one: the *cone* is every cell the magnets sweep in
+        the two thirds of the spinner's outcomes whose end lies nearest the average end (the
+        forecast position), so the cloud leaves the drawn cone in about one spin of three; the
+        *margin* is every other cell within ``margin`` dots of the cone (the mariner's 1-2-3
+        rule in small). Returns (cone cells, margin cells, the sectors inside the cone)."""
+        rule = self.forecast_rule
+        ends = [(self.track(at, o) or [at])[-1] for o in self.spinner]
+        mean = (sum(e[0] for e in ends) / len(ends), sum(e[1] for e in ends) / len(ends))
+        share = rule["cone_share"]
+        keep = -(-len(self.spinner) * share[0] // share[1])
+        nearest = sorted(range(len(self.spinner)), key=lambda i: ((ends[i][0] - mean[0]) ** 2 + (ends[i][1] - mean[1]) ** 2, i))
+        inside = tuple(sorted(nearest[:keep]))
+        cone = set()
+        for i in inside:
+            cone |= self.swept(at, self.spinner[i])
+        m = rule["margin"]
+        margin = {(x + dx, y + dy) for x, y in cone for dx in range(-m, m + 1) for dy in range(-m, m + 1)
+                  if self.inside((x + dx, y + dy))} - cone
+        return frozenset(cone), frozenset(margin), inside
+
+    def _blocked_at(self, at, letter):
+        capture, push = self.footprint(at, letter)
+        return capture | push
+
+    def blocked_cells(self, cloud):
+        """Every cell under the cloud now: no ship may sail there."""
+        return self._blocked(tuple(cloud["at"]), cloud["letter"])
+
+    # --- the sea ---------------------------------------------------------------------------
+
+    def _routes(self, space):
+        """Where a ship on ``space`` can head: ``[(path id, direction)]``, direction +1 towards the
+        path's ``b`` end, -1 towards ``a``."""
+        if space in self.ports:
+            return tuple((pid, 1 if p["a"] == space else -1) for pid, p in self.paths.items()
+                         if space in (p["a"], p["b"]))
+        pid, _ = self.on_path[space]
+        return ((pid, 1), (pid, -1))
+
+    def _walk(self, space, pid, direction):
+        """The spaces ahead of a ship on ``space`` heading along ``pid`` in ``direction``, ending
+        with the port at that end."""
+        path = self.paths[pid]
+        cells = path["cells"]
+        start = (-1 if direction == 1 else len(cells)) if space in self.ports else self.on_path[space][1]
+        out = []
+        i = start + direction
+        while 0 <= i < len(cells):
+            out.append(f"{pid}.{i}")
+            i += direction
+        out.append(path["b"] if direction == 1 else path["a"])
+        return tuple(out)
+
+
+SEAS = {1: Sea(CONTENT["sea"], CLOUD["spinner"], 1), 2: Sea(CONTENT["sea_2"], CONTENT["cloud_2"]["spinner"], 2)}
+#: the current edition's sea, for code that draws new games (kit, tests)
+NOW = SEAS[EDITION]
+SEA = NOW.data
+GRID, COLS, ROWS, CENTRE = NOW.grid, NOW.cols, NOW.rows, NOW.centre
+PORTS, HOME, PATHS, UNIT = NOW.ports, NOW.home, NOW.paths, NOW.unit
+CELL, ON_PATH, AT_CELL = NOW.cell, NOW.on_path, NOW.at_cell
+footprint, danger, forecast, track = NOW.footprint, NOW.danger, NOW.forecast, NOW.track
+SPINNER = NOW.spinner
+routes, walk, blocked_cells = NOW.routes, NOW.walk, NOW.blocked_cells
 
 OPTIONS = [
     {"name": "turns", "default": "in_turn", "choices": ["in_turn", "together"],
@@ -60,6 +204,9 @@ OPTIONS = [
      "description": gettext_noop("A freight card stays aboard its ship until the ship docks at its next port; "
                                  "a ship caught by the cloud loses it. Off: cards are banked at once, as printed.")},
 ]
+OPTIONS.append({"name": "edition", "default": EDITION, "choices": None, "label": gettext_noop("Rules edition"),
+                "description": gettext_noop("The rules edition a game was set up with; 1 replays games stored by "
+                                            "engine 1.0.0.")})
 DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
 
 ACTION_FIELDS = {"sail": ("ship", "to"), "end_now": ()}
@@ -69,108 +216,13 @@ def ship_ids(seats):
     return [f"s{seat}{n}" for seat in range(seats) for n in range(SEA["ships_per_seat"])]
 
 
-WORDS = frozenset(list(CELL) + ship_ids(4))
+WORDS = frozenset([space for sea in SEAS.values() for space in sea.cell] + ship_ids(4))
 CARDS = {}
 for _kind, _values in SEA["decks"].items():
     for _n, _value in enumerate(_values):
         CARDS[f"{_kind}{_n}"] = {"kind": _kind, "value": _value}
 for _n, _value in enumerate(SEA["bonus"]):
     CARDS[f"bonus{_n}"] = {"kind": "bonus", "value": _value}
-
-
-# --- The cloud ---------------------------------------------------------------------------------
-
-def footprint(at, letter):
-    """(capture cells, push cells) of the cloud at ``at`` with ``letter`` on the notch."""
-    return _footprint(tuple(at), letter)
-
-
-@lru_cache(maxsize=None)
-def _footprint(at, letter):
-    x, y = at
-    rot = ROTATIONS[letter]
-    inside = lambda c: 0 <= c[0] < COLS and 0 <= c[1] < ROWS  # noqa: E731
-    capture = frozenset(c for c in ((x + dx, y + dy) for dx, dy in rot["capture"]) if inside(c))
-    push = frozenset(c for c in ((x + dx, y + dy) for dx, dy in rot["push"]) if inside(c))
-    return capture, push
-
-
-def track(at, outcome):
-    """The locator cells the cloud passes through for one spinner outcome, start excluded."""
-    dx, dy = STEP[outcome["direction"]]
-    steps = outcome["count"] if outcome["count"] is not None else max(COLS, ROWS)
-    x, y = at
-    cells = []
-    for _ in range(steps):
-        if not (0 <= x + dx < COLS and 0 <= y + dy < ROWS):
-            break  # never past an outside dot
-        x, y = x + dx, y + dy
-        cells.append((x, y))
-    return cells
-
-
-@lru_cache(maxsize=None)
-def danger(at, letter):
-    """What the spinner can do next from the cloud at ``at`` (the letter does not matter: the
-    spin turns the cloud first): per cell, in how many of the spinner's sectors the magnets pass
-    over it (``capture``) or the cloud ends over it (``cover``). The tablet's cone."""
-    capture, cover = {}, {}
-    for outcome in SPINNER:
-        swept = set(footprint(at, outcome["letter"])[0])
-        end = at
-        for cell in track(at, outcome):
-            swept |= footprint(cell, outcome["letter"])[0]
-            end = cell
-        if outcome["count"] is None:
-            end = CENTRE
-            letter_after = "A"
-        else:
-            letter_after = outcome["letter"]
-        for cell in swept:
-            capture[cell] = capture.get(cell, 0) + 1
-        cap, push = footprint(end, letter_after)
-        for cell in cap | push:
-            cover[cell] = cover.get(cell, 0) + 1
-    return capture, cover
-
-
-def blocked_cells(cloud):
-    """Every cell under the cloud now: no ship may sail there."""
-    return _blocked(tuple(cloud["at"]), cloud["letter"])
-
-
-@lru_cache(maxsize=None)
-def _blocked(at, letter):
-    capture, push = _footprint(at, letter)
-    return capture | push
-
-
-# --- The sea -----------------------------------------------------------------------------------
-
-@lru_cache(maxsize=None)
-def routes(space):
-    """Where a ship on ``space`` can head: ``[(path id, direction)]``, direction +1 towards the
-    path's ``b`` end, -1 towards ``a``."""
-    if space in PORTS:
-        return tuple((pid, 1 if p["a"] == space else -1) for pid, p in PATHS.items() if space in (p["a"], p["b"]))
-    pid, _ = ON_PATH[space]
-    return ((pid, 1), (pid, -1))
-
-
-@lru_cache(maxsize=None)
-def walk(space, pid, direction):
-    """The spaces ahead of a ship on ``space`` heading along ``pid`` in ``direction``, ending with
-    the port at that end."""
-    path = PATHS[pid]
-    cells = path["cells"]
-    start = (-1 if direction == 1 else len(cells)) if space in PORTS else ON_PATH[space][1]
-    out = []
-    i = start + direction
-    while 0 <= i < len(cells):
-        out.append(f"{pid}.{i}")
-        i += direction
-    out.append(path["b"] if direction == 1 else path["a"])
-    return tuple(out)
 
 
 class Bermuda(EngineBasics):
@@ -189,7 +241,8 @@ class Bermuda(EngineBasics):
     def setup(self, seed, seats, options=None):
         options = {**DEFAULTS, **(options or {})}
         for o in OPTIONS:
-            if options[o["name"]] not in o["choices"]:
+            choices = EDITIONS if o["name"] == "edition" else o["choices"]
+            if options[o["name"]] not in choices or isinstance(options[o["name"]], bool) != isinstance(o["default"], bool):
                 raise IllegalAction("bad_option", gettext_noop("That option is not offered."), name=o["name"])
         if not 2 <= seats <= 4:
             raise IllegalAction("bad_seats", gettext_noop("Bermuda Triangle is for 2 to 4 players."), seats=seats)
@@ -203,16 +256,39 @@ class Bermuda(EngineBasics):
         state = {
             "seed": seed, "options": options, "seats_n": seats, "round": 1, "turn": 0,
             "moved": [False] * seats, "rolls": [0] * seats, "dice_n": [0] * seats, "spins": 0,
-            "cloud": {"at": list(CENTRE), "letter": "A", "hanging": []},
+            "cloud": {"at": list(SEAS[options["edition"]].centre), "letter": "A", "hanging": []},
             "ships": ships, "decks": decks, "bonus": [f"bonus{n}" for n in range(len(SEA["bonus"]))],
             "seats": [{"banked": [], "lost_cards": [], "moves": 0, "into_cone": 0, "cone_avoidable": 0,
                        "captured": 0, "docked": 0, "bumped": 0, "held": 0} for _ in range(seats)],
             "history": [], "last_spin": None, "ended": None,
         }
+        if options["edition"] > 1:
+            for me in state["seats"]:
+                me.update(into_margin=0, caught_outside=0)
         self._start_round(state)
         self._advance(state)
         return state
 
+    def load(self, data):
+        """The state from ``dump``'s output; a state of engine 1.0.0 plays on by edition 1."""
+        state = super().load(data)
+        state["options"].setdefault("edition", 1)
+        return state
+
+    def sea(self, state) -> Sea:
+        """The sea of the game's rules edition."""
+        return SEAS[state["options"].get("edition", 1)]
+
+    def zone(self, state, space) -> int:
+        """Edition 2: where a space lies in the forecast the tablet draws: 2 in the cone, 1 in its
+        margin, 0 clear of both. Edition 1: 2 in the cone of every spin, else 0."""
+        sea = self.sea(state)
+        cell = sea.cell[space]
+        at = tuple(state["cloud"]["at"])
+        if sea.edition == 1:
+            return 0 if space in sea.ports else 2 * (sea.danger(at, state["cloud"]["letter"])[0].get(cell, 0) > 0)
+        cone, margin, _inside = sea.forecast(at)
+        return 2 if cell in cone else 1 if cell in margin else 0
     # --- the contract ------------------------------------------------------------------------
 
     def finished(self, state):
@@ -272,28 +348,30 @@ class Bermuda(EngineBasics):
 
     def _sea(self, state):
         """What every move looks at: the cells under the cloud, path spaces taken, ships per port."""
+        sea = self.sea(state)
         occupied, in_port = set(), {}
         for s in state["ships"]:
             if s["status"] == "afloat":
-                if s["at"] in PORTS:
+                if s["at"] in sea.ports:
                     in_port[s["at"]] = in_port.get(s["at"], 0) + 1
                     in_port[(s["at"], s["seat"])] = in_port.get((s["at"], s["seat"]), 0) + 1
                 else:
                     occupied.add(s["at"])
-        return blocked_cells(state["cloud"]), occupied, in_port
+        return sea.blocked_cells(state["cloud"]), occupied, in_port
 
     def _ship_moves(self, state, ship, sea):
         blocked, occupied, in_port = sea
+        geo = self.sea(state)
         roll_, seat, full = state["rolls"][ship["seat"]], ship["seat"], state["seats_n"]
         out = []
-        for pid, direction in routes(ship["at"]):
-            ahead = walk(ship["at"], pid, direction)
+        for pid, direction in geo.routes(ship["at"]):
+            ahead = geo.walk(ship["at"], pid, direction)
             reached, stop = [], None
             for space in ahead[:roll_]:
-                if CELL[space] in blocked:
+                if geo.cell[space] in blocked:
                     stop = "cloud"
                     break
-                if space in PORTS:
+                if space in geo.ports:
                     if in_port.get(space, 0) >= full:
                         stop = "full"
                         break
@@ -327,60 +405,72 @@ class Bermuda(EngineBasics):
 
     def _refuse_sail(self, state, seat, ship_id, to):
         """Why a sail that is not among the seat's moves is refused (raises IllegalAction)."""
+        geo = self.sea(state)
         ship = next((s for s in state["ships"] if s["id"] == ship_id), None)
-        if ship is None or not isinstance(to, str) or to not in CELL:
+        if ship is None or not isinstance(to, str) or to not in geo.cell:
             raise IllegalAction("no_such_place", gettext_noop("There is no such ship or space."))
         if ship["seat"] != seat:
             raise IllegalAction("not_your_ship", gettext_noop("That ship belongs to another fleet."))
         if ship["status"] != "afloat":
             raise IllegalAction("ship_lost", gettext_noop("That ship was caught by the cloud."))
-        if CELL[to] in blocked_cells(state["cloud"]):
+        if geo.cell[to] in geo.blocked_cells(state["cloud"]):
             raise IllegalAction("under_cloud", gettext_noop("No ship may sail under the cloud."))
-        if to in PORTS and self._port_closed(state, to, seat):
+        if to in geo.ports and self._port_closed(state, to, seat):
             if self._port_count(state, to) >= state["seats_n"]:
                 raise IllegalAction("port_full", gettext_noop("That port is full."), port=to)
             raise IllegalAction("two_own", gettext_noop("You already have two ships in that port."), port=to)
         raise IllegalAction("wrong_count", gettext_noop("Your dice do not take that ship there."), roll=state["rolls"][seat])
 
     def _sail(self, state, seat, move, offered):
+        geo = self.sea(state)
         ship = next(s for s in state["ships"] if s["id"] == move["ship"])
         me = state["seats"][seat]
-        capture, _ = danger(tuple(state["cloud"]["at"]), state["cloud"]["letter"])
-        risk = 0 if move["to"] in PORTS else capture.get(CELL[move["to"]], 0)
-        safest = min((0 if m["to"] in PORTS else capture.get(CELL[m["to"]], 0)) for m in offered)
+        if geo.edition == 1:
+            capture, _ = geo.danger(tuple(state["cloud"]["at"]), state["cloud"]["letter"])
+            risk = 0 if move["to"] in geo.ports else capture.get(geo.cell[move["to"]], 0)
+            safest = min((0 if m["to"] in geo.ports else capture.get(geo.cell[m["to"]], 0)) for m in offered)
+            me["into_cone"] += risk > 0
+            me["cone_avoidable"] += risk > safest
+            entry = {"risk": risk, "safest": safest}
+        else:  # the zone the tablet showed: 2 cone, 1 margin, 0 clear
+            risk = self.zone(state, move["to"])
+            safest = min(self.zone(state, m["to"]) for m in offered)
+            me["into_cone"] += risk == 2
+            me["into_margin"] += risk == 1
+            me["cone_avoidable"] += risk > safest
+            entry = {"zone": risk, "safest": safest}
         me["moves"] += 1
-        me["into_cone"] += risk > 0
-        me["cone_avoidable"] += risk > safest
         state["history"].append({"round": state["round"], "seat": seat, "ship": ship["id"], "to": move["to"],
-                                 "risk": risk, "safest": safest, "spin": state["spins"]})
+                                 **entry, "spin": state["spins"]})
         events = [{"type": "sailed", "seat": seat, "ship": ship["id"], "from": ship["at"], "to": move["to"],
-                   "steps": move["steps"], "stop": move["stop"], "risk": risk}]
-        if ship["at"] in PORTS:
+                   "steps": move["steps"], "stop": move["stop"], **({"risk": risk} if geo.edition == 1 else {"zone": risk})}]
+        if ship["at"] in geo.ports:
             ship["from"] = ship["at"]
         ship["at"] = move["to"]
-        if move["exact"] and move["to"] not in PORTS:
+        if move["exact"] and move["to"] not in geo.ports:
             for other in state["ships"]:
                 if other is not ship and other["status"] == "afloat" and other["at"] == move["to"]:
                     other["at"] = self._send_back(state, other)
                     state["seats"][other["seat"]]["bumped"] += 1
                     events.append({"type": "landed_on", "seat": seat, "ship": other["id"], "owner": other["seat"],
                                    "to": other["at"]})
-        if move["to"] in PORTS:
+        if move["to"] in geo.ports:
             events += self._dock(state, ship)
         return events
 
     def _send_back(self, state, ship):
         """A ship landed on goes back to the port it came from, or the free space nearest it."""
+        geo = self.sea(state)
         port = ship["from"]
         if self._port_count(state, port) < state["seats_n"]:
             return port
-        pid = ON_PATH[ship["at"]][0] if ship["at"] in ON_PATH else None
+        pid = geo.on_path[ship["at"]][0] if ship["at"] in geo.on_path else None
         occupied = {s["at"] for s in state["ships"] if s["status"] == "afloat"}
-        blocked = blocked_cells(state["cloud"])
-        if pid and port in (PATHS[pid]["a"], PATHS[pid]["b"]):
-            outward = walk(port, pid, 1 if PATHS[pid]["a"] == port else -1)[:-1]
+        blocked = geo.blocked_cells(state["cloud"])
+        if pid and port in (geo.paths[pid]["a"], geo.paths[pid]["b"]):
+            outward = geo.walk(port, pid, 1 if geo.paths[pid]["a"] == port else -1)[:-1]
             for space in outward:
-                if space not in occupied and CELL[space] not in blocked:
+                if space not in occupied and geo.cell[space] not in blocked:
                     return space
         return port  # nowhere else: it shelters in its port over the count
 
@@ -395,7 +485,7 @@ class Bermuda(EngineBasics):
             events.append({"type": "delivered", "seat": ship["seat"], "ship": ship["id"], "card": ship["cargo"],
                            "value": CARDS[ship["cargo"]]["value"]})
             ship["cargo"] = None
-        port = PORTS[ship["at"]]
+        port = self.sea(state).ports[ship["at"]]
         if port["home"]:
             if state["bonus"]:
                 card = state["bonus"].pop(0)
@@ -466,24 +556,33 @@ class Bermuda(EngineBasics):
         return events
 
     def _spin(self, state):
-        sector = draw(state["seed"], "spinner", None, state["spins"]) % len(SPINNER)
+        sector = draw(state["seed"], "spinner", None, state["spins"]) % len(self.sea(state).spinner)
         state["spins"] += 1
         return self.move_cloud(state, sector)
 
     def move_cloud(self, state, sector):
         """The cloud turns and moves as spinner sector ``sector`` says; its events."""
+        geo = self.sea(state)
         cloud = state["cloud"]
-        outcome = SPINNER[sector]
+        outcome = geo.spinner[sector]
         before = list(cloud["at"])
+        if geo.edition > 1:  # where the tablet's forecast stood when the ships moved
+            cone, margin, _inside = geo.forecast(tuple(before))
+            zones = {s["id"]: 2 if geo.cell[s["at"]] in cone else 1 if geo.cell[s["at"]] in margin else 0
+                     for s in state["ships"] if s["status"] == "afloat"}
         cloud["letter"] = outcome["letter"]
-        caught = self._capture(state, footprint(cloud["at"], cloud["letter"])[0])
-        for cell in track(tuple(cloud["at"]), outcome):
+        caught = self._capture(state, geo.footprint(tuple(cloud["at"]), cloud["letter"])[0])
+        for cell in geo.track(tuple(cloud["at"]), outcome):
             cloud["at"] = list(cell)
-            caught += self._capture(state, footprint(cell, cloud["letter"])[0])
+            caught += self._capture(state, geo.footprint(cell, cloud["letter"])[0])
         events = [{"type": "spin", "sector": sector, "letter": outcome["letter"], "count": outcome["count"],
                    "direction": outcome["direction"], "from": before, "to": list(cloud["at"])}]
         for ship in caught:
-            events.append({"type": "caught", "seat": ship["seat"], "ship": ship["id"], "card": ship["lost_card"]})
+            event = {"type": "caught", "seat": ship["seat"], "ship": ship["id"], "card": ship["lost_card"]}
+            if geo.edition > 1:
+                event["zone"] = zones[ship["id"]]
+                state["seats"][ship["seat"]]["caught_outside"] += zones[ship["id"]] < 2
+            events.append(event)
         lifted = []
         if outcome["count"] is None:
             for ship in state["ships"]:
@@ -491,7 +590,7 @@ class Bermuda(EngineBasics):
                     ship["status"] = "lost"
                     lifted.append(ship["id"])
             cloud["hanging"] = []
-            cloud["at"], cloud["letter"] = list(CENTRE), "A"
+            cloud["at"], cloud["letter"] = list(geo.centre), "A"
             events.append({"type": "lifted", "ships": lifted})
         events += self._push(state)
         state["last_spin"] = {"round": state["round"], "sector": sector, "from": before, "to": list(cloud["at"]),
@@ -499,9 +598,12 @@ class Bermuda(EngineBasics):
         return events
 
     def _capture(self, state, cells):
+        geo = self.sea(state)
+        # edition 1 read the harbour as a refuge; edition 2: a port is no refuge (RULES.md)
+        refuge = geo.ports if geo.edition == 1 else ()
         caught = []
         for ship in state["ships"]:
-            if ship["status"] == "afloat" and ship["at"] not in PORTS and CELL[ship["at"]] in cells:
+            if ship["status"] == "afloat" and ship["at"] not in refuge and geo.cell[ship["at"]] in cells:
                 ship["status"] = "hanging"
                 ship["lost_card"] = ship["cargo"]
                 me = state["seats"][ship["seat"]]
@@ -516,29 +618,30 @@ class Bermuda(EngineBasics):
 
     def _push(self, state):
         """Ships left under the cloud are set on the nearest free space of their path it clears."""
-        blocked = blocked_cells(state["cloud"])
+        geo = self.sea(state)
+        blocked = geo.blocked_cells(state["cloud"])
         events = []
         for ship in state["ships"]:
-            if ship["status"] != "afloat" or ship["at"] in PORTS or CELL[ship["at"]] not in blocked:
+            if ship["status"] != "afloat" or ship["at"] in geo.ports or geo.cell[ship["at"]] not in blocked:
                 continue
-            pid, i = ON_PATH[ship["at"]]
+            pid, i = geo.on_path[ship["at"]]
             occupied = {s["at"] for s in state["ships"] if s["status"] == "afloat"}
-            cells = PATHS[pid]["cells"]
+            cells = geo.paths[pid]["cells"]
             spot = None
             for d in range(1, len(cells) + 1):
                 for j in (i - d, i + d):
                     space = f"{pid}.{j}"
-                    if 0 <= j < len(cells) and space not in occupied and CELL[space] not in blocked:
+                    if 0 <= j < len(cells) and space not in occupied and geo.cell[space] not in blocked:
                         spot = space
                         break
                 if spot:
                     break
             if spot is None:
-                ends = [PATHS[pid]["a"], PATHS[pid]["b"]]
+                ends = [geo.paths[pid]["a"], geo.paths[pid]["b"]]
                 spot = ends[0] if i < len(cells) / 2 else ends[1]
             events.append({"type": "pushed", "ship": ship["id"], "seat": ship["seat"], "from": ship["at"], "to": spot})
             ship["at"] = spot
-            if spot in PORTS:
+            if spot in geo.ports:
                 ship["from"] = spot
         return events
 
@@ -579,7 +682,9 @@ class Bermuda(EngineBasics):
                 "lost_freight": sum(CARDS[c]["value"] for c in me["lost_cards"]),
                 "ships_afloat": afloat, "ships_lost": SEA["ships_per_seat"] - afloat,
                 "moves": me["moves"], "into_cone": me["into_cone"], "cone_avoidable": me["cone_avoidable"],
-                "docked": me["docked"], "bumped": me["bumped"]}})
+                "docked": me["docked"], "bumped": me["bumped"],
+                # edition 2: moves into the cone's margin, and ships caught outside the drawn cone
+                "into_margin": me.get("into_margin", 0), "caught_outside": me.get("caught_outside", 0)}})
         for row in rows:
             row["rank"] = 1 + sum(1 for other in rows if other["score"] > row["score"])
         return rows
@@ -587,42 +692,56 @@ class Bermuda(EngineBasics):
     # --- what the screens show ---------------------------------------------------------------
 
     def board(self):
-        return {"grid": GRID, "ports": SEA["ports"], "paths": SEA["paths"], "unit": UNIT,
+        return {**self._sea_board(NOW), "unit": UNIT,
                 "rotations": CLOUD["rotations"], "spinner": SPINNER, "decks": SEA["decks"],
-                "bonus": SEA["bonus"], "lessons": LESSONS["lessons"], "spaces": {k: list(v) for k, v in CELL.items()},
-                "options": self.options()}
+                "bonus": SEA["bonus"], "lessons": LESSONS["lessons"], "options": self.options()}
+
+    @staticmethod
+    def _sea_board(sea):
+        return {"grid": sea.grid, "ports": sea.data["ports"], "paths": sea.data["paths"],
+                "spaces": {k: list(v) for k, v in sea.cell.items()}}
 
     def view(self, state, seat):
+        geo = self.sea(state)
         cloud = state["cloud"]
-        capture, push = footprint(cloud["at"], cloud["letter"])
-        cone, cover = danger(tuple(cloud["at"]), cloud["letter"])
-        total = len(SPINNER)
+        at = tuple(cloud["at"])
+        capture, push = geo.footprint(at, cloud["letter"])
+        if geo.edition == 1:  # every cell the next spin can sweep, with its count
+            cone, cover = geo.danger(at, cloud["letter"])
+            total = len(geo.spinner)
+            drawn = sorted([x, y, n] for (x, y), n in cone.items())
+            risk = lambda space: 0 if space in geo.ports else cone.get(geo.cell[space], 0)  # noqa: E731
+        else:  # the forecast as NHC draws it: the cone (2) and its 1-2-3 margin (1), no counts
+            in_cone, margin, _inside = geo.forecast(at)
+            cover, total = {}, 2
+            drawn = sorted([[x, y, 2] for x, y in in_cone] + [[x, y, 1] for x, y in margin])
+            risk = lambda space: self.zone(state, space)  # noqa: E731
         acting = self.to_act(state)
         moves = []
         if seat is not None and seat in acting:
             for m in self.moves(state, seat):
-                risk = 0 if m["to"] in PORTS else cone.get(CELL[m["to"]], 0)
                 moves.append({"ship": m["ship"], "to": m["to"], "toward": m["toward"], "steps": m["steps"],
-                              "stop": m["stop"], "risk": risk, "docks": m["to"] in PORTS,
-                              "gain": self._dock_gain(state, m["to"]) if m["to"] in PORTS else None})
+                              "stop": m["stop"], "risk": risk(m["to"]), "docks": m["to"] in geo.ports,
+                              "gain": self._dock_gain(state, m["to"]) if m["to"] in geo.ports else None})
         ships = []
         for s in state["ships"]:
-            risk = 0 if (s["status"] != "afloat" or s["at"] in PORTS) else cone.get(CELL[s["at"]], 0)
             ships.append({"id": s["id"], "seat": s["seat"], "at": s["at"], "status": s["status"],
-                          "cargo": CARDS[s["cargo"]]["value"] if s["cargo"] else None, "risk": risk})
+                          "cargo": CARDS[s["cargo"]]["value"] if s["cargo"] else None,
+                          "risk": risk(s["at"]) if s["status"] == "afloat" else 0})
         ports = {}
-        for pid, port in PORTS.items():
+        for pid, port in geo.ports.items():
             deck = state["bonus"] if port["home"] else state["decks"][port["freight"]]
             ports[pid] = {"top": CARDS[deck[0]]["value"] if deck else None, "left": len(deck),
-                          "ships": self._port_count(state, pid), "closed": CELL[pid] in (capture | push)}
-        return {
+                          "ships": self._port_count(state, pid), "closed": geo.cell[pid] in (capture | push)}
+        out = {
+            "edition": geo.edition, "forecast": geo.edition > 1,
             "round": state["round"], "rounds": state["options"]["rounds"], "target": state["options"]["target"],
             "turns": state["options"]["turns"], "turn": state["turn"], "acting": acting,
             "roll": state["rolls"][seat] if seat is not None else None,
             "moved": list(state["moved"]), "over": self.finished(state), "ended": state["ended"],
             "cloud": {"at": list(cloud["at"]), "letter": cloud["letter"], "hanging": list(cloud["hanging"]),
                       "capture": sorted(map(list, capture)), "push": sorted(map(list, push))},
-            "cone": sorted([x, y, n] for (x, y), n in cone.items()),
+            "cone": drawn,
             "cover": sorted([x, y, n] for (x, y), n in cover.items()),
             "sectors": total, "ships": ships, "ports": ports, "moves": moves,
             "seats": [{"seat": n, "freight": self.held(state, n),
@@ -641,13 +760,17 @@ class Bermuda(EngineBasics):
             "progress": min(100, round(100 * max(self.held(state, n) for n in range(state["seats_n"]))
                                        / state["options"]["target"])),
         }
+        if geo is not NOW:  # a game of an older edition draws its own sea
+            out["sea"] = self._sea_board(geo)
+        return out
 
     def held_card(self, ship):
         """The value of the card in a ship's hold, thousands (0 if none)."""
         return CARDS[ship["cargo"]]["value"] if ship["cargo"] else 0
 
     def _dock_gain(self, state, port):
-        deck = state["bonus"] if PORTS[port]["home"] else state["decks"][PORTS[port]["freight"]]
+        ports = self.sea(state).ports
+        deck = state["bonus"] if ports[port]["home"] else state["decks"][ports[port]["freight"]]
         return CARDS[deck[0]]["value"] if deck else 0
 
 

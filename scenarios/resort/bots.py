@@ -3,31 +3,38 @@ often real storms reach each resort (the policy bot), and two fixed habits for t
 Each is ``bot(state, seat) -> action`` and returns one of ``ENGINE.actions(state, seat)``."""
 from __future__ import annotations
 
+from itertools import permutations
+
 from scenarios.base import draw
 
 from . import ENGINE
-from .rules import EXPOSURE, PROGRAMS, RESORTS, resort_value, season_damage
+from .rules import DECKS, EDITIONS, EXPOSURE, OUTER, PROGRAM_IDS, RESORTS, options_price, resort_value, season_damage
 
 #: a bot keeps this much cash in hand after buying a resort
 RESERVE = 60000
 
 
-def _best(rid) -> int:
+def _best(rid, edition) -> int:
     """The number of options that costs least over the real storms in the deck: what they cost,
-    plus the average damage they leave, less what they add to the resort's end value."""
-    resort = RESORTS[rid]
+    plus the average damage they leave after insurance's claims, less what they add to the
+    resort's end value (the fewest on a tie)."""
+    resort, deck = RESORTS[rid], DECKS[edition]
 
     def cost(k):
-        expected = sum(season_damage(p, {rid: k}) for p in PROGRAMS.values()) / len(PROGRAMS)
-        return k * resort["option"] + expected - resort_value(resort, k)
-    return min(range(6), key=cost)
+        expected = sum(season_damage(p, {rid: k}, edition, net=True) for p in deck.values()) / len(deck)
+        return options_price(rid, 0, k, edition) + expected - resort_value(resort, k, edition)
+    return min(range(6), key=lambda k: (round(cost(k)), k))
 
 
-TARGET = {rid: _best(rid) for rid in RESORTS}
+TARGET = {edition: {rid: _best(rid, edition) for rid in RESORTS} for edition in EDITIONS}
 
 
-def _target(rid) -> int:
-    return TARGET[rid]
+def _edition(state) -> int:
+    return state["options"].get("edition", 1)
+
+
+def _target(rid, state) -> int:
+    return TARGET[_edition(state)][rid]
 
 
 def _exact(state):
@@ -37,7 +44,8 @@ def _exact(state):
 
 def _habit(want_options):
     """A bot that rolls, buys what it can afford keeping a reserve, places the storm exactly and
-    wants ``want_options(resort)`` options on each resort."""
+    wants ``want_options(resort, state)`` options on each resort; it sails from wherever is
+    nearer and, out of the Bermuda Triangle, goes to the first Shelter ahead."""
     def bot(state, seat):
         phase = state["phase"]
         if phase == "track":
@@ -46,21 +54,27 @@ def _habit(want_options):
         if phase == "buy":
             rid = ENGINE.space_resort(state, seat)
             cash = state["seats"][seat]["cash"]
-            k = want_options(rid)
+            k = want_options(rid, state)
             while k >= 0:
-                cost = RESORTS[rid]["price"] + k * RESORTS[rid]["option"]
+                cost = RESORTS[rid]["price"] + options_price(rid, 0, k, _edition(state))
                 if {"type": "buy", "options": k} in actions and cash - cost >= RESERVE:
                     return {"type": "buy", "options": k}
                 k -= 1
             return {"type": "pass"}
         if phase == "option":
             short = [a for a in actions if a["type"] == "option"
-                     and state["held"][a["resort"]] < want_options(a["resort"])]
+                     and state["held"][a["resort"]] < want_options(a["resort"], state)]
             if short:
                 return max(short, key=lambda a: (EXPOSURE[a["resort"]], a["resort"]))
             return {"type": "pass"}
         if phase == "shelter":
             return {"type": "stay"}
+        if phase == "sail_from":
+            choice = ENGINE.view(state, seat)["sail_choice"]
+            return {"type": "sail_from", "dock": choice["from_dock"] <= choice["from_port"]}
+        if phase == "refuge":
+            pawn = state["seats"][seat]["pawn"]
+            return min(actions, key=lambda a: (a["space"] - pawn) % len(OUTER))
         return actions[0]
     return bot
 
@@ -73,8 +87,43 @@ def random_bot(state, seat):
 
 BOTS = {
     "prepared": _habit(_target),
-    "never": _habit(lambda rid: 0),
-    "always": _habit(lambda rid: 5),
+    "never": _habit(lambda rid, state: 0),
+    "always": _habit(lambda rid, state: 5),
     "random": random_bot,
 }
 POLICY_BOT = "prepared"
+
+
+def play_out(seed: int, bots: list[str], options: dict | None = None) -> dict:
+    """One game played to its end by the named bots, one per seat; the final state."""
+    state = ENGINE.setup(seed, len(bots), options or {})
+    while not ENGINE.finished(state):
+        for seat in ENGINE.to_act(state)[:1] if state["phase"] != "track" else ENGINE.to_act(state):
+            ENGINE.apply(state, seat, BOTS[bots[seat]](state, seat))
+    return state
+
+
+def head_to_head(careful: str, reckless: str, seeds: int = 4, options: dict | None = None) -> dict:
+    """The balance yardstick: 4-seat games with two seats of each habit, in all six seatings, on
+    every real storm of the deck and ``seeds`` seeds each. A game is decided when the richest
+    seats are of one habit only; ``first`` counts the decided games each habit won."""
+    seatings = sorted(set(permutations([careful, careful, reckless, reckless])))
+    first = {careful: 0, reckless: 0}
+    worth = {careful: [], reckless: []}
+    games = 0
+    for storm in PROGRAM_IDS:
+        for seed in range(seeds):
+            for bots in seatings:
+                state = play_out(seed, list(bots), dict(options or {}, storm=storm))
+                games += 1
+                rows = ENGINE.results(state)
+                for row in rows:
+                    worth[bots[row["seat"]]].append(row["score"])
+                top = max(row["score"] for row in rows)
+                winners = {bots[row["seat"]] for row in rows if row["score"] == top}
+                if len(winners) == 1:
+                    first[winners.pop()] += 1
+    decided = first[careful] + first[reckless]
+    return {"games": games, "decided": decided, "first": first,
+            "first_share": first[careful] / decided if decided else 0.0,
+            "mean_worth": {bot: sum(v) / len(v) for bot, v in worth.items()}}

@@ -1,14 +1,18 @@
 """Build the hurricane program cards (``content/programs.json``) from NOAA's best tracks.
 
-    python -m scenarios.resort.build_programs [--check]
+    python -m scenarios.resort.build_programs [HURDAT2-FILE] [--check]
 
-Reads the HURDAT2 best-track text (``$STORMWISE_HURDAT2``, default
-``/work/shared/data/hurdat2_notable.txt``; NOAA NHC, public domain; the data file itself is not in
-the repository) and writes, for every storm in it, the program card the board game reads out:
-the 6-hourly fixes inside the sea board, sampled evenly to at most ``MAX_LINES`` lines, each with
-latitude and longitude rounded to the board's even-degree grid, the wind in knots and the
-Saffir-Simpson category, plus the storm's whole real track for the debrief. ``--check`` exits 1
-if the committed file differs from what the data gives. Pure Python, no Django.
+Reads a HURDAT2 best-track text file (NOAA NHC, public domain; the file named on the command line,
+else ``$STORMWISE_HURDAT2``; the data itself is never copied into the repository) and writes, for
+every storm in it, the program card the board game reads out: fixes inside the sea board, at most
+``MAX_LINES`` lines, each with latitude and longitude rounded to the board's even-degree grid, the
+wind in knots and the Saffir-Simpson category, plus the storm's whole real track for the debrief.
+
+Two editions of the cards: edition 1 (``programs.json``, kept for games stored under it) samples
+the 6-hourly fixes evenly; edition 2 (``programs_2.json``) first keeps the storm's peak on the
+board and its landfalls (HURDAT2 ``L`` records), then fills the other lines evenly, so no card
+shows a storm weaker than it was. ``--check`` exits 1 if a committed file differs from what the
+data gives. Pure Python, no Django.
 """
 from __future__ import annotations
 
@@ -17,8 +21,10 @@ import os
 import sys
 from pathlib import Path
 
-DEFAULT_SOURCE = "/work/shared/data/hurdat2_notable.txt"
-OUT = Path(__file__).parent / "content" / "programs.json"
+ENV = "STORMWISE_HURDAT2"
+CONTENT = Path(__file__).parent / "content"
+OUT = {1: CONTENT / "programs.json", 2: CONTENT / "programs_2.json"}
+EDITIONS = (1, 2)
 BOARD = json.loads((Path(__file__).parent / "content" / "board.json").read_text(encoding="utf-8"))["sea"]
 MAX_LINES = 10
 MIN_LINES = 4
@@ -65,11 +71,34 @@ def sample(items: list, most: int) -> list:
     return [items[round(i * (len(items) - 1) / (most - 1))] for i in range(most)]
 
 
-def program(storm: dict) -> dict | None:
+def inside(fix: dict) -> bool:
+    return on_board(grid(fix["lat"]), grid(fix["lon"]))
+
+
+def keep_key_fixes(storm: dict, synoptic: list, most: int) -> list:
+    """Edition 2: the strongest fix on the board and every landfall on it (strongest first, as
+    many as fit), then the other 6-hourly fixes on the board spread evenly, in time order."""
+    fixes = storm["fixes"]
+    on = [f for f in fixes if inside(f)]
+    peak = max(on, key=lambda f: f["wind"], default=None)
+    landfalls = sorted((f for f in on if f["record"] == "L"), key=lambda f: -f["wind"])
+    key = []
+    for fix in ([peak] if peak else []) + landfalls:
+        if fix not in key and len(key) < most:
+            key.append(fix)
+    rest = [f for f in synoptic if inside(f) and f not in key]
+    chosen = key + sample(rest, most - len(key)) if most > len(key) else key
+    return sorted(chosen, key=lambda f: (f["date"], f["time"]))
+
+
+def program(storm: dict, edition: int = 2) -> dict | None:
     synoptic = [f for f in storm["fixes"] if f["time"] in ("0000", "0600", "1200", "1800")]
-    inside = [f for f in synoptic if on_board(grid(f["lat"]), grid(f["lon"]))]
+    if edition == 1:
+        chosen = sample([f for f in synoptic if inside(f)], MAX_LINES)
+    else:
+        chosen = keep_key_fixes(storm, synoptic, MAX_LINES)
     lines = []
-    for fix in sample(inside, MAX_LINES):
+    for fix in chosen:
         lines.append({"lat": grid(fix["lat"]), "lon": grid(fix["lon"]), "wind": fix["wind"],
                       "category": category(fix["wind"]), "when": f"{fix['date']} {fix['time']}Z"})
     if len(lines) < MIN_LINES or max(line["category"] for line in lines) == 0:
@@ -80,13 +109,15 @@ def program(storm: dict) -> dict | None:
             "track": [[round(f["lat"], 1), round(f["lon"], 1), f["wind"]] for f in synoptic]}
 
 
-def build(source: str) -> dict:
+def build(source: str, edition: int = 2) -> dict:
     storms = parse(Path(source).read_text(encoding="utf-8"))
-    programs = [p for p in (program(s) for s in storms) if p]
+    programs = [p for p in (program(s, edition) for s in storms) if p]
+    chosen = ("6-hourly fixes inside the board" if edition == 1 else
+              "the storm's peak and its landfalls on the board, then 6-hourly fixes inside it")
     return {
         "provenance": ("NOAA National Hurricane Center, HURDAT2 Atlantic best-track data (public domain), "
                        "https://www.nhc.noaa.gov/data/#hurdat; built by scenarios/resort/build_programs.py "
-                       f"from {Path(source).name}: 6-hourly fixes inside the board, at most {MAX_LINES} "
+                       f"from {Path(source).name}: {chosen}, at most {MAX_LINES} "
                        "a storm, positions rounded to even degrees, wind in knots, category by the "
                        "Saffir-Simpson scale"),
         "programs": programs,
@@ -97,15 +128,43 @@ def dumps(data: dict) -> str:
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
+class MissingData(Exception):
+    """No HURDAT2 file was named, or the named one is not there."""
+
+
+def source_file(argv: list[str]) -> Path:
+    """The HURDAT2 file: the first argument that is not an option, else ``$STORMWISE_HURDAT2``."""
+    named = next((a for a in argv if not a.startswith("--")), None) or os.environ.get(ENV)
+    hint = ("Download NHC's Atlantic best-track file (HURDAT2, hurdat2-1851-YYYY-*.txt) from "
+            "https://www.nhc.noaa.gov/data/#hurdat and pass its path: "
+            "python -m scenarios.resort.build_programs PATH (or set STORMWISE_HURDAT2=PATH).")
+    if not named:
+        raise MissingData("No HURDAT2 file given. " + hint)
+    path = Path(named)
+    if not path.is_file():
+        raise MissingData(f"HURDAT2 file not found: {path}. " + hint)
+    return path
+
+
 def main(argv: list[str]) -> int:
-    source = os.environ.get("STORMWISE_HURDAT2", DEFAULT_SOURCE)
-    text = dumps(build(source))
+    try:
+        source = source_file(argv)
+    except MissingData as missing:
+        print(missing, file=sys.stderr)
+        return 2
+    stale = []
+    for edition in EDITIONS:
+        text = dumps(build(str(source), edition))
+        out = OUT[edition]
+        if "--check" in argv:
+            if not (out.exists() and out.read_text(encoding="utf-8") == text):
+                stale.append(out.name)
+            continue
+        out.write_text(text, encoding="utf-8")
+        print(f"wrote {out.name} ({len(json.loads(text)['programs'])} programs)")
     if "--check" in argv:
-        same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
-        print("programs.json is up to date" if same else "programs.json differs from the data: rebuild it")
-        return 0 if same else 1
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT} ({len(json.loads(text)['programs'])} programs)")
+        print("the programs are up to date" if not stale else f"{', '.join(stale)} differ from the data: rebuild them")
+        return 1 if stale else 0
     return 0
 
 

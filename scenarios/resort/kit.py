@@ -7,6 +7,8 @@ from django.utils.translation import gettext_lazy as _
 from scenarios.kit import CheckItem, Guide, Kit, PlanLine, Printable, Step
 from scenarios.words import money
 
+from .rules import MEASURE_PRICE, damage_for, docking_fee
+
 SQUARE = 40        # a sea-board square, in SVG units
 LEFT, TOP = 64, 34  # room for the latitude labels (left) and the longitude labels (top)
 
@@ -19,10 +21,13 @@ COLOUR_FILLS = {"red": "#fca5a5", "blue": "#93c5fd", "green": "#86efac", "yellow
 
 
 def _resorts(board: dict) -> list[dict]:
-    """The resorts with their board number (1-16), colour words and prices written out."""
+    """The resorts with their board number (1-16), colour words and prices written out (the
+    current rules edition's option prices and docking fee)."""
+    ids = [o["id"] for o in board["options"]]
     return [dict(r, number=i + 1, colour_name=COLOUR_NAMES[r["colour"]], fill=COLOUR_FILLS[r["colour"]],
-                 price_text=money(r["price"]), option_text=money(r["option"]), fee_text=money(r["fee"]),
-                 bonus_text=money(r["bonus"]))
+                 price_text=money(r["price"]), fee_text=money(docking_fee(r)), bonus_text=money(r["bonus"]),
+                 option_prices=[{"name": OPTION_NAMES[mid], "price": money(MEASURE_PRICE[r["id"]][k])}
+                                for k, mid in enumerate(ids)])
             for i, r in enumerate(board["resorts"])]
 
 
@@ -88,10 +93,19 @@ def outer_ring(content: dict) -> dict:
             for i, (cell, kind) in enumerate(zip(cells, outer))}
     rows = [[grid.get((x, y)) for x in range(width)] for y in range(height)]
     options = [{"number": o["number"], "name": OPTION_NAMES[o["id"]]} for o in board["options"]]
-    damage = [{"category": int(cat), "percent": percent} for cat, percent in sorted(board["damage_table"]["percent"].items())]
     return {"top": rows[0], "middle": rows[1:height - 1], "bottom": rows[-1], "inner_cols": width - 2,
-            "inner_rows": height - 2, "options": options, "damage": damage,
-            "value": board["value_table"]["percent"], "counts": range(len(board["value_table"]["percent"]))}
+            "inner_rows": height - 2, "options": options, "damage": damage_table(), "counts": range(6)}
+
+
+def damage_table() -> list[dict]:
+    """Per cent of a resort's price the buildings lose, by category and options held (0-5)."""
+    scale = {"price": 1000}
+    return [{"category": cat, "percent": [_percent(damage_for(scale, cat, k) / 10) for k in range(6)]}
+            for cat in range(1, 6)]
+
+
+def _percent(value: float) -> str:
+    return f"{value:g}"
 
 
 def cards_data(content: dict) -> dict:
@@ -104,24 +118,23 @@ def program_cards(content: dict) -> dict:
     """One card per storm program, numbered in the deck's order, its lines split into side A (the
     first half) and side B, with the storm's name on a strip to fold under for a surprise storm."""
     cards = []
-    for n, program in enumerate(content["programs"]["programs"], start=1):
+    for n, program in enumerate(content["programs_2"]["programs"], start=1):
         half = (len(program["lines"]) + 1) // 2
         lines = [dict(line, number=i + 1, side="A" if i < half else "B") for i, line in enumerate(program["lines"])]
         cards.append({"number": n, "name": program["name"], "year": program["year"], "id": program["id"],
                       "peak_category": program["peak_category"], "lines": lines})
-    return {"cards": cards, "provenance": content["programs"]["provenance"]}
+    return {"cards": cards, "provenance": content["programs_2"]["provenance"]}
 
 
 def tally_data(content: dict) -> dict:
     """A player's sheet: a row per resort with a box per option, a row per program line to plot,
     and a cash ledger from the starting cash."""
     board = content["board"]
-    lines = max(len(p["lines"]) for p in content["programs"]["programs"])
+    lines = max(len(p["lines"]) for p in content["programs_2"]["programs"])
     return {"start_cash": money(board["money"]["start_cash"]),
             "money": {key: money(value) for key, value in board["money"].items()},
             "options": [{"number": o["number"], "name": OPTION_NAMES[o["id"]]} for o in board["options"]],
-            "resort_rows": range(1, 7), "ledger_rows": range(1, 9), "lines": range(1, lines + 1),
-            "value": board["value_table"]["percent"]}
+            "resort_rows": range(1, 7), "ledger_rows": range(1, 9), "lines": range(1, lines + 1)}
 
 
 def _by_options(first: int, held, not_held) -> dict:
@@ -218,9 +231,9 @@ KIT = Kit(
         Printable("cards", _("The cards: resort deeds and special bulletins"), "kit_cards.html",
                   ("board", "bulletins"), prepare=cards_data),
         Printable("programs", _("Storm program cards: real hurricanes, line by line"), "kit_programs.html",
-                  ("programs",), prepare=program_cards),
+                  ("programs_2",), prepare=program_cards),
         Printable("tally", _("Tally sheet: a player's cash, resorts and plots"), "kit_tally.html",
-                  ("board", "programs"), prepare=tally_data),
+                  ("board", "programs_2"), prepare=tally_data),
     ),
     check=(
         CheckItem("category-measures", "storm",

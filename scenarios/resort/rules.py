@@ -12,15 +12,21 @@ from scenarios.base import EngineBasics, IllegalAction, draw, load_content, roll
 from scenarios.words import gettext_noop  # marks refusal sentences for the web layer to translate
 
 CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content",
-                                     ["board.json", "bulletins.json", "programs.json"])
+                                     ["board.json", "bulletins.json", "programs.json", "programs_2.json",
+                                      "measures.json"])
 BOARD = CONTENT["board"]
 SEA = BOARD["sea"]
 RESORTS = {r["id"]: r for r in BOARD["resorts"]}
 RESORT_IDS = [r["id"] for r in BOARD["resorts"]]
 OUTER = BOARD["outer"]
 BULLETINS = {c["id"]: c for c in CONTENT["bulletins"]["cards"]}
-PROGRAMS = {p["key"]: p for p in CONTENT["programs"]["programs"]}
+#: the program cards of each rules edition: edition 1 sampled every storm's fixes evenly (and so
+#: dropped some peaks and landfalls); edition 2 keeps them (RULES.md, "Program cards")
+DECKS = {1: {p["key"]: p for p in CONTENT["programs"]["programs"]},
+         2: {p["key"]: p for p in CONTENT["programs_2"]["programs"]}}
+PROGRAMS = DECKS[2]
 PROGRAM_IDS = list(PROGRAMS)
+MEASURES = CONTENT["measures"]
 OPTION_IDS = [o["id"] for o in BOARD["options"]]
 MONEY = BOARD["money"]
 DAMAGE = {int(k): v for k, v in BOARD["damage_table"]["percent"].items()}
@@ -35,8 +41,11 @@ LONS = SEA["lons"]
 WATER = {(row["lat"], lon) for row in SEA["rows"] for lon, cell in zip(LONS, row["land"]) if cell == "."}
 CRUISEPORT = tuple(SEA["cruiseport"])
 TRIANGLE = tuple(SEA["triangle"])
-VERSION = "1"
-SCHEMA_VERSION = 1
+VERSION = "2"
+SCHEMA_VERSION = 2
+#: the rules edition new games are set up with; edition 1 replays games stored by engine "1"
+EDITION = 2
+EDITIONS = (1, 2)
 
 OPTIONS = [
     {"name": "storm", "default": "surprise", "choices": ["surprise"] + PROGRAM_IDS, "label": gettext_noop("Storm"),
@@ -46,9 +55,12 @@ OPTIONS = [
      "description": gettext_noop("After this many rounds of a four-player table (proportionally more for fewer players) the rest of the storm's program is read out at once.")},
     {"name": "track_bonus", "default": True, "label": gettext_noop("Pay for an exact storm position"),
      "description": gettext_noop("The bank pays a small bonus to every player who places the storm exactly.")},
+    {"name": "edition", "default": EDITION, "choices": None, "label": gettext_noop("Rules edition"),
+     "description": gettext_noop("The rules edition a game was set up with; 1 replays games stored by engine 1.")},
 ]
 ACTION_FIELDS = {"roll": (), "buy": ("options",), "pass": (), "option": ("resort",), "return": (),
-                 "stay": (), "track": ("lat", "lon"), "end_now": ()}
+                 "stay": (), "track": ("lat", "lon"), "end_now": (), "refuge": ("space",),
+                 "sail_from": ("dock",)}
 WORDS = frozenset(RESORT_IDS)
 TRACK_POINTS = [(lat, lon) for lat in LATS for lon in LONS]
 
@@ -88,35 +100,111 @@ def category_hit(line, resort) -> int:
     return 0
 
 
-def damage_for(resort, category, options) -> int:
-    """Dollars of damage from the DAMAGE TABLE: per cent of the price by category and options held."""
+#: edition 2's measures (``measures.json``), in the book's order: kit, plan, seawall, reinforce, insurance
+MEASURE = {m["id"]: m for m in MEASURES["measures"]}
+LOSS = {int(k): v for k, v in MEASURES["loss_percent"].items()}
+SURGE = MEASURES["surge_share"]
+CLAIM = MEASURE["insurance"]["claim_share"]
+
+
+def damage_for(resort, category, options, edition=EDITION) -> int:
+    """Dollars of damage to the buildings. Edition 1: the DAMAGE TABLE, per cent of the price by
+    category and options held. Edition 2: the loss by category, of which the seawall (the third
+    option) takes a share off the water's part and structural reinforcement (the fourth) off the
+    wind's part; the kit, the plan and insurance leave the buildings' damage as it is."""
     if category <= 0:
         return 0
-    return resort["price"] * DAMAGE[category][options] // 100
+    if edition == 1:
+        return resort["price"] * DAMAGE[category][options] // 100
+    bare = resort["price"] * LOSS[category] / 100
+    water, wind = bare * SURGE, bare * (1 - SURGE)
+    if options >= 3:
+        water *= 1 - MEASURE["seawall"]["avoids"]
+    if options >= 4:
+        wind *= 1 - MEASURE["reinforce"]["avoids"]
+    return round(water + wind)
 
 
-def resort_value(resort, options) -> int:
-    return resort["price"] * VALUE[options] // 100
+def claim_for(damage, options, edition=EDITION) -> int:
+    """Edition 2: what hurricane insurance (the fifth option) pays back of a damage (none without it)."""
+    return round(damage * CLAIM) if edition != 1 and options >= 5 else 0
 
 
-def season_damage(program, holdings) -> int:
+def resort_value(resort, options, edition=EDITION) -> int:
+    """A resort's end value. Edition 1: the RESORT VALUE TABLE, per cent of the price by options
+    held. Edition 2: the price plus what the seawall and the reinforcement held cost (they are
+    part of the buildings; the kit, the plan and the premium are spent)."""
+    if edition == 1:
+        return resort["price"] * VALUE[options] // 100
+    return resort["price"] + sum(MEASURE_PRICE[resort["id"]][k] for k in (2, 3) if options > k)
+
+
+def docking_fee(resort, edition=EDITION) -> int:
+    """The docking fee: the resort's own in edition 1, half of it in edition 2 (RULES.md)."""
+    return resort["fee"] if edition == 1 else round(resort["fee"] * MEASURES["docking_fee_share"])
+
+
+def season_damage(program, holdings, edition=EDITION, net=False) -> int:
     """What a whole program does to ``holdings`` ({resort: options held}): the counterfactual the
-    debrief and the policy bot use (every line read out, options as held)."""
+    debrief and the policy bot use (every line read out, options as held). ``net``: less what
+    insurance pays back."""
     total = 0
     for line in program["lines"]:
         for rid, options in holdings.items():
-            total += damage_for(RESORTS[rid], category_hit(line, RESORTS[rid]), options)
+            damage = damage_for(RESORTS[rid], category_hit(line, RESORTS[rid]), options, edition)
+            total += damage - (claim_for(damage, options, edition) if net else 0)
     return total
 
 
-def exposure(rid) -> float:
+def exposure(rid, edition=EDITION) -> float:
     """Average damage, as a share of the price, an unprotected resort takes over every real storm
     in the program deck (what the policy bot weighs options by)."""
-    resort = RESORTS[rid]
-    return sum(season_damage(p, {rid: 0}) for p in PROGRAMS.values()) / len(PROGRAMS) / resort["price"]
+    resort, deck = RESORTS[rid], DECKS[edition]
+    return sum(season_damage(p, {rid: 0}, edition) for p in deck.values()) / len(deck) / resort["price"]
 
 
 EXPOSURE = {rid: exposure(rid) for rid in RESORT_IDS}
+#: edition 2: the unprotected damage, as a share of the price, of the average resort over the deck
+DECK_LOSS = sum(EXPOSURE.values()) / len(EXPOSURE)
+
+
+def _measure_share(mid) -> float:
+    """Edition 2: a measure's price as a share of the resort's price (RULES.md, "Options"). The
+    seawall and reinforcement cost what they avoid at the average resort over the deck of real
+    storms divided by the benefit-cost ratio NIBS found for that kind of measure; the kit and the
+    plan cost a fixed small share (insurance: ``_premium``)."""
+    m = MEASURE[mid]
+    if mid == "seawall":
+        return m["avoids"] * SURGE * DECK_LOSS / m["benefit_cost"]
+    if mid == "reinforce":
+        return m["avoids"] * (1 - SURGE) * DECK_LOSS / m["benefit_cost"]
+    return m["price_share"]
+
+
+def _premium(rid) -> int:
+    """Edition 2: insurance is priced by each resort's own risk, as insurers price it: the claims
+    it would pay there on average over the deck (with the other four measures held), divided by
+    the share of premiums an insurer pays back as claims."""
+    deck = DECKS[EDITION]
+    claims = sum(season_damage(p, {rid: 5}, EDITION) for p in deck.values()) / len(deck) * CLAIM
+    return claims / MEASURE["insurance"]["loss_ratio"]
+
+
+#: edition 2: each resort's price of each measure, rounded to 100 dollars
+MEASURE_PRICE = {rid: [max(100, round((_premium(rid) if mid == "insurance" else RESORTS[rid]["price"] * _measure_share(mid)) / 100) * 100)
+                       for mid in OPTION_IDS]
+                 for rid in RESORT_IDS}
+
+
+def option_price(rid, held, edition=EDITION) -> int:
+    """The price of the next option for a resort that holds ``held``: edition 1, the resort's one
+    price per option; edition 2, the price of the next measure in the book's order."""
+    return RESORTS[rid]["option"] if edition == 1 else MEASURE_PRICE[rid][held]
+
+
+def options_price(rid, held, more, edition=EDITION) -> int:
+    """The price of ``more`` options on top of ``held``."""
+    return sum(option_price(rid, k, edition) for k in range(held, held + more))
 
 
 class Resort(EngineBasics):
@@ -134,12 +222,18 @@ class Resort(EngineBasics):
             spec = next((o for o in OPTIONS if o["name"] == name), None)
             if spec is None:
                 continue  # an option of another version or scenario is ignored
-            if "choices" in spec and value not in spec["choices"] or "choices" not in spec and not isinstance(value, bool):
+            if name == "edition":
+                bad = value not in EDITIONS or isinstance(value, bool)
+            else:
+                bad = "choices" in spec and value not in spec["choices"] or "choices" not in spec and not isinstance(value, bool)
+            if bad:
                 raise IllegalAction("bad_option", gettext_noop("That option is not offered."), name=name)
             chosen[name] = value
         if not 2 <= seats <= 4:
             raise IllegalAction("bad_seats", gettext_noop("This game needs two to four players."), seats=seats)
         storm = chosen["storm"]
+        if storm not in DECKS[chosen["edition"]] and storm != "surprise":
+            raise IllegalAction("bad_option", gettext_noop("That option is not offered."), name="storm")
         if storm == "surprise":
             storm = PROGRAM_IDS[draw(seed, "storm", None, 0) % len(PROGRAM_IDS)]
         deck = shuffled(sorted(BULLETINS), seed, "bulletins", None, 0)
@@ -155,9 +249,23 @@ class Resort(EngineBasics):
                        "docked": None, "sail_to": None, "sail_turn": 0, "lost": 0, "in_triangle": False,
                        "spent_options": 0, "options_bought": 0, "damage": 0, "unprotected_damage": 0,
                        "fees_paid": 0, "fees_received": 0, "bonus": 0, "tracked": 0, "exact": 0,
-                       "track_error": 0, "bulletins": 0, "bought": []}
+                       "track_error": 0, "bulletins": 0, "bought": [],
+                       # edition 2: what insurance paid back, and resort hits with and without a plan
+                       "claims": 0, "people_safe": 0, "people_at_risk": 0}
                       for n in range(seats)],
         }
+
+    def load(self, data):
+        """The state from ``dump``'s output; a schema 1 state (engine 1) plays on by edition 1."""
+        state = super().load(data)
+        if "edition" not in state["options"]:
+            state["options"]["edition"] = 1
+            for s in state["seats"]:
+                s.update(claims=0, people_safe=0, people_at_risk=0)
+        return state
+
+    def edition(self, state) -> int:
+        return state["options"].get("edition", 1)
 
     # --- whose move --------------------------------------------------------------------------
 
@@ -185,14 +293,18 @@ class Resort(EngineBasics):
         if phase == "track":
             return [{"type": "track", "lat": lat, "lon": lon} for lat, lon in TRACK_POINTS]
         if phase == "buy":
-            resort = RESORTS[OUTER[me["pawn"]]]
+            rid = OUTER[me["pawn"]]
             return [{"type": "buy", "options": k} for k in range(6)
-                    if resort["price"] + k * resort["option"] <= me["cash"]] + [{"type": "pass"}]
+                    if RESORTS[rid]["price"] + options_price(rid, 0, k, self.edition(state)) <= me["cash"]] + [{"type": "pass"}]
         if phase == "option":
             return [{"type": "option", "resort": rid} for rid in self.mine(state, seat)
-                    if state["held"][rid] < 5 and RESORTS[rid]["option"] <= me["cash"]] + [{"type": "pass"}]
+                    if state["held"][rid] < 5 and self.next_option_price(state, rid) <= me["cash"]] + [{"type": "pass"}]
         if phase == "shelter":
             return [{"type": "return"}, {"type": "stay"}]
+        if phase == "refuge":
+            return [{"type": "refuge", "space": i} for i, kind in enumerate(OUTER) if kind == "shelter"]
+        if phase == "sail_from":
+            return [{"type": "sail_from", "dock": True}, {"type": "sail_from", "dock": False}]
         return []
 
     def _legal(self, state, seat, action) -> bool:
@@ -209,6 +321,9 @@ class Resort(EngineBasics):
         """The resort under the seat's pawn, or None."""
         space = OUTER[state["seats"][seat]["pawn"]]
         return space if space in RESORTS else None
+
+    def next_option_price(self, state, rid) -> int:
+        return option_price(rid, state["held"][rid], self.edition(state))
 
     def mine(self, state, seat):
         return [rid for rid in RESORT_IDS if state["owner"][rid] == seat]
@@ -230,6 +345,10 @@ class Resort(EngineBasics):
             events = self._buy(state, seat, action["options"])
         elif kind == "option":
             events = self._option(state, seat, action["resort"])
+        elif kind == "refuge":
+            events = self._refuge(state, seat, action["space"])
+        elif kind == "sail_from":
+            events = self._sail_from(state, seat, action["dock"])
         elif kind == "return":
             me = state["seats"][seat]
             me["yacht"], me["docked"] = list(CRUISEPORT), None
@@ -269,17 +388,27 @@ class Resort(EngineBasics):
                 return self._end_turn(state)
             if state["seats"][owner]["in_triangle"]:
                 fee = MONEY["mismanaged_fee"]
-                self._pay(state, seat, owner, fee)
-                return [{"type": "mismanaged", "seat": seat, "owner": owner, "resort": space, "fee": fee}] + self._end_turn(state)
+                if self.edition(state) == 1:  # edition 1 read the book backwards: the lander paid
+                    self._pay(state, seat, owner, fee)
+                    return [{"type": "mismanaged", "seat": seat, "owner": owner, "resort": space, "fee": fee}] + self._end_turn(state)
+                self._pay(state, owner, seat, fee)  # the book: the absent owner pays the lander
+                return [{"type": "mismanaged", "seat": seat, "owner": owner, "resort": space, "fee": fee,
+                         "paid_by": owner}] + self._end_turn(state)
             if me["docked"] == space:
                 return self._dock(state, seat, space, double=False) + self._end_turn(state)
+            if me["docked"] is not None and self.edition(state) > 1:
+                # the book: a docked yacht need not go back to START; it may sail from where it is
+                me["sail_to"], me["sail_turn"] = space, 0
+                state["phase"] = "sail_from"
+                return [{"type": "may_sail", "seat": seat, "resort": space, "owner": owner,
+                         "from_dock": SAIL[space][tuple(me["yacht"])], "from_port": SAIL[space][CRUISEPORT]}]
             if me["docked"] is None:
                 me["yacht"] = list(CRUISEPORT)
             me["sail_to"], me["sail_turn"], me["docked"] = space, 0, None
             return [{"type": "must_sail", "seat": seat, "resort": space, "owner": owner,
                      "squares": SAIL[space][tuple(me["yacht"])]}] + self._end_turn(state)
         if space == "p":
-            if any(state["held"][rid] < 5 and RESORTS[rid]["option"] <= me["cash"] for rid in self.mine(state, seat)):
+            if any(state["held"][rid] < 5 and self.next_option_price(state, rid) <= me["cash"] for rid in self.mine(state, seat)):
                 state["phase"] = "option"
                 return []
             return self._end_turn(state)
@@ -296,6 +425,24 @@ class Resort(EngineBasics):
                 return []
             return self._end_turn(state)
         return self._end_turn(state)  # start
+
+    def _sail_from(self, state, seat, dock):
+        """Edition 2: a docked yacht sails from its resort, or goes back to the cruiseport first."""
+        me = state["seats"][seat]
+        space = me["sail_to"]
+        if not dock:
+            me["yacht"] = list(CRUISEPORT)
+        me["docked"] = None
+        return [{"type": "must_sail", "seat": seat, "resort": space, "owner": state["owner"][space],
+                 "squares": SAIL[space][tuple(me["yacht"])], "from_dock": dock}] + self._end_turn(state)
+
+    def _refuge(self, state, seat, space):
+        """Edition 2: out of the Bermuda Triangle, the pawn goes to the Shelter of the player's
+        choice; the player then plays the turn from there."""
+        me = state["seats"][seat]
+        me["pawn"] = space
+        state["phase"] = "roll"
+        return [{"type": "left_triangle", "seat": seat, "space": space}]
 
     def _sail(self, state, seat, n):
         me = state["seats"][seat]
@@ -322,7 +469,7 @@ class Resort(EngineBasics):
     def _dock(self, state, seat, rid, double):
         me = state["seats"][seat]
         owner = state["owner"][rid]
-        fee = RESORTS[rid]["fee"] * (2 if double else 1)
+        fee = docking_fee(RESORTS[rid], self.edition(state)) * (2 if double else 1)
         self._pay(state, seat, owner, fee)
         me["fees_paid"] += fee
         state["seats"][owner]["fees_received"] += fee
@@ -360,7 +507,7 @@ class Resort(EngineBasics):
         me = state["seats"][seat]
         rid = OUTER[me["pawn"]]
         resort = RESORTS[rid]
-        cost = options * resort["option"]
+        cost = options_price(rid, 0, options, self.edition(state))
         me["cash"] -= resort["price"] + cost
         me["spent_options"] += cost
         me["options_bought"] += options
@@ -377,7 +524,7 @@ class Resort(EngineBasics):
 
     def _option(self, state, seat, rid):
         me = state["seats"][seat]
-        cost = RESORTS[rid]["option"]
+        cost = option_price(rid, state["held"][rid], self.edition(state))
         me["cash"] -= cost
         me["spent_options"] += cost
         me["options_bought"] += 1
@@ -421,7 +568,7 @@ class Resort(EngineBasics):
     # --- the hurricane program ---------------------------------------------------------------------
 
     def program(self, state):
-        return PROGRAMS[state["program"]]
+        return DECKS[self.edition(state)][state["program"]]
 
     def _advance_program(self, state, seat):
         """The H space: the program moves up one line; everyone places the storm before it shows."""
@@ -467,14 +614,22 @@ class Resort(EngineBasics):
             cat = category_hit(line, RESORTS[rid])
             if owner is None or cat == 0:
                 continue
-            cost = damage_for(RESORTS[rid], cat, state["held"][rid])
-            bare = damage_for(RESORTS[rid], cat, 0)
+            edition, held = self.edition(state), state["held"][rid]
+            cost = damage_for(RESORTS[rid], cat, held, edition)
+            bare = damage_for(RESORTS[rid], cat, 0, edition)
             me = state["seats"][owner]
             me["cash"] -= cost
             me["damage"] += cost
             me["unprotected_damage"] += bare
-            events.append({"type": "damage", "seat": owner, "resort": rid, "category": cat,
-                           "options": state["held"][rid], "cost": cost, "saved": bare - cost})
+            event = {"type": "damage", "seat": owner, "resort": rid, "category": cat,
+                     "options": held, "cost": cost, "saved": bare - cost}
+            if edition > 1:
+                claim = claim_for(cost, held, edition)
+                me["cash"] += claim
+                me["claims"] += claim
+                me["people_safe" if held >= 2 else "people_at_risk"] += 1
+                event.update(claim=claim, people_safe=held >= 2)
+            events.append(event)
         if tuple(state["disk"]) == TRIANGLE:
             for s in state["seats"]:
                 if s["in_triangle"]:
@@ -504,8 +659,12 @@ class Resort(EngineBasics):
                 me["lost"] -= 1
                 events.append({"type": "lost_turn", "seat": me["seat"], "left": me["lost"]})
                 continue
-            # the fourth turn: yacht back to the cruiseport, pawn to the next Shelter; then it plays
+            # the fourth turn: yacht back to the cruiseport, pawn to a Shelter; then it plays
             me["in_triangle"], me["yacht"], me["docked"] = False, list(CRUISEPORT), None
+            if self.edition(state) > 1:  # the book: to any Shelter, the player's choice
+                state["phase"] = "refuge"
+                events.append({"type": "triangle_over", "seat": me["seat"]})
+                return events
             me["pawn"] = next((me["pawn"] + i) % len(OUTER) for i in range(1, len(OUTER) + 1)
                               if OUTER[(me["pawn"] + i) % len(OUTER)] == "shelter")
             events.append({"type": "left_triangle", "seat": me["seat"], "space": me["pawn"]})
@@ -525,11 +684,16 @@ class Resort(EngineBasics):
         return {
             "sea": {"lats": LATS, "lons": LONS, "rows": SEA["rows"], "cruiseport": list(CRUISEPORT),
                     "triangle": list(TRIANGLE), "bermuda_island": SEA["bermuda_island"]},
-            "resorts": [dict(r, storms_hit=HIT_BY[r["id"]]) for r in BOARD["resorts"]],
+            "resorts": [dict(r, storms_hit=HIT_BY[r["id"]], fee=docking_fee(r), fee_edition_1=r["fee"])
+                        for r in BOARD["resorts"]],
             "storms_in_deck": len(PROGRAMS),
             "outer": [{"index": i, "kind": self.space_kind(i), "resort": s if s in RESORTS else None}
                       for i, s in enumerate(OUTER)],
             "options": OPTION_IDS, "damage_table": {str(k): v for k, v in DAMAGE.items()}, "value_table": VALUE,
+            "measures": {"loss_percent": {str(k): v for k, v in LOSS.items()}, "surge_share": SURGE,
+                         "seawall_avoids": MEASURE["seawall"]["avoids"],
+                         "reinforce_avoids": MEASURE["reinforce"]["avoids"], "claim_share": CLAIM,
+                         "prices": MEASURE_PRICE},
             "money": dict(MONEY), "colours": dict(COLOURS), "sail_turns": SAIL_TURNS,
             "bulletins": [{"id": c["id"], "title": c["title"], "text": c["text"]} for c in BULLETINS.values()],
             "engine_options": self.options(),
@@ -537,12 +701,14 @@ class Resort(EngineBasics):
 
     def worth(self, state, seat):
         me = state["seats"][seat]
-        return me["cash"] + sum(resort_value(RESORTS[rid], state["held"][rid]) for rid in self.mine(state, seat))
+        return me["cash"] + sum(resort_value(RESORTS[rid], state["held"][rid], self.edition(state))
+                                for rid in self.mine(state, seat))
 
     def view(self, state, seat):
         program = self.program(state)
         lines = program["lines"]
         over = self.finished(state)
+        edition = self.edition(state)
         n = len(lines)
         current = lines[state["line"]] if state["phase"] == "track" and not over else None
         out = {
@@ -560,23 +726,33 @@ class Resort(EngineBasics):
             "tracked": sorted(int(k) for k in state["tracks"]) if state["phase"] == "track" else [],
             "my_track": state["tracks"].get(str(seat)) if seat is not None and state["phase"] == "track" else None,
             "resorts": [{"id": rid, "owner": state["owner"][rid], "held": state["held"][rid],
-                         "value": resort_value(RESORTS[rid], state["held"][rid])} for rid in RESORT_IDS],
+                         "value": resort_value(RESORTS[rid], state["held"][rid], edition)} for rid in RESORT_IDS],
             "seats": [self._seat_view(state, s) for s in state["seats"]],
             "events": state["last"],
             "actions": self.actions(state, seat) if seat is not None else [],
         }
+        out["edition"] = edition
         if seat is not None and state["phase"] == "buy" and state["turn"] == seat and not over:
             rid = OUTER[state["seats"][seat]["pawn"]]
             resort = RESORTS[rid]
-            out["offer"] = {"resort": rid, "price": resort["price"], "option": resort["option"],
-                            "choices": [{"options": k, "total": resort["price"] + k * resort["option"],
-                                         "damage": [damage_for(resort, c, k) for c in range(1, 6)]}
+            out["offer"] = {"resort": rid, "price": resort["price"],
+                            "option": resort["option"] if edition == 1 else None,
+                            "measures": [option_price(rid, k, edition) for k in range(5)],
+                            "choices": [{"options": k, "total": resort["price"] + options_price(rid, 0, k, edition),
+                                         "damage": [damage_for(resort, c, k, edition) for c in range(1, 6)],
+                                         "net": [damage_for(resort, c, k, edition)
+                                                 - claim_for(damage_for(resort, c, k, edition), k, edition)
+                                                 for c in range(1, 6)]}
                                         for k in range(6)]}
         if seat is not None and state["phase"] == "option" and state["turn"] == seat and not over:
-            out["upgrades"] = [{"resort": rid, "cost": RESORTS[rid]["option"], "held": state["held"][rid],
-                                "damage_now": [damage_for(RESORTS[rid], c, state["held"][rid]) for c in range(1, 6)],
-                                "damage_after": [damage_for(RESORTS[rid], c, state["held"][rid] + 1) for c in range(1, 6)]}
+            out["upgrades"] = [{"resort": rid, "cost": self.next_option_price(state, rid), "held": state["held"][rid],
+                                "damage_now": [damage_for(RESORTS[rid], c, state["held"][rid], edition) for c in range(1, 6)],
+                                "damage_after": [damage_for(RESORTS[rid], c, state["held"][rid] + 1, edition) for c in range(1, 6)]}
                                for rid in self.mine(state, seat) if state["held"][rid] < 5]
+        if seat is not None and state["phase"] == "sail_from" and state["turn"] == seat and not over:
+            me = state["seats"][seat]
+            out["sail_choice"] = {"resort": me["sail_to"], "from_dock": SAIL[me["sail_to"]][tuple(me["yacht"])],
+                                  "from_port": SAIL[me["sail_to"]][CRUISEPORT]}
         if seat is None:
             out["progress"] = 100 if over else round(100 * state["line"] / max(1, n))
         return out
@@ -600,6 +776,8 @@ class Resort(EngineBasics):
                 "resort_value": self.worth(state, seat) - s["cash"], "options_bought": s["options_bought"],
                 "spent_on_options": s["spent_options"], "damage": s["damage"],
                 "saved_by_options": s["unprotected_damage"] - s["damage"], "fees_paid": s["fees_paid"],
+                "claims": s.get("claims", 0), "people_safe": s.get("people_safe", 0),
+                "people_at_risk": s.get("people_at_risk", 0),
                 "fees_received": s["fees_received"], "bonus": s["bonus"], "tracked": s["tracked"],
                 "exact": s["exact"], "track_error": s["track_error"]}})
         for row in rows:
@@ -607,7 +785,7 @@ class Resort(EngineBasics):
         return rows
 
 
-def _hit_by(rid):
+def _hit_by(rid):  # over the current edition's deck
     return sum(1 for p in PROGRAMS.values() if season_damage(p, {rid: 0}) > 0)
 
 

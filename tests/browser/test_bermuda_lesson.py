@@ -92,12 +92,13 @@ def test_two_captains_sail_a_whole_game_by_map_buttons_and_keyboard(browser, asg
     maya, omar = students["Maya"], students["Omar"]
     # Maya's turn first: her tablet says so and shows the cone and the danger map; Omar waits.
     expect(maya.locator(".bt-banner--turn")).to_contain_text("Your turn")
-    expect(maya.locator(".bt-danger")).to_contain_text("in the cone for the next spin")
-    expect(maya.locator("g.bt-cone").first).to_be_attached()
+    expect(maya.locator(".bt-danger")).to_contain_text("The cloud leaves the cone about one spin in three")
+    expect(maya.locator("g.bt-cone.is-cone").first).to_be_attached()
+    expect(maya.locator("g.bt-cone.is-margin").first).to_be_attached()
     expect(omar.locator(".bt-banner")).to_contain_text("Waiting for Fleet 1")
     assert omar.locator("button.bt-act").count() == 0
     # Every move says whether it ends in the cone, in words.
-    expect(maya.locator("button.bt-act").first).to_contain_text(re.compile("outside the cone|swept in"))
+    expect(maya.locator("button.bt-act").first).to_contain_text(re.compile("clear of the cone|in the margin|in the cone"))
 
     tap(maya, "Maya", session_id, how="map")
     expect(omar.locator(".bt-banner--turn")).to_contain_text("Your turn")

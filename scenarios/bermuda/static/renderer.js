@@ -34,6 +34,7 @@ const T = {
     gettext("Small circles on the lines are spaces where ships sail. Ships show their fleet number."),
     gettext("The cloud: ⊗ cells are its magnets (a ship there is caught), grey cells are pushed aside. No ship may sail under it."),
     gettext("Hatched cells are the cone: where the cloud's magnets could sweep at the next spin. The number is in how many of the 16 spinner sectors."),
+    gettext("Dark hatching is the forecast cone: the cloud's path stays inside it about two spins in three, not always. Light hatching is the margin around it that careful captains keep clear of too (the mariner's 1-2-3 rule)."),
     gettext("A picked ship's destinations are marked with a ring and a letter; the same moves are buttons in the panel."),
   ],
   movesTitle: gettext("Your moves"),
@@ -47,6 +48,10 @@ const T = {
     two_own: gettext("stops short: two of your ships are already there") },
   coneRisk: (n, of) => (n ? fmt(gettext("in the cone: swept in %(n)s of %(of)s spins"), { n, of }) : gettext("outside the cone")),
   coneShort: (n, of) => (n ? fmt(gettext("cone %(n)s/%(of)s"), { n, of }) : gettext("safe")),
+  zone: [gettext("clear of the cone and its margin"), gettext("in the margin: the cloud can still reach it"), gettext("in the cone: the cloud's likeliest path")],
+  zoneShort: [gettext("clear"), gettext("margin"), gettext("cone")],
+  forecastCount: (cone, margin) => fmt(gettext("%(cone)s dots are in the forecast cone and %(margin)s more in its margin. The cloud leaves the cone about one spin in three."), { cone, margin }),
+  yourInDanger: (names) => (names.length ? fmt(gettext("Your ships in the cone or its margin: %(ships)s."), { ships: names.join(", ") }) : gettext("None of your ships is in the cone or its margin.")),
   spaceOn: (a, b, i) => fmt(gettext("at sea between %(a)s and %(b)s (space %(i)s)"), { a, b, i }),
   cargo: (v) => (v ? fmt(gettext("carrying %(value)s"), { value: T.money(v) }) : gettext("hold empty")),
   lost: gettext("caught by the cloud"),
@@ -120,15 +125,16 @@ function centre(cell) {
   return [cell[0] * CELL + CELL / 2, cell[1] * CELL + CELL / 2];
 }
 
-export function render(root, board, message, controls) {
+export function render(root, boardIn, message, controls) {
   const mem = remember(root);
   const view = message.view;
+  const board = view.sea ? { ...boardIn, ...view.sea } : boardIn; // a game of an older rules edition draws its own sea
   const me = message.seat;
   const over = message.status === "finished" || view.over;
   const myTurn = !over && (view.acting || []).includes(me);
   const canAct = myTurn && message.status === "playing" && !message.bot && (view.actions || []).length > 0;
   const ctx = { root, board, message, controls, view, me, mem, over, myTurn, canAct, disabled: !canAct || Boolean(controls.busy),
-    rerender: () => render(root, board, message, controls) };
+    rerender: () => render(root, boardIn, message, controls) };
   if (mem.picked && !view.moves.some((m) => m.ship === mem.picked)) mem.picked = null;
   // When a turn starts, focus goes to the first move (unless the student is elsewhere on the page).
   if (canAct && !mem.wasActing && view.moves.length) {
@@ -205,9 +211,10 @@ function renderMap(ctx) {
   layers.push(svg("rect", { x: -10, y: -30, width: W + 20, height: H + 60, class: "bt-sea" }));
   for (const [key, n] of cone) {
     const [x, y] = key.split(",").map(Number);
-    layers.push(svg("g", { class: "bt-cone" },
-      svg("rect", { x: x * CELL + 1, y: y * CELL + 1, width: CELL - 2, height: CELL - 2, fill: "url(#bt-hatch)", opacity: 0.35 + 0.65 * n / view.sectors }),
-      svg("text", { x: x * CELL + CELL - 4, y: y * CELL + 11, class: "bt-cone-n", "text-anchor": "end", text: String(n) })));
+    layers.push(svg("g", { class: "bt-cone" + (view.forecast ? (n === 2 ? " is-cone" : " is-margin") : "") },
+      svg("rect", { x: x * CELL + 1, y: y * CELL + 1, width: CELL - 2, height: CELL - 2, fill: "url(#bt-hatch)",
+        opacity: view.forecast ? (n === 2 ? 0.9 : 0.35) : 0.35 + 0.65 * n / view.sectors }),
+      view.forecast ? null : svg("text", { x: x * CELL + CELL - 4, y: y * CELL + 11, class: "bt-cone-n", "text-anchor": "end", text: String(n) })));
   }
   for (let x = 0; x < board.grid.cols; x++) {
     for (let y = 0; y < board.grid.rows; y++) layers.push(svg("circle", { cx: x * CELL + CELL / 2, cy: y * CELL + CELL / 2, r: 1.6, class: "bt-dot" }));
@@ -270,7 +277,7 @@ function renderMap(ctx) {
   return mapFrame("bt", mem, map, {
     limits: { world: home, minWidth: 200, maxWidth: W + 200, alignY: 0.5 }, home,
     labels: { zoomIn: T.zoomIn, zoomOut: T.zoomOut, zoomReset: T.zoomReset },
-    descId: "bt-map-desc", desc: T.mapDesc, legend: { title: T.legend, items: T.legendItems, showTitle: true },
+    descId: "bt-map-desc", desc: T.mapDesc, legend: { title: T.legend, items: T.legendItems.filter((_, i) => (ctx.view.forecast ? i !== 3 : i !== 4)), showTitle: true },
   });
 }
 
@@ -312,7 +319,7 @@ function moveSub(ctx, m) {
   const bits = [];
   if (m.docks) bits.push(T.docks(m.gain));
   if (m.stop && T.stop[m.stop]) bits.push(T.stop[m.stop]);
-  bits.push(T.coneRisk(m.risk, ctx.view.sectors));
+  bits.push(ctx.view.forecast ? T.zone[m.risk] : T.coneRisk(m.risk, ctx.view.sectors));
   return bits.join(" · ");
 }
 
@@ -326,7 +333,7 @@ function renderMoves(ctx) {
     return h("fieldset", { class: "bt-group" + (picked ? " is-picked" : "") },
       h("legend", {}, h("button", { type: "button", class: "bt-pick", "data-key": `pick-${ship.id}`, "aria-pressed": picked ? "true" : "false",
         disabled: ctx.disabled, onclick: () => pick(ctx, ship.id) },
-        `${name} · ${placeWords(ctx.board, ship.at)} · ${T.cargo(ship.cargo)} · ${T.coneShort(ship.risk, view.sectors)}`)),
+        `${name} · ${placeWords(ctx.board, ship.at)} · ${T.cargo(ship.cargo)} · ${view.forecast ? T.zoneShort[ship.risk] : T.coneShort(ship.risk, view.sectors)}`)),
       h("div", { class: "bt-choices" }, moves.map((m, i) => choiceButton("bt", {
         key: JSON.stringify({ type: "sail", ship: m.ship, to: m.to }), cls: m.risk ? "is-risky" : "is-safe",
         label: (picked ? String.fromCharCode(65 + i) + ". " : "") + moveLabel(ctx, m), sub: moveSub(ctx, m),
@@ -361,7 +368,9 @@ function renderDanger(ctx) {
     h("p", { text: T.dangerNow(view.cloud.letter, view.cloud.at[0], view.cloud.at[1]) }),
     h("p", { class: "bt-muted", text: T.dangerPattern }),
     pattern(board, view.cloud.letter),
-    h("p", { text: `${T.coneCount(view.cone.length)} ${T.yourInCone(inCone)}` }),
+    h("p", { text: view.forecast
+      ? `${T.forecastCount(view.cone.filter((c) => c[2] === 2).length, view.cone.filter((c) => c[2] === 1).length)} ${T.yourInDanger(inCone)}`
+      : `${T.coneCount(view.cone.length)} ${T.yourInCone(inCone)}` }),
     view.cloud.hanging.length ? h("p", { text: T.hanging(view.cloud.hanging.length) }) : null,
     spin,
     h("details", { "data-key": "patterns", open: ctx.mem.open.patterns || null },
@@ -389,7 +398,7 @@ function renderFleets(ctx) {
 
 function shipWords(ctx, s) {
   const view = ctx.view;
-  return s.status === "afloat" ? `${placeWords(ctx.board, s.at)} · ${T.cargo(s.cargo)} · ${T.coneShort(s.risk, view.sectors)}` : T.lost;
+  return s.status === "afloat" ? `${placeWords(ctx.board, s.at)} · ${T.cargo(s.cargo)} · ${view.forecast ? T.zoneShort[s.risk] : T.coneShort(s.risk, view.sectors)}` : T.lost;
 }
 
 function renderPorts(ctx) {

@@ -12,6 +12,8 @@ const T = {
   yourBuy: gettext("Buy this resort?"),
   yourOption: gettext("Buy an option?"),
   yourShelter: gettext("Shelter: bring your yacht home?"),
+  yourRefuge: gettext("Out of the Bermuda Triangle: pick a Shelter"),
+  yourSailFrom: gettext("Where does your yacht sail from?"),
   plot: gettext("Plot the storm on the grid"),
   plotted: gettext("Storm plotted — waiting for the others"),
   waitSeat: (name) => fmt(gettext("Waiting for %(name)s"), { name }),
@@ -45,7 +47,8 @@ const T = {
   colourName: { red: gettext("red"), blue: gettext("blue"), green: gettext("green"), yellow: gettext("yellow") },
   // words
   wordsTitle: gettext("The boards in words"),
-  wordsStorm: (lat, lon, cat) => fmt(gettext("The storm is at %(lat)s°N, %(lon)s°W, category %(cat)s."), { lat, lon, cat }),
+  wordsStorm: (lat, lon, cat) => (cat ? fmt(gettext("The storm is at %(lat)s°N, %(lon)s°W, category %(cat)s."), { lat, lon, cat })
+    : fmt(gettext("The storm is at %(lat)s°N, %(lon)s°W, a tropical storm."), { lat, lon })),
   wordsNoStorm: gettext("No storm on the board yet."),
   wordsSeat: (name, space, yacht) => fmt(gettext("%(name)s: pawn on %(space)s; yacht %(yacht)s."), { name, space, yacht }),
   yachtAtPort: gettext("at the cruiseport"),
@@ -64,8 +67,10 @@ const T = {
   // program viewer
   viewerTitle: gettext("Hurricane program"),
   viewerLine: (n, total, side) => fmt(gettext("Line %(n)s of %(total)s · side %(side)s"), { n, total, side }),
-  viewerRead: (lat, lon, kt, cat) => fmt(gettext("N %(lat)s°, W %(lon)s°, %(kt)s kt, SSS %(cat)s"), { lat, lon, kt, cat }),
+  viewerRead: (lat, lon, kt, cat) => (cat ? fmt(gettext("N %(lat)s°, W %(lon)s°, %(kt)s kt, SSS %(cat)s"), { lat, lon, kt, cat })
+    : fmt(gettext("N %(lat)s°, W %(lon)s°, %(kt)s kt, tropical storm"), { lat, lon, kt })),
   viewerTs: gettext("below hurricane strength"),
+  tsShort: gettext("TS"), // a tropical storm on the category badge
   viewerNone: gettext("No line read yet. Landing on H moves the program up one line."),
   placedCount: (n, total) => fmt(ngettext("%(n)s of %(total)s player has plotted it", "%(n)s of %(total)s players have plotted it", total), { n, total }),
   stormWas: (name, year) => fmt(gettext("The storm was %(name)s (%(year)s), from NOAA's best track."), { name, year }),
@@ -90,9 +95,16 @@ const T = {
   optionSub: (cost, now, after) => fmt(gettext("%(cost)s · category 3: %(now)s → %(after)s"), { cost, now, after }),
   goHome: gettext("Yes, yacht to the cruiseport"),
   stay: gettext("No, stay where it is"),
+  refugeAsk: gettext("Out of the Bermuda Triangle: pick the Shelter your pawn goes to."),
+  refuge: (n) => fmt(gettext("Shelter on space %(n)s"), { n }),
+  sailAsk: (r) => fmt(gettext("Your yacht is docked at a resort. Sail to %(resort)s from where it is, or go back to the cruiseport first?"), { resort: r }),
+  sailFromDock: gettext("Sail from where it is docked"),
+  sailFromPort: gettext("Back to the cruiseport first"),
+  squaresAway: (n) => fmt(ngettext("%(n)s square by water", "%(n)s squares by water", n), { n }),
   offerTitle: (name, colour) => fmt(gettext("%(name)s (%(colour)s)"), { name, colour }),
   offerPrice: gettext("Price"),
   offerOption: gettext("Each option"),
+  offerOptions: gettext("Options, in order"),
   stormsHit: (n, total) => fmt(gettext("Real storms that reached it: %(n)s of %(total)s"), { n, total }),
   noAction: gettext("Nothing to do until your turn."),
   // resorts
@@ -122,10 +134,15 @@ const T = {
     docked: (who, r, fee, dbl) => (dbl ? fmt(gettext("%(who)s docked at %(resort)s and paid %(fee)s (double: five turns were up)."), { who, resort: r, fee })
       : fmt(gettext("%(who)s docked at %(resort)s and paid %(fee)s."), { who, resort: r, fee })),
     mismanaged: (who, r, fee) => fmt(gettext("%(resort)s is mismanaged: %(who)s paid its owner %(fee)s."), { who, resort: r, fee }),
+    mismanaged_owner: (who, r, fee, owner) => fmt(gettext("%(resort)s is mismanaged: its owner %(owner)s paid %(who)s %(fee)s."), { who, resort: r, fee, owner }),
+    may_sail: (who, r) => fmt(gettext("%(who)s must sail to %(resort)s and picks where the yacht sails from."), { who, resort: r }),
+    triangle_over: (who) => fmt(gettext("%(who)s is out of the Bermuda Triangle and picks a Shelter."), { who }),
     bulletin: (who, title, text) => fmt(gettext("%(who)s drew a bulletin: %(title)s. %(text)s"), { who, title, text }),
     program_moved: (n) => fmt(gettext("The hurricane program moves to line %(n)s: everyone plots the storm."), { n }),
     placed: (n) => fmt(ngettext("%(n)s player plotted it exactly.", "%(n)s players plotted it exactly.", n), { n }),
-    storm: (lat, lon, kt, cat) => fmt(gettext("The storm is at %(lat)s°N, %(lon)s°W, %(kt)s knots, category %(cat)s."), { lat, lon, kt, cat }),
+    storm: (lat, lon, kt, cat) => (cat ? fmt(gettext("The storm is at %(lat)s°N, %(lon)s°W, %(kt)s knots, category %(cat)s."), { lat, lon, kt, cat })
+      : fmt(gettext("The storm is at %(lat)s°N, %(lon)s°W, %(kt)s knots, a tropical storm."), { lat, lon, kt })),
+    claim: (r, amt) => fmt(gettext("Insurance paid back %(amount)s of the damage at %(resort)s."), { resort: r, amount: amt }),
     damage: (who, r, cat, cost, saved) => (saved ? fmt(gettext("%(resort)s (%(who)s) was hit at category %(cat)s: damage %(cost)s, options saved %(saved)s."), { who, resort: r, cat, cost, saved })
       : fmt(gettext("%(resort)s (%(who)s) was hit at category %(cat)s: damage %(cost)s."), { who, resort: r, cat, cost })),
     bermuda: (who) => fmt(gettext("%(who)s landed in the Bermuda Triangle and loses three turns."), { who }),
@@ -218,7 +235,7 @@ function bannerText(ctx) {
   if (tone === "paused") return T.paused;
   if (tone === "bot") return T.botPlaying;
   if (view.phase === "track") return ctx.canAct ? T.plot : T.plotted;
-  if (ctx.canAct) return { roll: T.yourTurn, buy: T.yourBuy, option: T.yourOption, shelter: T.yourShelter }[view.phase] || T.yourTurn;
+  if (ctx.canAct) return { roll: T.yourTurn, buy: T.yourBuy, option: T.yourOption, shelter: T.yourShelter, refuge: T.yourRefuge, sail_from: T.yourSailFrom }[view.phase] || T.yourTurn;
   return T.waitSeat(T.seatName(view.turn));
 }
 
@@ -281,7 +298,7 @@ function renderMap(ctx) {
     const last = revealed[revealed.length - 1];
     const [x, y] = xy(sea, view.disk[0], view.disk[1]);
     parts.push(svg("g", { class: "rs-disk" }, svg("circle", { cx: x, cy: y, r: 19, fill: CAT_COLOURS[last ? last.category : 0] }),
-      svg("text", { x, y: y + 6 }, String(last ? last.category : 0))));
+      svg("text", { x, y: y + 6 }, last && last.category ? String(last.category) : T.tsShort)));
   }
   if (view.my_track || (mem.lat !== null && mem.lon !== null)) {
     const [lat, lon] = view.my_track || [mem.lat, mem.lon];
@@ -347,7 +364,7 @@ function renderViewer(ctx) {
   const body = [];
   if (line) {
     body.push(h("p", { class: "rs-viewer-n", text: T.viewerLine(line.number, p.lines_total, p.side) }),
-      h("p", { class: "rs-viewer-line" }, h("span", { class: "rs-cat", style: `background:${CAT_COLOURS[line.category]}`, "aria-hidden": "true", text: String(line.category) }),
+      h("p", { class: "rs-viewer-line" }, h("span", { class: "rs-cat", style: `background:${CAT_COLOURS[line.category]}`, "aria-hidden": "true", text: line.category ? String(line.category) : T.tsShort }),
         " ", h("strong", { text: T.viewerRead(line.lat, line.lon, line.wind, line.category) }),
         line.category === 0 ? h("span", { class: "rs-muted", text: " · " + T.viewerTs }) : null));
   } else {
@@ -386,7 +403,9 @@ function renderActions(ctx) {
     const o = view.offer;
     const r = ctx.ix.resorts[o.resort];
     items.push(h("p", { class: "rs-offer" }, h("strong", { text: T.offerTitle(r.name, T.colourName[r.colour]) })),
-      h("dl", { class: "rs-dl" }, defRows([[T.offerPrice, T.money(o.price)], [T.offerOption, T.money(o.option)]])),
+      h("dl", { class: "rs-dl" }, defRows(o.option !== null && o.option !== undefined
+        ? [[T.offerPrice, T.money(o.price)], [T.offerOption, T.money(o.option)]]
+        : [[T.offerPrice, T.money(o.price)], [T.offerOptions, o.measures.map((m, i) => `${i + 1}. ${T.optionNames[i]} ${T.money(m)}`).join(" · ")]])),
       h("p", { class: "rs-muted", text: T.stormsHit(r.storms_hit, ctx.board.storms_in_deck) }));
   }
   if (ctx.me && ctx.me.sail_to) {
@@ -404,7 +423,15 @@ function renderActions(ctx) {
     } else if (a.type === "pass") items.push(button(ctx, a, { label: T.pass }));
     else if (a.type === "return") items.push(button(ctx, a, { label: T.goHome }));
     else if (a.type === "stay") items.push(button(ctx, a, { label: T.stay }));
+    else if (a.type === "refuge") items.push(button(ctx, a, { label: T.refuge(a.space + 1) }));
+    else if (a.type === "sail_from") {
+      const c = view.sail_choice;
+      items.push(button(ctx, a, { label: a.dock ? T.sailFromDock : T.sailFromPort,
+        sub: c ? T.squaresAway(a.dock ? c.from_dock : c.from_port) : null }));
+    }
   }
+  if (view.phase === "refuge" && ctx.canAct) items.unshift(h("p", { text: T.refugeAsk }));
+  if (view.sail_choice) items.unshift(h("p", { text: T.sailAsk(resortName(ctx, view.sail_choice.resort)) }));
   return box("rs", "actions", "actions", T.actionsTitle, h("div", { class: "rs-buttons" }, items));
 }
 
@@ -427,7 +454,11 @@ function eventLines(ctx) {
       case "must_sail": out.push(f(w, r, e.squares)); break;
       case "sailed": out.push(f(w, r, e.left)); break;
       case "docked": out.push(f(w, r, money(e.fee), e.double)); break;
-      case "mismanaged": out.push(f(w, r, money(e.fee))); break;
+      case "mismanaged":
+        if (e.paid_by !== undefined) out.push(T.ev.mismanaged_owner(w, r, money(e.fee), who(ctx, e.paid_by)));
+        else out.push(f(w, r, money(e.fee)));
+        break;
+      case "may_sail": out.push(f(w, r)); break;
       case "bulletin": {
         const card = ctx.board.bulletins.find((b) => b.id === e.card);
         out.push(f(w, card.title, card.text)); break;
@@ -435,7 +466,10 @@ function eventLines(ctx) {
       case "program_moved": out.push(f(e.line)); break;
       case "placed": out.push(f(e.exact.length)); break;
       case "storm": out.push(f(e.lat, e.lon, e.wind, e.category)); break;
-      case "damage": out.push(f(who(ctx, e.seat), r, e.category, money(e.cost), e.saved ? money(e.saved) : "")); break;
+      case "damage":
+        out.push(f(who(ctx, e.seat), r, e.category, money(e.cost), e.saved ? money(e.saved) : ""));
+        if (e.claim) out.push(T.ev.claim(r, money(e.claim)));
+        break;
       case "lost_turn": out.push(f(w, e.left)); break;
       default: out.push(f(w));
     }

@@ -3,13 +3,14 @@ ports fill, landing on a ship sends it back, freight travels in the hold, and th
 truth about the next spin."""
 import json
 import random
+from pathlib import Path
 
 import pytest
 
 from scenarios.base import IllegalAction
 from scenarios.bermuda import ENGINE, PRESETS
 from scenarios.bermuda.bots import BOTS
-from scenarios.bermuda.rules import CELL, CENTRE, PORTS, SPINNER, danger, footprint
+from scenarios.bermuda.rules import CELL, CENTRE, PORTS, SEAS, SPINNER, danger, footprint
 
 
 def ship(state, ship_id):
@@ -73,8 +74,8 @@ def test_a_full_port_is_not_entered_and_the_refusal_says_so():
     assert refused.value.code == "port_full" and frozen(state) == before
 
 
-def test_freight_travels_in_the_hold_and_is_banked_at_the_next_port():
-    state = ENGINE.setup(4, 2)
+def test_edition_1_freight_travels_in_the_hold_and_is_banked_at_the_next_port():
+    state = ENGINE.setup(4, 2, {"edition": 1})
     cloud_over(state, (8, 6))
     s03 = ship(state, "s03")  # in Santo Domingo
     s03["at"], s03["from"] = "SJU-SDQ.1", "SJU"
@@ -109,13 +110,13 @@ def test_landing_on_a_ship_sends_it_back_to_the_port_it_left():
     assert target["cargo"] is None  # sent back: no freight card for it
 
 
-def test_magnets_catch_ships_at_sea_and_the_edge_lifts_them_out_of_the_game():
-    state = ENGINE.setup(4, 2)
+def test_edition_1_magnets_catch_ships_at_sea_and_the_edge_lifts_them_out_of_the_game():
+    state = ENGINE.setup(4, 2, {"edition": 1})
     victim = ship(state, "s10")
     victim["at"] = "CHS-HAM.6"  # dot (9, 0): C's magnet one east and one north of the locator
     victim["cargo"], victim["loaded_at"] = "lumber0", "CHS"
     cloud_over(state, (8, 2))
-    sector = next(i for i, s in enumerate(SPINNER) if s["letter"] == "C" and s["count"] is None)  # C to the north edge
+    sector = next(i for i, s in enumerate(SEAS[1].spinner) if s["letter"] == "C" and s["count"] is None)  # C to the north edge
     events = ENGINE.move_cloud(state, sector)
     kinds = [e["type"] for e in events]
     assert "caught" in kinds and "lifted" in kinds
@@ -123,10 +124,10 @@ def test_magnets_catch_ships_at_sea_and_the_edge_lifts_them_out_of_the_game():
     assert state["cloud"] == {"at": list(CENTRE), "letter": "A", "hanging": []}
 
 
-def test_ships_in_port_are_never_caught():
-    state = ENGINE.setup(4, 2)
+def test_edition_1_ships_in_port_were_never_caught():
+    state = ENGINE.setup(4, 2, {"edition": 1})
     cloud_over(state, (13, 1), "B")
-    for sector in range(len(SPINNER)):
+    for sector in range(len(SEAS[1].spinner)):
         again = ENGINE.load(ENGINE.dump(state))
         ENGINE.move_cloud(again, sector)
         assert all(s["status"] == "afloat" for s in again["ships"] if s["at"] in PORTS)
@@ -240,3 +241,74 @@ def test_the_running_freight_total_is_the_cards_banked_and_aboard(seed):
             aboard = [s["cargo"] for s in state["ships"] if s["seat"] == n and s["status"] == "afloat" and s["cargo"]]
             assert ENGINE.held(state, n) == sum(CARDS[c]["value"] for c in me["banked"] + aboard)
             assert not set(me["banked"]) & set(me["lost_cards"]) and not set(aboard) & set(me["banked"])
+
+
+# --- rules edition 2 -----------------------------------------------------------------------------
+
+FROZEN = json.loads((Path(__file__).parent / "frozen" / "edition1_games.json").read_text())
+
+
+@pytest.mark.parametrize("game", FROZEN, ids=lambda g: f"seed{g['seed']}")
+def test_a_game_stored_under_edition_1_loads_plays_on_and_replays_to_the_same_end(game):
+    middle = ENGINE.load(game["middle"])
+    assert middle["options"]["edition"] == 1
+    for move in game["moves"][game["middle_after"]:]:
+        ENGINE.apply(middle, move["seat"], move["action"])
+    replay = ENGINE.setup(game["seed"], game["seats"], dict(game["options"], edition=1))
+    for move in game["moves"]:
+        ENGINE.apply(replay, move["seat"], move["action"])
+    final = ENGINE.load(game["final"])
+    for state in (middle, replay):
+        assert state == final
+        assert ENGINE.results(state) == ENGINE.results(final)
+    assert [r["score"] for r in ENGINE.results(final)] == [r["score"] for r in game["results"]]
+
+
+def test_san_juan_and_santo_domingo_sit_where_they_are():
+    """Edition 2's grid reaches 18 N: each port is on the dot nearest the real town (within half
+    a dot, 0.625 degrees); edition 1 put both north of the real towns."""
+    real = {"SJU": (18.47, -66.11), "SDQ": (18.49, -69.93), "MIA": (25.77, -80.19), "HAM": (32.29, -64.78),
+            "CHS": (32.78, -79.93)}
+    grid = SEAS[2].grid
+    for port, (lat, lon) in real.items():
+        x, y = SEAS[2].cell[port]
+        assert abs(grid["north"] - y * grid["step_deg"] - lat) <= 0.625, port
+        assert abs(grid["west"] + x * grid["step_deg"] - lon) <= 0.625, port
+    assert SEAS[1].cell["SDQ"] != SEAS[2].cell["SDQ"]
+
+
+def test_the_drawn_cone_holds_the_storm_about_two_spins_in_three_so_it_is_no_promise():
+    sea = SEAS[2]
+    cone, margin, inside = sea.forecast(sea.centre)
+    assert len(inside) == 11 and len(sea.spinner) == 16  # 11 of 16 spins: 69 %
+    outside = [o for i, o in enumerate(sea.spinner) if i not in inside]
+    assert any(sea.swept(sea.centre, o) - cone for o in outside)  # the other spins reach past the cone
+    assert not cone & margin
+    view = ENGINE.view(ENGINE.setup(1, 2), 0)
+    assert view["forecast"] and {n for _x, _y, n in view["cone"]} == {1, 2}  # cone and margin, no counts
+    assert all(m["risk"] in (0, 1, 2) for m in view["moves"])
+
+
+def test_over_many_games_ships_outside_the_cone_are_sometimes_caught():
+    caught = {0: 0, 1: 0, 2: 0}
+    for seed in range(12):
+        state = ENGINE.setup(seed, 4)
+        while not ENGINE.finished(state):
+            seat = ENGINE.to_act(state)[0]
+            for event in ENGINE.apply(state, seat, BOTS["bold"](state, seat)):
+                if event["type"] == "caught":
+                    caught[event["zone"]] += 1
+    assert caught[2] > 0 and caught[0] + caught[1] > 0  # the cone is where most go, not all
+
+
+def test_a_ship_in_port_is_no_longer_safe_from_the_cloud():
+    """Ports order large ships out before a hurricane: in edition 2 a port is no refuge."""
+    state = ENGINE.setup(4, 2)
+    port_ship = next(s for s in state["ships"] if s["at"] == "HAM")
+    caught = []
+    for sector in range(len(SEAS[2].spinner)):
+        again = ENGINE.load(ENGINE.dump(state))
+        cloud_over(again, (13, 1), "B")
+        ENGINE.move_cloud(again, sector)
+        caught += [s["id"] for s in again["ships"] if s["id"] == port_ship["id"] and s["status"] != "afloat"]
+    assert caught

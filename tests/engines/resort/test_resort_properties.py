@@ -33,7 +33,7 @@ def test_random_and_bot_games_end_replay_and_keep_yachts_at_sea(case):
     rng = random.Random(case)
     seats = rng.choice([2, 3, 4])
     options = {"storm": rng.choice(["surprise"] + PROGRAM_IDS), "round_cap": rng.choice([20, 30, 40]),
-               "track_bonus": rng.random() < 0.5}
+               "track_bonus": rng.random() < 0.5, "edition": rng.choice([1, 2])}
     bots = [rng.choice(list(BOTS)) for _ in range(seats)]
     state, log = play(case, seats, lambda s, seat: BOTS[bots[seat]](s, seat) if rng.random() < 0.8
                       else rng.choice(ENGINE.actions(s, seat)), options)

@@ -1,10 +1,9 @@
 """The resort game's rules as the book (and RULES.md's readings) state them."""
 import json
-import os
 from pathlib import Path
 
 import pytest
-from resort_helpers import give, land_on, next_die, space
+from resort_helpers import give, hurdat2, land_on, next_die, space
 
 from scenarios.base import IllegalAction
 from scenarios.resort import ENGINE, build_programs
@@ -16,10 +15,10 @@ def fresh(seats=3, **options):
     return ENGINE.setup(5, seats, options)
 
 
-def test_the_programs_are_rebuilt_exactly_from_noaas_best_tracks():
-    source = os.environ.get("STORMWISE_HURDAT2", build_programs.DEFAULT_SOURCE)
-    committed = Path(build_programs.OUT).read_text(encoding="utf-8")
-    assert build_programs.dumps(build_programs.build(source)) == committed
+@pytest.mark.parametrize("edition", [1, 2])
+def test_the_programs_are_rebuilt_exactly_from_noaas_best_tracks(edition):
+    committed = Path(build_programs.OUT[edition]).read_text(encoding="utf-8")
+    assert build_programs.dumps(build_programs.build(hurdat2(), edition)) == committed
     data = json.loads(committed)
     assert "HURDAT2" in data["provenance"] and "public domain" in data["provenance"]
     andrew = PROGRAMS["andrew-1992"]
@@ -31,8 +30,8 @@ def test_categories_follow_the_saffir_simpson_knot_thresholds():
     assert [build_programs.category(kt) for kt in (63, 64, 82, 83, 96, 112, 113, 136, 137)] == [0, 1, 1, 2, 3, 3, 4, 4, 5]
 
 
-def test_buying_a_resort_with_options_charges_price_and_options_and_the_set_pays_its_bonus():
-    state = fresh()
+def test_edition_1_buying_a_resort_with_options_charges_price_and_options_and_the_set_pays_its_bonus():
+    state = fresh(edition=1)
     rid = OUTER[1]
     land_on(state, 0, 1)
     assert state["phase"] == "buy" and ENGINE.view(state, 0)["offer"]["choices"][3]["total"] == \
@@ -48,8 +47,8 @@ def test_buying_a_resort_with_options_charges_price_and_options_and_the_set_pays
     assert state["turn"] == 1
 
 
-def test_you_cannot_buy_more_than_you_can_pay_for():
-    state = fresh()
+def test_edition_1_you_cannot_buy_more_than_you_can_pay_for():
+    state = fresh(edition=1)
     land_on(state, 0, 1)
     state["seats"][0]["cash"] = RESORTS[OUTER[1]]["price"] + RESORTS[OUTER[1]]["option"]
     offered = [a["options"] for a in ENGINE.actions(state, 0) if a["type"] == "buy"]
@@ -58,8 +57,8 @@ def test_you_cannot_buy_more_than_you_can_pay_for():
         ENGINE.apply(state, 0, {"type": "buy", "options": 2})
 
 
-def test_landing_on_anothers_resort_sails_the_yacht_by_water_then_docks_with_fee_and_options():
-    state = fresh()
+def test_edition_1_landing_on_anothers_resort_sails_the_yacht_by_water_then_docks_with_fee_and_options():
+    state = fresh(edition=1)
     target = "R05"  # St. Thomas, far from the cruiseport
     give(state, 1, target, 1)
     give(state, 0, "R13", 2)
@@ -95,8 +94,8 @@ def test_landing_on_anothers_resort_sails_the_yacht_by_water_then_docks_with_fee
     pytest.fail("the yacht never docked within five turns")
 
 
-def test_the_fifth_sailing_turn_docks_directly_at_double_the_fee():
-    state = fresh(2)
+def test_edition_1_the_fifth_sailing_turn_docks_directly_at_double_the_fee():
+    state = fresh(2, edition=1)
     give(state, 1, "R05")
     land_on(state, 0, OUTER.index("R05"))
     me = state["seats"][0]
@@ -137,11 +136,11 @@ def test_the_h_space_makes_every_player_place_the_storm_before_it_shows_then_dam
     assert any(e["type"] == "storm" for e in events)
 
 
-def test_damage_follows_the_table_by_category_and_options_and_reach():
+def test_edition_1_damage_follows_the_table_by_category_and_options_and_reach():
     miami = RESORTS["R01"]
-    assert damage_for(miami, 4, 0) == miami["price"] * 70 // 100
-    assert damage_for(miami, 4, 5) < damage_for(miami, 4, 3) < damage_for(miami, 4, 0)
-    assert damage_for(miami, 0, 0) == 0
+    assert damage_for(miami, 4, 0, edition=1) == miami["price"] * 70 // 100
+    assert damage_for(miami, 4, 5, edition=1) < damage_for(miami, 4, 3, edition=1) < damage_for(miami, 4, 0, edition=1)
+    assert damage_for(miami, 0, 0, edition=1) == 0
     line = {"lat": 26, "lon": 80, "category": 4}
     assert category_hit(line, miami) == 4
     assert category_hit(line, RESORTS["R02"]) == 3  # Nassau, one square east
@@ -161,8 +160,8 @@ def test_the_whole_of_andrew_costs_an_unprotected_miami_beach_more_than_a_protec
     assert season(0) > season(5) > 0
 
 
-def test_the_bermuda_triangle_costs_three_turns_and_sends_you_to_shelter():
-    state = fresh(2)
+def test_edition_1_the_bermuda_triangle_costs_three_turns_and_sends_you_to_the_next_shelter():
+    state = fresh(2, edition=1)
     land_on(state, 0, OUTER.index("bermuda"))
     me = state["seats"][0]
     assert me["in_triangle"] and tuple(me["yacht"]) == TRIANGLE
@@ -178,8 +177,8 @@ def test_the_bermuda_triangle_costs_three_turns_and_sends_you_to_shelter():
     assert state["round"] >= 5
 
 
-def test_a_mismanaged_resort_costs_the_lander_a_flat_fee_and_no_sailing():
-    state = fresh(2)
+def test_edition_1_a_mismanaged_resort_cost_the_lander_a_flat_fee_and_no_sailing():
+    state = fresh(2, edition=1)
     give(state, 1, "R09")
     state["seats"][1]["in_triangle"], state["seats"][1]["lost"] = True, 3
     cash = state["seats"][0]["cash"]
