@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from scenarios.base import draw
 
-from .rules import ENGINE, SPINNER
+from .rules import ENGINE
 
 #: how much a ship and its cargo are worth to a cautious captain, in thousands
 SHIP_WORTH = 40
