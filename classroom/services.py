@@ -15,7 +15,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Q
+from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -469,11 +469,36 @@ def end(*, session: Session) -> Session:
     session.status = Session.Status.ENDED
     session.ended_at = timezone.now()
     session.save(update_fields=["status", "ended_at"])
+    _after_end(session)
+    return session
+
+
+def _after_end(session: Session) -> None:
     notify_session(session)
     from scoring import jobs  # the one place classroom touches scoring
 
     jobs.queue_debrief(session_id=session.pk)
-    return session
+
+
+def end_finished_sessions() -> int:
+    """End every playing session whose tables have all finished, so the reports start at once
+    and nobody waits for the teacher to press "End now". Several processes may sweep at once:
+    a session is ended (and its debrief queued) only by the sweep that moved it from playing.
+    Returns how many sessions ended."""
+    games_of = Table.objects.filter(session=OuterRef("pk"), game__isnull=False)
+    done = Session.objects.filter(Exists(games_of), ~Exists(games_of.exclude(game__status=Game.Status.FINISHED)),
+                                  status=Session.Status.PLAYING)
+    ended = 0
+    for session in done:
+        with transaction.atomic():
+            now = timezone.now()
+            if not Session.objects.filter(pk=session.pk, status=Session.Status.PLAYING).update(
+                    status=Session.Status.ENDED, ended_at=now):
+                continue
+            session.status, session.ended_at = Session.Status.ENDED, now
+            _after_end(session)
+        ended += 1
+    return ended
 
 
 # --- Seats and devices ------------------------------------------------------------------------------
