@@ -5,7 +5,7 @@ from classroom import services
 from classroom.models import Session
 from games import services as games
 from scoring.models import Report
-from tests.factories import make_session, join_students, started_session
+from tests.factories import join_students, make_session, started_session
 from tests.scoring.test_reports import wait_for_reports
 
 
