@@ -404,12 +404,16 @@ export function ask(text, buttons, title, input) {
     const close = (value) => {
       overlay.remove();
       document.removeEventListener("keydown", onKey, true);
-      let target = back && back.isConnected ? back : null;
+      const live = (el) => el && el.isConnected && !el.disabled && typeof el.focus === "function";
+      let target = live(back) ? back : null;
       if (!target && backKey) {
         target = document.querySelector(`[data-key="${CSS.escape(backKey)}"]:not([disabled]), [data-focus="${CSS.escape(backKey)}"]:not([disabled])`);
       }
-      if (!target && backRoot && backRoot.isConnected) target = backRoot.querySelector("button:not([disabled]), [tabindex='-1']");
-      if (target && typeof target.focus === "function") target.focus({ preventScroll: true });
+      if (!target && backRoot && backRoot.isConnected) {
+        target = backRoot.querySelector("button:not([disabled]), [data-focus-hold], [tabindex='-1']");
+        if (!target) { backRoot.setAttribute("tabindex", "-1"); target = backRoot; }
+      }
+      if (target) target.focus({ preventScroll: true });
       resolve(value);
     };
     const choices = buttons.map((b) => h("button", {

@@ -112,7 +112,8 @@ def tap_once(page, nickname, session_id) -> bool:
     before = page.evaluate("() => document.querySelectorAll('.evac-feed li').length + ':' + document.body.innerText.length")
     page.locator(f"button.evac-act[data-key='{wanted}']").first.click()
     # The buttons are disabled until the server answers; wait for the answer before the next tap.
-    page.wait_for_function("() => !document.querySelector('button.evac-act[disabled]') || document.querySelector('.evac-results')",
+    # (and any question the tap asked, answered in the page, has closed)
+    page.wait_for_function("() => !document.querySelector('.sw-ask') && (!document.querySelector('button.evac-act[disabled]') || document.querySelector('.evac-results'))",
                            timeout=10_000)
     del before
     return True

@@ -167,7 +167,7 @@ def step(scenario, page, name, session_id, count) -> bool:
         return True
     keyboard_to(page, f"button.{prefix}-act[data-key='{key}']")
     page.keyboard.press("Enter" if count % 2 else "Space")  # both keys press a button
-    page.wait_for_function(f"() => !document.querySelector('button.{prefix}-act[disabled]') || document.querySelector('{RESULTS[scenario]}')",
+    page.wait_for_function(f"() => !document.querySelector('.sw-ask') && (!document.querySelector('button.{prefix}-act[disabled]') || document.querySelector('{RESULTS[scenario]}'))",
                            timeout=10_000)
     try:
         check_step(page, scenario, name)
