@@ -30,8 +30,11 @@ class SessionForm(forms.Form):
     seats_per_table = forms.IntegerField(label=_("Seats per table"), min_value=2, max_value=6, initial=4)
     fill_with_bots = forms.BooleanField(label=_("Fill empty seats with bots"), initial=True, required=False)
     turn_timer = forms.BooleanField(label=_("A bot plays for a student who stays idle"), initial=True, required=False)
-    turn_seconds = forms.IntegerField(label=_("Seconds before an idle seat is played"), min_value=15,
-                                      max_value=600, initial=60)
+    turn_seconds = forms.IntegerField(
+        label=_("Seconds before an idle seat is played"), min_value=15, max_value=600, initial=120,
+        help_text=_("About two minutes suits a 10-year-old. Each student's clock starts with their first "
+                    "move; the tablet warns 20 seconds before a bot steps in and offers “More time”, and "
+                    "the bot then plays that student's whole turn."))
     names = forms.ChoiceField(label=_("Nicknames"), choices=(), initial="approve",
                               widget=forms.RadioSelect)
     intensity = forms.ChoiceField(
@@ -46,7 +49,10 @@ class SessionForm(forms.Form):
         help_text=_("A device that plays for several students counts once. You can change it, or lock "
                     "joining, on the session page."))
     seed = forms.IntegerField(label=_("Seed (optional: the same seed replays the same dice)"),
-                              required=False, min_value=0, max_value=2**48)
+                              required=False, min_value=0, max_value=2**48,
+                              help_text=_("A number that fixes the dice, cards and storm. Leave it empty "
+                                          "for a fresh game; type the number of an earlier session to play "
+                                          "the very same game with another class."))
     def __init__(self, *args, scenario_options=None, scenario_presets=None, **kwargs):
         from classroom.models import AGE_BAND_CHOICES, Session, preset_label
 

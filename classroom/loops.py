@@ -1,10 +1,11 @@
-"""The classroom loops: class steps (a storm shared by every table), and the retention purge."""
+"""The classroom loops: class steps (a storm shared by every table), sessions whose tables have
+all finished ended by themselves, and the retention purge."""
 import asyncio
 import logging
 
 from channels.db import database_sync_to_async
 
-from classroom.services import purge_expired, sweep_storms
+from classroom.services import end_finished_sessions, purge_expired, sweep_storms
 
 logger = logging.getLogger(__name__)
 
@@ -13,10 +14,11 @@ async def storms_forever(interval=1.0):
     while True:
         try:
             await database_sync_to_async(sweep_storms)()
+            await database_sync_to_async(end_finished_sessions)()
         except asyncio.CancelledError:
             raise
-        except Exception:  # a hiccup must not stop the class's storm for good
-            logger.exception("Storm sweep failed; retrying.")
+        except Exception:  # a hiccup must not stop the class's storm (or the lesson's end) for good
+            logger.exception("Class sweep failed; retrying.")
         await asyncio.sleep(interval)
 
 

@@ -78,6 +78,7 @@ class Session(models.Model):
 
     class Names(models.TextChoices):
         APPROVE = "approve", _("Students type a nickname; I approve it")
+        AUTO = "auto", _("Students type a nickname; shown at once (blocked words are still refused)")
         GENERATED = "generated", _("Generated nicknames (adjective + animal)")
 
     teacher = models.ForeignKey(Teacher, on_delete=models.CASCADE, related_name="sessions")
@@ -89,7 +90,7 @@ class Session(models.Model):
     seats_per_table = models.PositiveSmallIntegerField(_("seats per table"), default=4)
     fill_with_bots = models.BooleanField(_("fill empty seats with bots"), default=True)
     turn_timer = models.BooleanField(_("bot plays for an idle student"), default=True)
-    turn_seconds = models.PositiveIntegerField(_("seconds before an idle seat is played"), default=60)
+    turn_seconds = models.PositiveIntegerField(_("seconds before an idle seat is played"), default=120)
     names = models.CharField(_("names"), max_length=10, choices=Names.choices, default=Names.APPROVE)
     seed = models.BigIntegerField(_("seed"), null=True, blank=True)
     options = models.JSONField(default=dict, blank=True)

@@ -21,6 +21,25 @@ def join_url(session: Session) -> str:
     return f"{settings.PUBLIC_BASE_URL}/join/{session.join_code}"
 
 
+#: What a teacher types to serve the classroom network (README, "Running in a classroom").
+SERVE_CLASS_COMMAND = "HOST=0.0.0.0 make run"
+
+
+def join_url_is_loopback() -> bool:
+    """Whether join links and QR codes name this computer only (localhost): a tablet that
+    follows them reaches itself, not the lesson."""
+    import ipaddress
+    from urllib.parse import urlparse
+
+    host = (urlparse(settings.PUBLIC_BASE_URL).hostname or "").strip("[]")
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def seats_of(participant: Participant) -> list[Seat]:
     return list(participant.seats.select_related("table", "table__game").order_by("table__number", "number"))
 
@@ -136,11 +155,21 @@ def dashboard(session: Session, summaries: dict | None = None, *, recheck: bool 
                     left = (datetime.fromisoformat(timer) - now).total_seconds()
                     if left < (session.turn_seconds or 60) / 2:
                         alerts.append({"kind": "idle", "who": label, "participant": holder.pk})
+                elif (summary and not bot and summary["status"] == "playing" and session.started_at
+                      and seat.number not in summary.get("played", [seat.number])
+                      and (now - session.started_at).total_seconds() > (session.turn_seconds or 60)):
+                    # no clock runs before a student's first move: say so if it is long in coming
+                    alerts.append({"kind": "idle", "who": label, "participant": holder.pk})
         if summary and summary["status"] == "finished":
             alerts.append({"kind": "finished", "who": f"Table {table.number}", "table": table.number})
         tables.append({"number": table.number, "game": table.game_id, "seats": seats,
                        "summary": summary})
-    order = {"asking": 0, "stuck": 1, "claim": 2, "offline": 3, "idle": 4, "finished": 5}
+    if session.status in (Session.Status.PLAYING, Session.Status.PAUSED):
+        seated = {seat.participant_id for table in session_tables for seat in table.seats}
+        for p in participants:
+            if p.pk not in seated:
+                alerts.append({"kind": "seatless", "who": p.nickname, "participant": p.pk})
+    order = {"asking": 0, "seatless": 1, "stuck": 2, "claim": 3, "offline": 4, "idle": 5, "finished": 6}
     alerts.sort(key=lambda a: order[a["kind"]])
     scenario = registry.get(session.scenario)
     for row, table in zip(session_tables, tables):
@@ -151,6 +180,8 @@ def dashboard(session: Session, summaries: dict | None = None, *, recheck: bool 
         "type": "dashboard", "session": session.pk, "status": session.status, "scenario": session.scenario,
         "storm": storm,
         "code": format_code(session.join_code), "join_url": join_url(session),
+        "loopback": join_url_is_loopback(), "serve_command": SERVE_CLASS_COMMAND,
+        "check_url": f"{settings.PUBLIC_BASE_URL}/check",
         "participants": [{"id": p.pk, "name": p.nickname, "approved": p.approved, "players": p.players,
                           "online": online(p)} for p in participants],
         "alerts": alerts, "tables": tables,

@@ -15,7 +15,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Q
+from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -70,7 +70,7 @@ class SessionQuotaReached(Exception):
 
 
 def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_with_bots=True,
-                   turn_timer=True, turn_seconds=60, names=Session.Names.APPROVE, seed=None,
+                   turn_timer=True, turn_seconds=120, names=Session.Names.APPROVE, seed=None,
                    options=None, title="", preset="", max_participants=40,
                    intensity=Session.Intensity.GENTLE, age_band="10+") -> Session:
     """A new session in the lobby, with a join code unique among all sessions.
@@ -181,7 +181,8 @@ def join(*, session: Session, nickname: str = "", players: int = 1,
                 name = nicknames.generated(index)
             approved = True
         else:
-            name, approved = check_nickname(session, nickname), False
+            name = check_nickname(session, nickname)
+            approved = session.names == Session.Names.AUTO
         participant = Participant.objects.create(
             session=session, nickname=name, approved=approved, players=players,
             token_hash=hash_token(token), last_seen_at=timezone.now(), device_hash=device_hash,
@@ -192,7 +193,7 @@ def join(*, session: Session, nickname: str = "", players: int = 1,
             else:
                 arrange_tables(session)
         else:
-            _take_bot_seats(session, participant)
+            _take_bot_seats(session, participant)  # or waits, seatless, for the teacher's new table
     notify_session(session)
     return participant, token
 
@@ -209,6 +210,15 @@ def approve(*, participant: Participant, approved=True) -> None:
     participant.approved = approved
     participant.save(update_fields=["approved"])
     notify_session(participant.session)
+
+
+def approve_all(*, session: Session) -> int:
+    """The teacher approves every nickname still waiting (a class of 30 in one tap). Returns
+    how many were approved."""
+    count = session.participants.filter(approved=False).update(approved=True)
+    if count:
+        notify_session(session)
+    return count
 
 
 def set_joining_locked(*, session: Session, locked: bool) -> None:
@@ -357,20 +367,57 @@ def move_participant(*, participant: Participant, table_number: int) -> None:
     notify_session(session)
 
 
-def _take_bot_seats(session: Session, participant: Participant) -> None:
-    """A late arrival takes bot seats at the table with the fewest humans."""
-    tables = (session.tables.filter(game__isnull=False)
+def _take_bot_seats(session: Session, participant: Participant) -> bool:
+    """A late arrival takes live bot seats (whose player is still in the game, never a finished
+    household) at the table with the fewest humans. Returns False when there is none: the
+    student then waits without a seat, and the dashboard offers the teacher a new table."""
+    tables = (session.tables.filter(game__isnull=False, game__status=Game.Status.PLAYING)
               .annotate(humans=Count("seats", filter=Q(seats__participant__isnull=False)))
-              .order_by("humans", "number"))
+              .order_by("humans", "number").select_related("game"))
     for table in tables:
-        free = list(table.seats.filter(participant__isnull=True).order_by("number")[:participant.players])
-        if free and table.game.status != Game.Status.FINISHED:
+        engine = games.engine_for(table.game)
+        state = engine.load(table.game.state)
+        free = [seat for seat in table.seats.filter(participant__isnull=True).order_by("number")
+                if games.seat_open(engine, state, seat.number)][:participant.players]
+        if len(free) == participant.players:
             for seat in free:
                 seat.participant = participant
                 seat.save(update_fields=["participant"])
                 games.set_bot(game_id=table.game_id, seat=seat.number, policy=None)
-            return
-    raise JoinError(_("Every seat is taken. Ask your teacher to seat you."), code="full")
+            return True
+    return False
+
+
+def seatless(session: Session):
+    """Students who joined after the start and wait for a seat (no live bot seat was free)."""
+    return session.participants.filter(seats__isnull=True).order_by("created_at")
+
+
+def open_late_tables(*, session: Session) -> list[Table]:
+    """The teacher seats every waiting late arrival at new tables (balanced, bots filling the
+    empty seats as at the start), each with a fresh game of its own. Returns the new tables."""
+    if session.status not in (Session.Status.PLAYING, Session.Status.PAUSED):
+        raise JoinError(_("New tables can be opened only while the lesson is playing."), code="not_playing")
+    with transaction.atomic():
+        session = Session.objects.select_for_update().get(pk=session.pk)
+        waiting = list(seatless(session))
+        if not waiting:
+            return []
+        first = (session.tables.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        sizes = table_sizes(sum(p.players for p in waiting), session.seats_per_table)
+        tables, queue = [], list(waiting)
+        for index, size in enumerate(sizes):
+            table = Table.objects.create(session=session, number=first + index)
+            seated = 0
+            while queue and seated + queue[0].players <= max(size, queue[0].players):
+                participant = queue.pop(0)
+                Seat.objects.bulk_create(Seat(table=table, number=seated + n, participant=participant)
+                                         for n in range(participant.players))
+                seated += participant.players
+            _start_table(session, table)
+            tables.append(table)
+    notify_session(session)
+    return tables
 
 
 # --- Running the lesson ---------------------------------------------------------------------------
@@ -383,31 +430,35 @@ def start(*, session: Session) -> Session:
             return session
         if not Seat.objects.filter(table__session=session).exists():
             raise JoinError(_("Wait until at least one student has joined."), code="empty")
-        policy = games.policy_bot(session.scenario)
         for table in session.tables.prefetch_related("seats"):
-            humans = sorted(table.seats.all(), key=lambda s: s.number)
-            for index, seat in enumerate(humans):  # close gaps left by moves
-                if seat.number != index:
-                    Seat.objects.filter(pk=seat.pk).update(number=index)
-            count = len(humans)
-            if session.fill_with_bots or count < 2:
-                count = max(count, session.seats_per_table if session.fill_with_bots else 2)
-            Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(len(humans), count))
-            options = table_options(session, table.number)
-            game = games.create_game(
-                scenario=session.scenario, seed=games.derive_seed(session.seed, str(table.number)),
-                seats=count, options=options,
-                bots={n: policy for n in range(len(humans), count)},
-                turn_seconds=session.turn_seconds if session.turn_timer else None,
-                bot_step_seconds=settings.BOT_STEP_SECONDS,
-            )
-            table.game = game
-            table.save(update_fields=["game"])
+            _start_table(session, table)
         session.status = Session.Status.PLAYING
         session.started_at = timezone.now()
         session.save(update_fields=["status", "started_at"])
     notify_session(session)
     return session
+
+
+def _start_table(session: Session, table: Table) -> None:
+    """Create one table's game: its students' seats numbered from 0, bots in the empty seats."""
+    policy = games.policy_bot(session.scenario)
+    humans = sorted(table.seats.all(), key=lambda s: s.number)
+    for index, seat in enumerate(humans):  # close gaps left by moves
+        if seat.number != index:
+            Seat.objects.filter(pk=seat.pk).update(number=index)
+    count = len(humans)
+    if session.fill_with_bots or count < 2:
+        count = max(count, session.seats_per_table if session.fill_with_bots else 2)
+    Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(len(humans), count))
+    game = games.create_game(
+        scenario=session.scenario, seed=games.derive_seed(session.seed, str(table.number)),
+        seats=count, options=table_options(session, table.number),
+        bots={n: policy for n in range(len(humans), count)},
+        turn_seconds=session.turn_seconds if session.turn_timer else None,
+        bot_step_seconds=settings.BOT_STEP_SECONDS,
+    )
+    table.game = game
+    table.save(update_fields=["game"])
 
 
 def table_options(session: Session, table_number: int) -> dict:
@@ -504,11 +555,36 @@ def end(*, session: Session) -> Session:
     session.status = Session.Status.ENDED
     session.ended_at = timezone.now()
     session.save(update_fields=["status", "ended_at"])
+    _after_end(session)
+    return session
+
+
+def _after_end(session: Session) -> None:
     notify_session(session)
     from scoring import jobs  # the one place classroom touches scoring
 
     jobs.queue_debrief(session_id=session.pk)
-    return session
+
+
+def end_finished_sessions() -> int:
+    """End every playing session whose tables have all finished, so the reports start at once
+    and nobody waits for the teacher to press "End now". Several processes may sweep at once:
+    a session is ended (and its debrief queued) only by the sweep that moved it from playing.
+    Returns how many sessions ended."""
+    games_of = Table.objects.filter(session=OuterRef("pk"), game__isnull=False)
+    done = Session.objects.filter(Exists(games_of), ~Exists(games_of.exclude(game__status=Game.Status.FINISHED)),
+                                  status=Session.Status.PLAYING)
+    ended = 0
+    for session in done:
+        with transaction.atomic():
+            now = timezone.now()
+            if not Session.objects.filter(pk=session.pk, status=Session.Status.PLAYING).update(
+                    status=Session.Status.ENDED, ended_at=now):
+                continue
+            session.status, session.ended_at = Session.Status.ENDED, now
+            _after_end(session)
+        ended += 1
+    return ended
 
 
 # --- Seats and devices ------------------------------------------------------------------------------

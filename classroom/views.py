@@ -207,6 +207,8 @@ COMMANDS = {
     "end-now": lambda s, p: services.end_now(session=s),
     "storm-moves": lambda s, p: services.call_storm(session=s),
     "approve": lambda s, p: services.approve(participant=_participant(s, p.get("participant"))),
+    "approve-all": lambda s, p: services.approve_all(session=s),
+    "late-tables": lambda s, p: services.open_late_tables(session=s),
     "unapprove": lambda s, p: services.approve(participant=_participant(s, p.get("participant")), approved=False),
     "rename": lambda s, p: services.rename(participant=_participant(s, p.get("participant")), nickname=p.get("nickname", "")),
     "remove": lambda s, p: services.remove(participant=_participant(s, p.get("participant"))),

@@ -35,12 +35,14 @@ class Snapshot:
     bots: dict = field(default_factory=dict)
     marks: dict = field(default_factory=dict)
     timers: dict = field(default_factory=dict)
+    played: tuple = ()  # seats that have made a move (a student's turn timer runs only from then)
 
     @classmethod
     def of(cls, game):
         return cls(id=game.pk, version=game.version, status=game.status, seats=game.seats,
                    bots=dict(game.bots), marks={k: v[0] for k, v in game.seat_marks.items()},
-                   timers=dict(game.timers))
+                   timers=dict(game.timers),
+                   played=tuple(sorted(int(k) for k, v in game.seat_marks.items() if len(v) > 3 and v[3])))
 
 
 def group_name(game_id: int) -> str:
@@ -69,6 +71,7 @@ def view_message(snap: Snapshot, engine, state, seat: int | None, view: dict | N
     if seat is None:
         message["bots"] = snap.bots
         message["timers"] = snap.timers
+        message["played"] = list(snap.played)
     else:
         message["mark"] = snap.marks.get(str(seat), 0)
         message["bot"] = snap.bots.get(str(seat))

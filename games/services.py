@@ -183,8 +183,9 @@ def _fingerprint(actions) -> str:
 
 
 def _refresh_marks(game: Game, engine, state, *, acted, choices=None, unchanged=()):
-    """Per seat ``[mark, choices' fingerprint, built]``: the mark moves on when the seat acted or
-    its choices changed; ``built`` is the version its full view was last built at.
+    """Per seat ``[mark, choices' fingerprint, built, played]``: the mark moves on when the seat
+    acted or its choices changed; ``built`` is the version its full view was last built at;
+    ``played`` is 1 once the seat has made a move (its turn timer runs only from then on).
 
     Other seats' moves that leave this seat's choices as they were do not make its view stale,
     so students playing at the same time do not refuse each other's taps. ``choices`` are the
@@ -193,13 +194,22 @@ def _refresh_marks(game: Game, engine, state, *, acted, choices=None, unchanged=
     """
     marks = dict(game.seat_marks)
     for seat in range(game.seats):
+        old = marks.get(str(seat))
+        played = 1 if seat == acted or (old is not None and len(old) > 3 and old[3]) else 0
         if seat in unchanged:
+            if played and len(old) < 4:
+                marks[str(seat)] = [*old[:3], played]
             continue
         fingerprint = _fingerprint(choices[seat] if choices else engine.actions(state, seat))
-        old = marks.get(str(seat))
         mark = game.version if old is None or seat == acted or old[1] != fingerprint else old[0]
-        marks[str(seat)] = [mark, fingerprint, game.version]
+        marks[str(seat)] = [mark, fingerprint, game.version, played]
     game.seat_marks = marks
+
+
+def has_played(game: Game, seat: int) -> bool:
+    """Whether ``seat`` has made a move in ``game`` (a person, a bot or a stand-in)."""
+    mark = game.seat_marks.get(str(seat))
+    return bool(mark and len(mark) > 3 and mark[3])
 
 
 def _reschedule(game: Game, engine, state, *, acted, now: datetime):
@@ -214,6 +224,8 @@ def _reschedule(game: Game, engine, state, *, acted, now: datetime):
     for seat in engine.to_act(state):
         key = str(seat)
         wait = game.bot_step_seconds if key in game.bots else game.turn_seconds
+        if key not in game.bots and pace is None and not has_played(game, seat):
+            continue  # a student's clock starts with their first move: the first turn is for reading
         if pace is not None:
             wait = pace(state, seat, key in game.bots, wait)
         if wait is None:
@@ -257,9 +269,22 @@ def _unblocking_action(scenario: str, engine, state) -> dict:
 _MOVED_ON = ("stale_view", "game_finished", "game_paused")
 
 
+#: the most moves a stand-in makes to end one idle student's turn (a guard, never reached in play)
+STAND_IN_MOVES = 60
+
+
+def _turn_of(engine, state, seat):
+    """The engine's name for the seat's current turn (optional hook ``turn``); None: each move
+    is a turn of its own."""
+    hook = getattr(engine, "turn", None)
+    return hook(state, seat) if hook is not None else None
+
+
 def play_due(game: Game, now: datetime) -> int:
     """Play every seat whose deadline has passed: its bot, or a bot standing in for an idle seat.
-    Each is a ``submit`` chosen on the seat's view at the game's version. Returns moves made."""
+    Each is a ``submit`` chosen on the seat's view at the game's version. A stand-in plays the
+    idle student's whole turn (as far as the engine's ``turn`` hook names it), so the student
+    comes back to a fresh turn, not to the leftovers of one (cards to discard). Returns moves made."""
     engine = engine_for(game)
     made = 0
     # earliest first, so a race settled at its deadline is not joined by a bot due after it
@@ -286,14 +311,20 @@ def play_due(game: Game, now: datetime) -> int:
             continue
         policy = game.bots.get(key) or policy_bot(game.scenario)
         actor = Move.Actor.BOT if key in game.bots else Move.Actor.TIMER
-        try:
-            game = submit(game_id=game.pk, seat=seat, action=_bot(game.scenario, policy)(state, seat),
-                          version=game.version, actor=actor, game=game).game
-        except Refused as refusal:
-            if refusal.code in _MOVED_ON:
+        turn = _turn_of(engine, state, seat)
+        for _ in range(STAND_IN_MOVES if actor == Move.Actor.TIMER and turn is not None else 1):
+            try:
+                game = submit(game_id=game.pk, seat=seat, action=_bot(game.scenario, policy)(state, seat),
+                              version=game.version, actor=actor, game=game).game
+            except Refused as refusal:
+                if refusal.code in _MOVED_ON:
+                    return made
+                raise
+            made += 1
+            state = engine.load(game.state)
+            if (game.status != Game.Status.PLAYING or seat not in engine.to_act(state)
+                    or _turn_of(engine, state, seat) != turn):
                 break
-            raise
-        made += 1
     return made
 
 
@@ -480,6 +511,13 @@ def policy_results(game: Game) -> list[dict]:
     compared with (in a team game: the same storm)."""
     return [json.loads(r) for r in _policy_results(game.scenario, game.seed, game.seats,
                                                    json.dumps(game.options, sort_keys=True))]
+
+
+def seat_open(engine, state, seat: int) -> bool:
+    """Whether ``seat`` still has a game to play (optional engine hook ``seat_open``; without
+    it, while the game is not finished): where a late arrival may take over from a bot."""
+    hook = getattr(engine, "seat_open", None)
+    return hook(state, seat) if hook is not None else not engine.finished(state)
 
 
 def current_view(game: Game, seat: int | None) -> dict:

@@ -110,6 +110,15 @@ class Engine(Protocol):
     # names its pile) and that ``apply`` judges by that alone: the platform then does not refuse
     # it as chosen on a stale view when something else in the seat's view changed.
     # def aimed(self, action: dict) -> bool: ...
+    # Optional: a turn of several moves. ``turn(state, seat)`` names the seat's current turn (any
+    # JSON-like value, e.g. the round and phase); when an idle student's timer runs out, the
+    # stand-in bot plays while the seat may act and its turn has the same name, so one timeout
+    # ends the whole turn. Without it each move is a turn of its own.
+    # def turn(self, state: State, seat: int): ...
+    # Optional: ``seat_open(state, seat)`` says whether a seat still has a game to play (a
+    # household that has arrived has not); a student joining late takes over only such a bot's
+    # seat. Without it, every seat of an unfinished game is open.
+    # def seat_open(self, state: State, seat: int) -> bool: ...
 
 
 class EngineBasics:

@@ -118,6 +118,12 @@ class Scenario:
     def template(self, name: str) -> str:
         return f"scenarios/{self.key}/{name}"
 
+    @property
+    def lesson_minutes(self) -> tuple[int, int]:
+        """The lesson kit's period in minutes, and its longest step (the play)."""
+        steps = [step.minutes for step in self.kit.guide.steps]
+        return sum(steps), max(steps, default=0)
+
     # --- Hooks ---------------------------------------------------------------------------------
 
     def table_options(self, options: dict, seed: int, table: int, derive_seed) -> dict:

@@ -236,6 +236,10 @@ class Bermuda(EngineBasics):
     ACTION_FIELDS = ACTION_FIELDS
     ACTION_WORDS = WORDS
 
+    def turn(self, state, seat):
+        """A seat's turn is its move of the round: an idle captain's stand-in plays all of it."""
+        return [state["round"], state["turn"]]
+
     # --- setup -----------------------------------------------------------------------------
 
     def setup(self, seed, seats, options=None):

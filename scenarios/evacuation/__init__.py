@@ -34,6 +34,10 @@ class EvacuationEngine:
         """Every seat still playing: seats never wait for each other."""
         return rules.to_act(state)
 
+    def seat_open(self, state, seat):
+        """A household still on its way (not arrived, home for the storm or out of time)."""
+        return seat in rules.to_act(state)
+
     def actions(self, state, seat):
         """Every legal action for ``seat`` now."""
         return rules.actions(state, seat)

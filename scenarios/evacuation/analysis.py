@@ -50,6 +50,17 @@ def reason_text(about: str, choice: str | None) -> str | None:
     return evac.REASONS[about]["choices"].get(choice, choice)
 
 
+def reason_answerers(moves: list[dict]) -> dict:
+    """Who gave each of a seat's one-tap reasons, from its moves: ``student``, ``bot`` (the seat
+    handed to a bot, or finished by bots) or ``timer`` (a bot standing in for an idle student)."""
+    by = {}
+    for move in moves:
+        action = move.get("action") or {}
+        if action.get("type") == "reason":
+            by[action.get("about")] = move["actor"]
+    return by
+
+
 def table_flags(table: dict) -> dict:
     """How a table's game ended: finished by play, by the teacher's bots, or cut short."""
     state = table["state"]
@@ -111,7 +122,11 @@ def seat_story(table: dict, seat: int, results: list[dict] | None = None) -> dic
                 timeline.append(_step(minute, kind, line, tags, by_bot))
     if waits_at_home:
         activities["wait"] = waits_at_home * evac.MINUTES["wait"]
+    answered_by = reason_answerers(moves)
     reasons = {about: reason_text(about, s["reasons"].get(about)) for about in ("leave", "destination")}
+    # Only what the student tapped is theirs: a bot standing in answers too, and says so.
+    own = {about: reasons[about] if answered_by.get(about) == "student" else None for about in reasons}
+    by_bot = {about: reasons[about] for about in reasons if reasons[about] and answered_by.get(about) != "student"}
     return {
         "seat": seat, "table": table["table"], "game": table["game"],
         "holder": table["holders"].get(seat),
@@ -126,7 +141,8 @@ def seat_story(table: dict, seat: int, results: list[dict] | None = None) -> dic
         "points": points, "cash_breakdown": row["breakdown"]["cash"], "score": row["score"],
         "rank": row["rank"], "safety": safety,
         "activity_minutes": dict(activities),
-        "activity_time": [(ACTIVITY_LABELS.get(k, k), v) for k, v in activities.items()], "reasons": reasons, "reason_keys": dict(s["reasons"]),
+        "activity_time": [(ACTIVITY_LABELS.get(k, k), v) for k, v in activities.items()], "reasons": own, "reasons_by_bot": by_bot, "reason_keys": dict(s["reasons"]),
+        "reason_by": {about: answered_by.get(about) for about in ("leave", "destination")},
         "timeline": sorted(timeline, key=lambda step: step["minute"]),
         "moves": {"student": actors.get("student", 0), "bot": actors.get("bot", 0) + actors.get("timer", 0)},
     }
@@ -187,12 +203,15 @@ def class_summary(tables: list[dict]) -> dict:
                      "share": share(dest_counts.get(key, 0), len(evacuated))} for key in DESTINATION_LABELS]
     reasons = {}
     for about in ("leave", "destination"):
-        tally = Counter(h["reason_keys"].get(about) for h in homes if h["reason_keys"].get(about))
+        # The class's answers are the students' own; a bot's are counted apart, never as theirs.
+        given = [h for h in homes if h["reason_keys"].get(about)]
+        tally = Counter(h["reason_keys"][about] for h in given if h["reason_by"].get(about) == "student")
         reasons[about] = {
             "question": evac.REASONS[about]["question"],
             "answers": [{"key": k, "text": reason_text(about, k), "count": tally.get(k, 0)}
                         for k in list(evac.REASONS[about]["choices"]) + ["skip"]],
             "answered": sum(tally.values()),
+            "by_bot": len(given) - sum(tally.values()),
         }
     outcomes = Counter(h["outcome"] for h in homes)
     by_table = []

@@ -35,7 +35,8 @@ class EvacuationDebrief:
         "decisions.left_hour": "Game hour the household left home (empty if it never left).",
         "decisions.destination": "Where it arrived (relative, hotel, shelter) or empty.",
         "decisions.outcome": "evacuated, stayed home, caught on the road, or game ended early.",
-        "decisions.reason_leave / reason_destination": "The one-tap reason key the student gave, 'skip', or empty.",
+        "decisions.reason_leave / reason_destination": "The one-tap reason key given, 'skip', or empty.",
+        "decisions.reason_leave_by / reason_destination_by": "Who gave that reason: student, bot (the seat handed to a bot or finished by bots) or timer (a bot standing in for an idle student); empty if none was given.",
         "decisions.score": "Points under the session's scoring options; safety fields are reported beside them.",
     }
 
@@ -128,6 +129,8 @@ class EvacuationDebrief:
                    "fuel": story["fuel"], "supplies": story["supplies"], "score": story["score"],
                    "reason_leave": story["reason_keys"].get("leave"),
                    "reason_destination": story["reason_keys"].get("destination"),
+                   "reason_leave_by": story["reason_by"]["leave"],
+                   "reason_destination_by": story["reason_by"]["destination"],
                    "unfinished": story["flags"]["unfinished"], "bot_finished": story["flags"]["bot_finished"]}
             if named:
                 row["nickname"] = story["holder"]["name"]

@@ -216,6 +216,11 @@ class Resort(EngineBasics):
     ACTION_FIELDS = ACTION_FIELDS
     ACTION_WORDS = WORDS
 
+    def turn(self, state, seat):
+        """A seat's turn is its round's roll, buys, options and shelter: an idle player's stand-in
+        plays all of it, so the student comes back to their next turn, not half of this one."""
+        return [state["round"], state["turn"]]
+
     def setup(self, seed, seats, options=None):
         chosen = {o["name"]: o["default"] for o in OPTIONS}
         for name, value in (options or {}).items():

@@ -42,6 +42,12 @@ class Stormfury(Bookkeeping, Screens, LegalActions, Moves, TurnFlow, HurricanePh
     content_hash = CONTENT_HASH
     OPTIONS = OPTIONS
 
+    def turn(self, state: dict, seat: int):
+        """A seat's turn is its part of the round's phase (choosing a role, or its Player Phase
+        turn): an idle player's stand-in plays it to the end (cards played, a hand over the limit
+        discarded, the turn ended), never one action of it."""
+        return [state["round"], state["phase"]]
+
 
 __all__ = [
     "CARD_STEPS", "CATEGORY", "CENTRE_START", "CHITS", "CITIES", "CITY_HEX", "CITY_IDS", "CONTENT",

@@ -70,16 +70,16 @@ OPTIONS = [
      "choice_labels": {"turns": gettext_noop("Turns"), "free": gettext_noop("Free")},
      "description": gettext_noop("Turns: play in seat order, as the rule book's main game. Free (Tornado Alert! 2): "
                                  "no turn order, anyone plays whenever they like (3 to 6 players).")},
-    {"name": "race_ms", "default": 300, "choices": [0, 300, 600], "label": gettext_noop("Slap race window (ms)"),
+    {"name": "race_ms", "default": 300, "choices": [0, 300, 600], "label": gettext_noop("Slaps this close together are a tie (milliseconds)"),
      "description": gettext_noop("Slaps aimed at the same pile that reach the server within this window are equal: "
                                  "a fair draw picks the winner, so the tablet nearest the access point does not always win. "
                                  "0: the first slap to arrive wins.")},
-    {"name": "bot_reaction_ms", "default": 900, "choices": [500, 900, 1500], "label": gettext_noop("Bot reaction time (ms)"),
+    {"name": "bot_reaction_ms", "default": 900, "choices": [500, 900, 1500], "label": gettext_noop("How long a bot takes to slap (milliseconds)"),
      "description": gettext_noop("About how long a bot takes to slap a pile it likes (it varies by up to half either way).")},
     {"name": "face_down_value", "default": 0, "choices": [0, -1], "label": gettext_noop("Face-down card value"),
-     "description": gettext_noop("The rule book says 0 in three places and -1 once (RULES.md).")},
+     "description": gettext_noop("The printed rule book says a face-down card is worth 0 in three places and -1 in one.")},
     {"name": "allowance_ms", "default": 0, "choices": [0, 1500, 3000, 5000],
-     "label": gettext_noop("Reaction allowance (ms)"),
+     "label": gettext_noop("Extra time to react (milliseconds)"),
      "description": gettext_noop("An accommodation for students who react slowly (a screen reader, a switch, a "
                                  "slower hand): after every change of the pile it waits this long before the next "
                                  "card, and every slap in that time competes in the fair draw. 0: no allowance.")},

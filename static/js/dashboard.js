@@ -1,13 +1,18 @@
 // The teacher's live dashboard and the projector screen. Both show numbered snapshots from the
 // server (at most about a second stale); every button posts to one command endpoint.
 
-import { gettext, ngettext, fmt, h as el } from "./kit.js";
+import { gettext, ngettext, fmt, h as el, ask } from "./kit.js";
 
 const T = {
   joinAt: gettext("Go to"), enter: gettext("and enter"),
   students: (n) => fmt(ngettext("%(n)s student joined", "%(n)s students joined", n), { n }),
   approve: gettext("Approve"), unapprove: gettext("Hide name"), rename: gettext("Rename"), remove: gettext("Remove"),
-  renamePrompt: gettext("New nickname:"), removeConfirm: (n) => fmt(gettext("Remove %(n)s from this lesson?"), { n }),
+  renamePrompt: gettext("New nickname:"), cancel: gettext("Cancel"),
+  approveAll: (n) => fmt(ngettext("Approve %(n)s waiting name", "Approve all %(n)s waiting names", n), { n }),
+  unapprovedTitle: gettext("Some nicknames are not approved"),
+  unapprovedStart: (n) => fmt(ngettext("%(n)s nickname is still waiting for your approval. Until you approve it, the projector shows its table and seat instead.",
+    "%(n)s nicknames are still waiting for your approval. Until you approve them, the projector shows their table and seat instead.", n), { n }),
+  approveAllStart: gettext("Approve all and start"), startAnyway: gettext("Start anyway"), backToList: gettext("Back to the list"), removeConfirm: (n) => fmt(gettext("Remove %(n)s from this lesson?"), { n }),
   moveTo: gettext("Move to table"), table: (n) => fmt(gettext("Table %(n)s"), { n }), seat: (n) => fmt(gettext("Seat %(n)s"), { n }),
   start: gettext("Start the game"), pause: gettext("Pause"), resume: gettext("Resume"), park: gettext("Park until next lesson"),
   finish: gettext("Finish with bots"), endNow: gettext("End now"),
@@ -16,7 +21,9 @@ const T = {
   parkConfirm: gettext("Park the lesson? Timers stop; the code and seats are kept for next time."),
   needs: gettext("Needs you"), nothing: gettext("Nothing needs you right now."),
   alert: {asking: gettext("asks for help"), stuck: gettext("seems stuck"), offline: gettext("is offline"), idle: gettext("is idle"),
-    finished: gettext("has finished"), claim: gettext("wants to move to another device")},
+    finished: gettext("has finished"), claim: gettext("wants to move to another device"),
+    seatless: gettext("joined late and waits for a seat")},
+  lateTables: (n) => fmt(ngettext("Open a new table for %(n)s late student", "Open a new table for %(n)s late students", n), { n }),
   clear: gettext("Done"), approveClaim: gettext("Approve move"),
   approveSeen: gettext("Approve: I have seen both tablets"), refuseClaim: gettext("Refuse move"),
   toBot: gettext("Hand to bot"), toStudent: gettext("Give back"), bot: gettext("bot"), online: gettext("online"), offline: gettext("offline"),
@@ -25,6 +32,10 @@ const T = {
   rank: gettext("Rank"), name: gettext("Name"), score: gettext("Score"), progress: gettext("Class progress"),
   finishedTables: (d, t) => fmt(gettext("%(d)s of %(t)s tables finished"), { d, t }),
   status: {lobby: gettext("Students joining"), playing: gettext("Playing"), paused: gettext("Paused"), parked: gettext("Parked"), ended: gettext("Ended")},
+  loopbackTitle: gettext("Tablets cannot reach this address"),
+  loopbackWhy: gettext("This computer is serving the lesson to itself only (localhost), so the link and the QR code open nothing on a tablet."),
+  loopbackDo: gettext("Stop the server and start it for the classroom network with:"),
+  checkTablet: gettext("Test a tablet before class"), checkWhy: gettext("(open this page on one tablet: it checks the connection and the screen)"),
   stormMoves: gettext("Storm moves"), stormConfirm: gettext("The storm will move at every table after a 10-second countdown. Continue?"),
   stormIn: (n) => fmt(gettext("The storm moves in %(n)s s"), { n }), stormLine: (s) => fmt(gettext("Storm: category %(category)s · round %(round)s played by every table"), { category: s.category ?? "–", round: s.round ?? "–" }),
   waitingTables: (n, t) => fmt(gettext("%(n)s of %(t)s tables have ended their turn"), { n, t }),
@@ -41,16 +52,29 @@ const mode = cfg.mode;
 let data = JSON.parse(document.getElementById("dashboard-initial").textContent);
 let renderer = null, board = null, ws = null, failures = 0, pollTimer = null;
 
-async function command(name, params = {}, confirmText = null) {
-  if (confirmText && !window.confirm(confirmText)) return;
+// What the last command answered when it was refused: shown above the controls (role=alert)
+// until the next command, never in a browser pop-up.
+let refusal = null, refusalFresh = false;
+
+async function command(name, params = {}) {
   const body = new URLSearchParams(params);
   const response = await fetch(cfg.commandUrl + name, {
     method: "POST", credentials: "same-origin", body,
     headers: {"X-CSRFToken": cfg.csrf, "Accept": "application/json"},
   });
   const answer = await response.json().catch(() => ({ok: false, message: response.statusText}));
-  if (!answer.ok) window.alert(answer.message);
-  refresh();
+  refusal = answer.ok ? null : answer.message;
+  refusalFresh = !answer.ok;
+  await refresh();
+  return answer.ok;
+}
+
+// Asks in the page first when the control says so ({confirm: text}); the going-ahead button
+// repeats the control's own words ("End now"), so the answer is never a bare "OK".
+async function confirmed(label, opts) {
+  if (!opts.confirm) return true;
+  return ask(opts.confirm, [{value: false, label: T.cancel}, {value: true, label, primary: !opts.class || !opts.class.includes("danger"),
+    danger: !!(opts.class && opts.class.includes("danger"))}]);
 }
 
 // Every control carries a data-focus key (its command and what it acts on), so a new snapshot,
@@ -58,10 +82,28 @@ async function command(name, params = {}, confirmText = null) {
 const button = (label, name, params, opts = {}) => el("button", {
   type: "button", class: opts.class || "", "aria-label": opts.aria || null, disabled: opts.disabled || null,
   "data-focus": `${name}:${JSON.stringify(params || {})}`,
-  onclick: () => command(name, params, opts.confirm || null),
+  onclick: async () => {
+    if (opts.before && !(await opts.before())) return;
+    if (await confirmed(label, opts)) command(name, params);
+  },
 }, label);
 
 // --- Teacher ------------------------------------------------------------------------------------
+
+// A server that listens on this computer only gives addresses no tablet can open: say so in
+// large type, with the one command that serves the class, before anyone scans the QR code.
+function loopbackWarning(big) {
+  if (!data.loopback) return null;
+  return el("section", {class: `card loopback-warning${big ? " big" : ""}`, role: "alert"},
+    el("h2", {}, T.loopbackTitle),
+    el("p", {}, T.loopbackWhy),
+    el("p", {}, T.loopbackDo, " ", el("code", {class: "serve-command"}, data.serve_command)));
+}
+
+function checkLink() {
+  return el("p", {class: "check-link"}, el("a", {href: data.check_url, target: "_blank", rel: "noopener"}, T.checkTablet),
+    " ", el("span", {class: "muted"}, T.checkWhy));
+}
 
 function joinPanel(big) {
   return el("section", {class: `card join-panel${big ? " big" : ""}`},
@@ -88,8 +130,9 @@ function roster() {
       el("span", {class: "row-actions"},
         p.approved ? button(T.unapprove, "unapprove", {participant: p.id}, {aria: `${T.unapprove}: ${p.name}`})
                    : button(T.approve, "approve", {participant: p.id}, {class: "primary", aria: `${T.approve}: ${p.name}`}),
-        el("button", {type: "button", "aria-label": `${T.rename}: ${p.name}`, "data-focus": `rename:${p.id}`, onclick: () => {
-          const name = window.prompt(T.renamePrompt, p.name);
+        el("button", {type: "button", "aria-label": `${T.rename}: ${p.name}`, "data-focus": `rename:${p.id}`, onclick: async () => {
+          const name = await ask(T.renamePrompt, [{value: false, label: T.cancel}, {value: true, label: T.rename, primary: true}],
+            null, {value: p.name});
           if (name) command("rename", {participant: p.id, nickname: name});
         }}, T.rename),
         button(T.remove, "remove", {participant: p.id}, {class: "danger", aria: `${T.remove}: ${p.name}`, confirm: T.removeConfirm(p.name)}),
@@ -101,7 +144,7 @@ function roster() {
 function controls() {
   const s = data.status;
   const bar = el("div", {class: "controls", role: "group", "aria-label": gettext("Lesson controls")});
-  if (s === "lobby") bar.append(button(T.start, "start", {}, {class: "primary big", disabled: !data.participants.length}));
+  if (s === "lobby") bar.append(button(T.start, "start", {}, {class: "primary big", disabled: !data.participants.length, before: startChecked}));
   if (s === "playing") bar.append(button(T.pause, "pause"));
   if (s === "paused" || s === "parked") bar.append(button(T.resume, "resume", {}, {class: "primary"}));
   if (s === "playing" || s === "paused") bar.append(button(T.park, "park", {}, {confirm: T.parkConfirm}));
@@ -113,6 +156,24 @@ function controls() {
       button(T.endNow, "end-now", {}, {class: "danger", confirm: T.endConfirm}));
   }
   return bar;
+}
+
+// Starting with nicknames still waiting asks first: go back to the list, approve them all and
+// start, or start anyway (the projector then shows their table and seat instead).
+async function startChecked() {
+  const waiting = data.participants.filter((p) => !p.approved).length;
+  if (!waiting) return true;
+  // "Start anyway" has the focus, as Start alone did: approving names takes the teacher's own tap.
+  const choice = await ask(T.unapprovedStart(waiting), [
+    {value: "back", label: T.backToList}, {value: "approve", label: T.approveAllStart, primary: true},
+    {value: "anyway", label: T.startAnyway}], T.unapprovedTitle);
+  if (choice === "approve") return command("approve-all");
+  return choice === "anyway";
+}
+
+function approveAll() {
+  const waiting = data.participants.filter((p) => !p.approved).length;
+  return waiting ? button(T.approveAll(waiting), "approve-all", {}, {class: "primary"}) : null;
 }
 
 function alerts() {
@@ -130,6 +191,8 @@ function alerts() {
       a.kind === "claim" ? button(T.refuseClaim, "refuse-move", {participant: a.participant}, {aria: `${T.refuseClaim}: ${a.who}`}) : null));
   }
   box.append(list);
+  const late = data.alerts.filter((a) => a.kind === "seatless").length;
+  if (late) box.append(button(T.lateTables(late), "late-tables", {}, {class: "primary"}));
   return box;
 }
 
@@ -211,10 +274,13 @@ setInterval(() => {
 
 function teacherView() {
   const parts = [el("p", {class: "status-line"}, el("span", {class: "badge"}, T.status[data.status]),
-    " ", T.students(data.participants.length)), controls(), stormLine()];
+    " ", T.students(data.participants.length)),
+    refusal ? el("p", {class: "message error", role: refusalFresh ? "alert" : null}, refusal) : null, controls(), stormLine()];
+  refusalFresh = false;  // said once; later snapshots redraw it without saying it again
   if (data.status === "lobby") {
+    parts.push(loopbackWarning(false), checkLink());
     parts.push(el("div", {class: "lobby-grid"}, joinPanel(false),
-      el("section", {class: "card"}, el("h2", {}, T.students(data.participants.length)),
+      el("section", {class: "card"}, el("h2", {}, T.students(data.participants.length)), approveAll(),
         data.participants.length ? roster() : el("p", {class: "muted"}, T.waiting))));
     parts.push(el("section", {class: "grid tables"}, ...data.tables.map(tableCard)));
     return parts;
@@ -224,7 +290,7 @@ function teacherView() {
   if (st) parts.push(st);
   parts.push(el("section", {class: "grid tables"}, ...data.tables.map(tableCard)));
   parts.push(el("details", {class: "card", "data-focus-open": "roster", open: openDetails.roster || null},
-    el("summary", {"data-focus": "roster-summary"}, T.students(data.participants.length)), roster()));
+    el("summary", {"data-focus": "roster-summary"}, T.students(data.participants.length)), approveAll(), roster()));
   return parts;
 }
 
@@ -234,20 +300,25 @@ function screenView() {
   if (data.status === "lobby") {
     const names = el("ul", {class: "screen-names"});
     data.participants.filter((p) => p.approved).forEach((p) => names.append(el("li", {}, p.name)));
-    return [joinPanel(true), el("section", {class: "card"}, el("h2", {}, T.students(data.participants.length)), names)];
+    return [loopbackWarning(true), joinPanel(true), el("section", {class: "card"}, el("h2", {}, T.students(data.participants.length)), names)];
   }
   const st = standings(true);
   if (st) return [el("h1", {}, data.status === "ended" ? T.ended : T.standings), st];
   const done = data.tables.filter((t) => t.summary && t.summary.status === "finished").length;
+  // The moment's news, in letters readable from the back of the room: how many tables are done.
   const progress = el("section", {class: "card progress"}, el("h2", {}, T.progress),
-    el("p", {class: "lead"}, T.finishedTables(done, data.tables.length)));
+    el("p", {class: "screen-news"}, T.finishedTables(done, data.tables.length)));
   const list = el("ul", {class: "screen-tables"});
   for (const t of data.tables) {
     // Each engine's teacher view says how far its table is, in percent.
-    const p = t.summary && t.summary.view ? t.summary.view.progress : null;
-    list.append(el("li", {}, el("strong", {}, T.table(t.number)), " ",
-      el("progress", {max: 100, value: p == null ? (t.summary && t.summary.status === "finished" ? 100 : 0) : p,
-        "aria-label": T.table(t.number)})));
+    const finished = !!(t.summary && t.summary.status === "finished");
+    const raw = t.summary && t.summary.view ? t.summary.view.progress : null;
+    const p = Math.max(0, Math.min(100, Math.round(raw == null ? (finished ? 100 : 0) : raw)));
+    list.append(el("li", {class: finished ? "done" : ""},
+      el("strong", {class: "screen-table-name"}, T.table(t.number)),
+      el("span", {class: "screen-bar", role: "img", "aria-label": `${T.table(t.number)}: ${finished ? T.status.ended : `${p} %`}`},
+        el("span", {class: "screen-bar-fill", style: `width: ${p}%`})),
+      el("span", {class: "screen-percent", "aria-hidden": "true"}, finished ? "✓" : `${p} %`)));
   }
   progress.append(list);
   return [data.status !== "playing" ? el("p", {class: "badge warn big"}, T.status[data.status]) : null,

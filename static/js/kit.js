@@ -378,10 +378,66 @@ export function askButton(prefix, controls, label, askedLabel, disabled) {
 // ---- choices ----------------------------------------------------------------------------------
 
 /** Asks once before an irreversible choice (leave home, choose a destination, end a turn
- * with cards still playable); true to go ahead. The browser's own dialog: modal, and usable by
- * keyboard and screen reader on every supported tablet. */
+ * with cards still playable): a promise of true to go ahead (at once without `text`). */
 export function confirmChoice(text) {
-  return !text || window.confirm(text);
+  if (!text) return Promise.resolve(true);
+  return ask(text, [{ value: false, label: gettext("Cancel") }, { value: true, label: gettext("Yes, go ahead"), primary: true }]);
+}
+
+/** An in-page question (never the browser's confirm(), which a tablet may block or show off
+ * screen): a modal alert dialog over the page with its own buttons, each `{value, label,
+ * primary, danger}`. Focus moves to the last button (the one that goes ahead, as the browser's
+ * dialog did) and stays inside; Escape or the first button answers its value; focus goes
+ * back where it was. Resolves with the chosen value. */
+export function ask(text, buttons, title, input) {
+  return new Promise((resolve) => {
+    const back = document.activeElement;
+    // A live screen may redraw while the question is open: focus then goes back to the same
+    // control drawn afresh (by its data-key or data-focus), or into the same screen.
+    const backKey = back && back.dataset ? (back.dataset.key || back.dataset.focus) : null;
+    const backRoot = back && back.closest ? back.closest("#play, #board-root, main") : null;
+    const id = `sw-ask-${Date.now().toString(36)}`;
+    // With `input` ({value}) the dialog holds one text field: the going-ahead button answers its text.
+    const field = input ? h("input", { type: "text", id: `${id}-input`, class: "sw-ask-input", value: input.value || "",
+      "aria-labelledby": `${id}-text`, autocomplete: "off",
+      onkeydown: (e) => { if (e.key === "Enter") { e.preventDefault(); close(field.value); } } }) : null;
+    const close = (value) => {
+      overlay.remove();
+      document.removeEventListener("keydown", onKey, true);
+      const live = (el) => el && el.isConnected && !el.disabled && typeof el.focus === "function";
+      let target = live(back) ? back : null;
+      if (!target && backKey) {
+        target = document.querySelector(`[data-key="${CSS.escape(backKey)}"]:not([disabled]), [data-focus="${CSS.escape(backKey)}"]:not([disabled])`);
+      }
+      if (!target && backRoot && backRoot.isConnected) {
+        target = backRoot.querySelector("button:not([disabled]), [data-focus-hold], [tabindex='-1']");
+        if (!target) { backRoot.setAttribute("tabindex", "-1"); target = backRoot; }
+      }
+      if (target) target.focus({ preventScroll: true });
+      resolve(value);
+    };
+    const choices = buttons.map((b) => h("button", {
+      type: "button", class: `sw-ask-button${b.primary ? " primary" : ""}${b.danger ? " danger" : ""}`,
+      "data-ask": String(b.value), onclick: () => close(field && b.value === true ? field.value : b.value),
+    }, b.label));
+    const dialog = h("div", { class: "sw-ask", role: "alertdialog", "aria-modal": "true",
+      "aria-labelledby": title ? `${id}-title` : `${id}-text`, "aria-describedby": title ? `${id}-text` : null },
+      title ? h("h2", { id: `${id}-title`, class: "sw-ask-title", text: title }) : null,
+      h("p", { id: `${id}-text`, class: "sw-ask-text", text }), field,
+      h("div", { class: "sw-ask-buttons" }, choices));
+    const overlay = h("div", { class: "sw-ask-backdrop" }, dialog);
+    function onKey(event) {
+      if (event.key === "Escape") { event.preventDefault(); event.stopPropagation(); close(buttons[0].value); return; }
+      if (event.key !== "Tab") return;
+      const first = field || choices[0], last = choices[choices.length - 1];
+      if (!dialog.contains(document.activeElement)) { event.preventDefault(); last.focus(); }
+      else if (event.shiftKey && document.activeElement === first) { event.preventDefault(); last.focus(); }
+      else if (!event.shiftKey && document.activeElement === last) { event.preventDefault(); first.focus(); }
+    }
+    document.addEventListener("keydown", onKey, true);
+    document.body.append(overlay);
+    if (field) { field.focus(); field.select(); } else choices[choices.length - 1].focus();
+  });
 }
 
 /** Sends a legal action through the transport, which asks `confirm` first (confirmChoice),

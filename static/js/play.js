@@ -200,9 +200,10 @@ async function postFrame(frame) {
   }
 }
 
-function act(seat, action, options = {}) {
-  if (state.busy) return Promise.resolve(false);
-  if (!confirmChoice(options.confirm)) return Promise.resolve(false);
+async function act(seat, action, options = {}) {
+  if (state.busy) return false;
+  if (options.confirm && !(await confirmChoice(options.confirm))) return false;
+  if (state.busy) return false;
   const view = state.views[seat];
   state.notice = null;
   state.pending = {type: "act", id: newId(), seat, version: view ? view.version : 0, action};
@@ -210,7 +211,7 @@ function act(seat, action, options = {}) {
   render();
   sendFrame(state.pending);
   armResend();
-  return Promise.resolve(true);
+  return true;
 }
 
 function armResend() {

@@ -9,13 +9,39 @@ from tests.conftest import TABLET, in_thread
 from tests.factories import PASSWORD, make_teacher
 
 
-def teacher_page(browser, base_url, viewport=None):
-    """A signed-in teacher's page (a new teacher, made in the database)."""
+# The pages ask in the page (kit.js ask(), a div role=alertdialog), never with the browser's
+# confirm(). A test that means "yes" to every question installs this, as a person would tap
+# the going-ahead button (the last one) each time a question shows.
+_ANSWER_YES = """
+new MutationObserver(() => {
+  for (const dialog of document.querySelectorAll('.sw-ask:not([data-answered])')) {
+    dialog.dataset.answered = '1';
+    setTimeout(() => { const buttons = dialog.querySelectorAll('.sw-ask-buttons button'); buttons[buttons.length - 1].click(); }, 0);
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+def accept_questions(page):
+    """Answer every in-page question with its going-ahead button; any browser pop-up (which the
+    pages must never open) is recorded in ``page.browser_dialogs`` and dismissed."""
+    page.browser_dialogs = []
+    page.on("dialog", lambda dialog: (page.browser_dialogs.append(dialog.message), dialog.dismiss()))
+    page.add_init_script(_ANSWER_YES)
+
+
+def teacher_page(browser, base_url, viewport=None, answer_questions=True):
+    """A signed-in teacher's page (a new teacher, made in the database); with
+    ``answer_questions`` every in-page question is answered with its going-ahead button."""
     teacher = in_thread(make_teacher)
     context = browser.new_context(viewport=viewport or {"width": 1366, "height": 768}, base_url=base_url)
     context.set_default_timeout(15_000)
     page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
+    if answer_questions:
+        accept_questions(page)
+    else:
+        page.browser_dialogs = []
+        page.on("dialog", lambda dialog: (page.browser_dialogs.append(dialog.message), dialog.dismiss()))
     page.goto("/accounts/login/")
     page.get_by_label("E-mail address").fill(teacher.email)
     page.get_by_label("Password").fill(PASSWORD)
@@ -40,7 +66,7 @@ def student_page(browser, base_url, code, nickname, *, viewport=TABLET):
     context = browser.new_context(viewport=viewport, base_url=base_url)
     context.set_default_timeout(15_000)
     page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
+    accept_questions(page)
     page.goto("/join")
     page.get_by_label("Lesson code").fill(code.lower().replace("-", " "))
     page.get_by_label("Nickname").fill(nickname)
@@ -86,7 +112,8 @@ def tap_once(page, nickname, session_id) -> bool:
     before = page.evaluate("() => document.querySelectorAll('.evac-feed li').length + ':' + document.body.innerText.length")
     page.locator(f"button.evac-act[data-key='{wanted}']").first.click()
     # The buttons are disabled until the server answers; wait for the answer before the next tap.
-    page.wait_for_function("() => !document.querySelector('button.evac-act[disabled]') || document.querySelector('.evac-results')",
+    # (and any question the tap asked, answered in the page, has closed)
+    page.wait_for_function("() => !document.querySelector('.sw-ask') && (!document.querySelector('button.evac-act[disabled]') || document.querySelector('.evac-results'))",
                            timeout=10_000)
     del before
     return True

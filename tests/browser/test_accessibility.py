@@ -253,6 +253,10 @@ def test_the_turn_timer_warns_offers_more_time_and_says_when_the_bot_moved(brows
     for page in (ana, ben):
         watch_announcements(page)
     teacher.get_by_role("button", name="Start the game").click()
+    # A student's clock starts with their first move: each waits once.
+    for page in (ana, ben):
+        page.locator("""button.evac-act[data-key='{"type":"wait"}']""").click()
+        page.wait_for_function("() => !document.querySelector('button.evac-act[disabled]')")
     more = ana.get_by_role("button", name="More time")
     expect(more).to_be_visible()
     ana.wait_for_function("() => (window.__announced || []).some((t) => t.includes('A bot plays for you in'))")
@@ -267,8 +271,8 @@ def test_the_turn_timer_warns_offers_more_time_and_says_when_the_bot_moved(brows
     seat_of = lambda name: in_thread(lambda: Seat.objects.get(table__session_id=session_id, participant__nickname=name).number)  # noqa: E731
     actors = lambda seat: set(in_thread(lambda: list(Move.objects.filter(game__table__session_id=session_id, seat=seat)  # noqa: E731
                                                        .values_list("actor", flat=True))))
-    assert actors(seat_of("Ben")) == {Move.Actor.TIMER}
-    assert actors(seat_of("Ana")) == set()  # her fresh turn is still running
+    assert actors(seat_of("Ben")) == {Move.Actor.STUDENT, Move.Actor.TIMER}
+    assert actors(seat_of("Ana")) == {Move.Actor.STUDENT}  # her fresh turn is still running
     game = in_thread(lambda: Game.objects.get(table__session_id=session_id))
     assert game.timers[str(seat_of("Ana"))]
 

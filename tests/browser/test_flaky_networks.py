@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Move
-from tests.browser.lesson import create_session, student_page, tap_once, teacher_page
+from tests.browser.lesson import accept_questions, create_session, student_page, tap_once, teacher_page
 from tests.conftest import in_thread
 
 pytestmark = pytest.mark.browser
@@ -56,7 +56,7 @@ def test_blocked_websockets_fall_back_to_http(browser, asgi_server):
     context = browser.new_context(base_url=asgi_server, viewport={"width": 768, "height": 1024})
     context.route_web_socket(re.compile(r".*/ws/.*"), lambda ws: ws.close(code=1006 if False else 1000))
     student = context.new_page()
-    student.on("dialog", lambda dialog: dialog.accept())
+    accept_questions(student)
     student.goto("/join")
     student.get_by_label("Lesson code").fill(code)
     student.get_by_label("Nickname").fill("Ana")

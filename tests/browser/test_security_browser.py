@@ -121,6 +121,7 @@ def test_no_page_breaks_the_content_security_policy_and_every_page_works(browser
     student.wait_for_frames(f"/ws/play/{session_id}/")
     expect(page.locator(".roster")).to_contain_text("Robin")
     page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("alertdialog").get_by_role("button", name="Start anyway").click()
     expect(tablet.locator(".evac-actions")).to_be_visible()
 
     # /check on the same tablet: the page, its socket test and the screen size all pass.

@@ -14,7 +14,12 @@ pytestmark = pytest.mark.django_db
 
 
 def new_game(turn_seconds=30, bots=None):
-    return services.create_game(scenario="evacuation", seed=99, seats=2, bots=bots or {}, turn_seconds=turn_seconds)
+    """A game whose students have each made their first move, so their turn clocks run."""
+    game = services.create_game(scenario="evacuation", seed=99, seats=2, bots=bots or {}, turn_seconds=turn_seconds)
+    for seat in range(game.seats):
+        if str(seat) not in game.bots:
+            game = services.submit(game_id=game.pk, seat=seat, action={"type": "wait"}).game
+    return game
 
 
 def deadline(game, seat):
@@ -38,10 +43,10 @@ def test_more_time_in_the_warning_gives_a_fresh_turn_and_the_bot_waits():
     assert fresh - timezone.now() > timedelta(seconds=timers.MIN_EXTRA_SECONDS - 2)
     # When the old deadline passes, no bot plays for the seat.
     services.sweep_due(timezone.now() + timedelta(seconds=10))
-    assert not game.moves.filter(seat=0).exists()
+    assert not game.moves.filter(seat=0).exclude(actor=Move.Actor.STUDENT).exists()
     # When the new one passes, it does.
     services.sweep_due(fresh + timedelta(seconds=1))
-    assert set(game.moves.filter(seat=0).values_list("actor", flat=True)) == {Move.Actor.TIMER}
+    assert set(game.moves.filter(seat=0).exclude(actor=Move.Actor.STUDENT).values_list("actor", flat=True)) == {Move.Actor.TIMER}
 
 
 def test_more_time_is_refused_before_the_warning_for_bots_and_when_paused():

@@ -9,6 +9,10 @@ import { gettext, ngettext, fmt, money, h, svg, screenMemory, renderScreen, bann
   basisBlock, resultsTable, mapFrame } from "/static/js/kit.js";
 
 // Every visible string, in one catalogue, through the page language's gettext.
+// Tablemates' nicknames the teacher approved (play.js passes them; bots and hidden names
+// are not there), so the screen says "Ana" rather than "Player 2".
+let tablemates = {};
+
 const T = {
   yourTurn: (roll) => fmt(gettext("Your turn: you rolled %(roll)s. Pick a ship, then where it sails."), { roll }),
   waitTurn: (name) => fmt(gettext("Waiting for %(name)s"), { name }),
@@ -23,7 +27,7 @@ const T = {
   target: (t) => fmt(gettext("First to %(target)s of freight wins"), { target: T.money(t) }),
   askTeacher: gettext("Ask the teacher"),
   teacherAsked: gettext("Teacher asked ✓"),
-  player: (n) => fmt(gettext("Fleet %(n)s"), { n: n + 1 }),
+  player: (n) => tablemates[n] || fmt(gettext("Fleet %(n)s"), { n: n + 1 }),
   playerYou: (n) => fmt(gettext("Fleet %(n)s (you)"), { n: n + 1 }),
   mapTitle: gettext("Sea map: ports, paths, ships, the cloud and its cone"),
   mapDesc: gettext("The sea between Miami, Bermuda and Puerto Rico as a grid of dots. The same facts are listed in words beside the map."),
@@ -126,6 +130,7 @@ function centre(cell) {
 }
 
 export function render(root, boardIn, message, controls) {
+  tablemates = (controls && controls.names) || {};
   const mem = remember(root);
   const view = message.view;
   const board = view.sea ? { ...boardIn, ...view.sea } : boardIn; // a game of an older rules edition draws its own sea

@@ -9,6 +9,10 @@
 import { gettext, pgettext, fmt, money, pageLanguage, h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
   resultsTable, mapFrame } from "/static/js/kit.js";
 
+// Tablemates' nicknames the teacher approved (play.js passes them; bots and hidden names
+// are not there), so the screen says "Ana" rather than "Player 2".
+let tablemates = {};
+
 const T = {
   yourMove: gettext("Your move"),
   paused: gettext("Paused by your teacher"),
@@ -163,7 +167,7 @@ const T = {
   changesTitle: gettext("What changed"),
   changeBy: (title) => fmt(gettext("chance card \"%(title)s\""), { title }),
   othersTitle: gettext("Other households"),
-  seatName: (n) => fmt(gettext("Player %(n)s"), { n: n + 1 }),
+  seatName: (n) => tablemates[n] || fmt(gettext("Player %(n)s"), { n: n + 1 }),
   botName: gettext("bot"),
   seatStatus: {
     playing: gettext("playing"), arrived: gettext("arrived"), stayed: gettext("stayed home"),
@@ -225,6 +229,7 @@ function spanText(hours) {
 // ---- render -----------------------------------------------------------------------------------
 
 export function render(root, board, message, controls) {
+  tablemates = (controls && controls.names) || {};
   const mem = remember(root);
   const view = message.view;
   const nodesById = {};

@@ -7,6 +7,10 @@
 import { gettext, ngettext, fmt, money, h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows,
   resultsTable } from "/static/js/kit.js";
 
+// Tablemates' nicknames the teacher approved (play.js passes them; bots and hidden names
+// are not there), so the screen says "Ana" rather than "Player 2".
+let tablemates = {};
+
 const T = {
   yourTurn: gettext("Your turn: roll the die"),
   yourBuy: gettext("Buy this resort?"),
@@ -27,7 +31,7 @@ const T = {
   askTeacher: gettext("Ask the teacher"),
   teacherAsked: gettext("Teacher asked ✓"),
   you: gettext("You"),
-  seatName: (n) => fmt(gettext("Player %(n)s"), { n: n + 1 }),
+  seatName: (n) => tablemates[n] || fmt(gettext("Player %(n)s"), { n: n + 1 }),
   money: (n) => money(n),
   // map
   mapTitle: gettext("Sea board"),
@@ -195,6 +199,7 @@ function spaceName(ctx, index) {
 }
 
 export function render(root, board, message, controls) {
+  tablemates = (controls && controls.names) || {};
   const mem = remember(root);
   const view = message.view;
   const ctx = { root, board, ix: lookups(board), message, controls, view, mem, seat: message.seat };

@@ -10,6 +10,10 @@
 import { gettext, ngettext, pgettext, fmt, h, svg, screenMemory, renderScreen, focusOnwards, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
   mapFrame } from "/static/js/kit.js";
 
+// Tablemates' nicknames the teacher approved (play.js passes them; bots and hidden names
+// are not there), so the screen says "Ana" rather than "Player 2".
+let tablemates = {};
+
 const T = {
   // banner
   yourTurn: gettext("Your turn"),
@@ -172,7 +176,7 @@ const T = {
   pileTitle: (n) => fmt(gettext("Relief Corps pile (%(n)s)"), { n }),
   pileNote: gettext("Face up: other players may draw from it instead of the deck."),
   teamTitle: gettext("Your team"),
-  seatName: (n) => fmt(gettext("Player %(n)s"), { n: n + 1 }),
+  seatName: (n) => tablemates[n] || fmt(gettext("Player %(n)s"), { n: n + 1 }),
   noRoleYet: gettext("no role yet"),
   inCity: (c) => fmt(gettext("in %(c)s"), { c }),
   cards: (n) => fmt(ngettext("%(n)s card", "%(n)s cards", n), { n }),
@@ -346,6 +350,7 @@ function seatLabel(ix, view, seat, mySeat) {
 // ---- render -----------------------------------------------------------------------------------
 
 export function render(root, board, message, controls) {
+  tablemates = (controls && controls.names) || {};
   const mem = remember(root);
   const ix = lookups(board);
   const view = message.view;
