@@ -1,6 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from classroom import regions
 from scenarios import registry
 
 class SignUpForm(forms.Form):
@@ -32,6 +33,10 @@ class SessionForm(forms.Form):
     turn_timer = forms.BooleanField(label=_("A bot plays for a student who stays idle"), initial=True, required=False)
     turn_seconds = forms.IntegerField(label=_("Seconds before an idle seat is played"), min_value=15,
                                       max_value=600, initial=60)
+    region = forms.ChoiceField(
+        label=_("Where the class lives"), choices=(), initial="us_gulf",
+        help_text=_("The family plan and printables use this region's emergency number, alerts, "
+                    "official sites, units and paper size. The games stay on the US Gulf coast."))
     names = forms.ChoiceField(label=_("Nicknames"), choices=(), initial="approve",
                               widget=forms.RadioSelect)
     max_participants = forms.IntegerField(
@@ -47,6 +52,7 @@ class SessionForm(forms.Form):
         self.fields["scenario"].choices = registry.choices()
         self.scenarios = registry.all()
         self.fields["names"].choices = Session.Names.choices
+        self.fields["region"].choices = regions.choices()
         self.scenario_options = scenario_options or {}
         self.scenario_presets = {k: v for k, v in (scenario_presets or {}).items() if v}
         # One "Rules" choice per scenario that has presets; a scenario without any plays its

@@ -6,6 +6,7 @@ from django.db.models.signals import post_delete
 from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
+from classroom import regions
 from scenarios import registry
 
 
@@ -95,6 +96,8 @@ class Session(models.Model):
     arranged_by_teacher = models.BooleanField(default=False)
     #: the teacher's language when they opened or ended the session: the class packet's
     language = models.CharField(max_length=8, default="en")
+    #: where the class lives: the family plan's emergency number, alerts, links, units and paper
+    region = models.CharField(_("region"), max_length=20, choices=regions.choices, default=regions.DEFAULT)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)

@@ -131,6 +131,7 @@ def session_new(request):
                 turn_timer=data["turn_timer"], turn_seconds=data["turn_seconds"], names=data["names"],
                 seed=data["seed"], options=form.engine_options(),
                 preset=form.preset(), max_participants=data["max_participants"],
+                region=data["region"],
             )
         except services.SessionQuotaReached as error:
             form.add_error(None, error.message)
