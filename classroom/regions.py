@@ -26,6 +26,7 @@ class Link:
 
     label: object
     url: str
+    hurricane: bool = False           #: about hurricanes only (left out of a tornado plan)
 
     @property
     def shown(self) -> str:
@@ -62,7 +63,8 @@ _US_TORNADO_ALERTS = (
     _("The local National Weather Service office issues tornado watches and warnings: weather.gov."),
 )
 _US_WEATHER = (
-    Link(_("Hurricane forecasts, watches and warnings (National Hurricane Center)"), "https://www.nhc.noaa.gov"),
+    Link(_("Hurricane forecasts, watches and warnings (National Hurricane Center)"), "https://www.nhc.noaa.gov",
+         hurricane=True),
     Link(_("Tornado, flood and storm warnings for your area (National Weather Service)"), "https://www.weather.gov"),
 )
 _US_PREPARE = (
@@ -108,7 +110,8 @@ REGIONS = {
             Link(_("Warnings for Bonaire, Saba and Sint Eustatius (KNMI)"),
                  "https://www.knmi.nl/nederland-nu/weer/waarschuwingen-en-verwachtingen/caribisch-nederland"),
             Link(_("Warnings for Sint Maarten (Meteorological Department St. Maarten)"), "https://www.meteosxm.com"),
-            Link(_("Hurricane forecasts for the whole Atlantic (US National Hurricane Center)"), "https://www.nhc.noaa.gov"),
+            Link(_("Hurricane forecasts for the whole Atlantic (US National Hurricane Center)"), "https://www.nhc.noaa.gov",
+                 hurricane=True),
         ),
         prepare=(
             Link(_("Bonaire's hurricane advice (Openbaar Lichaam Bonaire)"), "https://www.bonairecrisis.com"),
@@ -163,6 +166,12 @@ def choices() -> list[tuple[str, object]]:
 def get(key: str | None) -> Region:
     """The region of that key; the default region for a key no longer offered."""
     return REGIONS.get(key or DEFAULT, REGIONS[DEFAULT])
+
+
+def weather_for(region: Region, hazard: str) -> list[Link]:
+    """The region's official forecast and warning sites for a plan about ``hazard``: a tornado
+    plan names where tornado warnings come from, not the hurricane center."""
+    return [link for link in region.weather if hazard == "hurricane" or not link.hurricane]
 
 
 def of(session) -> Region:

@@ -54,7 +54,7 @@ def sections(hazard: str, region, amounts: dict) -> list[dict]:
     alerts = list(region.tornado_alerts) + list(region.alerts) if tornado else list(region.alerts)
     out = [{"key": "alerts", "title": _("How we get alerts"), "lines": alerts,
             "blanks": [_("Phones with emergency alerts switched on (whose):")],
-            "sources": list(region.weather)}]
+            "sources": regions.weather_for(region, hazard)}]
 
     if tornado:
         stay = [_("At a tornado watch: check where we would shelter, and keep shoes and a phone close."),

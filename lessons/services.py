@@ -343,6 +343,7 @@ def _plan(session: Session, row: dict) -> dict:
     return {"lines": lines, "facts": facts, "played": bool(row),
             "local_office": check.local_office if check else "", "scenario": registry.get(session.scenario),
             "region": region, "hazard": kit.hazard, "paper": region.paper,
+            "weather": regions.weather_for(region, kit.hazard),
             "sections": checklist.sections(kit.hazard, region, amounts), "grades": checklist.GRADES}
 
 
