@@ -1,6 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from classroom import regions
 from scenarios import registry
 
 class SignUpForm(forms.Form):
@@ -35,6 +36,10 @@ class SessionForm(forms.Form):
         help_text=_("About two minutes suits a 10-year-old. Each student's clock starts with their first "
                     "move; the tablet warns 20 seconds before a bot steps in and offers “More time”, and "
                     "the bot then plays that student's whole turn."))
+    region = forms.ChoiceField(
+        label=_("Where the class lives"), choices=(), initial="us_gulf",
+        help_text=_("The family plan and printables use this region's emergency number, alerts, "
+                    "official sites, units and paper size. The games stay on the US Gulf coast."))
     names = forms.ChoiceField(label=_("Nicknames"), choices=(), initial="approve",
                               widget=forms.RadioSelect)
     intensity = forms.ChoiceField(
@@ -62,6 +67,7 @@ class SessionForm(forms.Form):
         self.fields["names"].choices = Session.Names.choices
         self.fields["intensity"].choices = Session.Intensity.choices
         self.fields["age_band"].choices = [(band, _("%(band)s years") % {"band": band}) for band, _label in AGE_BAND_CHOICES]
+        self.fields["region"].choices = regions.choices()
         self.scenario_options = scenario_options or {}
         self.scenario_presets = {k: v for k, v in (scenario_presets or {}).items() if v}
         # One "Rules" choice per scenario that has presets; a scenario without any plays its

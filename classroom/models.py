@@ -6,6 +6,7 @@ from django.db.models.signals import post_delete
 from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
+from classroom import regions
 from scenarios import registry
 from scenarios.audience import AGE_BANDS, FRANK, GENTLE, Audience
 
@@ -110,6 +111,8 @@ class Session(models.Model):
     #: governs tablets, printables, reports and the family plan alike
     intensity = models.CharField(_("death tolls"), max_length=10, choices=Intensity.choices, default=Intensity.GENTLE)
     age_band = models.CharField(_("youngest students"), max_length=4, choices=AGE_BAND_CHOICES, default=AGE_BANDS[0])
+    #: where the class lives: the family plan's emergency number, alerts, links, units and paper
+    region = models.CharField(_("region"), max_length=20, choices=regions.choices, default=regions.DEFAULT)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)

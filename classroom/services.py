@@ -19,7 +19,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from classroom import languages, nicknames
+from classroom import languages, nicknames, regions
 from classroom.models import Participant, Seat, Session, Table
 from games import pipeline as game_pipeline, services as games
 from games.models import Game, Move
@@ -72,7 +72,7 @@ class SessionQuotaReached(Exception):
 def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_with_bots=True,
                    turn_timer=True, turn_seconds=120, names=Session.Names.APPROVE, seed=None,
                    options=None, title="", preset="", max_participants=40,
-                   intensity=Session.Intensity.GENTLE, age_band="10+") -> Session:
+                   intensity=Session.Intensity.GENTLE, age_band="10+", region=regions.DEFAULT) -> Session:
     """A new session in the lobby, with a join code unique among all sessions.
 
     ``preset`` names one of the scenario's ``PRESETS`` (see ``scenarios.registry``): its
@@ -84,6 +84,8 @@ def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_wit
     """
     if Session.objects.filter(teacher=teacher).count() >= settings.SESSIONS_PER_TEACHER:
         raise SessionQuotaReached(settings.SESSIONS_PER_TEACHER)
+    if region not in regions.REGIONS:
+        raise ValueError(f"No region {region!r}.")
     options = dict(options or {})
     if preset:
         named = registry.get(scenario).presets
@@ -100,7 +102,7 @@ def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_wit
                     seats_per_table=seats_per_table, fill_with_bots=fill_with_bots,
                     turn_timer=turn_timer, turn_seconds=turn_seconds, names=names,
                     seed=seed if seed is not None else secrets.randbits(48),
-                    options=options, title=title, max_participants=max_participants,
+                    options=options, title=title, max_participants=max_participants, region=region,
                     language=languages.current(), intensity=audience.intensity, age_band=audience.age_band,
                 )
         except IntegrityError:

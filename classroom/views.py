@@ -146,6 +146,7 @@ def session_new(request):
                 seed=data["seed"], options=form.engine_options(),
                 preset=form.preset(), max_participants=data["max_participants"],
                 intensity=data["intensity"], age_band=data["age_band"],
+                region=data["region"],
             )
         except services.SessionQuotaReached as error:
             form.add_error(None, error.message)

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from classroom import regions
 from lessons import services
 from scenarios.audience import Audience
 
@@ -19,22 +20,24 @@ def pdf_of(html: str) -> bytes:
     return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf()
 
 
-def guide_pdf(scenario) -> bytes:
-    return pdf_of(render_to_string("lessons/print_guide.html", {"scenario": scenario, "guide": scenario.kit.guide,
-                                                                "kit": scenario.kit}))
+def guide_pdf(scenario, session=None) -> bytes:
+    return pdf_of(render_to_string("lessons/print_guide.html", services.guide_context(scenario, session)))
 
 
-def printables_html(scenario, printables, reader: Audience) -> str:
+def printables_html(scenario, printables, reader: Audience, session=None) -> str:
     """The printables for a class that may see what ``reader`` may (a session's students; the
-    gentlest, youngest choice when printed outside a session)."""
+    gentlest, youngest choice when printed outside a session), on the paper of the session's
+    region (Letter without a session)."""
     pages = [{"printable": p, "html": render_to_string(scenario.template(p.template),
                                                       services.printable_context(scenario.key, p, reader))}
              for p in printables]
-    return render_to_string("lessons/print_printables.html", {"scenario": scenario, "pages": pages, "reader": reader})
+    return render_to_string("lessons/print_printables.html", {
+        "scenario": scenario, "pages": pages, "reader": reader,
+        "paper": regions.of(session).paper if session else "Letter"})
 
 
-def printables_pdf(scenario, printables, reader: Audience) -> bytes:
-    return pdf_of(printables_html(scenario, printables, reader))
+def printables_pdf(scenario, printables, reader: Audience, session=None) -> bytes:
+    return pdf_of(printables_html(scenario, printables, reader, session))
 
 
 def qr_data_uri(url: str) -> str:
@@ -51,9 +54,10 @@ def handout_pdf(session) -> bytes:
 
     url = join_url(session)
     return pdf_of(render_to_string("lessons/print_handout.html", {
-        "session": session, "code": format_code(session.join_code), "url": url, "join_page": f"{settings.PUBLIC_BASE_URL}/join", "qr": qr_data_uri(url),
+        "session": session, "paper": regions.of(session).paper, "code": format_code(session.join_code), "url": url, "join_page": f"{settings.PUBLIC_BASE_URL}/join", "qr": qr_data_uri(url),
         "slips": range(6)}))
 
 
 def plan_pdf(plan: dict) -> bytes:
-    return pdf_of(render_to_string("lessons/print_plan.html", {"plan": plan, "generated": timezone.now()}))
+    return pdf_of(render_to_string("lessons/print_plan.html", {"plan": plan, "paper": plan["paper"],
+                                                               "generated": timezone.now()}))

@@ -4,14 +4,18 @@ these; the scenario's part is its kit (``registry.get(key).kit``), read as data.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from classroom import languages
+from classroom import languages, regions
 from classroom.models import Participant, Seat, Session
+from lessons import family_plan as checklist
+from lessons import glossary
 from lessons.models import CheckAnswer, CheckItem, KnowledgeCheck
 from scenarios import registry
 from scenarios.base import load_content
@@ -318,20 +322,44 @@ def family_plan_blank(session: Session) -> dict:
     return _plan(session, {})
 
 
+#: a fact stated in US units (its English ``number`` or statement; nautical miles are everyone's)
+US_UNITS = re.compile(r"gallon|\binch|\bfeet\b|\bfoot\b|\bmph\b|\b\d+ (?:in|ft)\b|(?<!nautical )\bmiles?\b",
+                      re.IGNORECASE)
+
+
 def _plan(session: Session, row: dict) -> dict:
     kit = kit_of(session.scenario)
+    region = regions.of(session)
+    language = languages.current()
+    amounts = regions.quantities(region, language)
     lines = []
     for line in kit.plan:
         text = line.values.get(str(row[line.column])) if line.column and line.column in row else None
         fallback = line.otherwise if row or line.unplayed is None else line.unplayed
-        lines.append({"key": line.key, "label": line.label, "text": text or fallback, "from_game": bool(text)})
+        lines.append({"key": line.key, "label": line.label, "text": regions.fill(text or fallback, amounts),
+                      "from_game": bool(text)})
     reader = session.audience
-    facts = outcomes.in_language([f for f in Fact.objects.filter(key__in=kit.plan_facts) if reader.allows(f)],
-                                 languages.current())
+    facts = [f for f in Fact.objects.filter(key__in=kit.plan_facts) if reader.allows(f)]
+    if regions.units_for(region, language) == "metric":
+        # a fact keeps its source's gallons and feet; the plan's own lines give the same advice in metres
+        facts = [f for f in facts if not US_UNITS.search(f"{f.number} {f.statement}")]
+    facts = outcomes.in_language(facts, language)
     facts.sort(key=lambda f: kit.plan_facts.index(f.key))
     check = KnowledgeCheck.objects.filter(session=session).first()
     return {"lines": lines, "facts": facts, "played": bool(row),
-            "local_office": check.local_office if check else "", "scenario": registry.get(session.scenario)}
+            "local_office": check.local_office if check else "", "scenario": registry.get(session.scenario),
+            "region": region, "hazard": kit.hazard, "paper": region.paper,
+            "weather": regions.weather_for(region, kit.hazard),
+            "sections": checklist.sections(kit.hazard, region, amounts), "grades": checklist.GRADES}
+
+
+def set_region(*, session: Session, region: str) -> Session:
+    """Where the class lives (``classroom.regions``); an unknown region is refused, nothing changed."""
+    if region not in regions.REGIONS:
+        raise CheckError(_("Choose one of the regions offered."))
+    session.region = region
+    session.save(update_fields=["region"])
+    return session
 
 
 def set_local_office(*, session: Session, text: str) -> KnowledgeCheck:
@@ -342,6 +370,30 @@ def set_local_office(*, session: Session, text: str) -> KnowledgeCheck:
     check.local_office = text
     check.save(update_fields=["local_office"])
     return check
+
+
+# --- The guide ----------------------------------------------------------------------------------------
+
+#: what each phase of the scripted debrief is called (``scenarios.kit.DEBRIEF_PHASES``)
+PHASE_TITLES = {
+    "reactions": gettext_lazy("1. Reactions: how did it feel?"),
+    "what_happened": gettext_lazy("2. What happened?"),
+    "why": gettext_lazy("3. Why did it happen?"),
+    "differently": gettext_lazy("4. What would you do differently?"),
+    "real_world": gettext_lazy("5. The real world"),
+}
+
+
+def guide_context(scenario, session: Session | None = None) -> dict:
+    """What the guide's page and PDF show: the scenario's guide with the glossary's terms and the
+    debrief's phases named, and the paper size of the session's region (Letter without one)."""
+    guide = scenario.kit.guide
+    debrief = [{"phase": p.phase, "title": PHASE_TITLES[p.phase], "say": p.say, "shows": p.shows}
+               for p in guide.debrief]
+    region = regions.of(session) if session is not None else None
+    return {"scenario": scenario, "guide": guide, "kit": scenario.kit, "debrief": debrief,
+            "vocabulary": glossary.terms(guide.vocabulary), "region": region,
+            "paper": region.paper if region else "Letter"}
 
 
 # --- Printables --------------------------------------------------------------------------------------

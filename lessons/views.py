@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from classroom import buckets
+from classroom import buckets, regions
 from classroom.models import Session
 from lessons import printing, services
 from lessons.models import CheckAnswer, KnowledgeCheck
@@ -39,17 +39,22 @@ def _pdf(pdf: bytes, name: str) -> HttpResponse:
 @login_required
 def guide(request, scenario):
     scenario = _scenario(scenario)
-    session_pk = request.GET.get("session", "")
-    return render(request, "lessons/guide.html", {"scenario": scenario, "guide": scenario.kit.guide,
-                                                  "kit": scenario.kit,
-                                                  "session_pk": int(session_pk) if session_pk.isdigit() else None})
+    session = _chosen_session(request)
+    return render(request, "lessons/guide.html", {**services.guide_context(scenario, session),
+                                                  "session_pk": session.pk if session else None})
+
+
+def _chosen_session(request) -> Session | None:
+    """The teacher's own session named by ``?session=`` (its region sets the paper), if any."""
+    raw = request.GET.get("session", "")
+    return Session.objects.filter(pk=int(raw), teacher=request.user).first() if raw.isdigit() else None
 
 
 @login_required
 @never_cache
 def guide_pdf(request, scenario):
     scenario = _scenario(scenario)
-    return _pdf(printing.guide_pdf(scenario), f"stormwise-guide-{scenario.key}")
+    return _pdf(printing.guide_pdf(scenario, _chosen_session(request)), f"stormwise-guide-{scenario.key}")
 
 
 @login_required
@@ -63,9 +68,9 @@ def printables_pdf(request, scenario):
     chosen = [p for p in scenario.kit.printables if not only or p.key == only]
     if not chosen:
         raise Http404
-    session_pk = request.GET.get("session", "")
-    reader = _own_session(request, int(session_pk)).audience if session_pk.isdigit() else Audience()
-    return _pdf(printing.printables_pdf(scenario, chosen, reader), f"stormwise-printables-{scenario.key}")
+    session = _chosen_session(request)
+    reader = session.audience if session else Audience()
+    return _pdf(printing.printables_pdf(scenario, chosen, reader, session), f"stormwise-printables-{scenario.key}")
 
 
 # --- Teacher: a session's kit ------------------------------------------------------------------------
@@ -82,11 +87,11 @@ def kit(request, pk):
         "session": session, "scenario": scenario, "check": check, "items": items,
         "results": services.class_results(session), "phase": services.phase_open(session),
         "reports_url": reverse("scoring:session_reports", args=[session.pk]),
-        "answer_letters": "ABCD"})
+        "answer_letters": "ABCD", "regions": regions.choices()})
 
 
 #: what the kit page's forms post to ``kit_command``
-KIT_COMMANDS = ("check-on", "check-off", "open-after", "item", "office")
+KIT_COMMANDS = ("check-on", "check-off", "open-after", "item", "office", "region")
 
 
 @login_required
@@ -111,6 +116,9 @@ def kit_command(request, pk, command):
                                choices=request.POST.getlist("choice")[:4], answer=request.POST.get("answer"),
                                used=request.POST.get("used") == "on")
             messages.success(request, _("Question saved."))
+        elif command == "region":
+            services.set_region(session=session, region=request.POST.get("region", ""))
+            messages.success(request, _("The family plan and printables now follow this region."))
         elif command == "office":
             services.set_local_office(session=session, text=request.POST.get("local_office", ""))
             messages.success(request, _("The family plan now names your local office."))

@@ -26,15 +26,39 @@ class Step:
     say: Any
 
 
+#: the phases of a scripted debrief, in order (reactions first, the real world last)
+DEBRIEF_PHASES = ("reactions", "what_happened", "why", "differently", "real_world")
+
+#: the hazards a family plan can be about: which alerts, advice and after-storm lines it carries
+HAZARDS = ("hurricane", "tornado")
+
+
+@dataclass(frozen=True)
+class DebriefPhase:
+    """One phase of the scripted debrief: what the teacher says or asks, and which part of the
+    class debrief page to put on the projector while they do (``shows``, a short phrase)."""
+
+    phase: str                        #: one of DEBRIEF_PHASES
+    say: Any
+    shows: Any = ""
+
+
 @dataclass(frozen=True)
 class Guide:
-    """The lesson guide: a page and a PDF for the teacher."""
+    """The lesson guide: a page and a PDF for the teacher. The platform adds what every lesson
+    shares (preparing devices and codes, differentiation, what to do when something goes wrong);
+    a guide adds its own lines to each."""
 
     objectives: tuple                 #: what students can do afterwards
     standards: tuple                  #: (code, what it asks, how this lesson meets it)
     steps: tuple[Step, ...]           #: join, play, debrief, check: about 45 minutes in all
     questions: tuple                  #: the discussion questions the debrief raises
     fallback: tuple                   #: running the lesson with no devices (printables on tables)
+    vocabulary: tuple = ()            #: keys of ``lessons.glossary`` terms students meet
+    debrief: tuple = ()               #: a ``DebriefPhase`` for each of DEBRIEF_PHASES, in order
+    preparation: tuple = ()           #: this game's own lines for the preparation checklist
+    differentiation: tuple = ()       #: this game's own ways to reach every student
+    troubles: tuple = ()              #: this game's own "when something goes wrong" lines
 
 
 @dataclass(frozen=True)
@@ -85,3 +109,5 @@ class Kit:
     plan: tuple[PlanLine, ...]
     #: facts (keys) the family plan cites on every copy (e.g. water per person per day)
     plan_facts: tuple[str, ...] = field(default=())
+    #: what the family plan prepares for (one of HAZARDS): which alerts and advice it carries
+    hazard: str = "hurricane"

@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import get_language, gettext_noop
 
+from classroom import regions
 from classroom.languages import content_translations
 from scenarios import registry, words
 from scoring import panels
@@ -39,8 +40,17 @@ def _print_setup():
     return fonts, CSS(string=_stylesheet(), font_config=fonts)
 
 
-def pdf_of(html: str) -> bytes:
-    """The PDF of a report page (WeasyPrint; fonts from the system, nothing fetched).
+@lru_cache(maxsize=4)
+def _paper(size: str):
+    """The page size of the class's region (``classroom.regions``: Letter or A4), parsed once."""
+    from weasyprint import CSS
+
+    return CSS(string=f"@page {{ size: {size}; }}", font_config=_print_setup()[0])
+
+
+def pdf_of(html: str, paper: str = "A4") -> bytes:
+    """The PDF of a report page (WeasyPrint; fonts from the system, nothing fetched), on the
+    region's ``paper``.
 
     The page carries the report stylesheet inline (so it stands alone on the web); for print
     the inline copy is dropped and the worker's parsed copy used instead.
@@ -51,8 +61,9 @@ def pdf_of(html: str) -> bytes:
     inline = f"<style>{_stylesheet()}</style>"
     if inline in html:
         return HTML(string=html.replace(inline, "", 1), base_url=str(settings.BASE_DIR)).write_pdf(
-            stylesheets=[stylesheet], font_config=fonts)
-    return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(font_config=fonts)
+            stylesheets=[stylesheet, _paper(paper)], font_config=fonts)
+    return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(stylesheets=[_paper(paper)],
+                                                                         font_config=fonts)
 
 
 class Lesson:
@@ -85,7 +96,7 @@ def _render(lesson, template, context, data, progress, panels_html=""):
                "generated": timezone.now()}
     html = render_to_string(template, context)
     progress(85, gettext_noop("Printing the PDF"))
-    return html, pdf_of(panels.inject(html, panels_html)), data
+    return html, pdf_of(panels.inject(html, panels_html), regions.of(lesson.session).paper), data
 
 
 def seat_report(session, seat, *, progress=lambda percent, step: None):

@@ -9,7 +9,7 @@ from math import cos, pi, sin
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
-from scenarios.kit import CheckItem, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import CheckItem, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 from scenarios.words import money, number
 
 from . import rules
@@ -166,9 +166,10 @@ KIT = Kit(
                                                     "probabilities of events."),
              _("The cone is a probability model: the storm's path stays inside it in about two spins "
                "of three, and students decide how wide a margin to keep outside it.")),
-            (_("State social-studies / geography style"), _("Use maps, latitude and longitude to locate "
-                                                            "places, and explain how physical hazards "
-                                                            "affect trade and travel."),
+            (_("C3 Framework D2.Geo.2.6-8"), _("Use maps, satellite images, photographs, and other "
+                                               "representations to explain relationships between the "
+                                               "locations of places and regions and changes in their "
+                                               "environmental characteristics."),
              _("The board is the western Atlantic on a grid of 1.25°: students find Miami, Bermuda, San "
                "Juan and Santo Domingo and see why shipping lanes cross hurricane waters.")),
         ),
@@ -200,6 +201,26 @@ KIT = Kit(
               "should a captain, or a family, do with the other time in three?"),
             _("Ports order large ships out to sea before a hurricane: a harbour is no shelter for them. "
               "What is your family's safe place, and how early must you go?"),
+        ),
+        vocabulary=("forecast_cone", "probability", "knot", "hurricane_watch", "hurricane_warning",
+                    "shelter_in_place"),
+        debrief=(
+            DebriefPhase("reactions", _("\"What was the most nervous moment for your fleet?\" Two or "
+                                        "three answers."),
+                         _("nothing yet: keep the page closed")),
+            DebriefPhase("what_happened", _("\"How much freight did we carry, and how much did the storm "
+                                            "take?\""),
+                         _("“Freight collected and lost”")),
+            DebriefPhase("why", _("\"Where were the ships the storm caught: inside the cone or outside "
+                                  "it?\" Ask who sailed into the cone on purpose, and why."),
+                         _("“Freight collected and lost”, with the cone-avoiding replay")),
+            DebriefPhase("differently", _("\"Would you trade a quick cargo for a safe route next time?\" "
+                                          "Compare the fleets with the replay kept out of the cone."),
+                         _("the replay kept out of the cone")),
+            DebriefPhase("real_world", _("\"Real captains add 100, 200 and 300 nautical miles around a "
+                                         "storm's forecast. Where is your family's harbour?\" Then open "
+                                         "the family plan."),
+                         _("“How real ships keep out of a hurricane's way”")),
         ),
         fallback=(
             _("Print the sea board and the danger map once per table, the freight cards (each deck "
@@ -260,27 +281,27 @@ KIT = Kit(
     plan=(
         PlanLine("watch", _("How we follow the storm"), column="ships_lost", values={
             "0": _("The storm caught none of your ships: you watched it and kept clear. At home, follow "
-                   "the National Hurricane Center and local officials from the first watch, and look at "
-                   "the whole danger area, not only the line. Where we get warnings:"),
+                   "the official warnings (below) from the first watch, and look at the whole danger "
+                   "area, not only the line."),
         }, otherwise=_("The storm caught some of your ships. At home, start watching early: follow the "
-                       "National Hurricane Center and local officials from the first watch; a storm's "
-                       "winds reach far beyond its centre. Where we get warnings:"),
-            unplayed=_("Follow the National Hurricane Center and local officials from the first watch; a "
-                       "storm's winds reach far beyond its centre. Where we get warnings:")),
+                       "official warnings (below) from the first watch; a storm's winds reach far beyond "
+                       "its center."),
+            unplayed=_("Follow the official warnings (below) from the first watch; a storm's winds reach far "
+                       "beyond its center.")),
         PlanLine("when", _("When we would leave"), column="into_cone", values={
-            "0": _("None of your moves ended in the cone: you kept a safety margin. Keep it at home: "
-                   "leave as soon as officials say so, before the hurricane warning if you can (it comes "
-                   "about 36 hours before the winds)."),
+            "0": _("None of your moves ended in the cone: you kept a safety margin. Keep it at home: if "
+                   "officials tell your zone to leave, leave at once, before the hurricane warning if you "
+                   "can (it comes about 36 hours before the winds). If not, shelter in place."),
         }, otherwise=_("Some of your moves ended in the cone, where the next spin could reach. At home, do "
-                       "not wait inside the danger area: leave as soon as officials say so, before the "
-                       "hurricane warning if you can (it comes about 36 hours before the winds)."),
-            unplayed=_("Leave as soon as officials say so, before the hurricane warning if you can (it "
-                       "comes about 36 hours before the winds).")),
+                       "not wait inside the danger area: if officials tell your zone to leave, leave at once, "
+                       "before the hurricane warning if you can. If not, shelter in place."),
+            unplayed=_("If officials tell your zone to leave, leave at once, before the hurricane warning if "
+                       "you can (it comes about 36 hours before the winds). If not, shelter in place.")),
         PlanLine("where", _("Where we would go"), column="", values={},
                  otherwise=_("Like a captain keeping the margin, go somewhere sturdy well outside the danger area: most "
                              "evacuees go to family or friends inland. Whose home, and the road there:")),
         PlanLine("kit", _("Our go-kit"), column="", values={},
-                 otherwise=_("Water (about a gallon per person per day), food that keeps, medicines, "
+                 otherwise=_("Water (about %(water_per_day)s per person per day), food that keeps, medicines, "
                              "copies of documents, phone chargers, cash, and what pets need.")),
     ),
     plan_facts=("mariners-1-2-3-rule", "watch-warning-lead-times", "destinations-florida-2004", "water-per-day"),

@@ -265,11 +265,15 @@ def discussion_questions(summary: dict, real_relative_share: float = 65.2) -> li
     n = summary["households"] or 1
     candidates = []
     late = summary["left"] - summary["left_before_warning"]
-    if summary["left"]:
+    if late:  # a class where nobody waited has nothing to say about waiting
         candidates.append((share(late, n), "leave_time",
-            _("%(late)s of %(households)s households left after the hurricane warning at hour 12. "
-              "Real households mostly leave between the watch and the warning. What made waiting feel safe, "
-              "and what did it cost you on the road?") % {"late": late, "households": summary["households"]}))
+            ngettext("%(late)s of %(households)s household left after the hurricane warning at hour 12. "
+                     "Real households mostly leave between the watch and the warning. What made waiting feel "
+                     "safe, and what did it cost on the road?",
+                     "%(late)s of %(households)s households left after the hurricane warning at hour 12. "
+                     "Real households mostly leave between the watch and the warning. What made waiting feel "
+                     "safe, and what did it cost on the road?", summary["households"])
+            % {"late": late, "households": summary["households"]}))
     rel = next(d for d in summary["destinations"] if d["key"] == "relative")
     if summary["evacuated"]:
         gap = abs(rel["share"] - real_relative_share)
@@ -295,13 +299,19 @@ def discussion_questions(summary: dict, real_relative_share: float = 65.2) -> li
               "home: %(stayed)s. What would you tell a family that is still deciding at hour 30?")
             % {"caught": summary["caught"], "stayed": summary["stayed"]}))
     candidates.append((100 - share(summary["secured"], n), "secure_home",
-        _("%(secured)s of %(households)s households put up shutters before leaving. "
-          "It cost hours of game time. When is an hour spent protecting a house worth it?")
+        ngettext("%(secured)s of %(households)s household put up shutters before leaving. "
+                 "It cost hours of game time. When is an hour spent protecting a house worth it?",
+                 "%(secured)s of %(households)s households put up shutters before leaving. "
+                 "It cost hours of game time. When is an hour spent protecting a house worth it?",
+                 summary["households"])
         % {"secured": summary["secured"], "households": summary["households"]}))
     top_reason = max(summary["reasons"]["leave"]["answers"], key=lambda a: a["count"], default=None)
     if top_reason and top_reason["count"] and top_reason["key"] != "skip":
         candidates.append((share(top_reason["count"], n) * 0.6, "reasons",
-            _("The most common reason for leaving was “%(reason)s” (%(n)s households). "
-              "What other signs could a family watch for?") % {"reason": top_reason["text"], "n": top_reason["count"]}))
+            ngettext("The most common reason for leaving was “%(reason)s” (%(n)s household). "
+                     "What other signs could a family watch for?",
+                     "The most common reason for leaving was “%(reason)s” (%(n)s households). "
+                     "What other signs could a family watch for?", top_reason["count"])
+            % {"reason": top_reason["text"], "n": top_reason["count"]}))
     candidates.sort(key=lambda c: -c[0])
     return [{"topic": topic, "text": text} for _salience, topic, text in candidates[:3]]

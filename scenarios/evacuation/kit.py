@@ -2,7 +2,7 @@
 content files that feed them, the knowledge-check items and the family plan's lines."""
 from django.utils.translation import gettext_lazy as _
 
-from scenarios.kit import CheckItem, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import CheckItem, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 
 
 def board_geometry(content: dict) -> dict:
@@ -38,11 +38,14 @@ KIT = Kit(
                                     "to mitigate their effects."),
              _("Students act on a watch-and-warning timeline and a forecast, and compare their class's "
                "data with real evacuation data.")),
-            (_("NGSS MS-ESS3-3 (in part)"), _("Apply scientific principles to design a method for "
-                                              "monitoring and minimizing a human impact on the environment."),
-             _("The debrief asks what would have reduced losses: securing the home, leaving earlier.")),
-            (_("State social-studies / health style"), _("Describe how individuals and communities "
-                                                         "prepare for and respond to emergencies."),
+            (_("C3 Framework D2.Geo.8.6-8"), _("Analyze how relationships between humans and environments "
+                                               "extend or contract spatial patterns of settlement and "
+                                               "movement."),
+             _("Students see how a storm empties a coast: who leaves, when, by which roads, and where "
+               "they go, beside real evacuation data.")),
+            (_("National Health Education Standards, Standard 7"), _("Demonstrate the ability to practice "
+                                                                     "health-enhancing behaviors and avoid or "
+                                                                     "reduce health risks."),
              _("The family plan turns the game's choices into a household's real plan.")),
         ),
         steps=(
@@ -65,6 +68,26 @@ KIT = Kit(
               "shelter instead?"),
             _("Which card changed your plans the most? Does that happen in real evacuations?"),
             _("What would you pack first if you had one hour?"),
+        ),
+        vocabulary=("hurricane_watch", "hurricane_warning", "evacuation_zone", "shelter_in_place",
+                    "storm_surge", "contraflow", "forecast_cone"),
+        debrief=(
+            DebriefPhase("reactions", _("\"One word for how the evacuation felt.\" Go round the room quickly; "
+                                        "do not judge the words."),
+                         _("nothing yet: keep the page closed")),
+            DebriefPhase("what_happened", _("\"Where did our households go, and when did they leave?\" Let "
+                                            "two or three tables say it in their own words."),
+                         _("“Where we went” and “When we left”")),
+            DebriefPhase("why", _("\"Why did some of us wait?\" Read out the reasons the class gave, then "
+                                  "ask what made leaving late costly in the game."),
+                         _("“Why we said we left” and “How it ended”")),
+            DebriefPhase("differently", _("\"If you played again, what would you do first?\" Ask each table "
+                                          "for one change, and whether the what-if replays agree."),
+                         _("the what-if replays")),
+            DebriefPhase("real_world", _("\"Real evacuees mostly go to family or friends, and leave about "
+                                         "two days before the storm. What does that mean for your family?\" "
+                                         "Open the family plan."),
+                         _("the real figures beside the class's, with their sources")),
         ),
         fallback=(
             _("Print the board, the chance cards and one tally sheet per household; seat four "
@@ -117,14 +140,16 @@ KIT = Kit(
             unplayed=_("Choose a place now, family or friends inland if you can, as most evacuees do. "
                        "Whose home, and the road there:")),
         PlanLine("when", _("When we would leave"), column="outcome", values={
-            "evacuated": _("You left in time in the game. Leave as soon as officials say so, and "
-                           "before the hurricane warning if you can (it comes about 36 hours "
-                           "before the winds)."),
+            "evacuated": _("You left in time in the game. If officials tell your zone to leave, leave at "
+                           "once, before the hurricane warning if you can (it comes about 36 hours "
+                           "before the winds). If you are not told to leave, shelter in place."),
             "stayed home": _("You stayed home in the game. Find out now whether your home is in an "
-                             "evacuation zone: if officials say go, go."),
-            "caught on the road": _("You were still on the road when the winds came. Leave earlier: "
-                                    "at the watch, or at the latest at the warning."),
-        }, otherwise=_("Leave as soon as officials say so, before the hurricane warning if you can.")),
+                             "evacuation zone: if officials tell it to leave, go. If not, shelter in place."),
+            "caught on the road": _("You were still on the road when the winds came. If officials tell "
+                                    "your zone to leave, leave earlier: at the watch, or at the latest at "
+                                    "the warning."),
+        }, otherwise=_("If officials tell your zone to leave, leave at once, before the hurricane warning if "
+                       "you can. If you are not told to leave, shelter in place.")),
         PlanLine("home", _("Our home before we go"), column="secured", values={
             "True": _("You secured your home in the game. Before leaving: shutters or boards, bring "
                       "in outdoor things, turn off what officials say to."),
@@ -133,7 +158,7 @@ KIT = Kit(
             unplayed=_("Before leaving: shutters or boards, bring in outdoor things, turn off what "
                        "officials say to.")),
         PlanLine("kit", _("Our go-kit"), column="", values={},
-                 otherwise=_("Water (about a gallon per person per day), food that keeps, medicines, "
+                 otherwise=_("Water (about %(water_per_day)s per person per day), food that keeps, medicines, "
                              "copies of documents, phone chargers, cash, and what pets need.")),
     ),
     plan_facts=("water-per-day", "watch-warning-lead-times", "destinations-florida-2004"),

@@ -4,7 +4,7 @@ bulletins, the storm program cards from HURDAT2, a player's tally sheet), the kn
 items and the family plan's lines."""
 from django.utils.translation import gettext_lazy as _
 
-from scenarios.kit import CheckItem, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import CheckItem, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 from scenarios.words import money
 
 from .rules import MEASURE_PRICE, damage_for, docking_fee
@@ -169,12 +169,14 @@ KIT = Kit(
              _("Every time the storm moves, each student plots its position by latitude and longitude "
                "(north and west, like the two axes of a grid) and reads what it means for their resorts; "
                "the debrief counts how many plots were exact.")),
-            (_("State geography style"), _("Use latitude and longitude to locate places on maps and "
-                                           "globes."),
-             _("The sea board is the Gulf of Mexico and the Caribbean on a grid of whole degrees, with "
+            (_("C3 Framework D2.Geo.2.6-8"), _("Use maps, satellite images, photographs, and other "
+                                               "representations to explain relationships between the "
+                                               "locations of places and regions and changes in their "
+                                               "environmental characteristics."),
+             _("The sea board is the Gulf of Mexico and the Caribbean on a grid of 2° squares, with "
                "real resort towns on it.")),
-            (_("State personal-finance style"), _("Explain how insurance and other risk-management "
-                                                  "choices protect against losses."),
+            (_("C3 Framework D2.Eco.1.6-8"), _("Explain how economic decisions affect the well-being of "
+                                               "individuals, businesses, and society."),
              _("Students pay for options out of a budget and see what each one saved or cost.")),
         ),
         steps=(
@@ -205,6 +207,25 @@ KIT = Kit(
             _("Why might a family near the coast go without flood insurance, and what could that cost "
               "them after a storm?"),
             _("What would your family's emergency plan need, and where would you keep it?"),
+        ),
+        vocabulary=("latitude_longitude", "category", "storm_surge", "mitigation", "insurance",
+                    "hurricane_watch", "hurricane_warning"),
+        debrief=(
+            DebriefPhase("reactions", _("\"Thumbs up, sideways or down: how did your resorts do?\" Ask two "
+                                        "students why."),
+                         _("nothing yet: keep the page closed")),
+            DebriefPhase("what_happened", _("\"Which real storm did we track, and which resorts did it "
+                                            "reach?\" Trace its path together."),
+                         _("“The storm we tracked” and “Plotting the storm”")),
+            DebriefPhase("why", _("\"Which options paid for themselves, and which were money spent for "
+                                  "nothing this time?\""),
+                         _("“What our options were worth”")),
+            DebriefPhase("differently", _("\"Knowing only the forecast, not the storm, what would you buy "
+                                          "again?\" Each table names one option and why."),
+                         _("“What our options were worth”")),
+            DebriefPhase("real_world", _("\"Only about half of adults have an emergency plan, and few have "
+                                         "flood insurance. Why?\" Then open the family plan."),
+                         _("“The five options in real life”")),
         ),
         fallback=(
             _("Print the sea board and the outer board (landscape), the resort deeds and special "
@@ -274,11 +295,12 @@ KIT = Kit(
                  otherwise=_("Only about half of adults have an emergency plan: write yours, starting with "
                              "how you would hear it is time to go:")),
         PlanLine("kit", _("Our go-kit"), column="most_options", values=_by_options(
-            1, _("At least one of your resorts ended the game with a hurricane kit. Yours at home: water (a "
-                 "gallon per person per day), food that keeps, medicines, documents, chargers, cash, pet supplies."),
-            _("Your resorts ended the game with no kit. Yours at home: water (a gallon per person per day), "
+            1, _("At least one of your resorts ended the game with a hurricane kit. Yours at home: water "
+                 "(%(water_per_day)s per person per day), food that keeps, medicines, documents, chargers, cash, "
+                 "pet supplies."),
+            _("Your resorts ended the game with no kit. Yours at home: water (%(water_per_day)s per person per day), "
               "food that keeps, medicines, documents, chargers, cash, pet supplies.")),
-                 otherwise=_("Water (a gallon per person per day), food that keeps, medicines, documents, "
+                 otherwise=_("Water (%(water_per_day)s per person per day), food that keeps, medicines, documents, "
                              "chargers, cash, pet supplies.")),
         PlanLine("home", _("Our home before the storm"), column="most_options", values=_by_options(
             4, _("One of your resorts ended the game reinforced. At home: ask whether your roof and windows "

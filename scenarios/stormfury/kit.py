@@ -2,7 +2,7 @@
 content files that feed them, the knowledge-check items and the family plan's lines."""
 from django.utils.translation import gettext_lazy as _
 
-from scenarios.kit import CheckItem, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import CheckItem, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 
 HEX = 18  # printed hex radius, in SVG units
 
@@ -53,12 +53,8 @@ KIT = Kit(
                                     "to mitigate their effects."),
              _("Teams read the storm's category and track each round and choose mitigation before it "
                "arrives.")),
-            (_("NGSS MS-ESS3-3"), _("Apply scientific principles to design a method for monitoring and "
-                                    "minimizing a human impact on the environment."),
-             _("Fortifying, damming and evacuating are weighed against the damage they prevent.")),
-            (_("State social-studies / civics style"), _("Explain how governments and communities "
-                                                         "cooperate to prepare for and respond to "
-                                                         "disasters."),
+            (_("C3 Framework D2.Civ.6.6-8"), _("Describe the roles of political, civil, and economic "
+                                               "organizations in shaping people's lives."),
              _("Each role stands for a real emergency-management job; the team wins or loses together.")),
         ),
         steps=(
@@ -79,6 +75,25 @@ KIT = Kit(
             _("The storm weakened over land. Why do forecasters still warn people far inland?"),
             _("Which role's power mattered most for your team, and why?"),
             _("Strong roofs paid back many times over after Hurricane Sally. Why don't all homes have them?"),
+        ),
+        vocabulary=("hurricane_watch", "hurricane_warning", "category", "landfall", "storm_surge",
+                    "mitigation", "evacuation_zone", "forecast_cone"),
+        debrief=(
+            DebriefPhase("reactions", _("\"How did it feel to be responsible for the whole coast?\" One "
+                                        "sentence from each team."),
+                         _("nothing yet: keep the page closed")),
+            DebriefPhase("what_happened", _("\"Where did the storm go, and where did our resources go?\" "
+                                            "Compare two teams that faced the same storm."),
+                         _("“The forecast and the storm” and “Damage by team”")),
+            DebriefPhase("why", _("\"Why did some teams lose more?\" Ask what they spent first: "
+                                  "evacuating, fortifying or damming."),
+                         _("“Evacuate, fortify, dam”")),
+            DebriefPhase("differently", _("\"With the same storm again, what would your team protect "
+                                          "first?\" Each team names one change."),
+                         _("“Damage by team”")),
+            DebriefPhase("real_world", _("\"Strong roofs paid back many times over after real storms. Why "
+                                         "don't all homes have them?\" Then open the family plan."),
+                         _("“Really”: the real figures with their sources")),
         ),
         fallback=(
             _("Print the map, the cards and one state-of-the-coast sheet per table; use coins for "
@@ -125,11 +140,14 @@ KIT = Kit(
         PlanLine("where", _("Where we would go"), column="", values={},
                  otherwise=_("Most evacuees go to family or friends inland. Whose home, and the road there:")),
         PlanLine("when", _("When we would leave"), column="people_not_evacuated", values={
-            "0": _("Your team got every neighbourhood out in time. Do the same at home: leave as "
-                   "soon as officials say so, before the hurricane warning if you can."),
-        }, otherwise=_("Some of your coast's people were still there when the storm hit. At home, leave "
-                       "as soon as officials say so: the warning comes about 36 hours before the winds."),
-            unplayed=_("Leave as soon as officials say so: the warning comes about 36 hours before the winds.")),
+            "0": _("Your team got every neighborhood out in time. Do the same at home: if officials tell "
+                   "your zone to leave, leave at once, before the hurricane warning if you can. If you are "
+                   "not told to leave, shelter in place."),
+        }, otherwise=_("Some of your coast's people were still there when the storm hit. At home, if officials "
+                       "tell your zone to leave, leave at once: the warning comes about 36 hours before the "
+                       "winds. If you are not told to leave, shelter in place."),
+            unplayed=_("If officials tell your zone to leave, leave at once: the warning comes about 36 hours "
+                       "before the winds. If you are not told to leave, shelter in place.")),
         PlanLine("home", _("Our home before we go"), column="fortify_people", values={
             "0": _("Your team did not fortify homes. Strong roofs and shutters cut losses a lot: ask "
                    "what your home has, and board up before leaving."),
@@ -138,7 +156,7 @@ KIT = Kit(
             unplayed=_("Strong roofs and shutters cut losses a lot: ask what your home has, and board up "
                        "before leaving.")),
         PlanLine("kit", _("Our go-kit"), column="", values={},
-                 otherwise=_("Water (about a gallon per person per day), food that keeps, medicines, "
+                 otherwise=_("Water (about %(water_per_day)s per person per day), food that keeps, medicines, "
                              "copies of documents, phone chargers, cash, and what pets need.")),
     ),
     plan_facts=("water-per-day", "watch-warning-lead-times", "fortified-roofs-sally"),

@@ -8,7 +8,7 @@ from scenarios.audience import verified
 from scenarios.debrief import Citations
 from scenarios.words import gettext_noop
 
-from . import ENGINE, rules
+from . import ENGINE, rules, whatif
 
 #: topic -> knowledge-base fact; a page cites only the facts its audience may see
 TOPICS = {"underground": "tornado-shelter-underground", "interior": "tornado-interior-room",
@@ -101,8 +101,10 @@ class TornadoAlertDebrief:
 
     def page(self, lesson, audience):
         facts, cites = cited(lesson, audience)
-        return "scenarios/tornado_alert/debrief.html", {"summary": summary(lesson), "cited": facts,
-                                                         "citations": cites.facts}
+        shown = summary(lesson)
+        replays = whatif.what_if(lesson.tables, SHELTERED) if shown["photos"] else None
+        return "scenarios/tornado_alert/debrief.html", {"summary": shown, "cited": facts,
+                                                         "citations": cites.facts, "whatif": replays}
 
     def report(self, lesson, table, seat, name, progress):
         progress(40, gettext_noop("Reading the photos"))

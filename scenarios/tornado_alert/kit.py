@@ -12,7 +12,7 @@ marked verified, items on them ("the safest place in a tornado is…") belong he
 """
 from django.utils.translation import gettext_lazy as _
 
-from scenarios.kit import CheckItem, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import CheckItem, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 from scenarios.tornado_alert.rules import CHEAT_BONUS, CHEAT_THRESHOLD, ROUNDS
 
 #: rows of the tally sheet: the most players a table seats (``scenario.SCENARIO.seats``)
@@ -69,9 +69,9 @@ KIT = Kit(
                                                     "numerical data sets in relation to their context."),
              _("Every round each player works out the average value of their photos, to two "
                "decimals, and compares rounds: the worst counted round is the score.")),
-            (_("Health education, state-standard style (National Health Education Standard 7)"),
-             _("Demonstrate behaviors that avoid or reduce health risks, such as knowing safe "
-               "places in an emergency."),
+            (_("National Health Education Standards, Standard 7"), _("Demonstrate the ability to practice "
+                                                                     "health-enhancing behaviors and avoid or "
+                                                                     "reduce health risks."),
              _("Students name the shelter at home and at school on their family plan and say why "
                "no photo is worth staying outside.")),
         ),
@@ -104,6 +104,24 @@ KIT = Kit(
               "classroom by the windows?"),
             _("Your score was your worst round, not your best. Why does a plan that works every time "
               "beat one lucky round?"),
+        ),
+        vocabulary=("tornado_watch", "tornado_warning", "flying_debris", "shelter_in_place", "average"),
+        debrief=(
+            DebriefPhase("reactions", _("\"Which photo are you proudest of, and would you really have stood "
+                                        "there?\" Quick answers."),
+                         _("nothing yet: keep the page closed")),
+            DebriefPhase("what_happened", _("\"Where did our photos come from?\" Read the chart: how many "
+                                            "came from places the Weather Service calls dangerous?"),
+                         _("“Where our photos were taken from”")),
+            DebriefPhase("why", _("\"Why were the dangerous places worth the most points, and what did the "
+                                  "tornado take from them?\""),
+                         _("“What the storm did to us”")),
+            DebriefPhase("differently", _("\"If a real tornado warning sounded now, where would you go, "
+                                          "here and at home?\" Each table agrees on one place."),
+                         _("the what-if replay: the same table, every player sheltering")),
+            DebriefPhase("real_world", _("\"Underground if you can, otherwise a small room in the middle of "
+                                         "the lowest floor. No photo is worth it.\" Then open the family plan."),
+                         _("“What really happens”: the safety notes with their sources")),
         ),
         fallback=(
             _("Print one deck of cards per table (cut along the dashed lines) and one tally sheet per "
@@ -168,10 +186,11 @@ KIT = Kit(
                        "outside or by a window.")),
         PlanLine("outside", _("If we are outside or in a car"), column="", values={},
                  otherwise=_("Get into a sturdy building if one is close: a car is not a shelter. Never "
-                             "drive into flood water: a foot of moving water can float a small car.")),
+                             "drive into flood water: %(water_floats_car)s of moving water can float a small car.")),
         PlanLine("kit", _("Our shelter kit"), column="", values={},
-                 otherwise=_("Water (about a gallon per person per day), a flashlight, a battery or "
+                 otherwise=_("Water (about %(water_per_day)s per person per day), a flashlight, a battery or "
                              "wind-up radio, sturdy shoes, medicines, and something to cover our heads.")),
     ),
     plan_facts=("turn-around-dont-drown", "water-per-day"),
+    hazard="tornado",
 )

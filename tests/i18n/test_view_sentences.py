@@ -112,7 +112,7 @@ def test_a_drive_reads_in_spanish_and_dutch_with_the_place_in_that_language():
     assert line["text"] == f"Drove to {place} (rolled {roll}, needed {needs}+)"
     view = EVACUATION.view(state, seat)
     expected = {
-        "es": f"Fuiste en coche hasta {table('evacuation', 'es')[place]} (sacaste {roll}; hacía falta {needs} o más)",
+        "es": f"Fuiste en carro hasta {table('evacuation', 'es')[place]} (sacaste {roll}; hacía falta {needs} o más)",
         "nl": f"Naar {table('evacuation', 'nl')[place]} gereden ({roll} gegooid, {needs} of hoger nodig)",
     }
     for language, sentence in expected.items():

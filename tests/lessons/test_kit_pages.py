@@ -62,7 +62,7 @@ def test_the_guide_times_a_45_minute_period_and_names_the_standard(teacher_clien
     page = teacher_client.get(reverse("lessons:guide", args=["evacuation"])).content.decode()
     assert "MS-ESS3-2" in page and "No devices?" in page
     text = pdf_text(teacher_client.get(reverse("lessons:guide_pdf", args=["stormfury"])))
-    assert "ESS3-2" in text and "25 minutes" in text and "Discussion questions" in text
+    assert "ESS3-2" in text and "25 minutes" in text and "The debrief, step by step" in text
 
 
 def test_the_join_slips_carry_the_code_and_the_qr_address(teacher_client, settings):

@@ -5,6 +5,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from classroom import regions
 from classroom.consumers import token_cookie
 from lessons import services
 from lessons.models import CheckItem
@@ -33,10 +34,12 @@ def test_a_resort_student_gets_a_plan_from_their_own_options(client, finished_re
         row = services.decision_row(participant)
         assert row is not None and "most_options" in row
         plan = services.family_plan(participant)
+        amounts = regions.quantities(regions.of(session), "en")
         lines = {line["key"]: line for line in plan["lines"]}
         for spec in kit.plan:
             expected = spec.values.get(str(row[spec.column])) if spec.column else None
-            assert str(lines[spec.key]["text"]) == str(expected or spec.otherwise)
+            # the plan fills in the amounts (water per day) in the region's units
+            assert lines[spec.key]["text"] == regions.fill(expected or spec.otherwise, amounts)
             assert lines[spec.key]["from_game"] == bool(expected)
         assert [f.key for f in plan["facts"]] == list(kit.plan_facts)
         seen.append((row["most_options"], row["resorts"], {k: line["from_game"] for k, line in lines.items()}))

@@ -1,7 +1,7 @@
 """Race to the shelter's lesson kit: the smallest complete kit (``scenarios.kit.Kit``)."""
 from django.utils.translation import gettext_lazy as _
 
-from scenarios.kit import CheckItem, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import CheckItem, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 
 KIT = Kit(
     guide=Guide(
@@ -11,6 +11,12 @@ KIT = Kit(
                Step(10, _("Debrief"), _("\"Who made it?\"")), Step(5, _("Check and plan"), _("\"Answer again.\""))),
         questions=(_("Who packed one supply too many?"),),
         fallback=(_("Play on paper with a die."),),
+        vocabulary=("hurricane_warning", "shelter_in_place"),
+        debrief=(DebriefPhase("reactions", _("\"One word for the race.\"")),
+                 DebriefPhase("what_happened", _("\"Who reached the shelter?\""), _("the arrivals")),
+                 DebriefPhase("why", _("\"What slowed you down?\"")),
+                 DebriefPhase("differently", _("\"What would you pack next time?\"")),
+                 DebriefPhase("real_world", _("\"Where is your nearest shelter?\"")))
     ),
     printables=(Printable("track", _("The track"), "kit_track.html", ("track",)),),
     check=(
