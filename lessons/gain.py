@@ -53,8 +53,8 @@ def class_gain(pairs: list[tuple[float, float]], *, seed: str, draws: int = DRAW
     if gains:
         gains.sort()
         tail = (1 - INTERVAL) / 2
-        low = gains[int(math.floor(tail * (len(gains) - 1)))]
-        high = gains[int(math.ceil((1 - tail) * (len(gains) - 1)))]
+        low = gains[math.floor(tail * (len(gains) - 1))]
+        high = gains[math.ceil((1 - tail) * (len(gains) - 1))]
     return {"n": n, "before": before, "after": after, "gain": normalized_gain(before, after), "low": low, "high": high}
 
 

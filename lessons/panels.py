@@ -9,7 +9,9 @@ from scoring import panels
 
 def debrief(*, session, **_):
     results = knowledge.class_results(session)
-    return render_to_string("lessons/_class_results.html", {"results": results, "session": session}) if results else ""
+    if not results or not (results["before_n"] or results["after_n"]):
+        return ""  # the check was on but nobody answered: nothing to show
+    return render_to_string("lessons/_class_results.html", {"results": results, "session": session})
 
 
 def student_report(*, participant, token="", **_):

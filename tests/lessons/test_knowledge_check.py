@@ -57,7 +57,7 @@ def test_every_new_session_has_the_check_on_with_both_forms_of_its_bank(lesson):
 
 
 def test_half_the_class_starts_with_each_form_and_answers_the_other_after(lesson):
-    session, students = lesson
+    _session, students = lesson
     firsts = [knowledge.student(s).first_form for s in students]
     assert Counter(firsts) == {"A": 2, "B": 2}
     ana = students[0]
@@ -69,19 +69,19 @@ def test_half_the_class_starts_with_each_form_and_answers_the_other_after(lesson
 
 
 def test_choices_are_shuffled_per_student_and_phase_and_the_same_every_time(lesson):
-    session, (ana, ben, *_rest) = lesson
+    _session, (ana, *_rest) = lesson
     mine = [(s.item.pk, s.order) for s in knowledge.items_for(ana, "before")]
     assert mine == [(s.item.pk, s.order) for s in knowledge.items_for(ana, "before")]
     assert [s.order for s in knowledge.items_for(ana, "before")] != [s.order for s in knowledge.items_for(ana, "after")]
     same_form = next(p for p in lesson[1][1:] if knowledge.student(p).first_form == knowledge.student(ana).first_form)
-    theirs = dict((s.item.pk, s.order) for s in knowledge.items_for(same_form, "before"))
+    theirs = {s.item.pk: s.order for s in knowledge.items_for(same_form, "before")}
     assert any(theirs[pk] != order for pk, order in mine)
     for s in knowledge.items_for(ana, "before"):
         assert sorted(s.order) == list(range(len(s.item.choices)))
 
 
 def test_each_position_holds_the_right_answer_equally_often_in_every_students_form(lesson):
-    session, students = lesson
+    _session, students = lesson
     for student in students:
         for phase in ("before", "after"):
             places = Counter(s.order.index(s.item.answer) for s in knowledge.items_for(student, phase))
@@ -90,7 +90,7 @@ def test_each_position_holds_the_right_answer_equally_often_in_every_students_fo
 
 def test_the_stored_answer_is_the_choice_not_its_position(lesson):
     """A student who taps the choice shown third stores that choice's id, with the order they saw."""
-    session, (ana, *_rest) = lesson
+    _session, (ana, *_rest) = lesson
     items = knowledge.items_for(ana, "before")
     answer_with(ana, "before", shown_at(2))
     for s in items:
@@ -291,7 +291,7 @@ def test_the_student_sees_what_changed_and_the_right_answer_with_its_fact_in_the
 
 
 def test_bad_answers_are_refused_and_store_nothing(lesson):
-    session, (ana, *_rest) = lesson
+    _session, (ana, *_rest) = lesson
     items = knowledge.items_for(ana, "before")
     with pytest.raises(CheckError, match="Answer every question"):
         knowledge.submit_answers(participant=ana, phase="before", answers={str(items[0].item.pk): 0})
@@ -410,3 +410,34 @@ def test_a_check_with_every_question_dropped_asks_nothing(lesson):
     with pytest.raises(CheckError, match="not open"):
         knowledge.submit_answers(participant=ana, phase="before", answers={})
     assert not CheckAnswer.objects.exists()
+
+
+@pytest.mark.parametrize("language, words", [
+    ("en", ("How the class's answers changed", "Normalized gain: 1.00", "Indicative only:", "Guessing alone")),
+    ("es", ("Cómo cambiaron las respuestas de la clase", "Ganancia normalizada: 1,00", "Solo orientativo:",
+            "Solo adivinando")),
+    ("nl", ("Hoe de antwoorden van de klas veranderden", "Genormaliseerde winst: 1,00", "Alleen een indicatie:",
+            "Alleen gokken")),
+])
+def test_the_class_figures_read_in_the_teachers_language(lesson, language, words):
+    """The panel the teacher's page, the debrief and the class packet show, in each language."""
+    from lessons import panels
+
+    session, students = lesson
+    for student in students:
+        answer_all(student, "before", right=False)
+    classroom.start(session=session)
+    knowledge.open_after(session=session)
+    for student in students:
+        answer_all(student, "after", right=True)
+    with translation.override(language):
+        html = panels.debrief(session=session)
+    for word in words:
+        assert word in html.replace("&#x27;", "'"), word
+
+
+def test_no_panel_when_nobody_answered(lesson):
+    from lessons import panels
+
+    session, _students = lesson
+    assert panels.debrief(session=session) == ""
