@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.a11y import check_axe
 from tests.browser.lesson import create_session, play_to_the_end, student_page, teacher_page
 from tests.conftest import in_thread
 
@@ -70,6 +71,7 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     # The check is on for every new session; the kit is one tap from the session page.
     teacher.get_by_role("link", name="Lesson kit").click()
     expect(teacher.locator(".kit-state")).to_have_text("On: students answer in the lobby, before play.")
+    check_axe(teacher, "the lesson kit")
     shoot(teacher, "kit", shots)
     teacher.get_by_role("link", name="Lesson guide", exact=True).click()
     expect(teacher.get_by_role("heading", name="A 45-minute period")).to_be_visible()
@@ -79,6 +81,7 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     # The before-check is part of the lobby.
     student.locator(".lobby").get_by_role("link", name="Questions before we play").click()
     expect(student.get_by_role("heading", name="Before we play")).to_be_visible()
+    check_axe(student, "the before-check")
     shoot(student, "check", shots)
     asked = answer(student, session_id, "Ana", "before", right=False)
     assert asked >= 8
@@ -107,6 +110,7 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     expect(own.get_by_role("status")).to_have_text(f"Before: 0 of {asked} right · After: {asked} of {asked} right")
     expect(own.locator(".kit-change").first).to_have_text("✓ Changed: right now, not before")
     expect(own.locator(".kit-right-answer").first).to_contain_text("Right answer:")
+    check_axe(student, "what changed since the start")
     shoot(student, "check-done", shots)
 
     # The class debrief: the paired result and every item, with how many answered.
@@ -118,7 +122,13 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     expect(panel.locator(".kit-gain")).to_have_text("Normalized gain: 1.00 (90% interval 1.00 to 1.00).")
     expect(panel).to_contain_text("Indicative only:")
     expect(panel.locator("table").nth(1).locator("tbody tr")).to_have_count(2 * asked)
+    check_axe(teacher, "the class debrief with the check", include=".kit-panel")
     shoot(teacher, "debrief", shots, whole_page=False)
+    teacher.goto(f"/sessions/{session_id}/kit/")
+    teacher.locator(".kit-roster summary").click()
+    expect(teacher.locator(".kit-roster tbody tr")).to_have_count(1)
+    expect(teacher.locator(".kit-roster tbody tr")).not_to_contain_text("late")
+    check_axe(teacher, "the lesson kit with results")
 
     # The class packet, once the worker has written it.
     _wait_for_reports(session_id)
