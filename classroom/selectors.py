@@ -1,6 +1,8 @@
 """Reads for pages and sockets: what a student's device and the teacher's dashboard show."""
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -8,6 +10,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from classroom import lobby as lobby_parts
 from classroom.models import Participant, Seat, Session
 from classroom.services import format_code
 from games import services as games
@@ -68,6 +71,7 @@ def student_state(participant: Participant) -> dict:
         "asking": participant.asked_teacher_at is not None,
         # another tablet asks to carry on as this student: this one may allow it or not
         "move_asked": bool(participant.move_token_hash),
+        **lobby_parts.parts(participant),
     }
 
 
@@ -232,8 +236,10 @@ def device_state(participant: Participant) -> dict:
     if lobby["game"]:
         game = Game.objects.get(pk=lobby["game"])
         views = [games.current_view(game, seat) for seat in lobby["seats"]]
+    # The whole lobby part counts: a part another app adds (the check's phase) changes the stamp too.
+    extra = json.dumps(lobby, sort_keys=True, default=str)
     stamp = f"{lobby['status']}:{lobby['table']}:{lobby['approved']}:{len(lobby['mates'])}:{lobby['move_asked']:d}:" + \
-        ",".join(str(v["version"]) for v in views)
+        ",".join(str(v["version"]) for v in views) + f":{hashlib.sha1(extra.encode()).hexdigest()[:8]}"
     return {"type": "state", "stamp": stamp, "lobby": lobby, "views": views}
 
 

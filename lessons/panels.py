@@ -3,17 +3,19 @@ the class debrief and the class packet, a student's own before/after and family-
 their report, and the answers in the research export only under the session's opt-in."""
 from django.template.loader import render_to_string
 
-from lessons import services
+from lessons import knowledge
 from scoring import panels
 
 
 def debrief(*, session, **_):
-    results = services.class_results(session)
-    return render_to_string("lessons/_class_results.html", {"results": results, "session": session}) if results else ""
+    results = knowledge.class_results(session)
+    if not results or not (results["before_n"] or results["after_n"]):
+        return ""  # the check was on but nobody answered: nothing to show
+    return render_to_string("lessons/_class_results.html", {"results": results, "session": session})
 
 
 def student_report(*, participant, token="", **_):
-    results = services.student_results(participant)
+    results = knowledge.student_results(participant)
     if not results and not token:
         return ""
     return render_to_string("lessons/_student_results.html", {"results": results, "token": token,
@@ -25,7 +27,7 @@ def export(*, session):
 
     if not DebriefSettings.of(session).research_opt_in:
         return {}
-    return {"knowledge_check": services.export_rows(session), "data_dictionary": services.EXPORT_DICTIONARY}
+    return {"knowledge_check": knowledge.export_rows(session), "data_dictionary": knowledge.EXPORT_DICTIONARY}
 
 
 def register():

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from classroom import buckets, regions
 from classroom.models import Session
-from lessons import printing, services
+from lessons import knowledge, printing, services
 from lessons.models import CheckAnswer, KnowledgeCheck
 from scenarios import registry
 from scenarios.audience import Audience
@@ -82,10 +82,10 @@ def kit(request, pk):
     session = _own_session(request, pk)
     scenario = registry.get(session.scenario)
     check = KnowledgeCheck.of(session)
-    items = [services.shown(item) for item in session.check_items.select_related("session")]
+    items = [knowledge.shown(item) for item in session.check_items.select_related("session")]
     return render(request, "lessons/kit.html", {
         "session": session, "scenario": scenario, "check": check, "items": items,
-        "results": services.class_results(session), "phase": services.phase_open(session),
+        "results": knowledge.class_results(session), "phase": knowledge.phase_open(session),
         "reports_url": reverse("scoring:session_reports", args=[session.pk]),
         "answer_letters": "ABCD", "regions": regions.choices()})
 
@@ -102,16 +102,17 @@ def kit_command(request, pk, command):
         raise Http404
     try:
         if command == "check-on":
-            services.set_check(session=session, enabled=True)
+            knowledge.set_check(session=session, enabled=True)
             messages.success(request, _("The knowledge check is on: students see it on their tablets before play."))
         elif command == "check-off":
-            services.set_check(session=session, enabled=False)
+            knowledge.set_check(session=session, enabled=False)
         elif command == "open-after":
-            services.open_after(session=session)
-            messages.success(request, _("The after-check is open: students answer the same questions again."))
+            knowledge.open_after(session=session)
+            messages.success(request, _("The after-check is open: each student answers the other set of "
+                                        "questions, and tablets show it now."))
         elif command == "item":
             raw_id = request.POST.get("item")
-            services.save_item(session=session, item_id=int(raw_id) if raw_id and raw_id.isdigit() else None,
+            knowledge.save_item(session=session, item_id=int(raw_id) if raw_id and raw_id.isdigit() else None,
                                question=request.POST.get("question", ""),
                                choices=request.POST.getlist("choice")[:4], answer=request.POST.get("answer"),
                                used=request.POST.get("used") == "on")
@@ -160,28 +161,40 @@ def _device_participant(request, pk):
 
 @never_cache
 def student_check(request, pk):
-    """The questions open now (before play, or after the debrief), in this student's order."""
+    """The questions open to this student now (before play, or after the debrief), in their own
+    order; after the after-check, what changed since the before-check."""
     participant = _device_participant(request, pk)
-    phase = services.phase_open(participant.session)
+    phase = knowledge.phase_for(participant)
     error = ""
     if request.method == "POST":
+        sent = request.POST.get("phase", "")
         try:
-            right = services.submit_answers(participant=participant, phase=request.POST.get("phase", ""),
-                                            answers=request.POST)
+            right = knowledge.submit_answers(participant=participant, phase=sent, answers=request.POST)
             return render(request, "lessons/check_done.html", {
-                "participant": participant, "phase": phase, "right": right,
-                "results": services.student_results(participant)})
+                "participant": participant, "phase": sent, "right": right,
+                "results": knowledge.student_results(participant)})
         except services.CheckError as err:
             error = str(err)
-    done = phase is not None and services.answered(participant, phase)
-    items = services.items_for(participant, phase) if phase and not done else []
+            # Answers in hand when the game started: let the student fix what was refused.
+            if sent == CheckAnswer.Phase.BEFORE and phase is None and _in_hand(participant):
+                phase = sent
+    done = phase is not None and knowledge.answered(participant, phase)
+    items = knowledge.items_for(participant, phase) if phase and not done else []
     if phase and not done and not items:
         phase = None  # the teacher dropped every question: nothing to answer
+    if phase and not done:
+        knowledge.opened(participant, phase)
+    closed = phase is None and knowledge.before_closed(participant)
     return render(request, "lessons/check.html", {
         "participant": participant, "session": participant.session, "phase": phase, "done": done,
-        "items": items,
+        "items": items, "closed": closed,
         "error": error, "picked": request.POST if error else {}, "before": CheckAnswer.Phase.BEFORE},
         status=400 if error else 200)
+
+
+def _in_hand(participant) -> bool:
+    return (knowledge.before_closed(participant) and not knowledge.answered(participant, "before")
+            and knowledge.student(participant).before_opened_at is not None)
 
 
 @never_cache

@@ -1,10 +1,11 @@
 """The lesson kit's contract: what a scenario's ``kit.py`` exports as ``KIT``.
 
 A kit is data: the teacher's lesson guide, which content files feed which printable (and the
-template that prints them), the knowledge-check items (each tied to a graded fact of
-``scoring/outcomes/facts.json`` and to a decision of the game), and how the scenario's debrief
-``decisions`` rows fill a student's take-home family plan. The ``lessons`` app reads it through
-the registry (``registry.get(key).kit``) and never names a scenario.
+template that prints them), and how the scenario's debrief ``decisions`` rows fill a student's
+take-home family plan. The knowledge check's item bank is the scenario's ``check.py`` (``CHECK``,
+a :class:`CheckBank`): learning objectives and two parallel forms of items, each tied to a graded
+fact of ``scoring/outcomes/facts.json``. The ``lessons`` app reads both through the registry
+(``registry.get(key).kit`` and ``.check``) and never names a scenario.
 
 Every string a person reads is a lazy translation (``gettext_lazy``) in the scenario's ``kit.py``.
 """
@@ -13,8 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-#: the knowledge check's topics, as the issue lists them (an item names one)
-TOPICS = ("leave_time", "destination", "supplies", "forecast", "safe_place", "storm", "fortify")
+#: the two parallel forms of a bank: a student answers one before play and the other after
+FORMS = ("A", "B")
+#: what an item asks for: a choice in a situation (most of a bank) or a fact to remember
+KINDS = ("decision", "recall")
 
 
 @dataclass(frozen=True)
@@ -75,16 +78,82 @@ class Printable:
 
 
 @dataclass(frozen=True)
-class CheckItem:
-    """A short question with one right answer among its choices, tied to a graded fact."""
+class Objective:
+    """What a student can do after the lesson; every item of the bank tests one."""
 
     key: str
-    topic: str                        #: one of TOPICS
-    question: Any
-    choices: tuple                    #: 3 or 4 short answers
-    answer: int                       #: index of the right one in ``choices``
+    text: Any
+
+
+@dataclass(frozen=True)
+class CheckItem:
+    """One question of a form, with one right answer among its choices, tied to a graded fact.
+
+    ``choices`` is the teacher's order (the right one at ``answer``); students see them shuffled.
+    Items with the same ``pair`` on forms A and B are parallel: same objective, same fact, other
+    words and situation, so the after-check asks about what was learned, not what was seen."""
+
+    key: str
+    form: str                         #: "A" or "B"
+    pair: str                         #: the parallel item on the other form has the same pair
+    objective: str                    #: an ``Objective.key`` of the bank
     fact: str                         #: the fact (key) the right answer rests on
+    question: Any
+    choices: tuple                    #: 3 or 4 short answers, in the teacher's order
+    answer: int                       #: index of the right one in ``choices``
+    kind: str = "decision"            #: one of KINDS
     age_band: str = "10+"
+
+
+@dataclass(frozen=True)
+class Ask:
+    """An item as its author writes it: the right answer and the beliefs a student might hold
+    instead. :func:`form` places the right answer so that each position is keyed equally often."""
+
+    pair: str
+    objective: str
+    fact: str
+    question: Any
+    right: Any
+    wrong: tuple
+    kind: str = "decision"
+    age_band: str = "10+"
+
+
+def form(name: str, *asks: Ask) -> tuple[CheckItem, ...]:
+    """A form's items, the right answer of the n-th item at position n mod its number of
+    choices (the teacher's order; students see a balanced shuffle of it)."""
+    items = []
+    for index, ask in enumerate(asks):
+        count = 1 + len(ask.wrong)
+        at = index % count
+        choices = list(ask.wrong)
+        choices.insert(at, ask.right)
+        items.append(CheckItem(key=f"{ask.pair}-{name.lower()}", form=name, pair=ask.pair,
+                               objective=ask.objective, fact=ask.fact, question=ask.question,
+                               choices=tuple(choices), answer=at, kind=ask.kind, age_band=ask.age_band))
+    return tuple(items)
+
+
+@dataclass(frozen=True)
+class CheckBank:
+    """A scenario's knowledge check: 2-4 objectives and two parallel forms of items."""
+
+    objectives: tuple[Objective, ...]
+    items: tuple[CheckItem, ...]
+
+    def of_form(self, name: str) -> tuple[CheckItem, ...]:
+        return tuple(i for i in self.items if i.form == name)
+
+    def item(self, key: str) -> CheckItem | None:
+        return next((i for i in self.items if i.key == key), None)
+
+    def objective(self, key: str) -> Objective | None:
+        return next((o for o in self.objectives if o.key == key), None)
+
+
+#: a scenario without a ``check.py`` has no knowledge check
+NO_CHECK = CheckBank(objectives=(), items=())
 
 
 @dataclass(frozen=True)
@@ -105,7 +174,6 @@ class PlanLine:
 class Kit:
     guide: Guide
     printables: tuple[Printable, ...]
-    check: tuple[CheckItem, ...]
     plan: tuple[PlanLine, ...]
     #: facts (keys) the family plan cites on every copy (e.g. water per person per day)
     plan_facts: tuple[str, ...] = field(default=())

@@ -11,8 +11,10 @@ scenario package ``<pkg>`` (see README's "Add a scenario") provides:
 - ``<pkg>/debrief.py``: ``DEBRIEF``, the debrief part (``scenarios.debrief.Debrief``);
 - ``<pkg>/static/``: ``renderer.js`` and ``renderer.css``, served as ``scenarios/<key>/...``;
 - ``<pkg>/templates/``: its debrief and report templates, named ``scenarios/<key>/<file>``;
-- ``<pkg>/kit.py``: ``KIT``, the lesson kit (``scenarios.kit.Kit``): guide, printables,
-  knowledge-check items and family-plan lines, all data.
+- ``<pkg>/kit.py``: ``KIT``, the lesson kit (``scenarios.kit.Kit``): guide, printables and
+  family-plan lines, all data;
+- ``<pkg>/check.py`` (optional): ``CHECK``, the knowledge check's item bank
+  (``scenarios.kit.CheckBank``): objectives and two parallel forms.
 """
 from __future__ import annotations
 
@@ -99,8 +101,21 @@ class Scenario:
 
     @cached_property
     def kit(self):
-        """The lesson kit (``scenarios.kit.Kit``): guide, printables, check items, family plan."""
+        """The lesson kit (``scenarios.kit.Kit``): guide, printables, family plan."""
         return import_module(f"{self.package}.kit").KIT
+
+    @cached_property
+    def check(self):
+        """The knowledge check's item bank (``scenarios.kit.CheckBank``); empty without a
+        ``check.py``."""
+        from scenarios.kit import NO_CHECK
+
+        try:
+            return import_module(f"{self.package}.check").CHECK
+        except ModuleNotFoundError as missing:
+            if missing.name != f"{self.package}.check":
+                raise
+            return NO_CHECK
 
     @property
     def folder(self) -> Path:

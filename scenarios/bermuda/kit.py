@@ -1,5 +1,5 @@
 """Bermuda Triangle's lesson kit (``scenarios.kit.Kit``): the guide, the printables and the
-content files that feed them, the knowledge-check items and the family plan's lines.
+content files that feed them and the family plan's lines.
 
 The printables are drawn from ``content/sea.json`` and ``content/cloud.json``; where a printable
 shows what the rules make of them (the cone from the cloud's start), it asks ``rules`` rather
@@ -9,7 +9,7 @@ from math import cos, pi, sin
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
-from scenarios.kit import CheckItem, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 from scenarios.words import money, number
 
 from . import rules
@@ -249,34 +249,6 @@ KIT = Kit(
                   prepare=card_list),
         Printable("tally", _("Tally sheet: a fleet's ships and freight, round by round, and the sea log"),
                   "kit_tally.html", ("sea_2",), prepare=tally_data),
-    ),
-    check=(
-        CheckItem("mariners-rule", "forecast",
-                  _("What does the mariner's 1-2-3 rule add around each forecast position of a storm?"),
-                  (_("One, two or three extra days in port"),
-                   _("100, 200 and 300 nautical miles for forecast error, one, two and three days ahead"),
-                   _("The storm's category: 1, 2 or 3")), 1, "mariners-1-2-3-rule"),
-        CheckItem("route-outside", "forecast",
-                  _("A captain must sail past a hurricane. Where should the planned route go?"),
-                  (_("Along the line of the forecast track"),
-                   _("Outside the danger area around the storm's forecast positions"),
-                   _("Straight across the storm's path, as fast as possible")), 1, "mariners-1-2-3-rule"),
-        CheckItem("wind-radius", "storm",
-                  _("What does a storm's 34-knot wind radius tell mariners?"),
-                  (_("How fast the storm's centre is moving"),
-                   _("How far from the centre its tropical-storm-force winds reach"),
-                   _("How high the waves are at the centre")), 1, "tropical-storm-force-radius"),
-        CheckItem("hurricane-winds", "storm",
-                  _("A storm is called a hurricane once its sustained winds reach about…"),
-                  (_("39 mph"), _("74 mph"), _("157 mph")), 1, "saffir-simpson"),
-        CheckItem("warning-hours", "leave_time",
-                  _("A hurricane warning is issued about how many hours before tropical-storm winds?"),
-                  (_("12 hours"), _("36 hours"), _("72 hours")), 1, "watch-warning-lead-times"),
-        CheckItem("forecast-cone", "forecast",
-                  _("What does the forecast cone show?"),
-                  (_("Everywhere the storm will do damage"),
-                   _("Where the storm's centre will probably go: inside about two times in three"),
-                   _("Where it will rain")), 1, "forecast-cone", age_band="13+"),
     ),
     plan=(
         PlanLine("watch", _("How we follow the storm"), column="ships_lost", values={

@@ -1,8 +1,8 @@
 """Hurricane Approaching!'s lesson kit (``scenarios.kit.Kit``): the guide, the printables and the
-content files that feed them, the knowledge-check items and the family plan's lines."""
+content files that feed them and the family plan's lines."""
 from django.utils.translation import gettext_lazy as _
 
-from scenarios.kit import CheckItem, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 
 
 def board_geometry(content: dict) -> dict:
@@ -105,27 +105,6 @@ KIT = Kit(
         Printable("cards", _("The chance cards"), "kit_cards.html", ("cards_2",)),
         Printable("tally", _("Tally sheet: a household's clock, fuel, cash and supplies"), "kit_tally.html",
                   ("rules",)),
-    ),
-    check=(
-        CheckItem("warning-hours", "leave_time",
-                  _("A hurricane warning is issued about how many hours before tropical-storm winds?"),
-                  (_("12 hours"), _("36 hours"), _("72 hours")), 1, "watch-warning-lead-times"),
-        CheckItem("where-evacuees-go", "destination",
-                  _("When Florida evacuated in 2004, where did most evacuees go?"),
-                  (_("A public shelter"), _("A hotel or motel"), _("Family or friends")), 2,
-                  "destinations-florida-2004"),
-        CheckItem("water-per-day", "supplies",
-                  _("How much water should a kit hold for each person, each day?"),
-                  (_("About a cup"), _("About a gallon"), _("About five gallons")), 1, "water-per-day"),
-        CheckItem("flood-water", "safe_place",
-                  _("How deep must moving flood water be to float a small car?"),
-                  (_("About a foot (12 inches)"), _("About three feet"), _("About five feet")), 0,
-                  "turn-around-dont-drown"),
-        CheckItem("forecast-cone", "forecast",
-                  _("What does the forecast cone show?"),
-                  (_("Everywhere the storm will do damage"),
-                   _("Where the storm's centre will probably go: inside about two times in three"),
-                   _("Where it will rain")), 1, "forecast-cone", age_band="13+"),
     ),
     plan=(
         PlanLine("where", _("Where we would go"), column="destination", values={

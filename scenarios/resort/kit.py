@@ -1,10 +1,9 @@
 """Hurricane (the resort game)'s lesson kit (``scenarios.kit.Kit``): the guide, the printables and
 the content files that feed them (the sea board, the outer board, the resort deeds and special
-bulletins, the storm program cards from HURDAT2, a player's tally sheet), the knowledge-check
-items and the family plan's lines."""
+bulletins, the storm program cards from HURDAT2, a player's tally sheet) and the family plan's lines."""
 from django.utils.translation import gettext_lazy as _
 
-from scenarios.kit import CheckItem, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 from scenarios.words import money
 
 from .rules import MEASURE_PRICE, damage_for, docking_fee
@@ -255,33 +254,6 @@ KIT = Kit(
                   ("programs_2",), prepare=program_cards),
         Printable("tally", _("Tally sheet: a player's cash, resorts and plots"), "kit_tally.html",
                   ("board", "programs_2"), prepare=tally_data),
-    ),
-    check=(
-        CheckItem("category-measures", "storm",
-                  _("What sets a hurricane's category (1 to 5) on the Saffir-Simpson scale?"),
-                  (_("How much rain it drops"), _("Its strongest sustained wind"), _("How wide the storm is")), 1,
-                  "saffir-simpson"),
-        CheckItem("mitigation-worth", "fortify",
-                  _("Across many disasters, each dollar spent making buildings stronger beforehand has "
-                    "saved about how much damage?"),
-                  (_("Less than a dollar: most storms miss"), _("About one dollar"), _("About six dollars")), 2,
-                  "mitigation-pays"),
-        CheckItem("flood-insurance", "fortify",
-                  _("A hurricane floods a home. Does ordinary home insurance pay for the flood damage?"),
-                  (_("Yes, always"), _("No: flood insurance is a separate policy"),
-                   _("Only if the storm is a category 5")), 1, "flood-insurance-take-up"),
-        CheckItem("who-has-a-plan", "leave_time",
-                  _("In FEMA's 2019 survey, about how many American adults had made an emergency plan?"),
-                  (_("Nearly all"), _("About half"), _("About one in twenty")), 1, "household-emergency-plan"),
-        CheckItem("water-per-day", "supplies",
-                  _("A hurricane kit needs water. About how much for each person, each day?"),
-                  (_("About a cup"), _("About a gallon"), _("About five gallons")), 1, "water-per-day"),
-        CheckItem("reading-a-position", "forecast",
-                  _("A forecast puts a hurricane at 26°N, 84°W. Which is true?"),
-                  (_("It is 84° north of the equator, and only that point gets strong winds"),
-                   _("It is 26° north of the equator: the storm's centre is there, and its winds reach well beyond"),
-                   _("It is 26° west of London, where the storm will come ashore")), 1,
-                  "forecast-cone", age_band="13+"),
     ),
     plan=(
         PlanLine("where", _("Where we would go"), column="", values={},

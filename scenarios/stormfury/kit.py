@@ -1,8 +1,8 @@
 """Project Stormfury's lesson kit (``scenarios.kit.Kit``): the guide, the printables and the
-content files that feed them, the knowledge-check items and the family plan's lines."""
+content files that feed them and the family plan's lines."""
 from django.utils.translation import gettext_lazy as _
 
-from scenarios.kit import CheckItem, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 
 HEX = 18  # printed hex radius, in SVG units
 
@@ -110,31 +110,6 @@ KIT = Kit(
         Printable("cards", _("The cards: hurricane cards, resource cards and roles"), "kit_cards.html",
                   ("hurricane_cards_2", "resource_cards_2", "roles")),
         Printable("tally", _("State of the coast: damage per city, round by round"), "kit_tally.html", ("map_2",)),
-    ),
-    check=(
-        CheckItem("category-winds", "storm",
-                  _("A category 4 hurricane's sustained winds blow at about…"),
-                  (_("40 to 70 mph"), _("74 to 95 mph"), _("130 to 156 mph")), 2, "saffir-simpson"),
-        CheckItem("warning-hours", "leave_time",
-                  _("A hurricane warning is issued about how many hours before tropical-storm winds?"),
-                  (_("12 hours"), _("36 hours"), _("72 hours")), 1, "watch-warning-lead-times"),
-        CheckItem("strong-roofs", "fortify",
-                  _("After Hurricane Sally, homes with strengthened (FORTIFIED) roofs had…"),
-                  (_("About the same claims as other homes"), _("About 73% fewer claims"),
-                   _("More claims, because they cost more")), 1, "fortified-roofs-sally"),
-        CheckItem("flood-water", "safe_place",
-                  _("How deep must moving flood water be to float a small car?"),
-                  (_("About a foot (12 inches)"), _("About three feet"), _("About five feet")), 0,
-                  "turn-around-dont-drown"),
-        CheckItem("after-landfall", "storm",
-                  _("Once a hurricane's centre is over land, it…"),
-                  (_("Stops at once"), _("Weakens, but can stay dangerous far inland for hours"),
-                   _("Gets stronger")), 1, "landfall-decay"),
-        CheckItem("forecast-cone", "forecast",
-                  _("What does the forecast cone show?"),
-                  (_("Everywhere the storm will do damage"),
-                   _("Where the storm's centre will probably go: inside about two times in three"),
-                   _("Where it will rain")), 1, "forecast-cone", age_band="13+"),
     ),
     plan=(
         PlanLine("where", _("Where we would go"), column="", values={},

@@ -1,18 +1,10 @@
 """Tornado Alert!'s lesson kit (``scenarios.kit.Kit``): the guide for a 45-minute period, the
 printables drawn from ``content/deck_2.json`` (a whole deck to cut out, and the tally sheet of rounds
-and averages), the knowledge-check items and the family plan's lines.
-
-The knowledge check rests only on *verified* facts, as students may see no other. The tornado
-safety facts this game cites (``tornado-shelter-underground``, ``tornado-interior-room``,
-``tornado-vehicles``, ``tornado-flying-debris``: grade S, the Weather Service's advice as quoted
-by county and state pages) are not verified yet, so the items ask about the verified storm-safety
-facts that fit the lesson — a car in flood water, what a strong storm does to a home, stronger
-buildings, the shelter kit's water. Once the tornado facts are checked against weather.gov and
-marked verified, items on them ("the safest place in a tornado is…") belong here.
+and averages) and the family plan's lines.
 """
 from django.utils.translation import gettext_lazy as _
 
-from scenarios.kit import CheckItem, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 from scenarios.tornado_alert.rules import CHEAT_BONUS, CHEAT_THRESHOLD, ROUNDS
 
 #: rows of the tally sheet: the most players a table seats (``scenario.SCENARIO.seats``)
@@ -145,29 +137,6 @@ KIT = Kit(
     printables=(
         Printable("cards", _("The cards: one deck per table"), "kit_cards.html", ("deck_2",), prepare=deck_cards),
         Printable("tally", _("Tally sheet: rounds and averages"), "kit_tally.html", ("deck_2",), prepare=tally),
-    ),
-    check=(
-        CheckItem("car-flood-water", "safe_place",
-                  _("A car is no shelter in a storm. How deep must moving flood water be to float a "
-                    "small car?"),
-                  (_("About a foot (12 inches)"), _("About three feet"), _("About five feet")), 0,
-                  "turn-around-dont-drown"),
-        CheckItem("strong-storm-home", "storm",
-                  _("In a category 4 hurricane, even a well-built home can…"),
-                  (_("Lose only a few roof shingles"), _("Lose most of its roof and some of its walls"),
-                   _("Stay undamaged if its windows are shut")), 1, "cat4-damage"),
-        CheckItem("stronger-buildings", "fortify",
-                  _("Money spent making buildings stronger before a disaster…"),
-                  (_("Is mostly wasted, because storms are rare"),
-                   _("Is repaid several times over in damage that does not happen"),
-                   _("Pays back only for hospitals")), 1, "mitigation-pays"),
-        CheckItem("strong-roofs", "fortify",
-                  _("After Hurricane Sally, homes with strengthened roofs had…"),
-                  (_("About the same insurance claims as other homes"), _("Far fewer insurance claims"),
-                   _("More claims, because they cost more")), 1, "fortified-roofs-sally"),
-        CheckItem("shelter-water", "supplies",
-                  _("Your family's shelter kit: how much water should it hold for each person, each day?"),
-                  (_("About a cup"), _("About a gallon"), _("About five gallons")), 1, "water-per-day"),
     ),
     plan=(
         PlanLine("home", _("Where we shelter at home"), column="", values={},

@@ -34,6 +34,10 @@ const T = {
   moveAsked: gettext("Another tablet asks to carry on as you. Is it your new tablet?"),
   allowMove: gettext("Yes, it is mine: move me there"),
   refuseMove: gettext("No, it is not mine"),
+  checkBefore: gettext("Questions before we play"),
+  checkAfter: gettext("Questions after the debrief"),
+  checkInvite: gettext("While you wait: answer a few short questions. They are not graded."),
+  checkDone: gettext("Thank you: your answers are saved."),
 };
 
 const root = document.getElementById("play");
@@ -345,6 +349,13 @@ function lobbyScreen(lobby) {
     box.append(el("p", {}, T.mates), list);
   }
   if (lobby.status === "lobby") box.append(el("p", {}, T.waitStart));
+  if (lobby.check && lobby.check.phase === "before") {
+    // The before-check is part of the lobby: answered while the class joins, closed at the start.
+    box.append(lobby.check.to_answer
+      ? el("p", {class: "check-invite"}, T.checkInvite, " ",
+        el("a", {class: "button primary big", href: lobby.check.url}, T.checkBefore))
+      : el("p", {class: "muted"}, T.checkDone));
+  }
   if (!lobby.approved) box.append(el("p", {class: "muted"}, T.waitApprove));
   if (state.rtt != null) box.append(el("p", {class: "muted rtt"}, T.rtt(state.rtt)));
   return box;
@@ -369,8 +380,22 @@ function askButton() {
     onclick: askTeacher}, asking ? T.asked : T.askTeacher);
 }
 
+function checkLink(lobby) {
+  // The page's link to the knowledge check follows the lobby's live phase: the before-check
+  // while the table waits, nothing during play, the after-check once the teacher opens it.
+  const link = document.getElementById("check-link");
+  if (!link) return;
+  const check = lobby.check;
+  link.hidden = !check;
+  if (!check) return;
+  link.textContent = check.phase === "after" ? T.checkAfter : T.checkBefore;
+  link.href = check.url;
+  link.classList.toggle("primary", !!check.to_answer);
+}
+
 function render() {
   statusBar();
+  if (state.lobby) checkLink(state.lobby);
   const main = document.getElementById("screen");
   const lobby = state.lobby;
   if (!lobby) return;

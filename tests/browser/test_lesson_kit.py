@@ -1,7 +1,8 @@
-"""A lesson with the knowledge check on, in real browsers: the teacher turns it on from the
-session's kit, a student answers before play, plays, the teacher ends the lesson and opens the
-after-check, the student answers again, and the gain shows on the class debrief, in the class
-packet and in the student's own report (written by a real Celery worker). Screenshots of the
+"""A lesson with the knowledge check, in real browsers: the check is on for the new session, a
+student answers the before-check from the lobby, plays, the teacher ends the lesson and opens the
+after-check, the tablet follows without a reload, the student answers the other form and sees
+what changed, and the gain shows on the class debrief, in the class packet and in the student's
+own report (written by a real Celery worker). Screenshots of the
 kit's pages at four sizes go to ``$KIT_SHOTS`` (default: a temporary folder)."""
 import os
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.a11y import check_axe
 from tests.browser.lesson import create_session, play_to_the_end, student_page, teacher_page
 from tests.conftest import in_thread
 
@@ -27,11 +29,11 @@ def _load_facts():
 def _answers(session_id, nickname, phase):
     """item id -> (right answer, a wrong one) for the student's items in this phase."""
     from classroom.models import Participant
-    from lessons import services
+    from lessons import knowledge
 
     participant = Participant.objects.get(session_id=session_id, nickname=nickname)
-    return {s.item.pk: (s.item.answer, (s.item.answer + 1) % len(s.item.choices))
-            for s in services.items_for(participant, phase)}
+    return {s.item.pk: (s.item.answer, next(c for c in s.order if c != s.item.answer))
+            for s in knowledge.items_for(participant, phase)}
 
 
 def answer(page, session_id, nickname, phase, *, right):
@@ -66,28 +68,32 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     teacher = teacher_page(browser, asgi_server)
     code, session_id = create_session(teacher, bots=True)
 
-    # Two taps from the session page: the kit, then the check.
+    # The check is on for every new session; the kit is one tap from the session page.
     teacher.get_by_role("link", name="Lesson kit").click()
-    teacher.get_by_role("button", name="Turn the knowledge check on").click()
-    expect(teacher.locator(".kit-state")).to_have_text("On: students answer before play.")
+    expect(teacher.locator(".kit-state")).to_have_text("On: students answer in the lobby, before play.")
+    check_axe(teacher, "the lesson kit")
     shoot(teacher, "kit", shots)
     teacher.get_by_role("link", name="Lesson guide", exact=True).click()
     expect(teacher.get_by_role("heading", name="A 45-minute period")).to_be_visible()
     shoot(teacher, "guide", shots)
 
     student = student_page(browser, asgi_server, code, "Ana")
-    student.get_by_role("link", name="Questions before we play").click()
+    # The before-check is part of the lobby.
+    student.locator(".lobby").get_by_role("link", name="Questions before we play").click()
     expect(student.get_by_role("heading", name="Before we play")).to_be_visible()
+    check_axe(student, "the before-check")
     shoot(student, "check", shots)
     asked = answer(student, session_id, "Ana", "before", right=False)
-    assert 4 <= asked <= 6
+    assert asked >= 8
     student.get_by_role("link", name="Back to the game").click()
+    expect(student.locator(".lobby")).to_contain_text("Thank you: your answers are saved.")
     expect(student.get_by_role("link", name="My family plan")).to_be_visible()
     shoot(student, "play", shots)
 
     teacher.goto(f"/sessions/{session_id}/")
     teacher.get_by_role("button", name="Start the game").click()
     expect(student.locator(".evac-actions")).to_be_visible()
+    expect(student.locator("#check-link")).to_be_hidden()  # the before-check closed at the start
     play_to_the_end({"Ana": student}, session_id)
     # Every table has finished: the lesson ends by itself.
     expect(teacher.get_by_text("Ended").first).to_be_visible(timeout=30_000)
@@ -95,30 +101,46 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     teacher.goto(f"/sessions/{session_id}/kit/")
     teacher.get_by_role("button", name="Open the after-check").click()
     expect(teacher.locator(".kit-state")).to_have_text("On: the after-check is open.")
-    student.reload()
-    student.get_by_role("link", name="Questions after the debrief").click()
+    # The tablet follows the phase live, with no reload.
+    expect(student.locator("#check-link")).to_have_text("Questions after the debrief")
+    student.locator("#check-link").click()
     expect(student.get_by_role("heading", name="After the debrief")).to_be_visible()
     answer(student, session_id, "Ana", "after", right=True)
-    expect(student.locator(".kit-table caption")).to_have_text(f"Before: 0 of {asked} right · After: {asked} of {asked} right")
+    own = student.locator(".kit-own")
+    expect(own.get_by_role("status")).to_have_text(f"Before: 0 of {asked} right · After: {asked} of {asked} right")
+    expect(own.locator(".kit-change").first).to_have_text("✓ Changed: right now, not before")
+    expect(own.locator(".kit-right-answer").first).to_contain_text("Right answer:")
+    check_axe(student, "what changed since the start")
+    shoot(student, "check-done", shots)
 
-    # The class debrief: per item and overall, with how many answered.
+    # The class debrief: the paired result and every item, with how many answered.
     teacher.goto(f"/sessions/{session_id}/debrief/")
     panel = teacher.locator(".kit-panel")
-    expect(panel).to_contain_text("for the 1 student who answered both: 0% right before, 100% after (+100 points)")
-    expect(panel.locator("tbody tr")).to_have_count(asked)
-    expect(panel.locator(".kit-gain").first).to_have_text("+100 points")
+    expect(panel.get_by_role("heading", name="How the class's answers changed: the knowledge check")).to_be_visible()
+    expect(panel).to_contain_text("For the 1 student who answered before play (on time) and after: 0% right before, "
+                                  "100% after.")
+    expect(panel.locator(".kit-gain")).to_have_text("Normalized gain: 1.00 (90% interval 1.00 to 1.00).")
+    expect(panel).to_contain_text("Indicative only:")
+    expect(panel.locator("table").nth(1).locator("tbody tr")).to_have_count(2 * asked)
+    check_axe(teacher, "the class debrief with the check", include=".kit-panel")
     shoot(teacher, "debrief", shots, whole_page=False)
+    teacher.goto(f"/sessions/{session_id}/kit/")
+    teacher.locator(".kit-roster summary").click()
+    expect(teacher.locator(".kit-roster tbody tr")).to_have_count(1)
+    expect(teacher.locator(".kit-roster tbody tr")).not_to_contain_text("late")
+    check_axe(teacher, "the lesson kit with results")
 
     # The class packet, once the worker has written it.
     _wait_for_reports(session_id)
     teacher.goto(in_thread(_report_url, session_id))
-    expect(teacher.locator(".kit-panel")).to_contain_text("(+100 points)")
+    expect(teacher.locator(".kit-panel")).to_contain_text("Normalized gain: 1.00")
 
-    # The student's own report: their before and after, and the family plan from it.
+    # The student's own report: what changed, and the family plan from it.
     student.goto(f"/play/{session_id}/my-report")
     own = student.locator(".kit-panel")
     expect(own).to_contain_text("Your knowledge check, before and after")
-    expect(own.locator("caption")).to_have_text(f"Before: 0 of {asked} right · After: {asked} of {asked} right")
+    expect(own.locator(".kit-own").get_by_role("status")).to_have_text(
+        f"Before: 0 of {asked} right · After: {asked} of {asked} right")
     own.get_by_role("link", name="Open your family emergency plan").click()
     expect(student.get_by_role("heading", name="Our family emergency plan")).to_be_visible()
     expect(student.locator(".kit-plan-lines")).to_contain_text("from your game")

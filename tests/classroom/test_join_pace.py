@@ -95,24 +95,24 @@ def test_the_teacher_removes_many_at_once_and_bans_a_device():
 
 
 def test_students_not_yet_let_in_stay_out_of_the_check_and_its_figures():
-    from lessons import services as lessons
+    from lessons import knowledge
     from lessons.models import CheckAnswer
 
     session = make_session(names=Session.Names.APPROVE)
-    lessons.set_check(session=session, enabled=True)
+    knowledge.set_check(session=session, enabled=True)
     kid, _token = services.join(session=session, nickname="Kid")
     fake, _token = services.join(session=session, nickname="Fake")
     services.approve(participant=kid)
     kid.refresh_from_db()
     fake.refresh_from_db()
-    phase = lessons.phase_open(session)
+    phase = knowledge.phase_open(session)
     assert phase == CheckAnswer.Phase.BEFORE
-    items = lessons.items_for(kid, phase)
-    right = {str(shown.item.pk): 0 for shown in items}
-    lessons.submit_answers(participant=kid, phase=phase, answers=right)
-    with pytest.raises(lessons.CheckError):
-        lessons.submit_answers(participant=fake, phase=phase, answers=right)
+    right = {str(shown.item.pk): shown.item.answer for shown in knowledge.items_for(kid, phase)}
+    knowledge.submit_answers(participant=kid, phase=phase, answers=right)
+    fakes = {str(shown.item.pk): shown.item.answer for shown in knowledge.items_for(fake, phase)}
+    with pytest.raises(knowledge.CheckError):
+        knowledge.submit_answers(participant=fake, phase=phase, answers=fakes)
     assert not CheckAnswer.objects.filter(participant=fake).exists()
-    assert lessons.class_results(session)["before_n"] == 1
+    assert knowledge.class_results(session)["before_n"] == 1
     services.approve(participant=kid, approved=False)  # let in by mistake, then taken back
-    assert lessons.class_results(session)["before_n"] == 0
+    assert knowledge.class_results(session)["before_n"] == 0

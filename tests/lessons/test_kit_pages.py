@@ -38,7 +38,7 @@ def test_the_session_page_reaches_every_part_of_the_kit_in_two_taps(teacher_clie
                 reverse("lessons:printables_pdf", args=[session.scenario]), reverse("lessons:handout_pdf", args=[session.pk]),
                 reverse("lessons:plan_sample", args=[session.pk])):
         assert url in kit
-    assert "Turn the knowledge check on" in kit
+    assert "Turn the check off" in kit, "the knowledge check is on for every new session"
     form = teacher_client.get(reverse("classroom:session_new")).content.decode()
     for scenario in registry.all():
         assert reverse("lessons:guide", args=[scenario.key]) in form
@@ -133,20 +133,22 @@ def test_reports_written_after_the_after_check_carry_it_in_their_pdfs():
     from classroom import services as classroom
     from scoring.models import Report
     from scoring.services import build_report, plan_reports
-    from tests.factories import started_session
+    from lessons import knowledge
     from tests.lessons.test_knowledge_check import answer_all
     from tests.scoring.conftest import play_as_students
 
-    session, devices = started_session(students=2)
-    services.set_check(session=session, enabled=True)
+    session = make_session()
+    devices = join_students(session, 2)
     students = [participant for participant, _token in devices]
     for student in students:
         answer_all(student, "before", right=False)
+    classroom.start(session=session)
+    session.refresh_from_db()
     play_as_students(session)
     classroom.end(session=session)
-    services.open_after(session=session)
+    knowledge.open_after(session=session)
     answer_all(students[0], "after", right=True)
-    asked = session.check_items.filter(used=True).count()
+    asked = len(knowledge.items_for(students[0], "after"))
     for report in plan_reports(session):
         build_report(report.pk)
     own = Report.objects.get(seat__participant=students[0])
@@ -156,7 +158,9 @@ def test_reports_written_after_the_after_check_carry_it_in_their_pdfs():
     assert "knowledge check" not in own.html  # the stored page gets it when served
     packet = Report.objects.get(session=session, kind=Report.Kind.CLASS)
     text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(bytes(packet.pdf))).pages).split())
-    assert "for the 1 student who answered both: 0% right before, 100% after (+100 points)" in text
+    assert "How the class's answers changed" in text
+    assert "For the 1 student who answered before play (on time) and after: 0% right before, 100% after." in text
+    assert "Normalized gain: 1.00" in text and "Indicative only" in text
 
 
 def test_a_guide_asked_with_a_bad_session_number_still_opens(teacher_client):

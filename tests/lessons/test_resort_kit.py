@@ -63,12 +63,12 @@ def test_a_resort_plan_without_a_game_says_nothing_of_the_game(finished_resort):
     assert not any("game" in str(line["text"]) for line in plan["lines"])
 
 
-def test_the_resort_check_copies_its_items_at_the_class_band(finished_resort):
+def test_the_resort_check_asks_both_forms_whole(finished_resort):
+    """The resort's bank suits its youngest class, so both forms are asked whole and stay parallel."""
     session, _devices = finished_resort
-    services.set_check(session=session, enabled=True)
     items = list(CheckItem.objects.filter(session=session).order_by("position"))
-    assert len(items) == 6 and sum(i.used for i in items) == 5
-    assert not next(i for i in items if i.kit_key == "reading-a-position").used
+    assert [i.kit_key for i in items] == [i.key for i in registry.get("resort").check.items]
+    assert all(i.used for i in items)
 
 
 def test_the_resort_guide_page_and_printables(client):

@@ -1,7 +1,7 @@
 """Race to the shelter's lesson kit: the smallest complete kit (``scenarios.kit.Kit``)."""
 from django.utils.translation import gettext_lazy as _
 
-from scenarios.kit import CheckItem, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 
 KIT = Kit(
     guide=Guide(
@@ -19,20 +19,6 @@ KIT = Kit(
                  DebriefPhase("real_world", _("\"Where is your nearest shelter?\"")))
     ),
     printables=(Printable("track", _("The track"), "kit_track.html", ("track",)),),
-    check=(
-        CheckItem("warning-hours", "leave_time",
-                  _("A hurricane warning is issued about how many hours before tropical-storm winds?"),
-                  (_("12 hours"), _("36 hours"), _("72 hours")), 1, "watch-warning-lead-times"),
-        CheckItem("water-per-day", "supplies",
-                  _("How much water should a kit hold for each person, each day?"),
-                  (_("About a cup"), _("About a gallon"), _("About five gallons")), 1, "water-per-day"),
-        CheckItem("when-people-leave", "leave_time",
-                  _("In Hurricane Ike, when did most households leave?"),
-                  (_("After landfall"), _("About two days before landfall"), _("A week before")), 1,
-                  "when-households-leave-ike"),
-        CheckItem("water-again", "supplies", _("A family of four needs how much water a day?"),
-                  (_("About 4 gallons"), _("About 1 gallon")), 0, "water-per-day"),
-    ),
     plan=(PlanLine("where", _("Where we would go"), column="safe",
                    values={"True": _("To the shelter, as in your game.")},
                    otherwise=_("Choose a safe place now.")),),
