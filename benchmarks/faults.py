@@ -734,7 +734,7 @@ def beside_play(args, name, window=10.0, settle=3.0, **job):
 
 
 def slow_clients(args):
-    cap = int(os.environ.get("CONNECTIONS_PER_ADDRESS", "500"))
+    cap = int(os.environ.get("CONNECTIONS_PER_ADDRESS", "2000"))
     figures, attacked, join, record = beside_play(args, "slow_clients", connections=1200)
     lost, doubled = live.check_log(record["acked"])
     if figures is None:

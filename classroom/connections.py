@@ -27,8 +27,9 @@ def header_seconds() -> float:
 def per_address() -> int:
     """Open connections one address may hold in one server process. A class behind one school
     address holds about two per tablet (its socket, a request or two); the default leaves room
-    for several classes."""
-    return int(os.environ.get("CONNECTIONS_PER_ADDRESS", "500"))
+    for a whole school behind one address (and for ``benchmarks.live``'s 1,000 students on
+    loopback, which two workers do not share evenly)."""
+    return int(os.environ.get("CONNECTIONS_PER_ADDRESS", "2000"))
 
 
 # A class of 35 behind one school address holds about 70 connections: the cap never goes lower.
