@@ -63,6 +63,7 @@ import urllib.request
 from pathlib import Path
 
 from benchmarks import live
+from benchmarks.faults import games_intact, verdict
 
 ROOT = live.ROOT
 PY = sys.executable
@@ -81,14 +82,6 @@ def run(*command, check=True, **kwargs):
 
 def say(text):
     print(f"# {text}", file=sys.stderr, flush=True)
-
-
-def verdict(name, ok, **figures):
-    for key, value in figures.items():
-        text = f"{value:.1f}" if isinstance(value, float) else str(value)
-        print(f"{name}_{key}: {text}", flush=True)
-    print(f"{name}: {'PASS' if ok else 'FAIL'}", flush=True)
-    return ok
 
 
 # --- Hosts ----------------------------------------------------------------------------------------
@@ -419,24 +412,6 @@ def play(district, plan, seconds, fault=None, at=8.0, interval=2.0, processes=1)
     if os.environ.get("DISTRICT_DUMP"):  # every socket, drop and act, to look at afterwards
         Path(os.environ["DISTRICT_DUMP"]).write_text(json.dumps(dict(record, fault=[times.get("t0"), times.get("t1")])))
     return record, times.get("t0"), times.get("t1"), times.get("result")
-
-
-def games_intact(plan, using="default"):
-    """Games whose move log does not replay to their stored state (seq 1..n, version n)."""
-    from games.models import Game
-    from scenarios.registry import ENGINES
-
-    bad = 0
-    for game in Game.objects.using(using).filter(pk__in={d["game"] for d in plan["devices"]}):
-        engine = ENGINES[game.scenario]
-        state = engine.setup(game.seed, game.seats, game.options)
-        moves = list(game.moves.order_by("seq"))
-        for move in moves:
-            engine.apply(state, move.seat, move.action)
-        if [m.seq for m in moves] != list(range(1, len(moves) + 1)) or game.version != len(moves) \
-                or engine.dump(state) != game.state:
-            bad += 1
-    return bad
 
 
 def lost_and_doubled(acked, using="default"):
