@@ -24,7 +24,7 @@ from dataclasses import dataclass
 AGE_BANDS = ("10+", "13+", "16+")
 GENTLE, FRANK = "gentle", "frank"
 INTENSITIES = (GENTLE, FRANK)
-#: the words of a claim that stands inside a card (the evacuation deck's cards hold them flat)
+#: the words of a claim that stands inside a card (some decks' cards hold them flat)
 CLAIM_FIELDS = ("basis", "source", "fact", "grade", "url")
 #: what a claim says of itself, for the filter only: dropped with the claim
 TAGS = ("deaths", "age_band")

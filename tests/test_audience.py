@@ -63,7 +63,7 @@ def test_the_new_session_form_sets_what_students_may_see(db, client):
     teacher = make_teacher()
     client.login(email=teacher.email, password=PASSWORD)
     form = {"scenario": "evacuation", "seats_per_table": 4, "turn_seconds": 60, "names": "approve",
-            "max_participants": 40, "intensity": "frank", "age_band": "13+"}
+            "max_participants": 40, "intensity": "frank", "age_band": "13+", "region": "us_gulf"}
     page = client.get(reverse("classroom:session_new")).content.decode()
     assert 'name="intensity"' in page and 'name="age_band"' in page
     client.post(reverse("classroom:session_new"), form)

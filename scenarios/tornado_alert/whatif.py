@@ -33,10 +33,17 @@ def measure(results: list[dict], sheltered: set) -> dict:
             "score": round(sum(r["score"] for r in results) / players, 2)}
 
 
+def _system_step(state: dict) -> dict:
+    """When no seat may act: the step the game's own clock takes next (a race settled, the next
+    card), or the end if there is none."""
+    due = ENGINE.due(state)
+    return due["action"] if due else {"type": "end_now"}
+
+
 def replay(seed: int, seats: int, options: dict, style: str) -> list[dict]:
     """The results of the deal of ``seed`` played to the end with every seat playing ``style``."""
     state = ENGINE.setup(seed, seats, options)
-    play_out(ENGINE, state, BOTS[style], unblock=lambda state: {"type": "end_now"})
+    play_out(ENGINE, state, BOTS[style], unblock=_system_step)
     return ENGINE.results(state)
 
 

@@ -23,7 +23,7 @@ SHOWN = ("title", "text", "power", "name", "question")
 #: earlier editions of content files, kept as stored games were set up with them (never edited, so
 #: a link found for a fact later is only in the edition played now)
 SUPERSEDED = {("evacuation", "cards.json"), ("stormfury", "hurricane_cards.json"),
-              ("stormfury", "resource_cards.json")}
+              ("stormfury", "resource_cards.json"), ("tornado_alert", "deck.json")}
 #: lists of things that each say explicitly whether they carry a real-world basis
 CARD_LISTS = {("cards.json", "cards"), ("hurricane_cards.json", "cards"), ("resource_cards.json", "cards"),
               ("roles.json", "roles")}
@@ -54,8 +54,8 @@ def test_every_cited_claim_carries_the_grade_and_link_of_its_fact(path):
     for where, node in claims(document):
         fact = FACTS.get(node.get("fact"))
         assert fact is not None, f"{path.name}{where}: cites {node.get('source')!r} without a known fact"
-        assert node.get("grade") == fact["confidence"], f"{path.name}{where}: grade differs from {fact['key']}"
-        if (path.parent.parent.name, path.name) not in SUPERSEDED:
+        if (path.parent.parent.name, path.name) not in SUPERSEDED:  # stored games' files keep their words
+            assert node.get("grade") == fact["confidence"], f"{path.name}{where}: grade differs from {fact['key']}"
             assert (node.get("url") or None) == (fact["url"] or None), f"{path.name}{where}: link differs from {fact['key']}"
         assert isinstance(node.get("source"), str) and node["source"].strip(), f"{path.name}{where}: no citation"
         words = node["basis"] if "basis" in node else node.get("text")

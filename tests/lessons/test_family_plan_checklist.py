@@ -118,7 +118,8 @@ def test_the_plan_pdf_is_printed_on_the_regions_paper(teacher):
 def test_the_teacher_sets_the_region_on_the_new_session_form_and_can_change_it(client, teacher):
     response = client.post(reverse("classroom:session_new"), {
         "scenario": "evacuation", "seats_per_table": 4, "turn_seconds": 60, "names": "approve",
-        "max_participants": 40, "region": "caribbean_nl", "fill_with_bots": "on"})
+        "max_participants": 40, "region": "caribbean_nl", "fill_with_bots": "on",
+        "intensity": "gentle", "age_band": "10+"})
     assert response.status_code == 302
     session = teacher.sessions.get()
     assert session.region == "caribbean_nl"

@@ -9,6 +9,7 @@ from pypdf import PdfReader
 from classroom.consumers import token_cookie
 from lessons import services
 from scenarios import registry
+from classroom.models import Participant
 from tests.factories import PASSWORD, join_students, make_session, make_teacher
 
 pytestmark = pytest.mark.django_db
@@ -139,8 +140,10 @@ def test_reports_written_after_the_after_check_carry_it_in_their_pdfs():
 
     session = make_session()
     devices = join_students(session, 2)
+    Participant.objects.filter(session=session).update(approved=True)  # the teacher let them in
     students = [participant for participant, _token in devices]
     for student in students:
+        student.approved = True
         answer_all(student, "before", right=False)
     classroom.start(session=session)
     session.refresh_from_db()
