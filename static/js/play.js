@@ -427,9 +427,11 @@ function render() {
     moreTime: () => moreTime(seat),
   });
   const over = seats.some((s) => state.views[s].status === "finished") || lobby.status === "ended";
-  const report = over ? el("p", {class: "card report-link"},
+  // The report link, once shown, is the same node at every render after (a new one would
+  // re-insert the screen and drop focus to the page).
+  const report = !over ? null : main.querySelector(":scope > .report-link") || el("p", {class: "card report-link"},
     el("a", {class: "button primary big", href: `/play/${sessionId}/my-report`, target: "_blank", rel: "noopener"}, T.report),
-    el("span", {class: "muted"}, " ", T.reportNote)) : null;
+    el("span", {class: "muted"}, " ", T.reportNote));
   const wanted = [asked, tabs, holder, report].filter(Boolean);
   if (main.children.length !== wanted.length || wanted.some((node, i) => main.children[i] !== node)) {
     // What is shown already stays in place (a node moved loses focus to the page): the report

@@ -27,7 +27,7 @@ def new_session(teacher):
     teacher.get_by_label("A bot plays for a student who stays idle").set_checked(False)
     teacher.get_by_label("Seed (optional: the same seed replays the same dice)").fill("7")
     teacher.get_by_text("Scenario options").click()
-    teacher.get_by_role("combobox", name=re.compile("Bot reaction time", re.I)).select_option("1500")
+    teacher.get_by_role("combobox", name=re.compile("How long a bot takes to slap", re.I)).select_option("1500")
     teacher.get_by_role("button", name="Create session").click()
     code = teacher.locator(".join-code").inner_text()
     return code, int(re.search(r"/sessions/(\d+)/", teacher.url).group(1))
