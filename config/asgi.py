@@ -24,7 +24,7 @@ from scoring.loops import resend_forever  # noqa: E402
 
 #: HTTP and the sockets, without the process's start and stop.
 routes = ProtocolTypeRouter({
-    "http": BodyLimit(django_asgi_app),
+    "http": health.AnswerAnonymous(BodyLimit(django_asgi_app)),
     "websocket": RefuseWhileCutOff(
         AllowedHostsOriginValidator(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))))),
 })

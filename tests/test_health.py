@@ -44,6 +44,19 @@ def test_healthz_reports_real_services(asgi_server, celery_worker):
     assert "1 worker(s) answered" in report["tasks"]["detail"]
 
 
+def test_anonymous_health_answers_still_keep_the_hosts_rule(asgi_server, settings):
+    """Once a round is held, anonymous callers are answered before Django, but a host the
+    install does not serve is still refused, and HEAD answers without a body."""
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]  # the test settings allow every host
+    assert _healthz(asgi_server) == (200, {"ok": True})
+    response = urllib.request.urlopen(urllib.request.Request(f"{asgi_server}/healthz", method="HEAD"), timeout=10)
+    assert (response.status, response.read(), response.headers["Cache-Control"]) == (200, b"", "no-store")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(urllib.request.Request(f"{asgi_server}/healthz", headers={"Host": "evil.example"}),
+                               timeout=10)
+    assert refused.value.code == 400
+
+
 def _manage(*args, **env):
     full_env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "SECRET_KEY", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
     full_env.update(env)
