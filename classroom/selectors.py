@@ -149,23 +149,24 @@ def dashboard(session: Session, summaries: dict | None = None, *, recheck: bool 
                           "online": online(holder) if holder else None,
                           "bot": bot})
             if holder and session.status == Session.Status.PLAYING:
-                label = f"{holder.nickname} (table {table.number})"
                 if not online(holder) and not bot:
-                    alerts.append({"kind": "offline", "who": label, "participant": holder.pk})
+                    alerts.append({"kind": "offline", "who": holder.nickname, "table": table.number, "participant": holder.pk})
                 if holder.refusals >= 3:
-                    alerts.append({"kind": "stuck", "who": label, "participant": holder.pk})
+                    alerts.append({"kind": "stuck", "who": holder.nickname, "table": table.number, "participant": holder.pk})
                 timer = summary and summary["timers"].get(str(seat.number))
                 if timer and not bot and summary["status"] == "playing":
                     left = (datetime.fromisoformat(timer) - now).total_seconds()
                     if left < (session.turn_seconds or 60) / 2:
-                        alerts.append({"kind": "idle", "who": label, "participant": holder.pk})
+                        alerts.append({"kind": "idle", "who": holder.nickname, "table": table.number,
+                                       "participant": holder.pk})
                 elif (summary and not bot and summary["status"] == "playing" and session.started_at
                       and seat.number not in summary.get("played", [seat.number])
                       and (now - session.started_at).total_seconds() > (session.turn_seconds or 60)):
                     # no clock runs before a student's first move: say so if it is long in coming
-                    alerts.append({"kind": "idle", "who": label, "participant": holder.pk})
+                    alerts.append({"kind": "idle", "who": holder.nickname, "table": table.number,
+                                       "participant": holder.pk})
         if summary and summary["status"] == "finished":
-            alerts.append({"kind": "finished", "who": f"Table {table.number}", "table": table.number})
+            alerts.append({"kind": "finished", "who": None, "table": table.number})
         tables.append({"number": table.number, "game": table.game_id, "seats": seats,
                        "summary": summary})
     if session.status in (Session.Status.PLAYING, Session.Status.PAUSED):

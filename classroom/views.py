@@ -170,7 +170,7 @@ def session_detail(request, pk):
 def session_dashboard_json(request, pk):
     """The dashboard snapshot over plain HTTP, for networks that block WebSockets."""
     session = _own_session(request, pk)
-    return JsonResponse(languages.translate_content(selectors.dashboard(session), session.scenario, languages.current()))
+    return JsonResponse(languages.translate_frame(selectors.dashboard(session), session.scenario, languages.current()))
 
 
 @login_required
@@ -430,7 +430,7 @@ def _poll_state(pk, token, first):
                                    burst=MAX_FRAMES_PER_SECOND):
         return "too_fast"
     services.touch(participant=participant)
-    return languages.translate_content(selectors.device_state(participant), session.scenario, participant.language)
+    return languages.translate_frame(selectors.device_state(participant), session.scenario, participant.language)
 
 
 async def play_poll(request, pk):

@@ -112,10 +112,19 @@ def content_words(content) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+class Typed(str):
+    """Text a person typed (a nickname): shown as it was typed in every language, never looked
+    up as a content word ("Rover" the student is not "Rover" the card)."""
+
+    __slots__ = ()
+
+
 def translate_words(value, translations: dict):
     """``value`` (a view, a board: plain JSON) with every string that is an English content word
     replaced by its translation and every sentence that says what it says (``said``) written in
-    the active language; keys and everything else untouched."""
+    the active language; keys, ``Typed`` text and everything else untouched."""
+    if isinstance(value, Typed):
+        return value
     if isinstance(value, str):
         return translations.get(value, value)
     if isinstance(value, dict):

@@ -103,7 +103,7 @@ def seat_report(session, seat, *, progress=lambda percent, step: None):
     """The report hung on ``seat``: the household's own or, in a team game, the team's."""
     lesson = Lesson(session)
     table = next(t for t in lesson.tables if t["table"] == seat.table.number)
-    name = seat.participant.nickname if seat.participant_id else ""
+    name = words.Typed(seat.participant.nickname) if seat.participant_id else ""
     debrief = registry.get(session.scenario).debrief
     extra = panels.html("student_report", participant=seat.participant) if seat.participant_id else ""
     return _render(lesson, *debrief.report(lesson, table, seat.number, name, progress), progress, extra)

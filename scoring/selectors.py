@@ -7,7 +7,7 @@ from django.utils import translation
 
 from classroom.models import Session
 from games.models import Move
-from scenarios import registry
+from scenarios import registry, words
 from scoring import outcomes
 from scenarios.audience import Audience
 from scoring.models import Fact
@@ -23,7 +23,7 @@ def table_records(session: Session) -> list[dict]:
         moves_by_game[move.pop("game_id")].append(move)
     records = []
     for table in tables:
-        holders = {seat.number: ({"participant": seat.participant_id, "name": seat.participant.nickname,
+        holders = {seat.number: ({"participant": seat.participant_id, "name": words.Typed(seat.participant.nickname),
                                   "seat_id": seat.pk} if seat.participant_id else None)
                    for seat in table.seats.all()}
         for number in range(table.game.seats):

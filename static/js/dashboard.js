@@ -44,7 +44,11 @@ const T = {
   stoppedAfter: (n) => fmt(ngettext("damage so far, after %(n)s storm move", "damage so far, after %(n)s storm moves", n), { n }),
   pendingName: gettext("(waiting for approval)"), live: gettext("Live"), reconnecting: gettext("Reconnecting…"), polling: gettext("Updating every few seconds"),
   move: gettext("Move"), moveName: (n) => fmt(gettext("Move %(n)s"), { n }), newAlert: (who, what) => fmt(gettext("%(who)s %(what)s."), { who, what }),
+  atTable: (who, n) => fmt(gettext("%(who)s (table %(n)s)"), { who, n }),
 };
+
+// Who an alert is about, in the teacher's words: the nickname as typed, and its table.
+const alertWho = (a) => (a.who == null ? T.table(a.table) : a.table ? T.atTable(a.who, a.table) : a.who);
 
 const root = document.getElementById("dashboard");
 const cfg = root.dataset;
@@ -181,14 +185,15 @@ function alerts() {
   if (!data.alerts.length) { box.append(el("p", {class: "muted"}, T.nothing)); return box; }
   const list = el("ul", {});
   for (const a of data.alerts) {
-    list.append(el("li", {class: `alert ${a.kind}`}, el("strong", {}, a.who), ` ${T.alert[a.kind]} `,
-      a.kind === "asking" ? button(T.clear, "clear-ask", {participant: a.participant}, {aria: `${T.clear}: ${a.who}`}) : null,
+    const who = alertWho(a);
+    list.append(el("li", {class: `alert ${a.kind}`}, el("strong", {}, who), ` ${T.alert[a.kind]} `,
+      a.kind === "asking" ? button(T.clear, "clear-ask", {participant: a.participant}, {aria: `${T.clear}: ${who}`}) : null,
       // while the student's first tablet is online they allow the move on it, or the teacher
       // approves having seen both tablets side by side
       a.kind === "claim" ? button(a.online ? T.approveSeen : T.approveClaim, "approve-move",
         a.online ? {participant: a.participant, seen_both: "1"} : {participant: a.participant},
-        {class: "primary", aria: `${a.online ? T.approveSeen : T.approveClaim}: ${a.who}`}) : null,
-      a.kind === "claim" ? button(T.refuseClaim, "refuse-move", {participant: a.participant}, {aria: `${T.refuseClaim}: ${a.who}`}) : null));
+        {class: "primary", aria: `${a.online ? T.approveSeen : T.approveClaim}: ${who}`}) : null,
+      a.kind === "claim" ? button(T.refuseClaim, "refuse-move", {participant: a.participant}, {aria: `${T.refuseClaim}: ${who}`}) : null));
   }
   box.append(list);
   const late = data.alerts.filter((a) => a.kind === "seatless").length;
@@ -352,9 +357,9 @@ function announceChanges() {
     live = el("div", {class: "visually-hidden", role: "status", "aria-live": "polite"});
     root.append(live);
   }
-  const alertsNow = new Map((data.alerts || []).map((a) => [`${a.kind}:${a.participant || ""}:${a.who}`, a]));
+  const alertsNow = new Map((data.alerts || []).map((a) => [`${a.kind}:${a.participant || ""}:${a.table || ""}`, a]));
   const said = [];
-  if (seenAlerts) for (const [key, a] of alertsNow) if (!seenAlerts.has(key)) said.push(T.newAlert(a.who, T.alert[a.kind] || a.kind));
+  if (seenAlerts) for (const [key, a] of alertsNow) if (!seenAlerts.has(key)) said.push(T.newAlert(alertWho(a), T.alert[a.kind] || a.kind));
   const stormAt = data.storm && data.storm.deadline ? data.storm.deadline : null;
   if (stormAt && seenStorm !== null && stormAt !== seenStorm) {
     said.push(T.stormIn(Math.max(0, Math.ceil((Date.parse(stormAt) - Date.now()) / 1000))) + ".");
