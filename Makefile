@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test bench services browser axe gettext messages lint nginx clean
+.PHONY: run test bench bench-quick services browser axe gettext messages lint nginx clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +69,11 @@ test: $(VENV)/.dev-installed browser axe gettext services lint
 ## bench: one line per figure, `name: value unit`.
 bench: $(VENV)/.dev-installed services
 	@bash scripts/bench.sh
+
+## bench-quick: every benchmark module with the least work that runs all its code (CI runs it
+## after the tests): fails when a module cannot run, measures nothing.
+bench-quick: $(VENV)/.dev-installed services nginx
+	@bash scripts/bench.sh --quick
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .test-media node_modules

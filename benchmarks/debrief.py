@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks import sized
+
 
 def main():
     keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
@@ -120,7 +122,7 @@ def finished_session():
 
     teacher = Teacher.objects.create_user(email=f"bench{time.time_ns()}@school.test")
     session = services.create_session(teacher=teacher, scenario="evacuation", seed=2024, title="Bench class")
-    for i in range(32):
+    for i in range(sized(32, 4)):
         services.join(session=session, nickname=f"Student{i:02d}")
     services.start(session=session)
     policies = ["cautious", "last_minute", "bank_farming", "random"]

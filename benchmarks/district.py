@@ -62,7 +62,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from benchmarks import live
+from benchmarks import live, sized, verdict_exit
 from benchmarks.faults import games_intact, verdict
 
 ROOT = live.ROOT
@@ -823,6 +823,8 @@ def main(argv=None):
         args.fault_students, names = 32, ["host_kill", "rolling_deploy"]
     if args.only:
         names = [name for name in args.only.split(",") if name == "load" or name in FAULTS]
+    names = sized(names, ["load"])
+    args.students, args.seconds = sized((args.students, args.seconds), (32, 3))
     district = District()
     atexit.register(district.down)
     for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -843,7 +845,7 @@ def main(argv=None):
                 results.append(verdict(name, False, error=type(error).__name__))
     finally:
         district.down()
-    sys.exit(0 if all(results) else 1)
+    verdict_exit(all(results))
 
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ import threading
 import time
 from pathlib import Path
 
-from benchmarks import live
+from benchmarks import live, sized, verdict_exit
 
 # The machine's shared Redis, started as scripts/services.sh starts it: loopback only, nothing on
 # disk. REDIS_STARTS_AS is what that command sets, checked on the running Redis before stopping it.
@@ -808,8 +808,10 @@ def main(argv=None):
         ([redis_restart] if args.redis_restart else [])
     if args.only:
         runs = [run for run in runs + [redis_restart] if run.__name__ in args.only.split(",")]
+    runs = sized(runs, [flood])
+    args.students, args.flood_cycles = sized((args.students, args.flood_cycles), (16, 1))
     results = [run(args) for run in runs]
-    sys.exit(0 if all(results) else 1)
+    verdict_exit(all(results))
 
 
 if __name__ == "__main__":

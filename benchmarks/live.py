@@ -47,6 +47,8 @@ from pathlib import Path
 
 import orjson
 
+from benchmarks import sized
+
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 # A key of this run's own (a key written in the repository is refused); servers get it by environment.
@@ -715,6 +717,7 @@ def main(argv=None):
         return
     if args.full:
         args.students, args.seconds, args.clients = 1000, 60, 2
+    args.students, args.seconds, args.clients = sized((args.students, args.seconds, args.clients), (32, 3, 1))
     if args.embedded:
         args.db = f"sqlite:///{Path(tempfile.gettempdir()) / 'stormwise-bench-embedded.sqlite3'}"
         args.redis, args.workers = "", 1
