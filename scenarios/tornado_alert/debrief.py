@@ -115,7 +115,7 @@ class TornadoAlertDebrief:
         mine["note"] = basis if basis.get("fact") else None  # a sourced note only, never the game's own reasoning
         context = {"name": name, "mine": mine, "table": table["table"], "seat": seat + 1, "cited": facts,
                    "citations": cites.facts}
-        return "scenarios/tornado_alert/report.html", context, {
+        return "scenarios/tornado_alert/student_report.html", context, {
             "score": mine["score"], "risky_share": mine["risky_share"], "facts": [f.key for f in cites.facts]}
 
     def packet(self, lesson, progress):
@@ -125,7 +125,7 @@ class TornadoAlertDebrief:
         teacher_only = [f for f in lesson.facts("teacher") if not verified(f) and f.key in TOPICS.values()]
         context = {"summary": summary(lesson), "rows": rows, "cited": facts, "citations": cites.facts,
                    "teacher_only": teacher_only}
-        return "scenarios/tornado_alert/packet.html", context, {"players": len(rows)}
+        return "scenarios/tornado_alert/class_packet.html", context, {"players": len(rows)}
 
     def decisions(self, lesson, seat_ids, named):
         out = []

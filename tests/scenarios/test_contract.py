@@ -89,8 +89,14 @@ def test_the_renderer_and_templates_are_found(key):
     scenario = registry.get(key)
     assert finders.find(scenario.renderer) and finders.find(scenario.stylesheet)
     assert "export function render" in open(finders.find(scenario.renderer), encoding="utf-8").read()
-    for name in scenario.folder.joinpath("templates").iterdir():
-        get_template(scenario.template(name.name))
+    names = {path.name for path in scenario.folder.joinpath("templates").iterdir()}
+    for name in names:
+        get_template(scenario.template(name))
+    # one shape: the debrief's pages by the same names in every scenario, the kit's beside them
+    report = "team_report.html" if scenario.team_play else "student_report.html"
+    assert {"debrief.html", report, "class_packet.html"} <= names
+    assert all(name in {"debrief.html", report, "class_packet.html"} or name.startswith(("kit_", "_"))
+               for name in names), sorted(names)
 
 
 @pytest.mark.parametrize("key", SCENARIOS)

@@ -49,14 +49,14 @@ class ShelterRaceDebrief:
         facts, cites = cited(lesson, "student")
         context = {"name": name, "mine": mine, "table": table["table"], "seat": seat + 1, "cited": facts,
                    "citations": cites.facts}
-        return "scenarios/shelter_race/report.html", context, {"safe": mine["safe"], "score": mine["score"],
+        return "scenarios/shelter_race/student_report.html", context, {"safe": mine["safe"], "score": mine["score"],
                                                                "facts": [f.key for f in cites.facts]}
 
     def packet(self, lesson, progress):
         facts, cites = cited(lesson, "student")
         context = {"summary": summary(lesson), "homes": households(lesson), "cited": facts,
                    "citations": cites.facts, "teacher_only": []}
-        return "scenarios/shelter_race/packet.html", context, {"households": len(context["homes"])}
+        return "scenarios/shelter_race/class_packet.html", context, {"households": len(context["homes"])}
 
     def decisions(self, lesson, seat_ids, named):
         rows = []
