@@ -7,7 +7,7 @@ from ..base import IllegalAction, load_content, rules_fingerprint
 from ..words import english, gettext_noop, said  # gettext_noop marks sentences for the web layer to translate
 
 
-VERSION = "1.1.0"
+VERSION = "1.2.0"
 SCHEMA_VERSION = 1
 #: The chance deck's words by edition (RULES.md, "Content versions"): a file a stored game was
 #: set up with is never edited; corrected words come as a new file with the same rules.
