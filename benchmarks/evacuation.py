@@ -2,6 +2,7 @@
 
     python -m benchmarks.evacuation            # speed, taps and turns (a few seconds)
     python -m benchmarks.evacuation --balance  # also the balance report (1,000 games per row)
+                                               # and two careful against two of each habit
 
 Speed is full 4-seat games between the policy bot on one core, best of three runs, in CPU
 time of this process (so other work on a shared machine does not count against it). Taps count
@@ -15,7 +16,7 @@ import sys
 import time
 
 from scenarios.evacuation import ENGINE
-from scenarios.evacuation.bots import BOTS, POLICY_BOT, make_policy
+from scenarios.evacuation.bots import BOTS, POLICY_BOT, head_to_head, make_policy
 
 #: Seconds a student takes per tap at a tablet (read, decide, tap): an assumption for the lesson
 #: budget, not a measurement.
@@ -99,6 +100,16 @@ def balance(games=1000, options=None):
     return rows
 
 
+#: The habits the careful household is held against head to head (two seats of each)
+HABITS = {"last_minute": "last_minute", "bank_farming": "bank_farming", "random": "random",
+          "bare (no errands)": VARIANTS["bare (no errands, relative)"]}
+
+
+def duels(seeds=50, options=None):
+    """Two careful households against two of each habit, all six seatings, ``seeds`` seeds."""
+    return {name: head_to_head(POLICY_BOT, habit, seeds, options) for name, habit in HABITS.items()}
+
+
 def main(argv):
     print(f"evacuation_games_per_s: {speed():.0f} games/s")
     taps, turns, most = taps_and_turns()
@@ -107,7 +118,14 @@ def main(argv):
     print(f"evacuation_max_taps_per_seat: {most} taps")
     print(f"evacuation_real_minutes_per_seat: {taps * SECONDS_PER_TAP / 60:.1f} min (at {SECONDS_PER_TAP} s a tap)")
     if "--balance" in argv:
-        for options in ({"bank_scoring": "net", "race_points": "half"},
+        print("# head to head, default options: two careful households against two of each habit "
+              "(50 seeds x 6 seatings = 300 4-seat games each)")
+        for name, duel in duels().items():
+            print(f"#   {name:<18} careful first in {duel['first']['careful']} of {duel['decided']} decided games "
+                  f"({100 * duel['first_share']:.1f} %), mean {duel['mean']['careful']:.1f} against "
+                  f"{duel['mean']['reckless']:.1f}")
+        for options in ({"bank_scoring": "net", "race_points": "clock"},
+                        {"bank_scoring": "net", "race_points": "half"},
                         {"bank_scoring": "net", "race_points": "on"},
                         {"bank_scoring": "book", "race_points": "on"}):
             print(f"# balance, seat 0 vs three cautious bots, 1000 games, options {options}")

@@ -1,7 +1,7 @@
 """Scoring: points, safety and the ranking of the households."""
 from __future__ import annotations
 
-from .tables import BOOK, DESTINATIONS, HOME, MONEY, RACE_FACTOR
+from .tables import BOOK, CLOCK_POINTS, DESTINATIONS, HOME, MONEY, RACE_FACTOR
 from .state import final_system
 
 
@@ -47,7 +47,10 @@ def results(state):
         cash_points = total_cash / 100
         destination_points = dest_points[dest] if dest else 0
         in_time = BOOK["time_points"]["in_time"] if arrived else 0
-        order = round(order_points.get(s["seat"], 0) * RACE_FACTOR[opts.get("race_points", "on")], 2)
+        if opts.get("race_points") == "clock":  # by the clock, not by the other households
+            order = next((p for minute, p in CLOCK_POINTS if arrived and s["arrived_at"] <= minute), 0)
+        else:
+            order = round(order_points.get(s["seat"], 0) * RACE_FACTOR[opts.get("race_points", "on")], 2)
         score = round(cash_points + destination_points + in_time + order, 2)
         rows.append({
             "seat": s["seat"], "score": score, "rank": None,

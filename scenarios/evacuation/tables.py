@@ -7,7 +7,7 @@ from ..base import IllegalAction, load_content, rules_fingerprint
 from ..words import english, gettext_noop, said  # gettext_noop marks sentences for the web layer to translate
 
 
-VERSION = "1.1.0"
+VERSION = "1.2.0"
 SCHEMA_VERSION = 1
 #: The chance deck's words by edition (RULES.md, "Content versions"): a file a stored game was
 #: set up with is never edited; corrected words come as a new file with the same rules.
@@ -76,13 +76,16 @@ OPTIONS = [
      "description": gettext_noop("Savings: cash taken from the bank is your own savings moved to your pocket, "
                                  "so it does not add points (it lets you pay on the road). As the book: every "
                                  "dollar in your pocket scores (bank trips then add up to 40 points).")},
-    {"name": "race_points", "label": gettext_noop("Points for arriving first"),
-     "default": "half", "choices": ["on", "half", "off"],
-     "choice_labels": {"on": gettext_noop("Full"), "half": gettext_noop("Half"), "off": gettext_noop("Off")},
-     "description": gettext_noop("Points for the order of arrival at the table. Full (the book): 30/20/10 to "
-                                 "the first, second and third. Half (default): 15/10/5, so preparing the "
-                                 "home and leaving early both pay, and racing the table does not beat "
-                                 "preparing. Off: none. The 20 points for arriving in time always stay.")},
+    {"name": "race_points", "label": gettext_noop("Points for arriving early"),
+     "default": "clock", "choices": ["clock", "on", "half", "off"],
+     "choice_labels": {"clock": gettext_noop("By the clock"), "on": gettext_noop("Full"),
+                       "half": gettext_noop("Half"), "off": gettext_noop("Off")},
+     "description": gettext_noop("By the clock (default): 15 points for arriving at least a day before the "
+                                 "tropical-storm winds (by hour 24), 10 for 18 hours before (hour 30), 5 for 12 "
+                                 "hours before (hour 36), however the others do: leaving early pays, racing "
+                                 "the other players does not. Full (the book): 30/20/10 to the first, second "
+                                 "and third at the table. Half: 15/10/5. Off: none. The 20 points for arriving "
+                                 "in time always stay.")},
     {"name": "timeline", "label": gettext_noop("Warning timeline"),
      "default": "on", "choices": ["on", "off"],
      "choice_labels": {"on": gettext_noop("On"), "off": gettext_noop("Off")},
@@ -94,7 +97,10 @@ OPTIONS = [
      "choice_labels": {"on": gettext_noop("On"), "off": gettext_noop("Off")},
      "description": gettext_noop("Ask a one-tap reason when a player leaves home and chooses a destination.")},
 ]
-RACE_FACTOR = {"on": 1, "half": 0.5, "off": 0}
+RACE_FACTOR = {"on": 1, "half": 0.5, "off": 0, "clock": 0}
+#: ``race_points="clock"``: (minute, points) for arriving at or before it: 24, 18 and 12 hours
+#: before the tropical-storm winds the warning expects at hour 48 (RULES.md, scoring)
+CLOCK_POINTS = ((1440, 15), (1800, 10), (2160, 5))
 OPTION_DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
 
 

@@ -58,7 +58,7 @@ def test_the_default_keeps_the_tuned_options(client):
     assert answer.status_code == 302
     session = Session.objects.get(teacher=teacher)
     assert session.preset == "" and session.get_preset_display() == TUNED
-    assert session.options["race_points"] == "half" and session.options["bank_scoring"] == "net"
+    assert session.options["race_points"] == "clock" and session.options["bank_scoring"] == "net"
 
 
 def test_tuned_rules_with_a_changed_option_are_not_called_the_default():

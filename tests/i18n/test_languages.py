@@ -138,9 +138,12 @@ def test_numbers_in_an_engines_refusal_are_written_the_readers_way():
 
 
 @pytest.mark.parametrize("language, label, description, choice", [
-    ("en", "Points for arriving first", "Points for the order of arrival at the table.", "Round the table"),
-    ("es", "Puntos por llegar primero", "Puntos por el orden de llegada en la mesa.", "Por turnos en la mesa"),
-    ("nl", "Punten voor wie het eerst aankomt", "Punten voor de volgorde van aankomst aan tafel.", "Om de beurt aan tafel"),
+    ("en", "Points for arriving early", "15 points for arriving at least a day before the tropical-storm winds",
+     "Round the table"),
+    ("es", "Puntos por llegar temprano", "15 puntos por llegar al menos un día antes de los vientos de tormenta tropical",
+     "Por turnos en la mesa"),
+    ("nl", "Punten voor vroeg aankomen", "15 punten voor aankomen minstens een dag voor de tropische-stormwinden",
+     "Om de beurt aan tafel"),
 ])
 def test_the_new_session_forms_scenario_options_are_in_the_teachers_language(language, label, description, choice):
     """An engine's options (label, explanation, the words of its choices) come from the engine in
@@ -153,4 +156,4 @@ def test_the_new_session_forms_scenario_options_are_in_the_teachers_language(lan
     assert label in page and description in page
     assert f'<option value="round_table">{choice}</option>' in page
     if language != "en":
-        assert "Points for arriving first" not in page and "Race points" not in page
+        assert "Points for arriving early" not in page and "Race points" not in page

@@ -312,3 +312,18 @@ def test_a_ship_in_port_is_no_longer_safe_from_the_cloud():
         ENGINE.move_cloud(again, sector)
         caught += [s["id"] for s in again["ships"] if s["id"] == port_ship["id"] and s["status"] != "afloat"]
     assert caught
+
+
+def test_cautious_fleets_end_richer_than_bold_ones_head_to_head():
+    """Two cautious against two bold fleets in all six seatings, default options: the cautious
+    lose fewer ships, end with more freight on average and finish first in more of the decided
+    games than the bold (RULES.md, "Bots and balance": not yet the 60 % a preparedness lesson
+    wants)."""
+    from scenarios.bermuda.bots import head_to_head
+
+    duel = head_to_head("cautious", "bold", seeds=20)
+    cautious, bold = duel["mean"]["cautious"], duel["mean"]["bold"]
+    assert duel["decided"] >= 100
+    assert cautious["ships_lost"] < bold["ships_lost"] and cautious["lost_freight"] < bold["lost_freight"]
+    assert cautious["score"] > bold["score"]
+    assert duel["first_share"] > 0.5, duel["first"]

@@ -5,9 +5,11 @@ leaves at the watch) and two the last-minute habit, seats alternated between gam
 """
 import statistics
 
+import pytest
+
 from benchmarks.evacuation import play
 from scenarios.evacuation import ENGINE
-from scenarios.evacuation.bots import BOTS, POLICY_BOT
+from scenarios.evacuation.bots import BOTS, POLICY_BOT, head_to_head
 
 GAMES = 120
 
@@ -29,3 +31,14 @@ def test_the_careful_household_finishes_first_in_most_decided_games_and_scores_m
     assert decided >= GAMES // 2
     assert firsts / decided >= 0.6, f"careful first in {firsts} of {decided} decided games"
     assert statistics.mean(careful_scores) > statistics.mean(reckless_scores)
+
+
+@pytest.mark.parametrize("habit", ["bank_farming", "last_minute", "random"])
+def test_two_careful_households_beat_two_of_each_reckless_habit_head_to_head(habit):
+    """Two careful households against two of the habit, all six seatings, default options: the
+    careful ones finish first in most decided games and score more on average (bank farming and
+    racing the table to be first no longer pay: points for arriving early go by the clock)."""
+    duel = head_to_head(POLICY_BOT, habit, seeds=6)
+    assert duel["decided"] >= duel["games"] // 2
+    assert duel["first_share"] >= 0.6, f"careful first in {duel['first']['careful']} of {duel['decided']}"
+    assert duel["mean"]["careful"] > duel["mean"]["reckless"]

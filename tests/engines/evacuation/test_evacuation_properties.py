@@ -26,7 +26,7 @@ OPTIONS = st.fixed_dictionaries({
     "bank_scoring": st.sampled_from(["net", "book"]),
     "timeline": st.sampled_from(["on", "off"]),
     "reasons": st.sampled_from(["on", "off"]),
-    "race_points": st.sampled_from(["on", "half", "off"]),
+    "race_points": st.sampled_from(["on", "half", "off", "clock"]),
 })
 POLICIES = st.sampled_from(sorted(BOTS))
 
@@ -101,8 +101,14 @@ def test_random_games_keep_the_invariants(seed, seats, options, policy_names):
         safety = row["breakdown"]["safety"]
         assert safety["arrived_in_time"] == (p["in_time"] > 0)
     arrived = sum(1 for s in state["seats"] if s["status"] == "arrived")
-    assert sum(r["breakdown"]["points"]["arrival_order"] for r in rows) == pytest.approx(
-        sum(rules.BOOK["time_points"]["order"][:arrived]) * rules.RACE_FACTOR[options["race_points"]], abs=0.05)
+    if options["race_points"] == "clock":  # each household by its own arrival hour
+        for row, s in zip(rows, state["seats"]):
+            hour = s["arrived_at"] if s["status"] == "arrived" else None
+            early = 0 if hour is None else 15 if hour <= 1440 else 10 if hour <= 1800 else 5 if hour <= 2160 else 0
+            assert row["breakdown"]["points"]["arrival_order"] == early
+    else:
+        assert sum(r["breakdown"]["points"]["arrival_order"] for r in rows) == pytest.approx(
+            sum(rules.BOOK["time_points"]["order"][:arrived]) * rules.RACE_FACTOR[options["race_points"]], abs=0.05)
 
     # load(dump(s)) == s, and the dump is plain JSON.
     data = ENGINE.dump(state)

@@ -612,14 +612,29 @@ def test_actions_listed_are_all_legal():
 
 
 def test_race_points_option():
-    """Arrival order gives 30 (book), 15 (half, default) or 0 (off); in time always gives 20."""
-    for option, order in (("on", 30), ("half", 15), ("off", 0)):
+    """Arrival order gives 30 (book), 15 (half) or 0 (off); by the clock (default), arriving at
+    hour 10 gives 15; in time always gives 20."""
+    assert rules.OPTION_DEFAULTS["race_points"] == "clock"
+    for option, order in (("on", 30), ("half", 15), ("off", 0), ("clock", 15)):
         state = fresh(race_points=option)
         place(state, 0, status="arrived", arrived_at=600, destination="shelter", pos="SH")
         rules.force(state, 0, damage=1)
         ENGINE.apply(state, None, {"type": "end_now"})
         points = ENGINE.results(state)[0]["breakdown"]["points"]
         assert (points["arrival_order"], points["in_time"]) == (order, 20)
+
+
+def test_points_by_the_clock_count_the_hours_before_the_winds_not_the_other_households():
+    """``race_points="clock"``: 15 by hour 24, 10 by hour 30, 5 by hour 36, none later, and
+    the household arriving second scores by its own hour, not by its place at the table."""
+    for minute, early in ((600, 15), (1440, 15), (1441, 10), (1800, 10), (2100, 5), (2160, 5), (2400, 0)):
+        state = fresh(seats=2, race_points="clock")
+        for seat in (0, 1):  # seat 0 half an hour ahead of seat 1
+            place(state, seat, status="arrived", arrived_at=minute - 30 + 30 * seat, destination="shelter", pos="SH")
+            rules.force(state, seat, damage=1)
+        ENGINE.apply(state, None, {"type": "end_now"})
+        points = ENGINE.results(state)[1]["breakdown"]["points"]
+        assert points["arrival_order"] == early, minute
 
 
 def test_deck_is_the_base_shuffle():
