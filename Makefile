@@ -64,7 +64,7 @@ lint: $(VENV)/.dev-installed
 
 ## test: everything, against real PostgreSQL, Redis, a Celery worker and headless Chromium.
 test: $(VENV)/.dev-installed browser axe gettext services lint
-	CI=$${CI:-true} PYTHONFAULTHANDLER=1 $(PY) -m pytest $(PYTEST_ARGS)
+	CI=$${CI:-true} PYTHONFAULTHANDLER=1 $(PY) -m pytest --durations=25 $(PYTEST_ARGS)
 
 ## bench: one line per figure, `name: value unit`.
 bench: $(VENV)/.dev-installed services
