@@ -8,7 +8,8 @@ session's region from here (``of(session)``), never from a scenario.
 Every fact here is the region's own authorities' (each link is theirs): the US National Weather
 Service and National Hurricane Center, FEMA's Ready.gov, the Dutch government's crisis.nl and
 KNMI, Belgium's crisis centre and KMI, the governments of Bonaire, Saba, Sint Eustatius and Sint
-Maarten, and the Meteorological Department St. Maarten.
+Maarten, and the Meteorological Department of Sint Maarten. The comments beside a region name
+the source of each of its facts.
 """
 from __future__ import annotations
 
@@ -95,12 +96,21 @@ REGIONS = {
         key="caribbean_nl", name=_("Caribbean Netherlands / Sint Maarten"), emergency="911",
         local_help=_("Your island government's hurricane information line and shelters, announced on "
                      "the radio and its website."),
+        # NL-Alert does not reach the islands: a BES variant was only being explored (Minister of
+        # Justice and Security to parliament, reported by bonaire.nu, 15 March 2018). Bonaire's
+        # government sends messages through its Disasterprep Bonaire app (bonaire.nu, 20 June
+        # 2023); Sint Maarten's through SXMGOV 107.9 FM (Government of Sint Maarten, DCOMM).
+        # KNMI issues the warnings for Bonaire, Saba and Sint Eustatius since 1 January 2016
+        # (knmi.nl, Caribisch Nederland); the Meteorological Department of Sint Maarten (MDS)
+        # issues Sint Maarten's (DCOMM, 20 October 2023), and both announce them in English.
         alerts=(
-            _("NL-Alert on mobile phones (Bonaire, Saba, Sint Eustatius): keep it switched on."),
-            _("The island government's radio, website, social media and apps (Bonaire: the "
-              "Disasterprep Bonaire app; Sint Maarten: SXMGOV Radio 107.9 FM)."),
-            _("The weather service's watches and warnings: KNMI for Bonaire, Saba and Sint "
-              "Eustatius; the Meteorological Department St. Maarten for Sint Maarten."),
+            _("Bonaire: the Disasterprep Bonaire app, through which the island government sends "
+              "important messages. Sint Maarten: the government radio, SXMGOV 107.9 FM."),
+            _("The island government's radio, website and social media: they announce the shelters "
+              "and what to do."),
+            _("The weather service's watches and warnings, often announced in English (\"hurricane "
+              "watch\", \"hurricane warning\"): KNMI for Bonaire, Saba and Sint Eustatius; the "
+              "Meteorological Department of Sint Maarten for Sint Maarten."),
         ),
         tornado_alerts=(
             _("Tornadoes are rare on the islands, but waterspouts and squalls come with storms: "
@@ -109,14 +119,14 @@ REGIONS = {
         weather=(
             Link(_("Warnings for Bonaire, Saba and Sint Eustatius (KNMI)"),
                  "https://www.knmi.nl/nederland-nu/weer/waarschuwingen-en-verwachtingen/caribisch-nederland"),
-            Link(_("Warnings for Sint Maarten (Meteorological Department St. Maarten)"), "https://www.meteosxm.com"),
+            Link(_("Warnings for Sint Maarten (Meteorological Department of Sint Maarten)"), "https://www.meteosxm.com"),
             Link(_("Hurricane forecasts for the whole Atlantic (US National Hurricane Center)"), "https://www.nhc.noaa.gov",
                  hurricane=True),
         ),
         prepare=(
             Link(_("Bonaire's hurricane advice (Openbaar Lichaam Bonaire)"), "https://www.bonairecrisis.com"),
             Link(_("Sint Maarten's hurricane advice (Government of Sint Maarten)"),
-                 "https://www.sintmaartengov.org/Ministries/General-Affairs/Pages/Staying-Safe.aspx"),
+                 "https://www.sintmaartengov.org/hurricane"),
             Link(_("News and help from the Dutch government on the islands (Rijksdienst Caribisch Nederland)"),
                  "https://www.rijksdienstcn.com"),
         ),
@@ -126,8 +136,12 @@ REGIONS = {
         season=_("Hurricane season runs from 1 June to 30 November: check the plan each May.")),
     "nl_be": Region(
         key="nl_be", name=_("Netherlands / Belgium"), emergency="112",
-        local_help=_("When it is not an emergency: the police on 0900-8844 (Netherlands); in a storm, "
-                     "the fire brigade on 1722 (Belgium)."),
+        # 0900-8844: the Dutch police for what is not urgent (politie.nl, as reported by Rijnmond,
+        # 2019). 1722 (and 1722.be): switched on by Belgium's Interior Ministry when a storm or
+        # flood is forecast, for fire-brigade help when no life is in danger (sos112.be, "Niet
+        # dringend"). BE-Alert reaches those who sign up at be-alert.be (Belgian crisis centre).
+        local_help=_("When it is not an emergency: the police on 0900-8844 (Netherlands); when a "
+                     "storm or flood is forecast, the fire brigade on 1722 or at 1722.be (Belgium)."),
         alerts=(
             _("NL-Alert (Netherlands) or BE-Alert (Belgium, sign up at be-alert.be): a message on "
               "your phone when there is danger nearby."),

@@ -130,7 +130,18 @@ def guide_context(scenario, session: Session | None = None) -> dict:
     region = regions.of(session) if session is not None else None
     return {"scenario": scenario, "guide": guide, "kit": scenario.kit, "debrief": debrief,
             "vocabulary": glossary.terms(guide.vocabulary), "region": region,
-            "paper": region.paper if region else "Letter"}
+            "paper": region.paper if region else "Letter", "check_sets": _check_sets(scenario.check)}
+
+
+def _check_sets(bank) -> list[dict]:
+    """The knowledge check's two sets as the guide lists them: each question with the source
+    and grade of the fact its answer rests on (a reader never meets a fact's key)."""
+    if bank is None:
+        return []
+    facts = {f.key: f for f in Fact.objects.filter(key__in={item.fact for item in bank.items if item.fact})}
+    return [{"name": name, "items": [{"question": item.question, "fact": facts.get(item.fact)}
+                                     for item in bank.items if item.form == name]}
+            for name in ("A", "B")]
 
 
 # --- Printables --------------------------------------------------------------------------------------

@@ -150,3 +150,16 @@ def test_reports_are_printed_on_the_regions_paper(finished_session):
         scoring.build_report(report.pk)
         report.refresh_from_db()
         assert round(float(PdfReader(io.BytesIO(bytes(report.pdf))).pages[0].mediabox.width)) == width, region_key
+
+
+def test_the_islands_plan_names_the_alerts_that_reach_the_islands(client, teacher):
+    """NL-Alert does not reach Bonaire, Saba or Sint Eustatius: the plan names the channels that do
+    (the island governments' app and radio) and who issues the watches and warnings."""
+    session = make_session(teacher=teacher, scenario="evacuation", region="caribbean_nl")
+    for language in LANGUAGES:
+        page = _words(client.get(reverse("lessons:plan_sample", args=[session.pk]),
+                                 HTTP_ACCEPT_LANGUAGE=language).content.decode())
+        assert "NL-Alert" not in page, language
+        assert "Disasterprep Bonaire" in page and "SXMGOV 107" in page, language
+        assert "KNMI" in page and "sintmaartengov.org/hurricane" in page, language
+        assert '"hurricane watch"' in page or "“hurricane watch”" in page, language
