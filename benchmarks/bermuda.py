@@ -5,7 +5,7 @@ cautious (policy) bot on one core, the bots' thinking included; rounds per game,
 and the minutes a game takes at a tablet, with strict turns and with moves together.
 ``python -m benchmarks.bermuda --balance``: first the yardstick, two cautious against two bold
 fleets in all six seatings (``--games``/20 seeds): the share of decided games each finished
-first, mean freight, losses and ships caught outside the drawn cone; then 1,000 games (seeds
+first, mean freight, losses, salvage paid and ships caught outside the drawn cone; then 1,000 games (seeds
 0-999) with two bold and two cautious fleets, with the default options and the "As printed"
 preset, and the random bot's figures beside them.
 """
@@ -17,6 +17,7 @@ import time
 
 from scenarios.bermuda import ENGINE, PRESETS
 from scenarios.bermuda.bots import BOTS, POLICY_BOT, head_to_head
+from scenarios.bermuda.rules import EDITION
 
 GAMES = 400
 BALANCE = 1000
@@ -61,13 +62,13 @@ def speed_main() -> None:
 def balance_main(games: int = BALANCE) -> None:
     seeds = max(1, games // 20)
     duel = head_to_head("cautious", "bold", seeds)
-    print(f"cautious against bold (rules edition 2, default options; {duel['games']} 4-fleet games: {seeds} seeds "
+    print(f"cautious against bold (rules edition {EDITION}, default options; {duel['games']} 4-fleet games: {seeds} seeds "
           f"x 6 seatings of two fleets each; {duel['decided']} decided):")
     for kind in ("cautious", "bold"):
         m = duel["mean"][kind]
         print(f"  {kind:<9} first {duel['first'][kind]:>4} ({100 * duel['first'][kind] / max(1, duel['decided']):.1f} %)  "
               f"freight {m['freight']:.1f}k  lost {m['lost_freight']:.2f}k  ships lost {m['ships_lost']:.2f}  "
-              f"caught outside the cone {m['caught_outside']:.2f}")
+              f"salvage {m['salvage']:.1f}k  caught outside the cone {m['caught_outside']:.2f}")
     kinds = ["bold", "cautious", "bold", "cautious"]
     for label, options in (("default options", None), ("as_printed", PRESETS["as_printed"])):
         rows = {"bold": [], "cautious": []}
@@ -80,6 +81,7 @@ def balance_main(games: int = BALANCE) -> None:
             print(f"{label}, {kind} (2 of 4 fleets): freight {statistics.mean(x['freight'] for x in b):.1f}k, "
                   f"freight lost {statistics.mean(x['lost_freight'] for x in b):.2f}k, "
                   f"ships lost {statistics.mean(x['ships_lost'] for x in b):.2f}, "
+                  f"salvage {statistics.mean(x['salvage'] for x in b):.1f}k, "
                   f"moves into the cone {100 * sum(x['into_cone'] for x in b) / max(1, sum(x['moves'] for x in b)):.0f} %, "
                   f"first place {100 * sum(r['rank'] == 1 for r in results) / games:.1f} % of games")
         rand = [r["breakdown"] for seed in range(games // 5)

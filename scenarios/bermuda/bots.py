@@ -7,13 +7,15 @@ from scenarios.base import draw
 
 from .rules import ENGINE
 
-#: how much a ship and its cargo are worth to a cautious captain, in thousands
-SHIP_WORTH = 60
-#: edition 2: the chance a cautious captain reads into each zone of the drawn forecast (clear,
-#: margin, cone) of losing a ship there at the next spin: what the game's own sea does (measured
-#: over 60 games: 22 % in the cone, 4 % in the margin, under 1 % clear; RULES.md, "Bots and
-#: balance")
-ZONE_RISK = (0.0, 0.04, 0.22)
+#: how much a ship is worth to a cautious captain besides its cargo, in thousands, per rules
+#: edition: in edition 3 a caught ship also costs its fleet salvage (50) from its freight
+SHIP_WORTH = {1: 60, 2: 60, 3: 100}
+#: editions 2 and 3: the chance a cautious captain reads into each zone of the drawn forecast
+#: (clear, margin, cone) of losing a ship there at the next spin: what the game's own sea does
+#: (measured over 60 games of two bold and two cautious fleets; edition 2: 22 % in the cone, 4 %
+#: in the margin, under 1 % clear; edition 3, whose whole wind field catches: 29 %, 8 %, under
+#: 1 %; RULES.md, "Bots and balance")
+ZONE_RISK = {2: (0.0, 0.04, 0.22), 3: (0.006, 0.08, 0.29)}
 
 
 def _arrival(state, ship, port):
@@ -40,8 +42,9 @@ def _pick(state, seat, score):
     if sea.edition == 1:  # edition 1's tablet numbered every dot with its sweeps of 16
         capture, _ = sea.danger(tuple(state["cloud"]["at"]), state["cloud"]["letter"])
         risk = lambda space: 0 if space in sea.ports else capture.get(sea.cell[space], 0) / len(sea.spinner)  # noqa: E731
-    else:  # edition 2's tablet draws the cone and its margin: a captain reads only those
-        risk = lambda space: ZONE_RISK[ENGINE.zone(state, space)]  # noqa: E731
+    else:  # editions 2 and 3: the tablet draws the cone and its margin: a captain reads only those
+        zone_risk = ZONE_RISK[sea.edition]
+        risk = lambda space: zone_risk[ENGINE.zone(state, space)]  # noqa: E731
     best = max(ENGINE.moves(state, seat), key=lambda m: (score(m, ships[m["ship"]], risk), m["ship"], m["to"]))
     return {"type": "sail", "ship": best["ship"], "to": best["to"]}
 
@@ -61,7 +64,7 @@ def cautious(state, seat):
     into the cone only for freight worth more than that loss, and takes a ship out of the cone
     when that is worth more than the freight it forgoes."""
     def score(m, ship, risk):
-        stake = SHIP_WORTH + ENGINE.held_card(ship)
+        stake = SHIP_WORTH[ENGINE.sea(state).edition] + ENGINE.held_card(ship)
         safer = risk(ship["at"]) - risk(m["to"])  # taking a ship out of the cone
         return _worth(state, m, ship) + stake * safer
     return _pick(state, seat, score)
@@ -102,4 +105,4 @@ def head_to_head(careful: str, reckless: str, seeds: int = 50, options: dict | N
     return {"games": games, "decided": decided, "first": first,
             "first_share": first[careful] / decided if decided else 0.0,
             "mean": {kind: {key: mean(kind, key) for key in ("score", "freight", "lost_freight", "ships_lost",
-                                                             "caught_outside")} for kind in rows}}
+                                                             "caught_outside", "salvage")} for kind in rows}}

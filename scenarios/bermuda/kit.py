@@ -231,11 +231,11 @@ KIT = Kit(
               "players; landing exactly on a ship sends it back to its last port."),
             _("When every player has moved, spin the printed spinner (a paper clip round a pencil point "
               "at its centre). Turn the storm to the letter's pattern on the danger map and move it dot "
-              "by dot: a ship at sea under a magnet is caught and its freight is lost; ships under the "
-              "rest of the pattern are pushed along their path."),
-            _("Before each move, ask the table: which spins could bring the magnets over this ship? The "
-              "cone printed for the storm's start shows where the storm most likely goes, and the margin around it. "
-              "Ships in port can be caught too."),
+              "by dot: a ship under any dot of the pattern is caught and its freight is lost, and its "
+              "player owes $50,000 of salvage, paid from banked freight now or as soon as they bank more."),
+            _("Before each move, ask the table: which spins could bring the storm over this ship? The "
+              "cone printed for the storm's start shows where the storm's core most likely goes, and the "
+              "margin around it is where its winds reach. Ships in port can be caught too."),
             _("Debrief from the tally sheets: compare freight carried and lost, and how many moves ended "
               "where the storm could reach."),
         ),

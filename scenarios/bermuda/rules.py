@@ -18,13 +18,15 @@ from scenarios.base import EngineBasics, IllegalAction, draw, load_content, roll
 from scenarios.words import gettext_noop  # marks refusal sentences for the web layer to translate
 
 CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content",
-                                     ["sea.json", "sea_2.json", "cloud.json", "cloud_2.json", "lessons.json"])
+                                     ["sea.json", "sea_2.json", "cloud.json", "cloud_2.json", "storm_3.json",
+                                      "lessons.json"])
 CLOUD, LESSONS = CONTENT["cloud"], CONTENT["lessons"]
-VERSION = "2.0.0"
+VERSION = "3.0.0"
 SCHEMA_VERSION = 2
-#: the rules edition new games are set up with; edition 1 replays games stored by engine 1.0.0
-EDITION = 2
-EDITIONS = (1, 2)
+#: the rules edition new games are set up with; edition 1 replays games stored by engine 1.0.0,
+#: edition 2 those stored by engine 2.0.0
+EDITION = 3
+EDITIONS = (1, 2, 3)
 
 ROTATIONS = {k: {"capture": [tuple(c) for c in v["capture"]], "push": [tuple(c) for c in v["push"]]}
              for k, v in CLOUD["rotations"].items()}
@@ -34,10 +36,14 @@ STEP = {"N": (0, -1), "S": (0, 1), "E": (1, 0), "W": (-1, 0)}
 class Sea:
     """One edition's sea: the grid, ports and paths, and everything worked out from them (where
     the cloud reaches, the cone). Edition 1's grid stops at 19.25 N; edition 2's reaches 18 N so
-    San Juan and Santo Domingo sit where they are (RULES.md)."""
+    San Juan and Santo Domingo sit where they are (RULES.md). Edition 3 sails edition 2's sea
+    with ``storm`` rules: the cloud's whole wind field catches, and a caught ship costs salvage."""
 
-    def __init__(self, sea: dict, spinner: list, edition: int):
+    def __init__(self, sea: dict, spinner: list, edition: int, storm: dict | None = None):
         self.data, self.edition, self.spinner = sea, edition, spinner
+        self.storm = storm or {}
+        #: thousands a fleet pays for each ship caught (edition 3; 0 before)
+        self.salvage = self.storm.get("salvage", 0)
         self.grid = sea["grid"]
         self.cols, self.rows = self.grid["cols"], self.grid["rows"]
         self.centre = tuple(self.grid["centre"])
@@ -73,6 +79,12 @@ class Sea:
     def forecast(self, at):
         return self._forecasts(tuple(at))
 
+    def catching(self, at, letter):
+        """The cells where the cloud at ``at`` catches a ship: its magnets (editions 1 and 2), or
+        its whole wind field, magnets and the rest of its diamond (edition 3)."""
+        capture, push = self.footprint(at, letter)
+        return capture | push if self.storm.get("wind_field_catches") else capture
+
     def inside(self, cell) -> bool:
         return 0 <= cell[0] < self.cols and 0 <= cell[1] < self.rows
 
@@ -103,10 +115,19 @@ class Sea:
             cells |= self.footprint(cell, outcome["letter"])[0]
         return frozenset(cells)
 
+    def reach(self, at, outcome):
+        """The cells where the cloud catches ships for one spinner outcome: the magnets' sweep,
+        or in edition 3 the sweep of its whole wind field."""
+        cells = set(self.catching(at, outcome["letter"]))
+        for cell in self.track(at, outcome):
+            cells |= self.catching(cell, outcome["letter"])
+        return frozenset(cells)
+
     def _danger(self, at, letter):
         """What the spinner can do next from the cloud at ``at`` (the letter does not matter: the
-        spin turns the cloud first): per cell, in how many of the spinner's sectors the magnets
-        pass over it (``capture``) or the cloud ends over it (``cover``). Edition 1's cone."""
+        spin turns the cloud first): per cell, in how many of the spinner's sectors the cloud
+        catches there (``capture``: the magnets, in edition 3 its whole wind field) or ends over
+        it (``cover``). Edition 1's cone."""
         capture, cover = {}, {}
         for outcome in self.spinner:
             end = (self.track(at, outcome) or [at])[-1]
@@ -114,7 +135,7 @@ class Sea:
                 end, letter_after = self.centre, "A"
             else:
                 letter_after = outcome["letter"]
-            for cell in self.swept(at, outcome):
+            for cell in self.reach(at, outcome):
                 capture[cell] = capture.get(cell, 0) + 1
             cap, push = self.footprint(end, letter_after)
             for cell in cap | push:
@@ -176,7 +197,8 @@ class Sea:
         return tuple(out)
 
 
-SEAS = {1: Sea(CONTENT["sea"], CLOUD["spinner"], 1), 2: Sea(CONTENT["sea_2"], CONTENT["cloud_2"]["spinner"], 2)}
+SEAS = {1: Sea(CONTENT["sea"], CLOUD["spinner"], 1), 2: Sea(CONTENT["sea_2"], CONTENT["cloud_2"]["spinner"], 2),
+        3: Sea(CONTENT["sea_2"], CONTENT["cloud_2"]["spinner"], 3, CONTENT["storm_3"])}
 #: the current edition's sea, for code that draws new games (kit, tests)
 NOW = SEAS[EDITION]
 SEA = NOW.data
@@ -206,7 +228,7 @@ OPTIONS = [
 ]
 OPTIONS.append({"name": "edition", "default": EDITION, "choices": None, "label": gettext_noop("Rules edition"),
                 "description": gettext_noop("The rules edition a game was set up with; 1 replays games stored by "
-                                            "engine 1.0.0.")})
+                                            "engine 1.0.0, 2 those stored by engine 2.0.0.")})
 DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
 
 ACTION_FIELDS = {"sail": ("ship", "to"), "end_now": ()}
@@ -269,6 +291,9 @@ class Bermuda(EngineBasics):
         if options["edition"] > 1:
             for me in state["seats"]:
                 me.update(into_margin=0, caught_outside=0)
+        if options["edition"] > 2:
+            for me in state["seats"]:
+                me.update(salvage=0, owed=0)
         self._start_round(state)
         self._advance(state)
         return state
@@ -460,6 +485,9 @@ class Bermuda(EngineBasics):
                                    "to": other["at"]})
         if move["to"] in geo.ports:
             events += self._dock(state, ship)
+            if geo.salvage and self._settle(state, seat):
+                events.append({"type": "salvage_paid", "seat": seat, "paid": state["seats"][seat]["salvage"],
+                               "owed": state["seats"][seat]["owed"]})
         return events
 
     def _send_back(self, state, ship):
@@ -575,10 +603,10 @@ class Bermuda(EngineBasics):
             zones = {s["id"]: 2 if geo.cell[s["at"]] in cone else 1 if geo.cell[s["at"]] in margin else 0
                      for s in state["ships"] if s["status"] == "afloat"}
         cloud["letter"] = outcome["letter"]
-        caught = self._capture(state, geo.footprint(tuple(cloud["at"]), cloud["letter"])[0])
+        caught = self._capture(state, geo.catching(tuple(cloud["at"]), cloud["letter"]))
         for cell in geo.track(tuple(cloud["at"]), outcome):
             cloud["at"] = list(cell)
-            caught += self._capture(state, geo.footprint(cell, cloud["letter"])[0])
+            caught += self._capture(state, geo.catching(cell, cloud["letter"]))
         events = [{"type": "spin", "sector": sector, "letter": outcome["letter"], "count": outcome["count"],
                    "direction": outcome["direction"], "from": before, "to": list(cloud["at"])}]
         for ship in caught:
@@ -586,6 +614,8 @@ class Bermuda(EngineBasics):
             if geo.edition > 1:
                 event["zone"] = zones[ship["id"]]
                 state["seats"][ship["seat"]]["caught_outside"] += zones[ship["id"]] < 2
+            if geo.salvage:
+                event["salvage"] = geo.salvage
             events.append(event)
         lifted = []
         if outcome["count"] is None:
@@ -616,9 +646,23 @@ class Bermuda(EngineBasics):
                     me["lost_cards"].append(ship["cargo"])
                     me["held"] -= CARDS[ship["cargo"]]["value"]
                     ship["cargo"] = None
+                if geo.salvage:  # edition 3: the fleet owes salvage for the ship
+                    me["owed"] += geo.salvage
+                    self._settle(state, ship["seat"])
                 state["cloud"]["hanging"].append(ship["id"])
                 caught.append(ship)
         return caught
+
+    def _settle(self, state, seat):
+        """Edition 3: a fleet pays the salvage it owes from its banked freight, now or as it
+        banks more, so its freight never falls below the cards aboard its ships."""
+        me = state["seats"][seat]
+        banked = sum(CARDS[c]["value"] for c in me["banked"])
+        pay = min(me["owed"] - me["salvage"], banked - me["salvage"])
+        if pay > 0:
+            me["salvage"] += pay
+            me["held"] -= pay
+        return pay
 
     def _push(self, state):
         """Ships left under the cloud are set on the nearest free space of their path it clears."""
@@ -671,8 +715,9 @@ class Bermuda(EngineBasics):
     # --- scores ------------------------------------------------------------------------------
 
     def held(self, state, seat):
-        """Freight and bonus value the seat holds (banked and aboard its afloat ships), thousands:
-        kept as a running total (cards taken, less cards lost with caught ships)."""
+        """Freight and bonus value the seat holds (banked and aboard its afloat ships, less the
+        salvage it paid in edition 3), thousands: kept as a running total (cards taken, less cards
+        lost with caught ships and salvage paid)."""
         return state["seats"][seat]["held"]
 
     def results(self, state):
@@ -688,7 +733,9 @@ class Bermuda(EngineBasics):
                 "moves": me["moves"], "into_cone": me["into_cone"], "cone_avoidable": me["cone_avoidable"],
                 "docked": me["docked"], "bumped": me["bumped"],
                 # edition 2: moves into the cone's margin, and ships caught outside the drawn cone
-                "into_margin": me.get("into_margin", 0), "caught_outside": me.get("caught_outside", 0)}})
+                "into_margin": me.get("into_margin", 0), "caught_outside": me.get("caught_outside", 0),
+                # edition 3: what the fleet paid for its caught ships
+                "salvage": me.get("salvage", 0)}})
         for row in rows:
             row["rank"] = 1 + sum(1 for other in rows if other["score"] > row["score"])
         return rows
@@ -744,13 +791,17 @@ class Bermuda(EngineBasics):
             "roll": state["rolls"][seat] if seat is not None else None,
             "moved": list(state["moved"]), "over": self.finished(state), "ended": state["ended"],
             "cloud": {"at": list(cloud["at"]), "letter": cloud["letter"], "hanging": list(cloud["hanging"]),
-                      "capture": sorted(map(list, capture)), "push": sorted(map(list, push))},
+                      "capture": sorted(map(list, capture)), "push": sorted(map(list, push)),
+                      "catch": sorted(map(list, geo.catching(at, cloud["letter"])))},
+            "salvage": geo.salvage,
             "cone": drawn,
             "cover": sorted([x, y, n] for (x, y), n in cover.items()),
             "sectors": total, "ships": ships, "ports": ports, "moves": moves,
             "seats": [{"seat": n, "freight": self.held(state, n),
                        "lost_freight": sum(CARDS[c]["value"] for c in state["seats"][n]["lost_cards"]),
                        "afloat": sum(1 for s in state["ships"] if s["seat"] == n and s["status"] == "afloat"),
+                       # edition 3: salvage paid from banked freight, and salvage owed in all
+                       "salvage": state["seats"][n].get("salvage", 0), "owed": state["seats"][n].get("owed", 0),
                        "into_cone": state["seats"][n]["into_cone"], "moves": state["seats"][n]["moves"]}
                       for n in range(state["seats_n"])],
             "last_spin": state["last_spin"],
@@ -764,7 +815,7 @@ class Bermuda(EngineBasics):
             "progress": min(100, round(100 * max(self.held(state, n) for n in range(state["seats_n"]))
                                        / state["options"]["target"])),
         }
-        if geo is not NOW:  # a game of an older edition draws its own sea
+        if geo.data is not NOW.data:  # a game of an older edition draws its own sea
             out["sea"] = self._sea_board(geo)
         return out
 
