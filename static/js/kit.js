@@ -117,7 +117,7 @@ export function screenMemory(extra) {
  * and the data-key of the focused element (mem.scroll, mem.open, mem.focusKey). While focus
  * only waits on the banner ([data-focus-hold], see restoreUiState) the key it came from is kept. */
 export function saveUiState(root, mem) {
-  for (const el of root.querySelectorAll("[data-scroll]")) mem.scroll[el.dataset.scroll] = el.scrollTop;
+  for (const el of root.querySelectorAll("[data-scroll]")) mem.scroll[el.dataset.scroll] = [el.scrollTop, el.scrollLeft];
   for (const el of root.querySelectorAll("details[data-key]")) mem.open[el.dataset.key] = el.open;
   const active = document.activeElement;
   if (!active || !root.contains(active) || !active.dataset) return;
@@ -166,8 +166,9 @@ function nextFocus(root, prefix, same) {
  * details are restored by the renderer from mem.open as it builds.) */
 export function restoreUiState(root, mem, prefix) {
   for (const el of root.querySelectorAll("[data-scroll]")) {
-    const top = mem.scroll[el.dataset.scroll];
+    const [top, left] = mem.scroll[el.dataset.scroll] || [0, 0];
     if (top) el.scrollTop = top;
+    if (left) el.scrollLeft = left;
   }
   const active = document.activeElement;
   if (!(mem.focusKey || mem.focusHeld) || !(!active || active === document.body || root.contains(active))) return;

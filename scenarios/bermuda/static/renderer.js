@@ -244,7 +244,7 @@ function renderMap(ctx) {
     layers.push(svg("g", { class: "bt-cone" + (view.forecast ? (n === 2 ? " is-cone" : " is-margin") : "") },
       svg("rect", { x: x * CELL + 1, y: y * CELL + 1, width: CELL - 2, height: CELL - 2, fill: "url(#bt-hatch)",
         opacity: view.forecast ? (n === 2 ? 0.9 : 0.35) : 0.35 + 0.65 * n / view.sectors }),
-      view.forecast ? null : svg("text", { x: x * CELL + CELL - 4, y: y * CELL + 11, class: "bt-cone-n", "text-anchor": "end", text: String(n) })));
+      view.forecast ? null : svg("text", { x: x * CELL + CELL - 4, y: y * CELL + 14, class: "bt-cone-n", "text-anchor": "end", text: String(n) })));
   }
   for (let x = 0; x < board.grid.cols; x++) {
     for (let y = 0; y < board.grid.rows; y++) layers.push(svg("circle", { cx: x * CELL + CELL / 2, cy: y * CELL + CELL / 2, r: 1.6, class: "bt-dot" }));

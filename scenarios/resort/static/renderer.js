@@ -371,7 +371,15 @@ function renderMap(ctx) {
       svg("text", { x: x + dx, y: y + dy - 2 }, String(s.seat + 1))));
   });
   const map = svg("svg", { class: "rs-map", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": T.mapCaption }, parts);
-  return h("div", { class: "rs-mapwrap" }, h("div", { class: "rs-mapframe" }, map),
+  const frame = h("div", { class: "rs-mapframe", "data-scroll": "map" }, map);
+  // A board wider than its frame scrolls sideways: the frame then takes focus, so keys scroll it.
+  requestAnimationFrame(() => {
+    const scrolls = frame.scrollWidth > frame.clientWidth + 1;
+    if (scrolls) frame.setAttribute("tabindex", "0"); else frame.removeAttribute("tabindex");
+    if (scrolls) frame.setAttribute("aria-label", T.mapTitle); else frame.removeAttribute("aria-label");
+    if (scrolls) frame.setAttribute("role", "group"); else frame.removeAttribute("role");
+  });
+  return h("div", { class: "rs-mapwrap" }, frame,
     h("details", { class: "rs-legend", "data-key": "legend", open: Boolean(mem.open.legend) }, h("summary", { text: T.legend }),
       h("ul", {}, T.legendItems.map((t) => h("li", { text: t })))),
     renderWords(ctx));
