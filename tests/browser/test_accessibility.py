@@ -365,8 +365,8 @@ def test_axe_finds_nothing_serious_on_every_game_screen_in_spanish_and_dutch(bro
         for name, msg in fixtures.items():
             html = harness % {"css": scenario.stylesheet, "js": scenario.renderer, "fixture": json.dumps(
                 {"board": scenario.engine.board(), "message": msg, "teacher": teacher}).replace("</", "<\\/")}
-            page.route(f"{asgi_server}/renderer-harness", lambda route, body=html: route.fulfill(
-                status=200, content_type="text/html; charset=utf-8", body=body))
+            page.route(f"{asgi_server}/renderer-harness", (lambda body: lambda route: route.fulfill(
+                status=200, content_type="text/html; charset=utf-8", body=body))(html))
             page.goto("/renderer-harness")
             page.wait_for_selector("body[data-done='1']", timeout=10_000)
             where = f"{key} {name} in {lang}"
