@@ -271,7 +271,7 @@ function renderMap(ctx) {
     layers.push(svg("g", { class: "bt-port" + (info.closed ? " is-closed" : "") },
       svg("rect", { x: px - 14, y: py - 14, width: 28, height: 28, rx: 4 }),
       svg("text", { x: px, y: py + 5, "text-anchor": "middle", class: "bt-port-top", text: info.top === null ? "–" : String(info.top) }),
-      svg("text", { x: Math.min(Math.max(px, 40), W - 50), y: py - 19, "text-anchor": "middle", class: "bt-port-name", text: port.name })));
+      svg("text", { x: Math.min(Math.max(px, 56), W - 66), y: py - 19, "text-anchor": "middle", class: "bt-port-name", text: port.name })));
   }
   // ships (in port: in a small row under the port)
   const byPort = {};
