@@ -369,6 +369,29 @@ function announceChanges() {
   if (said.length) live.textContent = said.join(" ");
 }
 
+// A snapshot changes only what changed on the page: a node equal to the one shown stays (so a
+// screen reader keeps its place and focus stays put), an element of the same kind with the same
+// attributes keeps itself and has its children patched in turn, anything else is replaced. Equal
+// attributes mean equal controls: each button's command and what it acts on are in its
+// data-focus and aria-label.
+function sameShell(a, b) {
+  if (a.nodeType !== 1 || b.nodeType !== 1 || a.tagName !== b.tagName || a.attributes.length !== b.attributes.length) return false;
+  if (a.matches("select, input, textarea")) return false; // their values are the snapshot's
+  for (const attr of b.attributes) if (a.getAttribute(attr.name) !== attr.value) return false;
+  return true;
+}
+
+function patch(parent, next) {
+  const old = [...parent.childNodes];
+  next.forEach((node, i) => {
+    const was = old[i];
+    if (was === node || (was && was.isEqualNode(node))) return;
+    if (was && sameShell(was, node)) { patch(was, [...node.childNodes]); return; }
+    if (was) parent.replaceChild(node, was); else parent.append(node);
+  });
+  for (const extra of old.slice(next.length)) if (!next.includes(extra) && extra.parentNode === parent) extra.remove();
+}
+
 function render() {
   const holder = document.getElementById("board-root");
   // A snapshot redraws the page: keep the focused control (by its data-focus key) and open
@@ -376,7 +399,7 @@ function render() {
   const active = document.activeElement;
   const focusKey = active && holder.contains(active) && active.dataset ? active.dataset.focus : null;
   for (const d of holder.querySelectorAll("details[data-focus-open]")) openDetails[d.dataset.focusOpen] = d.open;
-  holder.replaceChildren(...(mode === "screen" ? screenView() : teacherView()).filter(Boolean));
+  patch(holder, (mode === "screen" ? screenView() : teacherView()).filter(Boolean));
   for (const select of holder.querySelectorAll("select[data-focus]")) {
     if (chosen[select.dataset.focus] !== undefined) select.value = chosen[select.dataset.focus];
   }

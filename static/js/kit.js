@@ -117,7 +117,7 @@ export function screenMemory(extra) {
  * and the data-key of the focused element (mem.scroll, mem.open, mem.focusKey). While focus
  * only waits on the banner ([data-focus-hold], see restoreUiState) the key it came from is kept. */
 export function saveUiState(root, mem) {
-  for (const el of root.querySelectorAll("[data-scroll]")) mem.scroll[el.dataset.scroll] = el.scrollTop;
+  for (const el of root.querySelectorAll("[data-scroll]")) mem.scroll[el.dataset.scroll] = [el.scrollTop, el.scrollLeft];
   for (const el of root.querySelectorAll("details[data-key]")) mem.open[el.dataset.key] = el.open;
   const active = document.activeElement;
   if (!active || !root.contains(active) || !active.dataset) return;
@@ -166,12 +166,13 @@ function nextFocus(root, prefix, same) {
  * details are restored by the renderer from mem.open as it builds.) */
 export function restoreUiState(root, mem, prefix) {
   for (const el of root.querySelectorAll("[data-scroll]")) {
-    const top = mem.scroll[el.dataset.scroll];
+    const [top, left] = mem.scroll[el.dataset.scroll] || [0, 0];
     if (top) el.scrollTop = top;
+    if (left) el.scrollLeft = left;
   }
   const active = document.activeElement;
-  if (!mem.focusKey || !(!active || active === document.body || root.contains(active))) return;
-  const same = root.querySelector(`[data-key="${CSS.escape(mem.focusKey)}"]`);
+  if (!(mem.focusKey || mem.focusHeld) || !(!active || active === document.body || root.contains(active))) return;
+  const same = mem.focusKey ? root.querySelector(`[data-key="${CSS.escape(mem.focusKey)}"]`) : null;
   const onwards = mem.focusHeld || mem.onwards;
   mem.onwards = false;
   const target = !onwards && usable(same) ? same : nextFocus(root, prefix, same);
@@ -303,11 +304,39 @@ export function renderScreen(root, mem, screen) {
     h("div", { class: `${p}-body` },
       h("section", { class: `${p}-mapcol`, "aria-label": screen.mapLabel }, screen.map()),
       h("div", { class: `${p}-panel`, "data-scroll": "panel" }, screen.panel())));
+  // A live region whose words come with it is not spoken: a new region goes in empty and its
+  // first words follow a moment later (the first "Your turn" of a game is heard).
+  const fresh = !mem.live || !mem.live.isConnected;
   if (!mem.live) mem.live = h("div", { class: "visually-hidden", role: "status", "aria-live": "polite", "data-live-region": "" });
   root.classList.add(`${p}-root`);
   root.replaceChildren(page, mem.live);
   restoreUiState(root, mem, p);
-  announce(mem, screen.announce, screen.version);
+  if (!mem.started && root.isConnected) {
+    // The game's first screen: focus goes to the game (the lobby it replaced took focus with it),
+    // to its first choice, else the banner, unless the student is elsewhere on the page already.
+    mem.started = true;
+    const active = document.activeElement;
+    if (!active || active === document.body) {
+      const target = nextFocus(root, p, null);
+      if (target) {
+        mem.focusHeld = target.hasAttribute("data-focus-hold");
+        if (target.dataset.key) mem.focusKey = target.dataset.key;
+        target.focus({ preventScroll: true });
+      }
+    }
+  }
+  if (fresh && root.isConnected) {
+    const version = screen.version, text = screen.announce;
+    mem.lastVersion = version;
+    setTimeout(() => {
+      if (mem.lastVersion !== version) return; // a newer screen has spoken since
+      mem.lastVersion = undefined;
+      announce(mem, text, version);
+    }, 150);
+  } else {
+    announce(mem, screen.announce, screen.version);
+  }
+  titlePage(root, p);
   const { running, over, warn } = screen.countdown;
   startTicking(root, mem, (el) => {
     setCountdown(el, running, over, `${p}-countdown--soon`);
@@ -320,6 +349,42 @@ export function renderScreen(root, mem, screen) {
     }
   });
 }
+
+// The page's own title ("Play · Stormwise"), as the template wrote it.
+const pageTitle = typeof document !== "undefined" ? document.title : "";
+
+/** The tab's title says the game's state: the banner's words, then the page's own title, so a
+ * screen reader's window list and a switch back to the tab tell whose move it is. */
+function titlePage(root, prefix) {
+  const title = root.querySelector(`.${prefix}-banner-title`);
+  if (!title || !root.isConnected || !root.closest("#play")) return;
+  const words = title.textContent.trim();
+  document.title = words ? `${words} · ${pageTitle}` : pageTitle;
+}
+
+// ---- the turn timer's bot ---------------------------------------------------------------------
+
+/** Whether this version's move of the seat's own (ownMoved: the renderer saw its own part move
+ * on since the version before) was the turn timer's bot's rather than the student's: the seat's
+ * timer was running in the message before, the student chose nothing since (sendAction with
+ * mem notes a choice) and the seat is not handed to a bot. The renderer then says botMoved
+ * ("a bot moved for you") before the move's own words. Call once per render. */
+export function timerMoved(mem, message, ownMoved) {
+  const moved = Boolean(ownMoved && mem.timerWas && !mem.acted && !message.bot);
+  if (ownMoved) mem.acted = false;
+  mem.timerWas = message.timer || null;
+  return moved;
+}
+
+/** The kit's words for the turn timer, the same on every screen. */
+export const TIMER = {
+  botIn: (t) => fmt(gettext("A bot plays for you in %(t)s"), { t }),
+  botNow: gettext("A bot is about to play for you"),
+  botWarn: (t) => fmt(gettext("A bot plays for you in %(t)s unless you choose. Press \"More time\" if you need it."), { t }),
+  botMoved: gettext("The turn timer ran out: a bot moved for you."),
+  moreTime: gettext("More time"),
+  moreTimeSaid: gettext("You asked for more time."),
+};
 
 /** Says `text` (a string, or a list of sentences joined) in mem.live, the screen's one polite
  * live region, once per version: the renderer passes only what this version changed (new
@@ -364,13 +429,15 @@ export function countdown(prefix, deadline, running, over, more) {
   return [el, button];
 }
 
-/** "Ask the teacher": a toggle the transport answers (controls.askTeacher); once asked it says
- * so and stays disabled until the teacher clears it. */
-export function askButton(prefix, controls, label, askedLabel, disabled) {
+/** "Ask the teacher": a toggle the transport answers (controls.askTeacher). Once asked it says
+ * so and stays pressed (aria-pressed) until the student presses it again to cancel or the
+ * teacher clears it; it is never disabled by asking, so focus stays on it and a second Enter
+ * cancels rather than landing on a game move. `disabled`: the game is over. */
+export function askButton(prefix, controls, label, disabled) {
   const asking = Boolean(controls.asking);
   return h("button", {
-    type: "button", class: `${prefix}-ask` + (asking ? " is-asked" : ""), "data-key": "ask",
-    disabled: asking || disabled, text: asking ? askedLabel : label,
+    type: "button", class: `${prefix}-ask` + (asking ? " is-asked" : ""), "data-key": "ask", "aria-pressed": asking ? "true" : "false",
+    disabled: disabled, text: asking ? gettext("Teacher asked ✓ (tap to cancel)") : label,
     onclick: () => { Promise.resolve(controls.askTeacher()).catch(() => {}); }, // the transport reports failures
   });
 }
@@ -441,8 +508,10 @@ export function ask(text, buttons, title, input) {
 }
 
 /** Sends a legal action through the transport, which asks `confirm` first (confirmChoice),
- * then shows any refusal above the screen and renders the answer. */
-export function sendAction(controls, action, confirm) {
+ * then shows any refusal above the screen and renders the answer. With the screen's `mem`, it
+ * notes that the student chose (see timerMoved). */
+export function sendAction(controls, action, confirm, mem) {
+  if (mem) mem.acted = true; // the next move of the seat's own is the student's (timerMoved)
   Promise.resolve(controls.act(action, { confirm: confirm || null })).catch(() => {});
 }
 

@@ -418,14 +418,6 @@ function render() {
   }
   let holder = document.getElementById(`seat-${state.activeSeat}`);
   if (!holder) holder = el("div", {id: `seat-${state.activeSeat}`, class: "seat-view"});
-  const seat = state.activeSeat;
-  state.renderer.render(holder, state.board, state.views[seat], {
-    act: (action, options) => act(seat, action, options),
-    busy: state.busy || lobby.status !== "playing",
-    askTeacher, asking: !!lobby.asking, rtt: state.rtt,
-    names: seatNames(lobby),
-    moreTime: () => moreTime(seat),
-  });
   const over = seats.some((s) => state.views[s].status === "finished") || lobby.status === "ended";
   // The report link, once shown, is the same node at every render after (a new one would
   // re-insert the screen and drop focus to the page).
@@ -440,6 +432,16 @@ function render() {
     if (shown.length < wanted.length && shown.every((node, i) => node === wanted[i])) main.append(...wanted.slice(shown.length));
     else main.replaceChildren(...wanted);
   }
+  // The screen is drawn once it is on the page, so its live region's first words ("Your turn")
+  // are spoken and its first render can put focus in the game.
+  const seat = state.activeSeat;
+  state.renderer.render(holder, state.board, state.views[seat], {
+    act: (action, options) => act(seat, action, options),
+    busy: state.busy || lobby.status !== "playing",
+    askTeacher, asking: !!lobby.asking, rtt: state.rtt,
+    names: seatNames(lobby),
+    moreTime: () => moreTime(seat),
+  });
   if (lobby.status === "paused" || lobby.status === "parked") {
     state.notice = lobby.status === "paused" ? T.paused : T.parked;
     statusBar();

@@ -40,6 +40,7 @@ def test_axe_finds_nothing_serious_on_the_teacher_and_join_pages(browser, asgi_s
     expect(teacher.locator(".has-error")).to_have_count(1)
     check_axe(teacher, "the new-session form with an error")
     seats = teacher.get_by_label("Seats per table")
+    expect(seats).to_be_focused()  # focus goes to the first field in error, which its error describes
     assert seats.get_attribute("aria-invalid") == "true"
     error_id = next(i for i in seats.get_attribute("aria-describedby").split() if i.endswith("_error"))
     expect(teacher.locator(f"[id='{error_id}']")).to_contain_text("6")
@@ -57,6 +58,19 @@ def test_axe_finds_nothing_serious_on_the_teacher_and_join_pages(browser, asgi_s
     check_axe(teacher, "the delete-session page")
     teacher.goto("/accounts/password_change/")
     check_axe(teacher, "the change-password page")
+
+
+def test_the_language_picker_fits_a_320_px_screen_in_every_language(browser, asgi_server):
+    """At 320 px (a phone, or a tablet at 240 % zoom) "Change language" wraps inside the screen."""
+    page = browser.new_context(base_url=asgi_server, viewport={"width": 320, "height": 640}).new_page()
+    for lang in ("en", "es", "nl"):
+        page.goto("/join")
+        page.locator("#language-picker").select_option(lang)
+        page.locator(".language-picker button[type=submit]").click()
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        assert page.evaluate(OVERFLOW) <= 1, f"{lang}: the page scrolls sideways"
+        right = page.locator(".language-picker button[type=submit]").evaluate("(b) => b.getBoundingClientRect().right")
+        assert right <= 320, f"{lang}: the button ends at {right} px"
 
 
 def test_a_whole_evacuation_turn_by_keyboard_with_axe_and_the_live_region(browser, asgi_server):
@@ -216,10 +230,14 @@ def test_the_dashboard_keeps_focus_announces_alerts_and_moves_only_on_the_button
     teacher.keyboard.press("ArrowDown")
     teacher.wait_for_timeout(1000)
     assert table_of("Ana") == before
-    # A student joining redraws the dashboard: focus is still on the same list.
+    # A student joining changes the dashboard: focus is still on the same list, and what did not
+    # change (the join panel, Ana's row) is the same node as before, so a screen reader keeps its place.
+    teacher.evaluate("() => { window.__kept = [document.querySelector('.join-panel'), document.querySelector('.roster-row')]; }")
     student_page(browser, asgi_server, code, "Chloe")
     expect(teacher.locator(".roster")).to_contain_text("Chloe")
     expect_focus_in(teacher, "select[aria-label='Move to table: Ana']")
+    assert teacher.evaluate("() => window.__kept[0] === document.querySelector('.join-panel')"), "the join panel was redrawn"
+    assert teacher.evaluate("() => window.__kept[1] === document.querySelector('.roster-row')"), "Ana's row was redrawn"
     teacher.get_by_role("button", name="Move Ana").click()
     expect(teacher.get_by_label("Move to table: Ana")).not_to_have_value(str(before))
 
@@ -325,3 +343,34 @@ def test_axe_finds_nothing_serious_on_the_reports(browser, asgi_server, celery_w
     student = browser.new_context(base_url=asgi_server).new_page()
     assert student.goto(link.removeprefix(scoring.settings.PUBLIC_BASE_URL)).status == 200
     check_axe(student, f"{scenario}: a student's report link")
+
+
+@pytest.mark.parametrize("lang", ["es", "nl"])
+def test_axe_finds_nothing_serious_on_every_game_screen_in_spanish_and_dutch(browser, asgi_server, lang):
+    """Every scenario's start, game under way and end, with its words from the tablet's own
+    catalogue (/jsi18n/ in Spanish or Dutch; the renderer contract checks them in English)."""
+    import json
+
+    from scenarios import registry
+    from tests.browser.test_renderer_contract import HARNESS, screens
+
+    harness = HARNESS.replace('<html lang="en">', f'<html lang="{lang}">').replace(
+        '<script type="module">', '<script src="/jsi18n/"></script>\n<script type="module">')
+    context = browser.new_context(base_url=asgi_server, viewport={"width": 768, "height": 1024}, locale=lang)
+    context.add_cookies([{"name": "django_language", "value": lang, "url": asgi_server}])
+    page = context.new_page()
+    for key in registry.keys():
+        scenario = registry.get(key)
+        fixtures, teacher = screens(scenario)
+        for name, msg in fixtures.items():
+            html = harness % {"css": scenario.stylesheet, "js": scenario.renderer, "fixture": json.dumps(
+                {"board": scenario.engine.board(), "message": msg, "teacher": teacher}).replace("</", "<\\/")}
+            page.route(f"{asgi_server}/renderer-harness", (lambda body: lambda route: route.fulfill(
+                status=200, content_type="text/html; charset=utf-8", body=body))(html))
+            page.goto("/renderer-harness")
+            page.wait_for_selector("body[data-done='1']", timeout=10_000)
+            where = f"{key} {name} in {lang}"
+            assert page.evaluate("() => !!(window.django && window.django.catalog)"), f"{where}: no catalogue"
+            check_axe(page, where)
+            page.unroute(f"{asgi_server}/renderer-harness")
+    context.close()

@@ -136,6 +136,13 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     expect(teacher.locator(".kit-roster tbody tr")).to_have_count(1)
     expect(teacher.locator(".kit-roster tbody tr")).not_to_contain_text("late")
     check_axe(teacher, "the lesson kit with results")
+    # The kit with its results, in Spanish and Dutch too (sources, links and tables named alike).
+    for lang in ("es", "nl", "en"):
+        teacher.context.add_cookies([{"name": "django_language", "value": lang, "url": asgi_server}])
+        teacher.goto(f"/sessions/{session_id}/kit/")
+        expect(teacher.locator("html")).to_have_attribute("lang", lang)
+        if lang != "en":
+            check_axe(teacher, f"the lesson kit with results in {lang}")
 
     # The class packet, once the worker has written it.
     _wait_for_reports(session_id)

@@ -22,8 +22,11 @@ HARNESS = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <script type="module">
   const {render, summary} = await import("/static/%(js)s");
   const data = JSON.parse(document.getElementById("fixture").textContent);
-  const controls = {busy: false, asking: false, act: () => Promise.resolve(), askTeacher: () => Promise.resolve()};
-  render(document.getElementById("root"), data.board, data.message, controls);
+  // "Ask the teacher" toggles as the real transport does: pressed, then the screen drawn again.
+  const controls = {busy: false, asking: false, act: () => Promise.resolve(),
+    askTeacher: () => { controls.asking = !controls.asking; show(); return Promise.resolve(); }};
+  const show = () => render(document.getElementById("root"), data.board, data.message, controls);
+  show();
   if (data.teacher && summary) {
     const out = summary(data.board, data.teacher);
     const holder = document.getElementById("summary");

@@ -6,7 +6,7 @@
 // Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
 import { gettext, ngettext, fmt, money, h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows,
-  basisBlock, resultsTable, mapFrame } from "/static/js/kit.js";
+  basisBlock, resultsTable, mapFrame, timerMoved, TIMER } from "/static/js/kit.js";
 
 // Every visible string, in one catalogue, through the page language's gettext.
 // Tablemates' nicknames the teacher approved (play.js passes them; bots and hidden names
@@ -21,12 +21,9 @@ const T = {
   botPlaying: gettext("A bot is playing for you…"),
   gameOver: gettext("The voyage is over"),
   sending: gettext("Sending…"),
-  timerLeft: (t) => fmt(gettext("Turn ends in %(t)s"), { t }),
-  timerUp: gettext("Time is up"),
   round: (n, of) => fmt(gettext("Round %(n)s of %(of)s"), { n, of }),
   target: (t) => fmt(gettext("First to %(target)s of freight wins"), { target: T.money(t) }),
   askTeacher: gettext("Ask the teacher"),
-  teacherAsked: gettext("Teacher asked ✓"),
   player: (n) => tablemates[n] || fmt(gettext("Fleet %(n)s"), { n: n + 1 }),
   playerYou: (n) => fmt(gettext("Fleet %(n)s (you)"), { n: n + 1 }),
   mapTitle: gettext("Sea map: ports, paths, ships, the cloud and its cone"),
@@ -75,6 +72,11 @@ const T = {
   lastSail: (seat, ship, place) => fmt(gettext("%(fleet)s sailed %(ship)s to %(place)s."), { fleet: T.player(seat), ship: T.shipName(ship), place }),
   lastSailSea: (seat, ship, a, b, i) => fmt(gettext("%(fleet)s sailed %(ship)s out to sea between %(a)s and %(b)s (space %(i)s)."),
     { fleet: T.player(seat), ship: T.shipName(ship), a, b, i }),
+  // the student's own move, said to them
+  youSail: (ship, place) => fmt(gettext("You sailed %(ship)s to %(place)s."), { ship: T.shipName(ship), place }),
+  youSailSea: (ship, a, b, i) => fmt(gettext("You sailed %(ship)s out to sea between %(a)s and %(b)s (space %(i)s)."),
+    { ship: T.shipName(ship), a, b, i }),
+  yourShip: (id) => fmt(gettext("your %(ship)s"), { ship: T.shipName(id) }),
   allPatterns: gettext("The danger map: the cloud's pattern for every letter"),
   patternOf: (letter) => fmt(gettext("With %(letter)s on the notch"), { letter }),
   patternName: (letter, cap, push) => fmt(gettext("With %(letter)s on the notch: %(cap)s magnet dots catch, %(push)s dots push"), { letter, cap, push }),
@@ -150,9 +152,30 @@ export function render(root, boardIn, message, controls) {
   renderScreen(root, mem, {
     prefix: "bt", pageClass: "bt" + (canAct ? " bt--turn" : ""), busy: controls.busy, mapLabel: T.mapTitle,
     header: () => renderHeader(ctx), map: () => renderMap(ctx), panel: () => renderPanel(ctx),
-    announce: [sailText(ctx), spinText(ctx), bannerText(ctx)].filter(Boolean).join(" "), version: message.version,
-    countdown: { running: T.timerLeft, over: T.timerUp },
+    announce: news(ctx), version: message.version,
+    countdown: { running: TIMER.botIn, over: TIMER.botNow, warn: TIMER.botWarn },
   });
+}
+
+// What this version changed, in words, for the screen's live region: the last sail when it
+// changed (the student's own in the second person, and said as the bot's first when the turn
+// timer's bot made it), the spin when it changed, then the banner when it changed. The first
+// render of a screen says only the banner.
+function news(ctx) {
+  const { view, mem, message, me } = ctx;
+  const sail = JSON.stringify(view.last_sail || null), spin = JSON.stringify(view.last_spin || null);
+  const title = bannerText(ctx);
+  const seen = mem.news;
+  mem.news = { sail, spin, title };
+  const ownMoved = Boolean(seen) && sail !== seen.sail && Boolean(view.last_sail) && view.last_sail.seat === me;
+  const byBot = timerMoved(mem, message, ownMoved);
+  if (!seen) return title;
+  const out = [];
+  if (byBot) out.push(TIMER.botMoved);
+  if (sail !== seen.sail) out.push(sailText(ctx));
+  if (spin !== seen.spin) out.push(spinText(ctx));
+  if (title !== seen.title) out.push(title);
+  return out;
 }
 
 function bannerText(ctx) {
@@ -168,17 +191,19 @@ function bannerText(ctx) {
 function sailText(ctx) {
   const s = ctx.view.last_sail;
   if (!s) return "";
-  if (!s.to.includes(".")) return T.lastSail(s.seat, s.ship, portName(ctx.board, s.to));
+  const mine = s.seat === ctx.me;
+  if (!s.to.includes(".")) return mine ? T.youSail(s.ship, portName(ctx.board, s.to)) : T.lastSail(s.seat, s.ship, portName(ctx.board, s.to));
   const [route, i] = s.to.split(".");
   const path = ctx.board.paths.find((p) => p.id === route);
-  return T.lastSailSea(s.seat, s.ship, portName(ctx.board, path.a), portName(ctx.board, path.b), Number(i) + 1);
+  const a = portName(ctx.board, path.a), b = portName(ctx.board, path.b);
+  return mine ? T.youSailSea(s.ship, a, b, Number(i) + 1) : T.lastSailSea(s.seat, s.ship, a, b, Number(i) + 1);
 }
 
 function spinText(ctx) {
   const s = ctx.view.last_spin;
   if (!s) return "";
   const sector = ctx.board.spinner[s.sector];
-  const caught = s.caught.map((id) => T.fleetShip(Number(id[1]), id)).join(", ");
+  const caught = s.caught.map((id) => (Number(id[1]) === ctx.me ? T.yourShip(id) : T.fleetShip(Number(id[1]), id))).join(", ");
   const lifted = s.lifted.length > 0 || sector.count === null;
   return [T.spinSaid(T.sector(sector), sector.letter), caught ? T.spinCaught(caught) : T.spinNoCatch, lifted ? T.spinLifted : ""]
     .filter(Boolean).join(" ");
@@ -195,9 +220,9 @@ function renderHeader(ctx) {
     h("span", { class: "bt-muted", text: T.target(view.target) })];
   if (controls.busy && ctx.canAct) extra.push(h("span", { class: "bt-busy", text: T.sending }));
   if (message.timer && ctx.myTurn && message.status === "playing" && !message.bot) {
-    extra.push(countdown("bt", message.timer, T.timerLeft, T.timerUp));
+    extra.push(countdown("bt", message.timer, TIMER.botIn, TIMER.botNow, { controls, label: TIMER.moreTime, said: TIMER.moreTimeSaid }));
   }
-  const ask = ctx.over ? null : askButton("bt", controls, T.askTeacher, T.teacherAsked, false);
+  const ask = ctx.over ? null : askButton("bt", controls, T.askTeacher, false);
   return h("header", { class: "bt-head" }, banner("bt", "div", tone, bannerText(ctx), extra, ask));
 }
 
@@ -219,7 +244,7 @@ function renderMap(ctx) {
     layers.push(svg("g", { class: "bt-cone" + (view.forecast ? (n === 2 ? " is-cone" : " is-margin") : "") },
       svg("rect", { x: x * CELL + 1, y: y * CELL + 1, width: CELL - 2, height: CELL - 2, fill: "url(#bt-hatch)",
         opacity: view.forecast ? (n === 2 ? 0.9 : 0.35) : 0.35 + 0.65 * n / view.sectors }),
-      view.forecast ? null : svg("text", { x: x * CELL + CELL - 4, y: y * CELL + 11, class: "bt-cone-n", "text-anchor": "end", text: String(n) })));
+      view.forecast ? null : svg("text", { x: x * CELL + CELL - 4, y: y * CELL + 14, class: "bt-cone-n", "text-anchor": "end", text: String(n) })));
   }
   for (let x = 0; x < board.grid.cols; x++) {
     for (let y = 0; y < board.grid.rows; y++) layers.push(svg("circle", { cx: x * CELL + CELL / 2, cy: y * CELL + CELL / 2, r: 1.6, class: "bt-dot" }));
@@ -246,7 +271,7 @@ function renderMap(ctx) {
     layers.push(svg("g", { class: "bt-port" + (info.closed ? " is-closed" : "") },
       svg("rect", { x: px - 14, y: py - 14, width: 28, height: 28, rx: 4 }),
       svg("text", { x: px, y: py + 5, "text-anchor": "middle", class: "bt-port-top", text: info.top === null ? "–" : String(info.top) }),
-      svg("text", { x: Math.min(Math.max(px, 40), W - 50), y: py - 19, "text-anchor": "middle", class: "bt-port-name", text: port.name })));
+      svg("text", { x: Math.min(Math.max(px, 56), W - 66), y: py - 19, "text-anchor": "middle", class: "bt-port-name", text: port.name })));
   }
   // ships (in port: in a small row under the port)
   const byPort = {};
@@ -299,7 +324,7 @@ function pick(ctx, shipId) {
 function sail(ctx, move) {
   if (ctx.disabled) return;
   ctx.mem.picked = null;
-  sendAction(ctx.controls, { type: "sail", ship: move.ship, to: move.to });
+  sendAction(ctx.controls, { type: "sail", ship: move.ship, to: move.to }, null, ctx.mem);
 }
 
 // ---- the panel --------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 // open <details> and focus across renders. Safari 15 / Chrome 100: no build step, no new syntax.
 
 import { gettext, pgettext, fmt, money, pageLanguage, h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
-  resultsTable, mapFrame } from "/static/js/kit.js";
+  resultsTable, mapFrame, TIMER } from "/static/js/kit.js";
 
 // Tablemates' nicknames the teacher approved (play.js passes them; bots and hidden names
 // are not there), so the screen says "Ana" rather than "Player 2".
@@ -29,10 +29,7 @@ const T = {
     stopped: () => gettext("Your game was stopped."),
   },
   sending: gettext("Sending…"),
-  botIn: (t) => fmt(gettext("A bot plays for you in %(t)s"), { t }),
-  botNow: gettext("A bot is about to play for you"),
   askTeacher: gettext("Ask the teacher"),
-  teacherAsked: gettext("Teacher asked ✓"),
   hour: (h) => fmt(gettext("Hour %(h)s"), { h }),
   hourShort: (h) => fmt(gettext("h %(h)s"), { h }),
   phase: { watch: gettext("Hurricane watch"), warning: gettext("Hurricane warning"), ts_winds: gettext("Tropical-storm winds") },
@@ -69,10 +66,6 @@ const T = {
   legendChance: gettext("? diamond: a chance card is drawn when you drive through."),
   // for the screen reader and keyboard
   timelineLabel: gettext("Game clock"),
-  moreTime: gettext("More time"),
-  moreTimeSaid: gettext("You asked for more time."),
-  botWarn: (t) => fmt(gettext("A bot plays for you in %(t)s unless you choose. Press \"More time\" if you need it."), { t }),
-  botMoved: gettext("The turn timer ran out: a bot moved for you."),
   otherNews: (name, where, hour, status) => fmt(gettext("%(name)s: %(status)s, %(where)s, %(hour)s."), { name, status, where, hour }),
   whyAsked: (q) => fmt(gettext("Why? %(q)s"), { q }),
   mapHere: (here, hour) => fmt(gettext("You are at %(here)s, game hour %(hour)s."), { here, hour }),
@@ -243,7 +236,7 @@ export function render(root, board, message, controls) {
     prefix: "evac", pageClass: "evac" + (ctx.canAct ? " evac--turn" : ""), busy: controls.busy, mapLabel: T.mapTitle,
     header: () => renderHeader(ctx), map: () => renderMap(ctx), panel: () => renderPanel(ctx),
     announce: news(ctx), version: message.version,
-    countdown: { running: T.botIn, over: T.botNow, warn: T.botWarn },
+    countdown: { running: TIMER.botIn, over: TIMER.botNow, warn: TIMER.botWarn },
   });
 }
 
@@ -267,7 +260,7 @@ function news(ctx) {
     const at = feed.map(key).lastIndexOf(seen.last);
     const fresh = seen.last === null ? feed : feed.slice(at + 1);
     // This seat's own feed moved on though the student did not act: the turn timer's bot did.
-    if (fresh.length && !mem.acted && !message.bot && seen.timer) out.push(T.botMoved);
+    if (fresh.length && !mem.acted && !message.bot && seen.timer) out.push(TIMER.botMoved);
     for (const e of fresh) out.push(e.text);
     if (view.reason_prompt && !seen.prompt) out.push(T.whyAsked(view.reason_prompt.question));
     for (const o of view.others || []) {
@@ -312,9 +305,9 @@ function renderHeader(ctx) {
   if (!ctx.seatPlaying && !view.finished && message.status !== "finished") extra.push(h("span", { class: "evac-muted", text: T.waitingOthers }));
   if (view.ended_early) extra.push(h("span", { class: "evac-muted", text: T.endedEarly }));
   if (message.timer && ctx.seatPlaying && message.status === "playing" && !message.bot) {
-    extra.push(countdown("evac", message.timer, T.botIn, T.botNow, { controls, label: T.moreTime, said: T.moreTimeSaid }));
+    extra.push(countdown("evac", message.timer, TIMER.botIn, TIMER.botNow, { controls, label: TIMER.moreTime, said: TIMER.moreTimeSaid }));
   }
-  const ask = askButton("evac", controls, T.askTeacher, T.teacherAsked, message.status === "finished");
+  const ask = askButton("evac", controls, T.askTeacher, message.status === "finished");
   const over = message.status === "finished" || view.finished;
   return h("header", { class: "evac-head" },
     banner("evac", "div", tone, bannerText(ctx), extra, over ? null : ask),

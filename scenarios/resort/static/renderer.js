@@ -5,7 +5,7 @@
 // Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
 import { gettext, ngettext, fmt, money, h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows,
-  resultsTable } from "/static/js/kit.js";
+  resultsTable, timerMoved, TIMER } from "/static/js/kit.js";
 
 // Tablemates' nicknames the teacher approved (play.js passes them; bots and hidden names
 // are not there), so the screen says "Ana" rather than "Player 2".
@@ -25,11 +25,8 @@ const T = {
   botPlaying: gettext("A bot is playing for you…"),
   gameOver: gettext("The season is over"),
   sending: gettext("Sending…"),
-  timerLeft: (t) => fmt(gettext("Turn ends in %(t)s"), { t }),
-  timerUp: gettext("Time is up"),
   round: (n, cap) => fmt(gettext("Round %(n)s of %(cap)s"), { n, cap }),
   askTeacher: gettext("Ask the teacher"),
-  teacherAsked: gettext("Teacher asked ✓"),
   you: gettext("You"),
   seatName: (n) => tablemates[n] || fmt(gettext("Player %(n)s"), { n: n + 1 }),
   money: (n) => money(n),
@@ -74,6 +71,7 @@ const T = {
   viewerRead: (lat, lon, kt, cat) => (cat ? fmt(gettext("N %(lat)s°, W %(lon)s°, %(kt)s kt, SSS %(cat)s"), { lat, lon, kt, cat })
     : fmt(gettext("N %(lat)s°, W %(lon)s°, %(kt)s kt, tropical storm"), { lat, lon, kt })),
   viewerTs: gettext("below hurricane strength"),
+  viewerKey: gettext("kt: knots, the wind speed in nautical miles per hour. SSS: the storm's category on the Saffir-Simpson scale, 1 to 5."),
   tsShort: gettext("TS"), // a tropical storm on the category badge
   viewerNone: gettext("No line read yet. Landing on H moves the program up one line."),
   placedCount: (n, total) => fmt(ngettext("%(n)s of %(total)s player has plotted it", "%(n)s of %(total)s players have plotted it", total), { n, total }),
@@ -83,6 +81,7 @@ const T = {
   plotHelp: gettext("Read north to the latitude, then west to the longitude (or tap the square on the map)."),
   pickLat: gettext("North latitude"),
   pickLon: gettext("West longitude"),
+  pickKeys: gettext("In each list, arrow keys move between the degrees and Enter picks one."),
   place: (lat, lon) => fmt(gettext("Place the storm at %(lat)s°N, %(lon)s°W"), { lat, lon }),
   placeFirst: gettext("Pick a latitude and a longitude first"),
   yourPlot: (lat, lon) => fmt(gettext("You plotted %(lat)s°N, %(lon)s°W."), { lat, lon }),
@@ -160,6 +159,37 @@ const T = {
     ended: gettext("Your teacher ended the game."),
     passed: (who) => fmt(gettext("%(who)s passed."), { who }),
   },
+  // the same events when they are the student's own, in the second person
+  evYou: {
+    rolled: (n) => fmt(gettext("You rolled %(n)s."), { n }),
+    moved: (s) => fmt(gettext("You moved to %(space)s."), { space: s }),
+    bought: (r, k) => fmt(ngettext("You bought %(resort)s with %(k)s option.", "You bought %(resort)s with %(k)s options.", k), { resort: r, k }),
+    bonus: (c, amt) => fmt(gettext("You own every %(colour)s resort: bonus %(amount)s."), { colour: c, amount: amt }),
+    option_bought: (r, n) => fmt(gettext("You bought an option for %(resort)s (%(n)s of 5)."), { resort: r, n }),
+    free_option: (r, n) => fmt(gettext("You got a free option for %(resort)s (%(n)s of 5)."), { resort: r, n }),
+    lost_option: (r, n) => fmt(gettext("You lost an option at %(resort)s (%(n)s left)."), { resort: r, n }),
+    paid_bank: (amt) => fmt(gettext("You paid the bank %(amount)s."), { amount: amt }),
+    must_sail: (r, n) => fmt(ngettext("You must sail to %(resort)s: %(n)s square by water.", "You must sail to %(resort)s: %(n)s squares by water.", n), { resort: r, n }),
+    sailed: (r, n) => (n ? fmt(ngettext("Your yacht sailed toward %(resort)s: %(n)s square to go.", "Your yacht sailed toward %(resort)s: %(n)s squares to go.", n), { resort: r, n })
+      : fmt(gettext("Your yacht reached %(resort)s."), { resort: r })),
+    docked: (r, fee, dbl) => (dbl ? fmt(gettext("Your yacht docked at %(resort)s and you paid %(fee)s (double: five turns were up)."), { resort: r, fee })
+      : fmt(gettext("Your yacht docked at %(resort)s and you paid %(fee)s."), { resort: r, fee })),
+    mismanaged: (r, fee) => fmt(gettext("%(resort)s is mismanaged: you paid its owner %(fee)s."), { resort: r, fee }),
+    mismanaged_owner: (r, fee, owner) => fmt(gettext("%(resort)s is mismanaged: its owner %(owner)s paid you %(fee)s."), { resort: r, fee, owner }),
+    mismanaged_mine: (who, r, fee) => fmt(gettext("%(resort)s is mismanaged: you, its owner, paid %(who)s %(fee)s."), { who, resort: r, fee }),
+    may_sail: (r) => fmt(gettext("You must sail to %(resort)s and pick where your yacht sails from."), { resort: r }),
+    triangle_over: () => gettext("You are out of the Bermuda Triangle: pick a Shelter."),
+    bulletin: (title, text) => fmt(gettext("You drew a bulletin: %(title)s. %(text)s"), { title, text }),
+    damage: (r, cat, cost, saved) => (saved ? fmt(gettext("Your resort %(resort)s was hit at category %(cat)s: damage %(cost)s, options saved %(saved)s."), { resort: r, cat, cost, saved })
+      : fmt(gettext("Your resort %(resort)s was hit at category %(cat)s: damage %(cost)s."), { resort: r, cat, cost })),
+    bermuda: () => gettext("You landed in the Bermuda Triangle and lose three turns."),
+    lost_turn: (n) => fmt(ngettext("You are in the Bermuda Triangle (%(n)s more turn).", "You are in the Bermuda Triangle (%(n)s more turns).", n), { n }),
+    left_triangle: () => gettext("You are out of the Bermuda Triangle, at a Shelter."),
+    triangle_fine: (amt) => fmt(gettext("The storm crossed the Bermuda Triangle: you paid %(amount)s."), { amount: amt }),
+    yacht_home: () => gettext("You brought your yacht back to the cruiseport."),
+    cannot_afford: (r) => fmt(gettext("You cannot afford %(resort)s."), { resort: r }),
+    passed: () => gettext("You passed."),
+  },
   // results
   resultsTitle: gettext("Final worth"),
   resultsCaption: gettext("Every player's worth: cash plus resort values"),
@@ -208,13 +238,13 @@ export function render(root, board, message, controls) {
   ctx.actions = view.actions || [];
   ctx.canAct = message.status === "playing" && !message.bot && !ctx.over && ctx.actions.length > 0;
   ctx.disabled = !ctx.canAct || Boolean(controls.busy);
-  if (view.phase !== "track") { mem.lat = null; mem.lon = null; }
+  if (view.phase !== "track") { mem.lat = null; mem.lon = null; mem.latFocus = null; mem.lonFocus = null; }
   const tone = bannerTone(ctx);
   renderScreen(root, mem, {
     prefix: "rs", pageClass: "rs rs--" + tone, busy: controls.busy, mapLabel: T.mapTitle,
     header: () => renderHeader(ctx, tone), map: () => renderMap(ctx), panel: () => renderPanel(ctx),
-    announce: [bannerText(ctx)].concat(eventLines(ctx)).join(" "), version: message.version,
-    countdown: { running: T.timerLeft, over: T.timerUp },
+    announce: news(ctx), version: message.version,
+    countdown: { running: TIMER.botIn, over: TIMER.botNow, warn: TIMER.botWarn },
   });
   // The control that had focus is gone (a roll became a choice): focus the next sensible one.
   const active = document.activeElement;
@@ -222,6 +252,26 @@ export function render(root, board, message, controls) {
     const next = root.querySelector(".rs-actions button:not([disabled])");
     if (next) next.focus({ preventScroll: true });
   }
+}
+
+// What this version changed, in words, for the screen's live region: the last move's events when
+// they changed (a move of the student's own made by the turn timer's bot is said as the bot's
+// first), then the banner when it changed. The first render of a screen says only the banner.
+function news(ctx) {
+  const { view, mem, message } = ctx;
+  const events = view.events || [];
+  const key = JSON.stringify(events);
+  const title = bannerText(ctx);
+  const seen = mem.news;
+  mem.news = { key, title };
+  const ownMoved = Boolean(seen) && key !== seen.key && events.length > 0 && events[0].seat === ctx.seat;
+  const byBot = timerMoved(mem, message, ownMoved);
+  if (!seen) return title;
+  const out = [];
+  if (byBot) out.push(TIMER.botMoved);
+  if (key !== seen.key) out.push(...eventLines(ctx));
+  if (title !== seen.title) out.push(title);
+  return out;
 }
 
 function bannerTone(ctx) {
@@ -248,8 +298,10 @@ function renderHeader(ctx, tone) {
   const { view, message, controls } = ctx;
   const extra = [h("span", { class: "rs-round", text: T.round(view.round, view.round_cap) })];
   if (controls.busy && ctx.canAct) extra.push(h("span", { class: "rs-busy", text: T.sending }));
-  if (message.timer && ctx.canAct && message.status === "playing") extra.push(countdown("rs", message.timer, T.timerLeft, T.timerUp));
-  const ask = ctx.over ? null : askButton("rs", controls, T.askTeacher, T.teacherAsked, false);
+  if (message.timer && ctx.canAct && message.status === "playing") {
+    extra.push(countdown("rs", message.timer, TIMER.botIn, TIMER.botNow, { controls, label: TIMER.moreTime, said: TIMER.moreTimeSaid }));
+  }
+  const ask = ctx.over ? null : askButton("rs", controls, T.askTeacher, false);
   return banner("rs", "header", tone, bannerText(ctx), extra, ask);
 }
 
@@ -319,7 +371,15 @@ function renderMap(ctx) {
       svg("text", { x: x + dx, y: y + dy - 2 }, String(s.seat + 1))));
   });
   const map = svg("svg", { class: "rs-map", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": T.mapCaption }, parts);
-  return h("div", { class: "rs-mapwrap" }, h("div", { class: "rs-mapframe" }, map),
+  const frame = h("div", { class: "rs-mapframe", "data-scroll": "map" }, map);
+  // A board wider than its frame scrolls sideways: the frame then takes focus, so keys scroll it.
+  requestAnimationFrame(() => {
+    const scrolls = frame.scrollWidth > frame.clientWidth + 1;
+    if (scrolls) frame.setAttribute("tabindex", "0"); else frame.removeAttribute("tabindex");
+    if (scrolls) frame.setAttribute("aria-label", T.mapTitle); else frame.removeAttribute("aria-label");
+    if (scrolls) frame.setAttribute("role", "group"); else frame.removeAttribute("role");
+  });
+  return h("div", { class: "rs-mapwrap" }, frame,
     h("details", { class: "rs-legend", "data-key": "legend", open: Boolean(mem.open.legend) }, h("summary", { text: T.legend }),
       h("ul", {}, T.legendItems.map((t) => h("li", { text: t })))),
     renderWords(ctx));
@@ -355,7 +415,7 @@ function renderPanel(ctx) {
 
 function act(ctx, action) {
   if (ctx.disabled) return;
-  sendAction(ctx.controls, action, null);
+  sendAction(ctx.controls, action, null, ctx.mem);
 }
 
 function button(ctx, action, opts) {
@@ -371,7 +431,8 @@ function renderViewer(ctx) {
     body.push(h("p", { class: "rs-viewer-n", text: T.viewerLine(line.number, p.lines_total, p.side) }),
       h("p", { class: "rs-viewer-line" }, h("span", { class: "rs-cat", style: `background:${CAT_COLOURS[line.category]}`, "aria-hidden": "true", text: line.category ? String(line.category) : T.tsShort }),
         " ", h("strong", { text: T.viewerRead(line.lat, line.lon, line.wind, line.category) }),
-        line.category === 0 ? h("span", { class: "rs-muted", text: " · " + T.viewerTs }) : null));
+        line.category === 0 ? h("span", { class: "rs-muted", text: " · " + T.viewerTs }) : null),
+      h("p", { class: "rs-muted rs-key", text: T.viewerKey }));
   } else {
     body.push(h("p", { class: "rs-muted", text: T.viewerNone }));
   }
@@ -393,13 +454,9 @@ function renderActions(ctx) {
     const lats = ctx.board.sea.lats;
     const lons = ctx.board.sea.lons;
     const chosen = mem.lat !== null && mem.lon !== null;
-    items.push(h("p", { class: "rs-muted", text: T.plotHelp }),
-      h("fieldset", { class: "rs-pick" }, h("legend", { text: T.pickLat }),
-        lats.map((lat) => h("button", { type: "button", class: "rs-coord", "data-key": `lat-${lat}`, "aria-pressed": mem.lat === lat ? "true" : "false",
-          disabled: ctx.disabled, onclick: pick("lat", lat), text: T.north(lat) }))),
-      h("fieldset", { class: "rs-pick" }, h("legend", { text: T.pickLon }),
-        lons.map((lon) => h("button", { type: "button", class: "rs-coord", "data-key": `lon-${lon}`, "aria-pressed": mem.lon === lon ? "true" : "false",
-          disabled: ctx.disabled, onclick: pick("lon", lon), text: T.west(lon) }))),
+    items.push(h("p", { class: "rs-muted", id: "rs-plot-help" }, T.plotHelp, " ", T.pickKeys),
+      coordGroup(ctx, "lat", lats, T.pickLat, T.north, pick),
+      coordGroup(ctx, "lon", lons, T.pickLon, T.west, pick),
       button(ctx, { type: "track", lat: mem.lat, lon: mem.lon }, { key: "place", cls: "rs-place", off: !chosen,
         label: chosen ? T.place(mem.lat, mem.lon) : T.placeFirst }));
     return box("rs", "actions", "actions", T.plotTitle, ...items);
@@ -440,6 +497,30 @@ function renderActions(ctx) {
   return box("rs", "actions", "actions", T.actionsTitle, h("div", { class: "rs-buttons" }, items));
 }
 
+// One group of coordinate buttons (every latitude, or every longitude) is one Tab stop: the
+// picked one, else the one last focused, else the first, takes Tab; arrow keys (and Home, End)
+// move between them, Enter or Space picks.
+function coordGroup(ctx, kind, values, legend, text, pick) {
+  const { mem } = ctx;
+  const roving = values.includes(mem[kind + "Focus"]) ? mem[kind + "Focus"] : values.includes(mem[kind]) ? mem[kind] : values[0];
+  const keys = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
+  const onkeydown = (e) => {
+    const buttons = [...e.currentTarget.querySelectorAll("button.rs-coord")];
+    let i = buttons.indexOf(e.target);
+    if (i < 0) return;
+    if (e.key in keys) i = (i + keys[e.key] + buttons.length) % buttons.length;
+    else if (e.key === "Home") i = 0;
+    else if (e.key === "End") i = buttons.length - 1;
+    else return;
+    e.preventDefault();
+    buttons.forEach((b, j) => b.setAttribute("tabindex", j === i ? "0" : "-1"));
+    buttons[i].focus();
+  };
+  return h("fieldset", { class: "rs-pick", onkeydown, "aria-describedby": "rs-plot-help" }, h("legend", { text: legend }),
+    values.map((v) => h("button", { type: "button", class: "rs-coord", "data-key": `${kind}-${v}`, "aria-pressed": mem[kind] === v ? "true" : "false",
+      tabindex: v === roving ? "0" : "-1", disabled: ctx.disabled, onclick: pick(kind, v), onfocus: () => { mem[kind + "Focus"] = v; }, text: text(v) })));
+}
+
 function eventLines(ctx) {
   const out = [];
   const money = T.money;
@@ -448,6 +529,17 @@ function eventLines(ctx) {
     const r = e.resort ? resortName(ctx, e.resort) : "";
     const f = T.ev[e.type];
     if (!f) continue;
+    const mine = e.seat === ctx.seat;
+    if (e.type === "mismanaged" && e.paid_by !== undefined && (mine || e.paid_by === ctx.seat)) {
+      // the visitor (e.seat) is paid by the resort's owner (paid_by)
+      out.push(mine ? T.evYou.mismanaged_owner(r, money(e.fee), who(ctx, e.paid_by)) : T.evYou.mismanaged_mine(w, r, money(e.fee)));
+      continue;
+    }
+    if (mine && T.evYou[e.type]) {
+      out.push(youLine(ctx, e, r));
+      if (e.type === "damage" && e.claim) out.push(T.ev.claim(r, money(e.claim)));
+      continue;
+    }
     if (typeof f === "string") { out.push(f); continue; }
     switch (e.type) {
       case "rolled": out.push(f(w, e.die)); break;
@@ -482,6 +574,32 @@ function eventLines(ctx) {
   return out;
 }
 
+// One event of the student's own, said to them ("You rolled 3.", "You are in the Bermuda Triangle").
+function youLine(ctx, e, r) {
+  const f = T.evYou[e.type];
+  const money = T.money;
+  switch (e.type) {
+    case "rolled": return f(e.die);
+    case "moved": return f(spaceName(ctx, e.space));
+    case "bought": return f(r, e.options);
+    case "bonus": return f(T.colourName[e.colour], money(e.amount));
+    case "option_bought": case "free_option": case "lost_option": return f(r, e.held);
+    case "paid_bank": case "triangle_fine": return f(money(e.amount));
+    case "must_sail": return f(r, e.squares);
+    case "sailed": return f(r, e.left);
+    case "docked": return f(r, money(e.fee), e.double);
+    case "mismanaged": return f(r, money(e.fee));
+    case "may_sail": case "cannot_afford": return f(r);
+    case "bulletin": {
+      const card = ctx.board.bulletins.find((b) => b.id === e.card);
+      return f(card.title, card.text);
+    }
+    case "damage": return f(r, e.category, money(e.cost), e.saved ? money(e.saved) : "");
+    case "lost_turn": return f(e.left);
+    default: return f();
+  }
+}
+
 function renderLast(ctx) {
   const lines = eventLines(ctx);
   return box("rs", "last", "last", T.lastTitle, lines.length ? h("ul", { class: "rs-events" }, lines.map((t) => h("li", { text: t })))
@@ -513,7 +631,8 @@ function renderPlayers(ctx) {
 
 function renderOuter(ctx) {
   const { board, view } = ctx;
-  return box("rs", "outer", "outer", T.outerTitle, h("ol", { class: "rs-outer-list" }, board.outer.map((s) => {
+  return box("rs", "outer", "outer", T.outerTitle, h("p", { class: "rs-muted rs-key", "aria-hidden": "true", text: [T.space.h, T.space.p, T.space.sb].join(" · ") }),
+    h("ol", { class: "rs-outer-list" }, board.outer.map((s) => {
     const here = view.seats.filter((p) => p.pawn === s.index);
     const name = s.resort ? resortName(ctx, s.resort) : T.space[s.kind];
     const r = s.resort ? ctx.ix.resorts[s.resort] : null;

@@ -8,7 +8,7 @@
 // Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
 import { gettext, ngettext, pgettext, fmt, h, svg, screenMemory, renderScreen, focusOnwards, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
-  mapFrame } from "/static/js/kit.js";
+  mapFrame, TIMER } from "/static/js/kit.js";
 
 // Tablemates' nicknames the teacher approved (play.js passes them; bots and hidden names
 // are not there), so the screen says "Ana" rather than "Player 2".
@@ -27,17 +27,10 @@ const T = {
   gameOver: gettext("The storm is over"),
   endedEarly: gettext("Your teacher ended the game early."),
   sending: gettext("Sending…"),
-  timerLeft: (t) => fmt(gettext("Turn ends in %(t)s"), { t }),
-  timerUp: gettext("Time is up"),
   round: (n, cap) => fmt(gettext("Round %(n)s of %(cap)s"), { n, cap }),
   askTeacher: gettext("Ask the teacher"),
-  teacherAsked: gettext("Teacher asked ✓"),
   offerWaiting: gettext("A trade offer is waiting for you"),
   // for the screen reader and keyboard
-  moreTime: gettext("More time"),
-  moreTimeSaid: gettext("You asked for more time."),
-  botMoved: gettext("Your turn timer ran out: a bot played for you."),
-  timerWarn: (t) => fmt(gettext("Your turn ends in %(t)s: then a bot plays it for you. Press \"More time\" if you need it."), { t }),
   newsRole: (who, role, city) => fmt(gettext("%(who)s is the %(role)s, in %(city)s."), { who, role, city }),
   newsMoved: (who, city) => fmt(gettext("%(who)s moved to %(city)s."), { who, city }),
   newsEnded: (who) => fmt(gettext("%(who)s ended their turn."), { who }),
@@ -369,7 +362,7 @@ export function render(root, board, message, controls) {
   renderScreen(root, mem, {
     prefix: "sf", pageClass: "sf sf--" + tone, busy: controls.busy, mapLabel: T.mapTitle,
     header: () => renderHeader(ctx, tone), map: () => renderMap(ctx), panel: () => renderPanel(ctx),
-    announce: news(ctx), version: message.version, countdown: { running: T.timerLeft, over: T.timerUp, warn: T.timerWarn },
+    announce: news(ctx), version: message.version, countdown: { running: TIMER.botIn, over: TIMER.botNow, warn: TIMER.botWarn },
   });
   animateStorm(root, mem, true);
 }
@@ -397,7 +390,7 @@ function news(ctx) {
   const out = [];
   if (now.banner !== was.banner) out.push(now.banner + ".");
   // My own place or cards changed though I did not act, while my turn timer ran: its bot did.
-  if (now.mine !== was.mine && was.timer && !mem.acted && !ctx.message.bot && !(now.storm && now.storm !== was.storm)) out.push(T.botMoved);
+  if (now.mine !== was.mine && was.timer && !mem.acted && !ctx.message.bot && !(now.storm && now.storm !== was.storm)) out.push(TIMER.botMoved);
   if (now.mine !== was.mine) mem.acted = false;
   now.players.forEach((p, i) => {
     const before = was.players[i] || {};
@@ -529,10 +522,10 @@ function renderHeader(ctx, tone) {
   if (view.round) extra.push(h("span", { class: "sf-round", text: T.round(view.round, view.turn_cap) }));
   if (controls.busy && ctx.canAct) extra.push(h("span", { class: "sf-busy", text: T.sending }));
   if (message.timer && tone === "turn" && message.status === "playing") {
-    extra.push(countdown("sf", message.timer, T.timerLeft, T.timerUp, { controls, label: T.moreTime, said: T.moreTimeSaid }));
+    extra.push(countdown("sf", message.timer, TIMER.botIn, TIMER.botNow, { controls, label: TIMER.moreTime, said: TIMER.moreTimeSaid }));
   }
   if (tone !== "turn" && incoming(ctx).length) extra.push(h("span", { class: "sf-offer-flag", text: T.offerWaiting }));
-  const ask = ctx.over ? null : askButton("sf", controls, T.askTeacher, T.teacherAsked, false);
+  const ask = ctx.over ? null : askButton("sf", controls, T.askTeacher, false);
   return banner("sf", "header", tone, bannerText(ctx), extra, ask);
 }
 

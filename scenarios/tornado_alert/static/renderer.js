@@ -12,7 +12,7 @@
 // page. The slap key is S (RULES.md, "Reaction allowance").
 
 import { gettext, ngettext, fmt, num, pageLanguage, h, screenMemory, renderScreen, banner, countdown, askButton,
-  sendAction, basisBlock, resultsTable } from "/static/js/kit.js";
+  sendAction, basisBlock, resultsTable, timerMoved, TIMER } from "/static/js/kit.js";
 
 const T = {
   title: gettext("Tornado Alert!"),
@@ -45,12 +45,6 @@ const T = {
   pass: gettext("Let this pile go"),
   holding: gettext("The pile waits a moment for everyone before the next card."),
   askTeacher: gettext("Ask the teacher"),
-  teacherAsked: gettext("Teacher asked ✓"),
-  botIn: (t) => fmt(gettext("A bot plays for you in %(t)s"), { t }),
-  botNow: gettext("A bot is about to play for you"),
-  botWarn: (t) => fmt(gettext("A bot plays for you in %(t)s unless you choose. Press \"More time\" if you need it."), { t }),
-  moreTime: gettext("More time"),
-  moreTimeSaid: gettext("You asked for more time."),
   pileLabel: gettext("The pile and your hand"),
   pileNow: (name, value) => fmt(gettext("On the pile: %(name)s (%(value)s)."), { name, value: num(value) }),
   slapTake: (n) => fmt(ngettext("Take %(n)s card", "Take %(n)s cards", n), { n: num(n) }),
@@ -212,7 +206,7 @@ function pileBox(board, view, ctx) {
   const pass = view.actions.find((a) => a.type === "wait");
   const passButton = pass ? h("button", {
     type: "button", class: "ta-pass", "data-key": "pass", disabled: ctx.disabled,
-    onclick: () => sendAction(ctx.controls, pass),
+    onclick: () => sendAction(ctx.controls, pass, null, ctx.mem),
   }, T.pass) : null;
   const list = view.pile.slice().reverse().map((id) => {
     const c = board.cards[id];
@@ -237,7 +231,7 @@ function handBox(board, view, ctx) {
     const action = plays.find((a) => a.card === id);
     return h("li", {}, h("button", {
       type: "button", class: "ta-card ta-act" + (c.tornado ? " is-tornado" : ""), "data-key": `hand-${i}`,
-      disabled: !action || ctx.disabled, onclick: () => sendAction(ctx.controls, action),
+      disabled: !action || ctx.disabled, onclick: () => sendAction(ctx.controls, action, null, ctx.mem),
     }, h("span", { class: "ta-val", text: num(c.value) }), h("span", { class: "ta-card-name", text: cardName(board, id) }),
     c.tornado ? h("span", { class: "ta-torn", text: `⚠ ${T.tornadoMark}` }) : null,
     h("span", { class: "visually-hidden", text: ` — ${T.play(cardName(board, id), c.value)}` })));
@@ -301,7 +295,7 @@ function decideBox(view, me, ctx) {
     h("p", { class: "ta-average" }, h("strong", { text: last ? avg(last.avg) : "—" })),
     h("div", { class: "ta-choices" }, view.actions.map((a) => h("button", {
       type: "button", class: "ta-choice ta-act", "data-key": `choice-${a.type}`, disabled: ctx.disabled,
-      onclick: () => sendAction(ctx.controls, a),
+      onclick: () => sendAction(ctx.controls, a, null, ctx.mem),
     }, h("span", { class: "ta-choice-main", text: T.choices[a.type][0] }),
     h("span", { class: "ta-choice-sub", text: T.choices[a.type][1] })))));
 }
@@ -338,7 +332,7 @@ function slapNow(ctx) {
   const slap = ctx.view.actions.find((a) => a.type === "slap");
   if (!slap || ctx.disabled) return;
   ctx.mem.slappedAt = slap.pile;
-  sendAction(ctx.controls, slap);
+  sendAction(ctx.controls, slap, null, ctx.mem);
 }
 
 function onSlapKey(root, mem) {
@@ -365,7 +359,20 @@ function news(ctx, title, personal) {
   const { view, mem, board, who } = ctx;
   const plays = view.actions.some((a) => a.type === "play");
   const seen = mem.seen;
-  mem.seen = { pile: view.pile_id, phase: view.phase, round: view.round, plays, over: ctx.over };
+  // The seat's own move: it played a card (the last move's first event), or it chose to keep or
+  // strike its round.
+  const events = JSON.stringify(view.events), decided = Boolean((view.seats[ctx.me] || {}).decided);
+  mem.seen = { pile: view.pile_id, phase: view.phase, round: view.round, plays, over: ctx.over, events, decided };
+  const first = view.events[0];
+  const ownMoved = Boolean(seen) && ((events !== seen.events && Boolean(first) && first.type === "play" && first.seat === ctx.me)
+    || (decided && !seen.decided));
+  if (timerMoved(mem, ctx.message, ownMoved)) {
+    // The turn timer's bot moved for this seat: said first, with what it did.
+    const said = [TIMER.botMoved];
+    const own = view.events.find((e) => e.seat === ctx.me);
+    if (own) said.push(eventLine(board, own, who));
+    return said;
+  }
   if (!seen) return title;
   const phaseChanged = seen.phase !== view.phase || seen.round !== view.round || seen.over !== ctx.over;
   if (seen.pile === view.pile_id && !phaseChanged) return plays && !seen.plays ? title : "";
@@ -389,7 +396,7 @@ export function render(root, board, message, controls) {
   const over = message.status === "finished" || view.over;
   const canAct = message.status === "playing" && !message.bot && !over && view.actions.length > 0;
   const who = namer(me, controls.names);
-  const ctx = { view, board, controls, mem, who, over, disabled: !canAct || Boolean(controls.busy) };
+  const ctx = { view, board, controls, mem, who, over, me, message, disabled: !canAct || Boolean(controls.busy) };
   mem.ctx = canAct ? ctx : null;
   onSlapKey(root, mem);
   const personal = personalNote(view, me, mem, who);
@@ -409,7 +416,7 @@ export function render(root, board, message, controls) {
     prefix: "ta", pageClass: "ta" + (canAct ? " ta--act" : ""), busy: controls.busy, mapLabel: T.pileLabel,
     header: () => header(view, message, controls, title, canAct, over), map: first, panel,
     announce: news(ctx, title, personal), version: message.version,
-    countdown: { running: T.botIn, over: T.botNow, warn: T.botWarn },
+    countdown: { running: TIMER.botIn, over: TIMER.botNow, warn: TIMER.botWarn },
   });
 }
 
@@ -424,9 +431,9 @@ function header(view, message, controls, title, canAct, over) {
     controls.rtt != null ? ` · ${T.rtt(controls.rtt)}` : "",
     controls.busy && canAct ? h("span", { class: "ta-busy", text: ` · ${T.sending}` }) : null)];
   if (message.timer && canAct && message.status === "playing") {
-    extra.push(countdown("ta", message.timer, T.botIn, T.botNow, { controls, label: T.moreTime, said: T.moreTimeSaid }));
+    extra.push(countdown("ta", message.timer, TIMER.botIn, TIMER.botNow, { controls, label: TIMER.moreTime, said: TIMER.moreTimeSaid }));
   }
-  const ask = over ? null : askButton("ta", controls, T.askTeacher, T.teacherAsked, message.status === "finished");
+  const ask = over ? null : askButton("ta", controls, T.askTeacher, message.status === "finished");
   return h("header", { class: "ta-head-wrap" },
     h("h1", { class: "ta-title", text: T.title }),
     banner("ta", "div", tone, title, extra, ask));
