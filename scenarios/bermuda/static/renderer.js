@@ -34,6 +34,7 @@ const T = {
     gettext("Squares are ports, with the value of their top freight card. Miami is the Home Port (bonus cards)."),
     gettext("Small circles on the lines are spaces where ships sail. Ships show their fleet number."),
     gettext("The cloud: ⊗ cells are its magnets (a ship there is caught), grey cells are pushed aside. No ship may sail under it."),
+    gettext("The cloud: ⊗ cells are its core and grey cells its winds. A ship under any of them is caught: it loses its cargo and its fleet pays salvage. No ship may sail under it."),
     gettext("Hatched cells are the cone: where the cloud's magnets could sweep at the next spin. The number is in how many of the 16 spinner sectors."),
     gettext("Dark hatching is the forecast cone: the cloud's path stays inside it about two spins in three, not always. Light hatching is the margin around it that careful captains keep clear of too (the mariner's 1-2-3 rule)."),
     gettext("A picked ship's destinations are marked with a ring and a letter; the same moves are buttons in the panel."),
@@ -94,6 +95,8 @@ const T = {
   fleetRow: (f) => fmt(ngettext("%(held)s held · %(lost)s lost · %(afloat)s of 4 ships afloat · %(into)s of %(moves)s move into the cone",
     "%(held)s held · %(lost)s lost · %(afloat)s of 4 ships afloat · %(into)s of %(moves)s moves into the cone", f.moves),
   { held: T.money(f.freight), lost: T.money(f.lost_freight), afloat: f.afloat, into: f.into_cone, moves: f.moves }),
+  salvageRow: (paid, owed) => (owed ? fmt(gettext("salvage paid %(paid)s, %(owed)s still owed"), { paid: T.money(paid), owed: T.money(owed) })
+    : fmt(gettext("salvage paid %(paid)s"), { paid: T.money(paid) })),
   portsTitle: gettext("Ports"),
   portRow: (kind, top, left, ships, cap) => fmt(gettext("%(kind)s: %(cards)s (%(left)s left) · %(ships)s of %(cap)s berths taken"),
     { kind, cards: top === null ? gettext("no cards left") : fmt(gettext("top card %(value)s"), { value: T.money(top) }), left, ships, cap }),
@@ -307,7 +310,7 @@ function renderMap(ctx) {
   return mapFrame("bt", mem, map, {
     limits: { world: home, minWidth: 200, maxWidth: W + 200, alignY: 0.5 }, home,
     labels: { zoomIn: T.zoomIn, zoomOut: T.zoomOut, zoomReset: T.zoomReset },
-    descId: "bt-map-desc", desc: T.mapDesc, legend: { title: T.legend, items: T.legendItems.filter((_, i) => (ctx.view.forecast ? i !== 3 : i !== 4)), showTitle: true },
+    descId: "bt-map-desc", desc: T.mapDesc, legend: { title: T.legend, items: T.legendItems.filter((_, i) => (ctx.view.salvage ? i !== 2 : i !== 3) && (ctx.view.forecast ? i !== 4 : i !== 5)), showTitle: true },
   });
 }
 
@@ -415,7 +418,7 @@ function renderDanger(ctx) {
 function renderFleets(ctx) {
   const { view, me } = ctx;
   return box("bt", "fleets", "fleets", T.fleetsTitle,
-    h("dl", {}, defRows(view.seats.map((f) => [f.seat === me ? T.playerYou(f.seat) : T.player(f.seat), T.fleetRow(f)]))),
+    h("dl", {}, defRows(view.seats.map((f) => [f.seat === me ? T.playerYou(f.seat) : T.player(f.seat), f.owed ? `${T.fleetRow(f)} · ${T.salvageRow(f.salvage, f.owed - f.salvage)}` : T.fleetRow(f)]))),
     h("ul", { class: "bt-myships" }, view.ships.filter((s) => s.seat === me).map((s) =>
       h("li", { text: `${T.shipName(s.id)}: ${shipWords(ctx, s)}` }))),
     h("p", {}, h("strong", { text: T.yourCards }), " ",

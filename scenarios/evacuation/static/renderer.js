@@ -179,7 +179,7 @@ const T = {
   pCash: gettext("Money after the storm (÷100)"),
   pDestination: gettext("Destination"),
   pInTime: gettext("Arrived in time"),
-  pOrder: gettext("Arrival order"),
+  pOrder: gettext("Points for arriving early"),
   pTotal: gettext("Total"),
   sArrived: gettext("Arrived before the winds"),
   sSecured: gettext("Home secured"),
