@@ -25,8 +25,8 @@ GAMES = 400
 STORMS = 1000
 # A person's pace (assumed): a tap after reading the hand and the map, and the storm's move
 # read out and its damage looked at once a round.
-SECONDS_PER_TAP = 10
-STORM_SECONDS = 30
+SECONDS_PER_TAP = 15
+STORM_SECONDS = 45
 
 
 def play(seed: int, options: dict | None = None) -> tuple[int, int, float]:

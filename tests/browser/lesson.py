@@ -219,8 +219,11 @@ class Tapper:
             page.locator(selector).first.click(timeout=2_000)
         except Exception:  # the view moved on under the finger: look again
             return False
-        page.wait_for_function(f"() => window.__swAnswers > {before} || document.querySelector('{self.results}')",
-                               timeout=15_000)
+        try:
+            page.wait_for_function(f"() => window.__swAnswers > {before} || document.querySelector('{self.results}')",
+                                   timeout=5_000)
+        except Exception:  # a tap the page let go unsent (a slap race another tablet settled): look again
+            pass
         return True
 
 
@@ -243,7 +246,7 @@ class ResortTapper(Tapper):
 
 
 class TornadoTapper(Tapper):
-    """Decide the round, lay a card on one's turn, slap a pile worth taking."""
+    """Decide the round, lay a card on one's turn, slap a pile, or let it go when one may not."""
 
     def choose(self, page, nickname, session_id, keys):
         for prefix in ("choice-keep", "choice-", "hand-", "slap", "pass"):
@@ -262,7 +265,8 @@ TAPPERS = {
     "resort": ResortTapper("button.rs-act", ".rs-results",
                            ('{"type":"buy","options":2', '{"type":"option"', '{"type":"roll"', '{"type":"stay"',
                             '{"type":"pass"')),
-    "tornado_alert": TornadoTapper("button.ta-act", ".ta-results", policy=False),
+    # "Let it go" (a pass) answers a pile one will not slap: the race settles once every seat has
+    "tornado_alert": TornadoTapper(":is(button.ta-act, button.ta-pass)", ".ta-results", policy=False),
 }
 
 

@@ -211,9 +211,9 @@ def test_a_whole_lesson_with_the_defaults_runs_itself(scenario, browser, asgi_se
     plan.screenshot(path=str(shots / f"{scenario}-plan-nl.png"), full_page=True)
 
     status, reports = in_thread(_reports, session_id)
-    # the class packet and one report per student (per team where a table plays as one)
-    tables = 2 if late else 1
-    assert status["failed"] == 0 and status["done"] == 1 + (tables if get(scenario).team_play else len(players)), status
+    # the class packet and one report per student (their team's, where a table plays as one)
+    assert status["failed"] == 0 and status["done"] == 1 + len(players), status
+    assert {kind for kind, _html in reports} == {"class", "team" if get(scenario).team_play else "student"}
     for kind, html in reports:
         found = PROGRAM_WORDS.search(_text(html))
         assert not found, f"{kind} report shows {found.group(0)!r}"
