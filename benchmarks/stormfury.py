@@ -2,8 +2,8 @@
 
 ``python -m benchmarks.stormfury`` from the repository root: whole games with 4 cooperative
 policy bots on one core (the bots' thinking included), rounds per game, taps per seat and the
-minutes a 4-seat table needs at a person's pace (assumptions printed with the figure), with the
-default options and with each "Most turns" choice.
+minutes a 4-seat table needs at a person's pace (assumptions printed with the figure; the storm
+dies out before the "Most turns" cap in most games, so the cap rarely sets the length).
 ``python -m benchmarks.stormfury --geometry``: 1,000 storms (storm seeds 0–999) on each rules
 edition (RULES.md "Editions"): how often a move runs into a map edge, and how many city
 hits come only from the footprint the move started from.
@@ -29,11 +29,11 @@ SECONDS_PER_TAP = 15
 STORM_SECONDS = 45
 
 
-def play(seed: int, options: dict | None = None) -> tuple[int, int, float]:
+def play(seed: int) -> tuple[int, int, float]:
     """One 4-seat game by the policy bot; returns (rounds, median taps per seat, minutes at a
     person's pace: the seats play each Player Phase at once, so a round lasts as long as its
     busiest seat's taps, plus the storm's move read aloud)."""
-    state = ENGINE.setup(seed, 4, options) if options else ENGINE.setup(seed, 4)
+    state = ENGINE.setup(seed, 4)
     bot = BOTS[POLICY_BOT]
     taps = [0, 0, 0, 0]
     this_round = [0, 0, 0, 0]
@@ -135,11 +135,6 @@ def whole_game(seed: int, bot: str, options: dict | None = None) -> dict:
     return state
 
 
-def rules_turn_caps() -> list[int]:
-    """The "Most turns" choices the new-session form offers."""
-    return next(o["choices"] for o in ENGINE.options() if o["name"] == "turn_cap")
-
-
 def balance_main() -> None:
     for label, options in (("default options", None), ("as_printed", PRESETS["as_printed"])):
         for bot in ("random", POLICY_BOT):
@@ -180,9 +175,6 @@ def main() -> None:
     print(f"stormfury_taps_per_seat: {statistics.median(t for _, t, _ in results):g} taps")
     assumed = f"(4 seats playing at once, {SECONDS_PER_TAP} s a tap, {STORM_SECONDS} s for each storm move)"
     print(f"stormfury_minutes_per_game: {statistics.median(m for _, _, m in results):.1f} min {assumed}")
-    for cap in rules_turn_caps():
-        minutes = statistics.median(play(seed, {"turn_cap": cap})[2] for seed in range(GAMES // 4))
-        print(f"stormfury_minutes_per_game_turn_cap_{cap}: {minutes:.1f} min {assumed}")
 
 
 if __name__ == "__main__":

@@ -270,13 +270,18 @@ TAPPERS = {
 }
 
 
-def play_by_tapping(scenario, pages: dict, session_id, seconds=600):
-    """Every student taps as their game asks until each one's results show."""
+def play_by_tapping(scenario, pages: dict, session_id, seconds=600, shots=None):
+    """Every student taps as their game asks until each one's results show (on giving up, each
+    tablet still playing is photographed into ``shots``, if given)."""
     tapper = TAPPERS[scenario]
     playing = dict(pages)
     deadline = time.monotonic() + seconds
     while playing:
-        assert time.monotonic() < deadline, f"still playing after {seconds} s: {list(playing)}"
+        if time.monotonic() > deadline:
+            for name, page in playing.items():
+                if shots:
+                    page.screenshot(path=str(shots / f"{scenario}-stuck-{name}.png"), full_page=True)
+            raise AssertionError(f"still playing after {seconds} s: {list(playing)}")
         tapped = False
         for name, page in list(playing.items()):
             done = tapper.tap(page, name, session_id)
