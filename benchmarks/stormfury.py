@@ -1,7 +1,9 @@
 """Stormfury figures, one line each as ``name: value unit``.
 
 ``python -m benchmarks.stormfury`` from the repository root: whole games with 4 cooperative
-policy bots on one core (the bots' thinking included), rounds per game and taps per seat.
+policy bots on one core (the bots' thinking included), rounds per game, taps per seat and the
+minutes a 4-seat table needs at a person's pace (assumptions printed with the figure; the storm
+dies out before the "Most turns" cap in most games, so the cap rarely sets the length).
 ``python -m benchmarks.stormfury --geometry``: 1,000 storms (storm seeds 0–999) on each rules
 edition (RULES.md "Editions"): how often a move runs into a map edge, and how many city
 hits come only from the footprint the move started from.
@@ -21,22 +23,34 @@ from scenarios.stormfury.bots import BOTS, POLICY_BOT
 
 GAMES = 400
 STORMS = 1000
+# A person's pace (assumed): a tap after reading the hand and the map, and the storm's move
+# read out and its damage looked at once a round.
+SECONDS_PER_TAP = 15
+STORM_SECONDS = 45
 
 
-def play(seed: int) -> tuple[int, int]:
-    """One 4-seat game by the policy bot; returns (rounds, median taps per seat)."""
+def play(seed: int) -> tuple[int, int, float]:
+    """One 4-seat game by the policy bot; returns (rounds, median taps per seat, minutes at a
+    person's pace: the seats play each Player Phase at once, so a round lasts as long as its
+    busiest seat's taps, plus the storm's move read aloud)."""
     state = ENGINE.setup(seed, 4)
     bot = BOTS[POLICY_BOT]
     taps = [0, 0, 0, 0]
+    this_round = [0, 0, 0, 0]
+    seconds = 0.0
     while state["phase"] != "over":
         seats = ENGINE.to_act(state)
         if not seats:
+            seconds += max(this_round) * SECONDS_PER_TAP + STORM_SECONDS
+            this_round = [0, 0, 0, 0]
             ENGINE.apply(state, None, {"type": "storm_moves"})
             continue
         seat = seats[0]
         ENGINE.apply(state, seat, bot(state, seat))
         taps[seat] += 1
-    return state["round"], int(statistics.median(taps))
+        this_round[seat] += 1
+    seconds += max(this_round) * SECONDS_PER_TAP
+    return state["round"], int(statistics.median(taps)), seconds / 60
 
 
 def _edge(q: int, r: int, terrain: dict) -> str:
@@ -157,8 +171,10 @@ def main() -> None:
     results = [play(seed) for seed in range(GAMES)]
     elapsed = time.perf_counter() - start
     print(f"stormfury_games_per_s: {GAMES / elapsed:.0f} games/s")
-    print(f"stormfury_rounds_per_game: {statistics.median(r for r, _ in results):g} rounds")
-    print(f"stormfury_taps_per_seat: {statistics.median(t for _, t in results):g} taps")
+    print(f"stormfury_rounds_per_game: {statistics.median(r for r, _, _ in results):g} rounds")
+    print(f"stormfury_taps_per_seat: {statistics.median(t for _, t, _ in results):g} taps")
+    assumed = f"(4 seats playing at once, {SECONDS_PER_TAP} s a tap, {STORM_SECONDS} s for each storm move)"
+    print(f"stormfury_minutes_per_game: {statistics.median(m for _, _, m in results):.1f} min {assumed}")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 ``python -m benchmarks.tornado_alert``: whole 4-seat games by the policy bot on one core
 (``tornado_games_per_s``), taps per seat, and an estimate of real minutes per round
 (``tornado_minutes_per_round``: every card play 3 s of a person's time, every take 1 s, every
-race its window; the seats play in turn, so plays add up).
+race its window; the seats play in turn, so plays add up) and per game
+(``tornado_minutes_per_game``, every round).
 ``--balance``: 400 four-seat games (seeds 0-399) per line-up of bots and variant: mean score and
 win share per bot (RULES.md's balance table).
 ``--live``: 32 students (8 tables of 4, no bots) slap against a real ``manage.py serve`` on
@@ -57,15 +58,18 @@ def play(seed: int, lineup=(POLICY_BOT,) * 4, options=None) -> tuple[dict, list[
 
 def figures(games: int = GAMES) -> None:
     started = time.perf_counter()
-    taps, per_round = [], []
+    taps, per_round, per_game = [], [], []
     for seed in range(games):
-        _state, t, seconds, _results = play(seed)
+        state, t, seconds, _results = play(seed)
         taps.append(statistics.median(t))
         per_round.append(seconds / 60)
+        per_game.append(seconds * state["round"] / 60)
     elapsed = time.perf_counter() - started
     print(f"tornado_games_per_s: {games / elapsed:.1f} games/s")
     print(f"tornado_taps_per_seat: {statistics.median(taps):.0f} taps")
     print(f"tornado_minutes_per_round: {statistics.median(per_round):.1f} min")
+    print(f"tornado_minutes_per_game: {statistics.median(per_game):.1f} min (4 seats in turn, {PLAY_S:g} s a card "
+          f"play, {TAKE_S:g} s a take, each race its window)")
 
 
 def balance(games: int = 400) -> None:

@@ -53,10 +53,10 @@ class SessionForm(forms.Form):
         label=_("Most students who may join"), min_value=1, max_value=200, initial=40,
         help_text=_("A device that plays for several students counts once. You can change it, or lock "
                     "joining, on the session page."))
-    seed = forms.IntegerField(label=_("Seed (optional: the same seed replays the same dice)"),
+    seed = forms.IntegerField(label=_("Game number (optional)"),
                               required=False, min_value=0, max_value=2**48,
-                              help_text=_("A number that fixes the dice, cards and storm. Leave it empty "
-                                          "for a fresh game; type the number of an earlier session to play "
+                              help_text=_("The same number deals the same dice, cards and storm. Leave it "
+                                          "empty for a fresh game; type an earlier session's number to play "
                                           "the very same game with another class."))
     def __init__(self, *args, scenario_options=None, scenario_presets=None, **kwargs):
         from classroom.models import AGE_BAND_CHOICES, Session, preset_label

@@ -26,7 +26,7 @@ TERMS = {
                                                         "leave if you are told to.")),
     "storm_surge": Term(_("Storm surge"), _("Sea water that a storm's winds push onto the land: the "
                                             "most dangerous part of a hurricane at the coast.")),
-    "forecast_cone": Term(_("Forecast cone"), _("The area where the centre of the storm will probably "
+    "forecast_cone": Term(_("Forecast cone"), _("The area where the center of the storm will probably "
                                                 "go: it stays inside about two times in three. Wind "
                                                 "and rain reach far outside it.")),
     "evacuation_zone": Term(_("Evacuation zone"), _("An area that officials may tell to leave before a "
@@ -35,7 +35,7 @@ TERMS = {
                                                       "are not told to leave.")),
     "category": Term(_("Category"), _("A hurricane's rank from 1 to 5, by its strongest steady wind. "
                                       "A higher category does more damage.")),
-    "landfall": Term(_("Landfall"), _("The moment the centre of a storm crosses the coast.")),
+    "landfall": Term(_("Landfall"), _("The moment the center of a storm crosses the coast.")),
     "contraflow": Term(_("Contraflow"), _("Making every lane of a highway carry traffic away from the "
                                           "coast.")),
     "mitigation": Term(_("Mitigation"), _("Work done before a disaster to make its damage smaller, "

@@ -40,6 +40,11 @@ def printables_pdf(scenario, printables, reader: Audience, session=None) -> byte
     return pdf_of(printables_html(scenario, printables, reader, session))
 
 
+def how_to_play_pdf(scenario, card, session=None) -> bytes:
+    return pdf_of(render_to_string("lessons/print_how_to_play.html", {
+        "scenario": scenario, "card": card, "paper": regions.of(session).paper if session else "Letter"}))
+
+
 def qr_data_uri(url: str) -> str:
     import qrcode
     import qrcode.image.svg

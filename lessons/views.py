@@ -73,6 +73,31 @@ def printables_pdf(request, scenario):
     return _pdf(printing.printables_pdf(scenario, chosen, reader, session), f"stormwise-printables-{scenario.key}")
 
 
+def _card(scenario):
+    card = scenario.how_to_play
+    if card is None:
+        raise Http404
+    return card
+
+
+def how_to_play(request, scenario):
+    """The scenario's one-minute "how to play" card, for a tablet (``?session=<id>`` adds the way
+    back to that lesson's game). Open to anyone: it holds the rules, nothing of a class."""
+    scenario = _scenario(scenario)
+    raw = request.GET.get("session", "")
+    return render(request, "lessons/how_to_play.html", {
+        "scenario": scenario, "card": _card(scenario), "session_pk": int(raw) if raw.isdigit() else None})
+
+
+@login_required
+@never_cache
+def how_to_play_pdf(request, scenario):
+    """The card to print, one per table, on the paper of ``?session=<id>``'s region (Letter without)."""
+    scenario = _scenario(scenario)
+    return _pdf(printing.how_to_play_pdf(scenario, _card(scenario), _chosen_session(request)),
+                f"stormwise-how-to-play-{scenario.key}")
+
+
 # --- Teacher: a session's kit ------------------------------------------------------------------------
 
 @login_required

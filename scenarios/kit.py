@@ -179,3 +179,14 @@ class Kit:
     plan_facts: tuple[str, ...] = field(default=())
     #: what the family plan prepares for (one of HAZARDS): which alerts and advice it carries
     hazard: str = "hurricane"
+
+
+@dataclass(frozen=True)
+class HowToPlay:
+    """A scenario's one-minute "how to play" card, for a 10-year-old: what the game is about, a
+    few steps in the order a student meets them on the tablet, and how it ends. Shown on the
+    tablet (a link beside the game) and printable, in the reader's language."""
+
+    goal: Any
+    steps: tuple
+    end: Any

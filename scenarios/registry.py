@@ -14,7 +14,9 @@ scenario package ``<pkg>`` (see README's "Add a scenario") provides:
 - ``<pkg>/kit.py``: ``KIT``, the lesson kit (``scenarios.kit.Kit``): guide, printables and
   family-plan lines, all data;
 - ``<pkg>/check.py`` (optional): ``CHECK``, the knowledge check's item bank
-  (``scenarios.kit.CheckBank``): objectives and two parallel forms.
+  (``scenarios.kit.CheckBank``): objectives and two parallel forms;
+- ``<pkg>/how_to_play.py`` (optional): ``CARD``, the one-minute "how to play" card
+  (``scenarios.kit.HowToPlay``).
 """
 from __future__ import annotations
 
@@ -116,6 +118,17 @@ class Scenario:
             if missing.name != f"{self.package}.check":
                 raise
             return NO_CHECK
+
+    @cached_property
+    def how_to_play(self):
+        """The one-minute "how to play" card (``scenarios.kit.HowToPlay``); None without a
+        ``how_to_play.py``."""
+        try:
+            return import_module(f"{self.package}.how_to_play").CARD
+        except ModuleNotFoundError as missing:
+            if missing.name != f"{self.package}.how_to_play":
+                raise
+            return None
 
     @property
     def folder(self) -> Path:

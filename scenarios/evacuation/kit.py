@@ -22,6 +22,38 @@ def board_geometry(content: dict) -> dict:
             "crossings": [node for node in network["nodes"] if node["kind"] == "free"]}
 
 
+#: the tally sheet's words for the state of the system and the activities (the rules file's keys)
+SETTINGS = {
+    "numbers": _("Road numbers in use"), "fuel_price": _("Fuel price ($ a gallon)"),
+    "fuel_limit": _("Most fuel per purchase (gallons)"), "supply_price": _("Supply price ($ a unit)"),
+    "bridge.west": _("West causeway"), "bridge.bay": _("Bay bridge"), "bridge.east": _("East bridge"),
+    "contraflow": _("Contraflow (one-way roads out)"), "destination.relative": _("Relative's home takes guests"),
+    "destination.hotel": _("Hotel has rooms"), "destination.shelter": _("Shelter is open"),
+}
+VALUES = {"black": _("black"), "red": _("red")}
+ACTIVITIES = {
+    "bank": _("Bank"), "home_supplies": _("Home supplies"), "secure_home": _("Securing the home"),
+    "friends": _("Picking up friends"), "buy_fuel": _("Buying fuel"), "buy_supplies": _("Buying supplies"),
+    "lost_turn": _("A lost turn"), "tow": _("A tow"), "wait": _("Waiting"), "skip": _("Skipping a turn"),
+}
+
+
+def tally_rows(content: dict) -> dict:
+    """The tally sheet's settings and activity times in words, never the rules file's keys."""
+    def shown(name, value):
+        if isinstance(value, bool):
+            if name.startswith("bridge."):
+                return _("open") if value else _("closed")
+            return _("yes") if value else _("no")
+        return VALUES.get(value, value)
+
+    rules = content["rules"]
+    return {"settings": [{"label": SETTINGS.get(name, name), "value": shown(name, value)}
+                         for name, value in rules["system"].items()],
+            "activities": [{"label": ACTIVITIES.get(name, name), "minutes": minutes}
+                           for name, minutes in rules["minutes"].items()]}
+
+
 KIT = Kit(
     guide=Guide(
         objectives=(
@@ -104,7 +136,7 @@ KIT = Kit(
                   prepare=board_geometry),
         Printable("cards", _("The chance cards"), "kit_cards.html", ("cards_2",)),
         Printable("tally", _("Tally sheet: a household's clock, fuel, cash and supplies"), "kit_tally.html",
-                  ("rules",)),
+                  ("rules",), prepare=tally_rows),
     ),
     plan=(
         PlanLine("where", _("Where we would go"), column="destination", values={

@@ -67,7 +67,7 @@ CHECK = CheckBank(
             _("A separate flood insurance policy"),
             (_("Ordinary home insurance"), _("Any home insurance, after a hurricane"))),
         Ask("who-has-flood", INSURE, "flood-insurance-take-up",
-            _("A neighbour says: \"I don't need flood insurance, my home insurance covers storms.\" What "
+            _("A neighbor says: \"I don't need flood insurance, my home insurance covers storms.\" What "
               "is true?"),
             _("Home insurance does not pay for flooding"),
             (_("He is right if the storm is a hurricane"),

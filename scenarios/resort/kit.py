@@ -122,7 +122,9 @@ def program_cards(content: dict) -> dict:
         lines = [dict(line, number=i + 1, side="A" if i < half else "B") for i, line in enumerate(program["lines"])]
         cards.append({"number": n, "name": program["name"], "year": program["year"], "id": program["id"],
                       "peak_category": program["peak_category"], "lines": lines})
-    return {"cards": cards, "provenance": content["programs_2"]["provenance"]}
+    # the source alone: how the file was built is the program's business, not the reader's
+    source = content["programs_2"]["provenance"].split("; built by ")[0]
+    return {"cards": cards, "provenance": source}
 
 
 def tally_data(content: dict) -> dict:
@@ -232,7 +234,7 @@ KIT = Kit(
               "of 2-4 players needs a six-sided die, a pawn and a yacht marker per player, and small "
               "markers for options and the storm."),
             _("Players take turns: roll, move the pawn clockwise round the outer board and do what the "
-              "space says (the board's centre lists each space). Keep cash on the tally sheet; the "
+              "space says (the board's center lists each space). Keep cash on the tally sheet; the "
               "deeds give each resort's prices."),
             _("One player at each table keeps the program card with the storm's name folded under. "
               "On an H space they read the next line aloud (\"north 26, west 84, category 3\"); every "

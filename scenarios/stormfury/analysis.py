@@ -328,7 +328,7 @@ def discussion_questions(summary: dict) -> list[dict]:
     if choice:
         candidates.append((abs(share(summary["evacuated"], choice) - 50) / 2 + 20, "evacuate",
             _("Our class evacuated %(evacuated)s people and put %(fortified)s fortifications on "
-              "neighbourhoods instead. When is it better to move people out than to protect them where they "
+              "neighborhoods instead. When is it better to move people out than to protect them where they "
               "are?") % {"evacuated": summary["evacuated"], "fortified": summary["fortify_people"]}))
     low, high = summary["spread"]
     if n > 1 and high > low:

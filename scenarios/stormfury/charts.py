@@ -72,7 +72,7 @@ def storm_map(story: dict) -> str:
     ax.axis("off")
     from matplotlib.lines import Line2D
 
-    ax.legend(handles=[Line2D([], [], color=BRAND, lw=2, marker="o", ms=4, label=_("storm centre by round")),
+    ax.legend(handles=[Line2D([], [], color=BRAND, lw=2, marker="o", ms=4, label=_("storm center by round")),
                        Line2D([], [], color=FLOOD, ls="--", label=_("road flooded")),
                        Line2D([], [], color=HELD, lw=2.4, label=_("road sealed by dams")),
                        Line2D([], [], ls="", marker="o", mfc="none", mec=ACCENT, ms=9,

@@ -148,7 +148,7 @@ class Moves:
         if to not in CITIES:
             raise _refuse("no_such_city", gettext_noop("That is not a city on the map."), city=to)
         if p["moves"] <= 0:
-            raise _refuse("no_moves_left", gettext_noop("You already travelled to 2 cities this turn."))
+            raise _refuse("no_moves_left", gettext_noop("You already traveled to 2 cities this turn."))
         road = next((rid for rid, other in ROADS_AT[p["city"]] if other == to), None)
         if road is None:
             raise _refuse("no_road", gettext_noop("No road goes from %(here)s straight to %(there)s."), city=to,

@@ -41,7 +41,7 @@ OPTIONS = [
      "default": "per_turn", "choices": ["per_turn", "per_step"],
      "choice_labels": {"per_turn": gettext_noop("Once per turn"), "per_step": gettext_noop("Once per hex")},
      "description": gettext_noop("A city under the storm is hit once per turn, or once for every hex the "
-                                 "storm's centre passes through.")},
+                                 "storm's center passes through.")},
     {"name": "final_move_damage", "label": gettext_noop("Damage on the storm's last move"),
      "default": True, "choices": [True, False],
      "description": gettext_noop("The storm's last move, the one in which it dies out, still does damage.")},
@@ -58,9 +58,9 @@ OPTIONS = [
                                  "and no more damage once all 30 damage chits are used.")},
     {"name": "storm_start", "label": gettext_noop("Where the storm starts"),
      "default": "seeded", "choices": ["seeded", "single"],
-     "choice_labels": {"seeded": gettext_noop("One of three hexes"), "single": gettext_noop("Always the centre")},
-     "description": gettext_noop("The storm starts on one of three hexes far out in the Gulf (west, centre, "
-                                 "east; the storm seed picks), or always on the centre one.")},
+     "choice_labels": {"seeded": gettext_noop("One of three hexes"), "single": gettext_noop("Always the center")},
+     "description": gettext_noop("The storm starts on one of three hexes far out in the Gulf (west, center "
+                                 "or east, drawn by lot), or always on the center one.")},
     {"name": "edition", "label": gettext_noop("Rules edition"),
      "default": EDITION, "choices": None,
      "description": gettext_noop("The rules edition a game was set up with; 1 replays games stored by "

@@ -55,7 +55,7 @@ def create_session(page, *, bots=True, timer=False, seats=4):
     page.get_by_label("Seats per table").fill(str(seats))
     page.get_by_label("Fill empty seats with bots").set_checked(bots)
     page.get_by_label("A bot plays for a student who stays idle").set_checked(timer)
-    page.get_by_label("Seed (optional: the same seed replays the same dice)").fill("2026")
+    page.get_by_label("Game number (optional)").fill("2026")
     page.get_by_role("button", name="Create session").click()
     code = page.locator(".join-code").inner_text()
     session_id = int(re.search(r"/sessions/(\d+)/", page.url).group(1))
@@ -130,3 +130,163 @@ def play_to_the_end(pages: dict, session_id, max_rounds=400):
             return
         time.sleep(0.02)
     raise AssertionError(f"Still playing after {max_rounds} rounds: {list(playing)}")
+
+
+# --- A whole lesson, every scenario -------------------------------------------------------------
+#
+# The tablets count the server's answers to their taps ("ok" or "error" on the socket), so a test
+# taps once, waits for that answer, and looks again: no sleeps, and a tablet that has nothing to
+# do (another seat's turn) is simply passed over.
+
+_COUNT_ANSWERS = """
+(() => {
+  const Native = window.WebSocket;
+  window.__swAnswers = 0;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => {
+        try { const m = JSON.parse(event.data); if (m.type === "ok" || m.type === "error") window.__swAnswers += 1; } catch (_) { /* not JSON */ }
+      });
+    }
+  };
+})();
+"""
+
+
+def tablet(browser, base_url, code, nickname, locale):
+    """A 768-px tablet whose browser speaks ``locale``: the pages follow it, and the student joins
+    by the form's own fields (their labels are in that language)."""
+    context = browser.new_context(viewport=TABLET, base_url=base_url, locale=locale)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    accept_questions(page)
+    page.add_init_script(_COUNT_ANSWERS)
+    page.goto("/join")
+    expect(page.locator("html")).to_have_attribute("lang", locale[:2])
+    page.locator("input[name=code]").fill(code)
+    page.locator("input[name=nickname]").fill(nickname)
+    page.locator("form button[type=submit]").last.click()
+    expect(page.locator("h1")).to_contain_text(nickname)
+    return page
+
+
+def policy_action(nickname, session_id):
+    """The scenario's policy bot's choice for this student's seat now, as a button's data-key
+    (None when the seat is not to act)."""
+    from classroom.models import Seat
+    from scenarios.registry import get
+
+    seat = Seat.objects.select_related("table__game").get(table__session_id=session_id, participant__nickname=nickname)
+    game = seat.table.game
+    scenario = get(game.scenario)
+    state = scenario.engine.load(game.state)
+    if seat.number not in scenario.engine.to_act(state):
+        return None
+    return json.dumps(scenario.bots[scenario.policy_bot](state, seat.number), separators=(",", ":"))
+
+
+class Tapper:
+    """How a sensible student plays one scenario by tapping: the policy bot's choice when its
+    button shows, else the first offered kind in ``prefer`` (data-key prefixes)."""
+
+    def __init__(self, buttons, results, prefer=(), policy=True):
+        self.buttons, self.results, self.prefer, self.policy = buttons, results, prefer, policy
+
+    def choose(self, page, nickname, session_id, keys):
+        if self.policy:
+            wanted = in_thread(policy_action, nickname, session_id)
+            if wanted in keys:
+                return wanted
+        return next((k for prefix in self.prefer for k in keys if k.startswith(prefix) or prefix in k), None)
+
+    def tap(self, page, nickname, session_id):
+        """One tap. None once the student's results show; True after a tap the server answered;
+        False when there is nothing to tap now."""
+        if page.locator(self.results).count():
+            return None
+        keys = page.locator(f"{self.buttons}:not([disabled])").evaluate_all("(bs) => bs.map((b) => b.dataset.key || '')")
+        if not keys:
+            return False
+        wanted = self.choose(page, nickname, session_id, keys)
+        if wanted is None:
+            return False
+        return self.press(page, f"{self.buttons}[data-key='{wanted}']")
+
+    def press(self, page, selector, before=None):
+        before = page.evaluate("() => window.__swAnswers") if before is None else before
+        try:
+            page.locator(selector).first.click(timeout=2_000)
+        except Exception:  # the view moved on under the finger: look again
+            return False
+        try:
+            page.wait_for_function(f"() => window.__swAnswers > {before} || document.querySelector('{self.results}')",
+                                   timeout=5_000)
+        except Exception:  # a tap the page let go unsent (a slap race another tablet settled): look again
+            pass
+        return True
+
+
+class ResortTapper(Tapper):
+    """Plot the storm where the viewer window says (north to the latitude, then west), else the
+    policy's roll, buy or option."""
+
+    def tap(self, page, nickname, session_id):
+        if page.locator(self.results).count():
+            return None
+        if page.locator("button.rs-coord:not([disabled])").count():
+            line = page.locator(".rs-viewer-line").inner_text()
+            found = re.search(r"(\d+)°\D+(\d+)°", line)
+            lat, lon = found.groups()
+            before = page.evaluate("() => window.__swAnswers")
+            page.locator(f"button.rs-coord[data-key='lat-{lat}']").click()
+            page.locator(f"button.rs-coord[data-key='lon-{lon}']").click()
+            return self.press(page, "button.rs-act[data-key='place']", before)
+        return super().tap(page, nickname, session_id)
+
+
+class TornadoTapper(Tapper):
+    """Decide the round, lay a card on one's turn, slap a pile, or let it go when one may not."""
+
+    def choose(self, page, nickname, session_id, keys):
+        for prefix in ("choice-keep", "choice-", "hand-", "slap", "pass"):
+            found = next((k for k in keys if k.startswith(prefix)), None)
+            if found:
+                return found
+        return None
+
+
+TAPPERS = {
+    "evacuation": Tapper("button.evac-act", ".evac-results", PRIORITY),
+    "bermuda": Tapper("button.bt-act", ".bt-results", ('{"type":"sail"',)),
+    "stormfury": Tapper("button.sf-act", ".sf-results",
+                        ('{"type":"pick_role"', '{"type":"decline_trade"', '{"type":"discard"', '{"type":"end_turn"',
+                         '{"type":"draw"'), policy=False),
+    "resort": ResortTapper("button.rs-act", ".rs-results",
+                           ('{"type":"buy","options":2', '{"type":"option"', '{"type":"roll"', '{"type":"stay"',
+                            '{"type":"pass"')),
+    # "Let it go" (a pass) answers a pile one will not slap: the race settles once every seat has
+    "tornado_alert": TornadoTapper(":is(button.ta-act, button.ta-pass)", ".ta-results", policy=False),
+}
+
+
+def play_by_tapping(scenario, pages: dict, session_id, seconds=600, shots=None):
+    """Every student taps as their game asks until each one's results show (on giving up, each
+    tablet still playing is photographed into ``shots``, if given)."""
+    tapper = TAPPERS[scenario]
+    playing = dict(pages)
+    deadline = time.monotonic() + seconds
+    while playing:
+        if time.monotonic() > deadline:
+            for name, page in playing.items():
+                if shots:
+                    page.screenshot(path=str(shots / f"{scenario}-stuck-{name}.png"), full_page=True)
+            raise AssertionError(f"still playing after {seconds} s: {list(playing)}")
+        tapped = False
+        for name, page in list(playing.items()):
+            done = tapper.tap(page, name, session_id)
+            if done is None:
+                playing.pop(name)
+            tapped = tapped or bool(done)
+        if playing and not tapped:
+            next(iter(playing.values())).wait_for_timeout(100)  # bots' and other seats' moves

@@ -148,7 +148,7 @@ def stormfury_session(teacher):
     teacher.get_by_label("Scenario").select_option("stormfury")
     teacher.get_by_label("Seats per table").fill("2")
     teacher.get_by_label("A bot plays for a student who stays idle").set_checked(False)
-    teacher.get_by_label("Seed (optional: the same seed replays the same dice)").fill("7")
+    teacher.get_by_label("Game number (optional)").fill("7")
     teacher.get_by_role("button", name="Create session").click()
     code = teacher.locator(".join-code").inner_text()
     session_id = int(re.search(r"/sessions/(\d+)/", teacher.url).group(1))

@@ -71,7 +71,7 @@ def new_session(teacher, seats, bots, rounds):
     teacher.get_by_label("Seats per table").fill(str(seats))
     teacher.get_by_label("Fill empty seats with bots").set_checked(bots)
     teacher.get_by_label("A bot plays for a student who stays idle").set_checked(False)
-    teacher.get_by_label("Seed (optional: the same seed replays the same dice)").fill("2026")
+    teacher.get_by_label("Game number (optional)").fill("2026")
     teacher.get_by_text("Scenario options").click()
     teacher.get_by_role("combobox", name=re.compile("Most rounds")).select_option(str(rounds))
     teacher.get_by_role("button", name="Create session").click()

@@ -184,7 +184,7 @@ def new_session(teacher, scenario):
     teacher.get_by_label("Seats per table").fill("4" if scenario == "evacuation" else "3")
     teacher.get_by_label("Fill empty seats with bots").set_checked(scenario == "evacuation")
     teacher.get_by_label("A bot plays for a student who stays idle").set_checked(False)
-    teacher.get_by_label("Seed (optional: the same seed replays the same dice)").fill("7")
+    teacher.get_by_label("Game number (optional)").fill("7")
     if scenario == "stormfury":
         teacher.get_by_text("Scenario options").click()
         teacher.get_by_role("combobox", name=re.compile("Most turns", re.I)).select_option("6")

@@ -25,7 +25,7 @@ def test_the_teacher_picks_the_rules_as_printed(browser, asgi_server):
         page.screenshot(path=f"{shots}/session_new_768.png", full_page=True)
         page.set_viewport_size({"width": 390, "height": 844})
         page.screenshot(path=f"{shots}/session_new_390.png", full_page=True)
-    page.get_by_label("Seed (optional: the same seed replays the same dice)").fill("2026")
+    page.get_by_label("Game number (optional)").fill("2026")
     page.get_by_role("button", name="Create session").click()
     expect(page.get_by_text("Rules played: As printed in the rule book")).to_be_visible()
     if shots:

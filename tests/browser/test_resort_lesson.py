@@ -72,7 +72,7 @@ def test_a_resort_lesson_from_the_form_to_the_pdfs(browser, asgi_server, celery_
     teacher.get_by_label("Seats per table").fill("2")
     teacher.get_by_label("Fill empty seats with bots").set_checked(False)
     teacher.get_by_label("A bot plays for a student who stays idle").set_checked(False)
-    teacher.get_by_label("Seed (optional: the same seed replays the same dice)").fill("2026")
+    teacher.get_by_label("Game number (optional)").fill("2026")
     teacher.get_by_text("Scenario options").click()
     teacher.get_by_role("combobox", name="Storm").select_option("andrew-1992")
     teacher.get_by_role("button", name="Create session").click()

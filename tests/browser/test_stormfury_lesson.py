@@ -38,7 +38,7 @@ def test_a_team_plays_stormfury_to_the_end_with_the_class_storm(browser, asgi_se
     teacher.get_by_label("Scenario").select_option("stormfury")
     teacher.get_by_label("Seats per table").fill("2")
     teacher.get_by_label("A bot plays for a student who stays idle").set_checked(False)
-    teacher.get_by_label("Seed (optional: the same seed replays the same dice)").fill("7")
+    teacher.get_by_label("Game number (optional)").fill("7")
     teacher.get_by_text("Scenario options").click()
     teacher.get_by_role("combobox", name=re.compile("Most turns", re.I)).select_option("6")
     teacher.get_by_role("button", name="Create session").click()

@@ -63,7 +63,7 @@ def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_
     teacher.get_by_label("Seats per table").fill("4")
     teacher.get_by_label("Fill empty seats with bots").set_checked(False)
     teacher.get_by_label("A bot plays for a student who stays idle").set_checked(False)
-    teacher.get_by_label("Seed (optional: the same seed replays the same dice)").fill("2026")
+    teacher.get_by_label("Game number (optional)").fill("2026")
     teacher.get_by_role("button", name="Create session").click()
     code = teacher.locator(".join-code").inner_text()
     session_id = int(re.search(r"/sessions/(\d+)/", teacher.url).group(1))

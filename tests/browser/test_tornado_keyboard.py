@@ -25,7 +25,7 @@ def new_session(teacher):
     teacher.get_by_label("Seats per table").fill("4")
     teacher.get_by_label("Fill empty seats with bots").set_checked(True)
     teacher.get_by_label("A bot plays for a student who stays idle").set_checked(False)
-    teacher.get_by_label("Seed (optional: the same seed replays the same dice)").fill("7")
+    teacher.get_by_label("Game number (optional)").fill("7")
     teacher.get_by_text("Scenario options").click()
     teacher.get_by_role("combobox", name=re.compile("How long a bot takes to slap", re.I)).select_option("1500")
     teacher.get_by_role("button", name="Create session").click()
