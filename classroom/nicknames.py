@@ -24,6 +24,29 @@ ANIMALS = [
     "Pelican", "Heron", "Dolphin", "Manatee", "Otter", "Gecko", "Egret", "Turtle", "Osprey",
     "Crab", "Panther", "Ibis", "Marlin", "Seal", "Puffin", "Falcon", "Lynx", "Owl", "Fox", "Koala",
 ]
+# The same names in Spanish (the animal first, the adjective agreeing with it: masculine and
+# feminine forms) and in Dutch (every animal here is a "de" word, so the adjective takes -e).
+ADJECTIVES_ES = [
+    ("Valiente", "Valiente"), ("Tranquilo", "Tranquila"), ("Listo", "Lista"), ("Veloz", "Veloz"),
+    ("Firme", "Firme"), ("Brillante", "Brillante"), ("Audaz", "Audaz"), ("Rápido", "Rápida"),
+    ("Amable", "Amable"), ("Sabio", "Sabia"), ("Alegre", "Alegre"), ("Suertudo", "Suertuda"),
+    ("Tierno", "Tierna"), ("Atento", "Atenta"), ("Astuto", "Astuta"), ("Feliz", "Feliz"),
+    ("Risueño", "Risueña"), ("Noble", "Noble"), ("Fuerte", "Fuerte"), ("Genial", "Genial"),
+]
+ANIMALS_ES = [  # (name, feminine)
+    ("Pelícano", False), ("Garza", True), ("Delfín", False), ("Manatí", False), ("Nutria", True),
+    ("Geco", False), ("Garceta", True), ("Tortuga", True), ("Águila", True), ("Cangrejo", False),
+    ("Pantera", True), ("Ibis", False), ("Marlín", False), ("Foca", True), ("Frailecillo", False),
+    ("Halcón", False), ("Lince", False), ("Búho", False), ("Zorro", False), ("Koala", False),
+]
+ADJECTIVES_NL = [
+    "Dappere", "Kalme", "Slimme", "Vlugge", "Stoere", "Heldere", "Moedige", "Snelle", "Lieve", "Wijze",
+    "Zonnige", "Gelukkige", "Zachte", "Gretige", "Scherpe", "Vrolijke", "Blije", "Edele", "Trotse", "Grappige",
+]
+ANIMALS_NL = [
+    "Pelikaan", "Reiger", "Dolfijn", "Zeekoe", "Otter", "Gekko", "Zilverreiger", "Schildpad", "Visarend",
+    "Krab", "Panter", "Ibis", "Marlijn", "Zeehond", "Papegaaiduiker", "Valk", "Lynx", "Uil", "Vos", "Koala",
+]
 
 
 def same_key(name: str) -> str:
@@ -57,9 +80,17 @@ def problem(name: str) -> str | None:
     return None
 
 
-def generated(index: int) -> str:
-    """The ``index``-th generated name: adjective + animal, then a number once they run out."""
-    adjective = ADJECTIVES[index % len(ADJECTIVES)]
-    animal = ANIMALS[(index // len(ADJECTIVES) + index * 7) % len(ANIMALS)]
+def generated(index: int, language: str = "en") -> str:
+    """The ``index``-th generated name in ``language``: adjective and animal (in Spanish the
+    animal first, the adjective agreeing), then a number once they run out."""
+    adjective = index % len(ADJECTIVES)
+    animal = (index // len(ADJECTIVES) + index * 7) % len(ANIMALS)
     round_ = index // (len(ADJECTIVES) * len(ANIMALS))
-    return f"{adjective} {animal}" + (f" {round_ + 1}" if round_ else "")
+    if language == "es":
+        name, feminine = ANIMALS_ES[animal]
+        words = f"{name} {ADJECTIVES_ES[adjective][feminine]}"
+    elif language == "nl":
+        words = f"{ADJECTIVES_NL[adjective]} {ANIMALS_NL[animal]}"
+    else:
+        words = f"{ADJECTIVES[adjective]} {ANIMALS[animal]}"
+    return words + (f" {round_ + 1}" if round_ else "")

@@ -16,7 +16,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from classroom import languages, nicknames, regions
@@ -176,11 +176,12 @@ def join(*, session: Session, nickname: str = "", players: int = 1,
         if session.participants.count() >= session.max_participants:
             raise JoinError(_("This lesson is full. Ask your teacher to make room."), code="session_full")
         if session.names == Session.Names.GENERATED:
-            index = session.participants.count()
-            name = nicknames.generated(index)
+            # in the language the student's tablet shows the join page in
+            index, language = session.participants.count(), translation.get_language() or "en"
+            name = nicknames.generated(index, language[:2])
             while _nickname_taken(session, name):
                 index += 1
-                name = nicknames.generated(index)
+                name = nicknames.generated(index, language[:2])
             approved = True
         else:
             name = check_nickname(session, nickname)

@@ -72,6 +72,32 @@ def test_generated_names_are_unique_and_approved():
     assert session.participants.filter(approved=True).count() == 30
 
 
+def test_generated_names_are_in_the_tablets_language():
+    """A Spanish tablet is given a Spanish name whose adjective agrees with its animal, a Dutch
+    one a Dutch name; a class of mixed languages still never shares a name."""
+    from django.utils import translation
+
+    from classroom import nicknames
+
+    session = make_session(names=Session.Names.GENERATED)
+    names = {}
+    for i, language in enumerate(["es", "nl", "en"] * 10):
+        with translation.override(language):
+            participant, _token = services.join(session=session)
+        names.setdefault(language, []).append(participant.nickname)
+    spanish_animals = {animal for animal, _feminine in nicknames.ANIMALS_ES}
+    assert all(name.split()[0] in spanish_animals for name in names["es"])
+    assert all(name.split()[-1] in set(nicknames.ANIMALS_NL) for name in names["nl"][:6])
+    assert all(name.split()[-1] in set(nicknames.ANIMALS) for name in names["en"][:6])
+    feminine = {animal for animal, is_feminine in nicknames.ANIMALS_ES if is_feminine}
+    for name in names["es"]:
+        animal, adjective = name.split()[:2]
+        forms = next(pair for pair in nicknames.ADJECTIVES_ES if adjective in pair)
+        assert adjective == forms[animal in feminine], name
+    everyone = [n for group in names.values() for n in group]
+    assert len(set(everyone)) == 30
+
+
 @pytest.mark.parametrize("students, seats, sizes", [
     (29, 4, [4, 4, 4, 4, 4, 3, 3, 3]), (5, 4, [3, 2]), (1, 4, [1]), (3, 2, [3]), (8, 4, [4, 4]),
     (30, 6, [6, 6, 6, 6, 6]), (7, 3, [3, 2, 2]),
