@@ -46,7 +46,7 @@ def reason_text(about: str, choice: str | None) -> str | None:
     if choice is None:
         return None
     if choice == "skip":
-        return "skipped"
+        return _("skipped")
     return evac.REASONS[about]["choices"].get(choice, choice)
 
 

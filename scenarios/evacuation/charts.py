@@ -85,7 +85,7 @@ def destinations(rows: list[dict], real_label: str | None) -> str:
     """Where the class went beside where real evacuees went (percent of evacuated households)."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7.2, 2.2))
-    names = [r["label"] for r in rows]
+    names = [_(r["label"]) for r in rows]  # marked in analysis, written in the reader's language here
     ys = range(len(rows))
     ax.barh([y + .2 for y in ys], [r["share"] for r in rows], height=.38, color=BRAND, label=_("our class"))
     if real_label and all(r.get("real") is not None for r in rows):

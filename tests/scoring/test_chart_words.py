@@ -22,3 +22,15 @@ def test_the_charts_speak_the_readers_language():
     dutch = drawn("nl")
     assert "Tafel 1" in dutch and "alarm (uur 12)" in dutch
     assert "Table 1" in drawn("en") and "warning (hour 12)" in drawn("en")
+
+
+def test_where_the_class_went_is_named_in_the_readers_language():
+    from scenarios.evacuation import analysis
+
+    rows = [{"key": key, "label": label, "share": 30, "real": 40} for key, label in analysis.DESTINATION_LABELS.items()]
+    with translation.override("es"):
+        spanish = evacuation.destinations(rows, "Florida 2004 [1]")
+        skipped = analysis.reason_text("leave", "skip")
+    assert "Relative" not in spanish and "Public shelter" not in spanish and skipped != "skipped"
+    with translation.override("en"):
+        assert "Public shelter" in evacuation.destinations(rows, None)
