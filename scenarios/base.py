@@ -255,3 +255,32 @@ def play_out(engine: Engine, state: State, choose: Callable[[State, int], dict],
             engine.apply(state, seat, action)
             log.append((seat, action))
     return log
+
+
+# --- What a game rewards ---------------------------------------------------------------------------
+
+def seatings_of_two(careful: str, reckless: str) -> list[tuple]:
+    """The six ways to seat two players of each habit at a 4-seat table."""
+    from itertools import permutations
+
+    return sorted(set(permutations([careful, careful, reckless, reckless])))
+
+
+def tally_head_to_head(played, careful: str, reckless: str) -> dict:
+    """First places and result rows by habit over ``played``, each game as (the habit of each
+    seat, the engine's results). A game is decided when the top score is held by one habit
+    only; ``first`` counts the decided games each habit won."""
+    first = {careful: 0, reckless: 0}
+    rows = {careful: [], reckless: []}
+    games = 0
+    for kinds, results in played:
+        games += 1
+        for row in results:
+            rows[kinds[row["seat"]]].append(row)
+        top = max(row["score"] for row in results)
+        winners = {kinds[row["seat"]] for row in results if row["score"] == top}
+        if len(winners) == 1:
+            first[winners.pop()] += 1
+    decided = first[careful] + first[reckless]
+    return {"games": games, "decided": decided, "first": first,
+            "first_share": first[careful] / decided if decided else 0.0, "rows": rows}

@@ -106,29 +106,28 @@ class Scenario:
         """The lesson kit (``scenarios.kit.Kit``): guide, printables, family plan."""
         return import_module(f"{self.package}.kit").KIT
 
+    def _optional(self, module: str, name: str, otherwise):
+        """``name`` from the scenario's optional ``module``, or ``otherwise`` without one."""
+        try:
+            return getattr(import_module(f"{self.package}.{module}"), name)
+        except ModuleNotFoundError as missing:
+            if missing.name != f"{self.package}.{module}":
+                raise
+            return otherwise
+
     @cached_property
     def check(self):
         """The knowledge check's item bank (``scenarios.kit.CheckBank``); empty without a
         ``check.py``."""
         from scenarios.kit import NO_CHECK
 
-        try:
-            return import_module(f"{self.package}.check").CHECK
-        except ModuleNotFoundError as missing:
-            if missing.name != f"{self.package}.check":
-                raise
-            return NO_CHECK
+        return self._optional("check", "CHECK", NO_CHECK)
 
     @cached_property
     def how_to_play(self):
         """The one-minute "how to play" card (``scenarios.kit.HowToPlay``); None without a
         ``how_to_play.py``."""
-        try:
-            return import_module(f"{self.package}.how_to_play").CARD
-        except ModuleNotFoundError as missing:
-            if missing.name != f"{self.package}.how_to_play":
-                raise
-            return None
+        return self._optional("how_to_play", "CARD", None)
 
     @property
     def folder(self) -> Path:

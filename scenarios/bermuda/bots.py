@@ -3,7 +3,7 @@ cautious (the best freight outside the cone: the mariner's rule of keeping out o
 area). The cautious captain fills empty seats and is the yardstick in reports."""
 from __future__ import annotations
 
-from scenarios.base import draw
+from scenarios.base import draw, seatings_of_two, tally_head_to_head
 
 from .rules import ENGINE
 
@@ -78,31 +78,19 @@ def head_to_head(careful: str, reckless: str, seeds: int = 50, options: dict | N
     """The balance yardstick: 4-fleet games with two fleets of each habit in all six seatings,
     ``seeds`` seeds each. A game is decided when the richest fleets are of one habit only;
     ``first`` counts the decided games each habit won."""
-    from itertools import permutations
+    def played():
+        for seed in range(seeds):
+            for kinds in seatings_of_two(careful, reckless):
+                state = ENGINE.setup(seed, 4, options)
+                while not ENGINE.finished(state):
+                    seat = ENGINE.to_act(state)[0]
+                    ENGINE.apply(state, seat, BOTS[kinds[seat]](state, seat))
+                yield kinds, ENGINE.results(state)
 
-    seatings = sorted(set(permutations([careful, careful, reckless, reckless])))
-    first = {careful: 0, reckless: 0}
-    rows = {careful: [], reckless: []}
-    games = 0
-    for seed in range(seeds):
-        for kinds in seatings:
-            state = ENGINE.setup(seed, 4, options)
-            while not ENGINE.finished(state):
-                seat = ENGINE.to_act(state)[0]
-                ENGINE.apply(state, seat, BOTS[kinds[seat]](state, seat))
-            games += 1
-            results = ENGINE.results(state)
-            for r in results:
-                rows[kinds[r["seat"]]].append(r)
-            top = max(r["score"] for r in results)
-            winners = {kinds[r["seat"]] for r in results if r["score"] == top}
-            if len(winners) == 1:
-                first[winners.pop()] += 1
-    decided = first[careful] + first[reckless]
+    duel = tally_head_to_head(played(), careful, reckless)
+    rows = duel["rows"]
 
     def mean(kind, key):
         return sum(r["breakdown"][key] if key != "score" else r["score"] for r in rows[kind]) / len(rows[kind])
-    return {"games": games, "decided": decided, "first": first,
-            "first_share": first[careful] / decided if decided else 0.0,
-            "mean": {kind: {key: mean(kind, key) for key in ("score", "freight", "lost_freight", "ships_lost",
+    return {**duel, "mean": {kind: {key: mean(kind, key) for key in ("score", "freight", "lost_freight", "ships_lost",
                                                              "caught_outside", "salvage")} for kind in rows}}

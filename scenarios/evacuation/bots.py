@@ -11,7 +11,7 @@ where to go.
 """
 from __future__ import annotations
 
-from ..base import draw
+from ..base import draw, seatings_of_two, tally_head_to_head
 from . import rules
 from .roads import _routes
 from .state import _fuel_price_here, _max_gallons, _nearest_gas
@@ -195,28 +195,16 @@ def head_to_head(careful: str, reckless, seeds: int = 50, options: dict | None =
     seatings, ``seeds`` seeds each. ``reckless`` is a name in ``BOTS`` or a policy. A game is
     decided when the highest scores are of one habit only; ``first`` counts the decided games
     each habit won."""
-    from itertools import permutations
-
     policies = {"careful": BOTS[careful], "reckless": BOTS[reckless] if isinstance(reckless, str) else reckless}
-    seatings = sorted(set(permutations(["careful", "careful", "reckless", "reckless"])))
-    first = {"careful": 0, "reckless": 0}
-    scores = {"careful": [], "reckless": []}
-    games = 0
-    for seed in range(seeds):
-        for kinds in seatings:
-            state = rules.new_state(seed, 4, options)
-            while not rules.finished(state):
-                for seat in rules.to_act(state):
-                    rules.apply(state, seat, policies[kinds[seat]](state, seat))
-            games += 1
-            results = rules.results(state)
-            for r in results:
-                scores[kinds[r["seat"]]].append(r["score"])
-            top = max(r["score"] for r in results)
-            winners = {kinds[r["seat"]] for r in results if r["score"] == top}
-            if len(winners) == 1:
-                first[winners.pop()] += 1
-    decided = first["careful"] + first["reckless"]
-    return {"games": games, "decided": decided, "first": first,
-            "first_share": first["careful"] / decided if decided else 0.0,
-            "mean": {kind: sum(v) / len(v) for kind, v in scores.items()}}
+
+    def played():
+        for seed in range(seeds):
+            for kinds in seatings_of_two("careful", "reckless"):
+                state = rules.new_state(seed, 4, options)
+                while not rules.finished(state):
+                    for seat in rules.to_act(state):
+                        rules.apply(state, seat, policies[kinds[seat]](state, seat))
+                yield kinds, rules.results(state)
+
+    duel = tally_head_to_head(played(), "careful", "reckless")
+    return {**duel, "mean": {kind: sum(r["score"] for r in rows) / len(rows) for kind, rows in duel["rows"].items()}}

@@ -3,9 +3,8 @@ often real storms reach each resort (the policy bot), and two fixed habits for t
 Each is ``bot(state, seat) -> action`` and returns one of ``ENGINE.actions(state, seat)``."""
 from __future__ import annotations
 
-from itertools import permutations
 
-from scenarios.base import draw
+from scenarios.base import draw, seatings_of_two, tally_head_to_head
 
 from . import ENGINE
 from .rules import DECKS, EDITIONS, EXPOSURE, OUTER, PROGRAM_IDS, RESORTS, options_price, resort_value, season_damage
@@ -107,23 +106,11 @@ def head_to_head(careful: str, reckless: str, seeds: int = 4, options: dict | No
     """The balance yardstick: 4-seat games with two seats of each habit, in all six seatings, on
     every real storm of the deck and ``seeds`` seeds each. A game is decided when the richest
     seats are of one habit only; ``first`` counts the decided games each habit won."""
-    seatings = sorted(set(permutations([careful, careful, reckless, reckless])))
-    first = {careful: 0, reckless: 0}
-    worth = {careful: [], reckless: []}
-    games = 0
-    for storm in PROGRAM_IDS:
-        for seed in range(seeds):
-            for bots in seatings:
-                state = play_out(seed, list(bots), dict(options or {}, storm=storm))
-                games += 1
-                rows = ENGINE.results(state)
-                for row in rows:
-                    worth[bots[row["seat"]]].append(row["score"])
-                top = max(row["score"] for row in rows)
-                winners = {bots[row["seat"]] for row in rows if row["score"] == top}
-                if len(winners) == 1:
-                    first[winners.pop()] += 1
-    decided = first[careful] + first[reckless]
-    return {"games": games, "decided": decided, "first": first,
-            "first_share": first[careful] / decided if decided else 0.0,
-            "mean_worth": {bot: sum(v) / len(v) for bot, v in worth.items()}}
+    def played():
+        for storm in PROGRAM_IDS:
+            for seed in range(seeds):
+                for bots in seatings_of_two(careful, reckless):
+                    yield bots, ENGINE.results(play_out(seed, list(bots), dict(options or {}, storm=storm)))
+
+    duel = tally_head_to_head(played(), careful, reckless)
+    return {**duel, "mean_worth": {bot: sum(r["score"] for r in rows) / len(rows) for bot, rows in duel["rows"].items()}}
