@@ -212,9 +212,10 @@ async function act(seat, action, options = {}) {
   state.notice = null;
   state.pending = {type: "act", id: newId(), seat, version: view ? view.version : 0, action};
   state.busy = true;
-  render();
+  // Sent before the screen is drawn again: a render that fails must not keep the tap unsent.
   sendFrame(state.pending);
   armResend();
+  render();
   return true;
 }
 

@@ -111,14 +111,11 @@ def _shots(tmp_path):
     return shots
 
 
-# A Tornado Alert! tablet can stay "Sending…" after a tap in a slap race, its frame never
-# answered, until its idle timer plays for it: the lesson then does not finish by tapping.
-TORNADO_STUCK = pytest.mark.xfail(reason="a tap in a Tornado Alert! slap race can stay unanswered (“Sending…”)")
 # How long the students may take to finish by tapping (a stuck tablet gives up sooner).
 PLAY_SECONDS = {"tornado_alert": 150}
 
 
-@pytest.mark.parametrize("scenario", [pytest.param(s, marks=TORNADO_STUCK) if s == "tornado_alert" else s for s in SHORTEST])
+@pytest.mark.parametrize("scenario", SHORTEST)
 def test_a_whole_lesson_with_the_defaults_runs_itself(scenario, browser, asgi_server, celery_worker, tmp_path):
     shots = _shots(tmp_path)
     in_thread(_knowledge_base)

@@ -263,14 +263,15 @@ function tableBox(board, view, me, who) {
 }
 
 function strikes(board, view) {
-  // the safety note of each place the tornado or lightning just struck
+  // the safety note of each place the tornado or lightning just struck (none for a place whose
+  // note this reader may not see: the board's redaction left its basis null)
   const seen = new Set();
   const notes = [];
   for (const e of view.events) {
     if ((e.type === "tornado" || e.type === "lightning") && !seen.has(e.location)) {
       seen.add(e.location);
       const loc = board.locations.find((l) => l.id === e.location);
-      if (loc && !loc.basis.reason) notes.push(h("div", { class: "ta-strike ta-strike--" + e.type },
+      if (loc && loc.basis && !loc.basis.reason) notes.push(h("div", { class: "ta-strike ta-strike--" + e.type },
         h("p", { class: "ta-strike-title" }, h("strong", { text: T.safetyTitle(loc.name) })),
         basisBlock(loc.basis, T, "ta-basis")));
     }
