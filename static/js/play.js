@@ -278,7 +278,11 @@ function connect() {
     if (state.pending) sendFrame(state.pending);
     render();
   };
-  ws.onmessage = (event) => { try { handle(JSON.parse(event.data)); } catch (err) { /* not ours */ } };
+  ws.onmessage = (event) => {
+    let message;
+    try { message = JSON.parse(event.data); } catch (err) { return; }  // not a frame of ours
+    handle(message);  // a drawing error surfaces in the console instead of vanishing
+  };
   ws.onclose = (event) => onClosed(opened, event.code);
 }
 
