@@ -155,9 +155,9 @@ class Visitor:
         request = urllib.request.Request(self.base + path, data=body, headers=headers or {})
         try:
             with self.opener.open(request, timeout=20) as response:
-                return response.status, dict(response.headers), response.read().decode(errors="replace")
-        except urllib.error.HTTPError as error:
-            return error.code, dict(error.headers), error.read().decode(errors="replace")
+                return response.status, response.headers, response.read().decode(errors="replace")
+        except urllib.error.HTTPError as error:  # headers: looked up by name whatever its case
+            return error.code, error.headers, error.read().decode(errors="replace")
 
     def cookie(self, name):
         return next((c.value for c in self.jar if c.name == name), None)
