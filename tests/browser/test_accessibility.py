@@ -374,3 +374,29 @@ def test_axe_finds_nothing_serious_on_every_game_screen_in_spanish_and_dutch(bro
             check_axe(page, where)
             page.unroute(f"{asgi_server}/renderer-harness")
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["es", "nl"])
+def test_axe_finds_nothing_serious_on_every_page_in_spanish_and_dutch(browser, asgi_server, lang):
+    """The pages of the English runs above, in Spanish and in Dutch: the sign-in, join, tablet
+    check, sign-up and password pages, and a teacher's sessions list, new-session form,
+    dashboard, projector, lesson kit, guide, how-to-play card and delete page."""
+    anonymous = browser.new_context(base_url=asgi_server, locale=lang).new_page()
+    for url in ("/accounts/login/", "/join", "/check", "/accounts/signup/", "/accounts/password_reset/"):
+        anonymous.goto(url)
+        expect(anonymous.locator("html")).to_have_attribute("lang", lang)
+        check_axe(anonymous, f"{url} ({lang})")
+
+    teacher = teacher_page(browser, asgi_server)
+    _code, session_id = create_session(teacher, bots=True)
+    host = re.sub(r"^https?://|:\d+$", "", asgi_server)
+    teacher.context.add_cookies([{"name": "django_language", "value": lang, "domain": host, "path": "/"}])
+    for url, what in (("/", "the sessions list"), ("/sessions/new/", "the new-session form"),
+                      (f"/sessions/{session_id}/", "the dashboard"), (f"/sessions/{session_id}/screen", "the projector"),
+                      (f"/sessions/{session_id}/kit/", "the lesson kit"), ("/lessons/evacuation/guide", "the guide"),
+                      ("/lessons/evacuation/how-to-play", "the how-to-play card"),
+                      (f"/sessions/{session_id}/delete", "the delete-session page"),
+                      ("/accounts/password_change/", "the change-password page")):
+        teacher.goto(url)
+        expect(teacher.locator("html")).to_have_attribute("lang", lang)
+        check_axe(teacher, f"{what} ({lang})")
