@@ -25,7 +25,7 @@ def new_session(teacher, scenario, option_label, option_value):
     teacher.get_by_label("Seats per table").fill("4")
     teacher.get_by_label("Fill empty seats with bots").set_checked(True)
     teacher.get_by_label("A bot plays for a student who stays idle").set_checked(False)
-    teacher.get_by_label("Seed (optional: the same seed replays the same dice)").fill("2026")
+    teacher.get_by_label("Game number (optional)").fill("2026")
     teacher.get_by_text("Scenario options").click()
     teacher.get_by_role("combobox", name=re.compile(option_label)).select_option(option_value)
     teacher.get_by_role("button", name="Create session").click()
