@@ -10,24 +10,13 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Move
-from tests.browser.lesson import student_page, teacher_page
+from tests.browser.lesson import policy_action, student_page, teacher_page
 from tests.conftest import in_thread
 
 pytestmark = pytest.mark.browser
 
 
-def policy_key(nickname, session_id):
-    """The cautious captain's choice for this student's seat now, as a button's data-key."""
-    from classroom.models import Seat
-    from scenarios.registry import get
-
-    seat = Seat.objects.select_related("table__game").get(table__session_id=session_id, participant__nickname=nickname)
-    game = seat.table.game
-    scenario = get(game.scenario)
-    state = scenario.engine.load(game.state)
-    if seat.number not in scenario.engine.to_act(state):
-        return None
-    return json.dumps(scenario.bots[scenario.policy_bot](state, seat.number), separators=(",", ":"))
+policy_key = policy_action  # the cautious captain: Bermuda's policy bot
 
 
 def wait_for_answer(page):
