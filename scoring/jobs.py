@@ -23,7 +23,8 @@ def queue_debrief(*, session_id: int) -> None:
 
 
 def resume_unfinished() -> int:
-    """Embedded mode: queue again the reports the last server process left queued or running.
+    """Embedded mode: queue again the reports the last server process left queued or running,
+    and the PDFs of written reports it left unprinted.
 
     There the jobs run on a background thread of the server process, so stopping the server (a
     laptop closed after the lesson) loses the jobs, and their rows would say "Queued" for ever.
@@ -36,7 +37,10 @@ def resume_unfinished() -> int:
                .values_list("pk", flat=True))
     for report_id in ids:
         enqueue(tasks.build_report_task, report_id)
-    return len(ids)
+    unprinted = list(Report.objects.filter(status=Report.Status.DONE, pdf=b"").values_list("pk", flat=True))
+    for report_id in unprinted:
+        enqueue(tasks.print_report_task, report_id)
+    return len(ids) + len(unprinted)
 
 
 # Rebuilding every report of a session, or retrying one, starts real work (charts, PDFs) on the

@@ -1,18 +1,21 @@
 """Writing the reports: a seat's or team's report (or the class packet) from the move log.
 
-Each function returns ``(html, pdf_bytes, data)``; ``services.build_report`` stores all three at
-once. The HTML is a complete document with its stylesheet inline and charts as SVG data URIs,
-so the web page and the PDF are the same document.
+``seat_report`` and ``class_packet`` return ``(html, data)``: the page a reader opens, and
+what the exports keep. ``printed`` turns a stored page into its PDF. The HTML is a complete
+document with its stylesheet inline and charts as SVG data URIs, so the web page and the PDF are
+the same document. ``services`` stores the page first and prints it as a second job
+(docs/decisions/0010-report-pages-first.md).
 """
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import get_language
 
 from classroom import regions
 from classroom.languages import content_translations
@@ -20,6 +23,9 @@ from scenarios import registry, words
 from scoring import panels
 from scoring.models import DebriefSettings
 from scoring.selectors import shown_facts, table_records
+
+
+_printing = threading.Lock()
 
 
 @lru_cache(maxsize=1)
@@ -48,22 +54,39 @@ def _paper(size: str):
     return CSS(string=f"@page {{ size: {size}; }}", font_config=_print_setup()[0])
 
 
+def warm() -> None:
+    """Load what the first report of a worker process would otherwise wait for (matplotlib, the
+    fonts, the stylesheet): about a second and a half of the first report's time on a 2-core
+    machine. Celery runs it as each worker process starts (``config.celery``)."""
+    from scenarios.charting import pyplot
+
+    plt = pyplot()
+    plt.close(plt.figure())
+    pdf_of("<p>Stormwise</p>")
+
+
 def pdf_of(html: str, paper: str = "A4") -> bytes:
     """The PDF of a report page (WeasyPrint; fonts from the system, nothing fetched), on the
     region's ``paper``.
 
     The page carries the report stylesheet inline (so it stands alone on the web); for print
     the inline copy is dropped and the worker's parsed copy used instead.
+
+    One PDF at a time per process: Pango and GLib under WeasyPrint are not thread-safe, and two
+    threads printing at once (the embedded server's report thread beside a request printing the
+    lesson kit) corrupt GLib's lists and then the heap ("corrupted double-linked list", then an
+    abort).
     """
     from weasyprint import HTML
 
-    fonts, stylesheet = _print_setup()
     inline = f"<style>{_stylesheet()}</style>"
-    if inline in html:
-        return HTML(string=html.replace(inline, "", 1), base_url=str(settings.BASE_DIR)).write_pdf(
-            stylesheets=[stylesheet, _paper(paper)], font_config=fonts)
-    return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(stylesheets=[_paper(paper)],
-                                                                         font_config=fonts)
+    with _printing:
+        fonts, stylesheet = _print_setup()
+        if inline in html:
+            return HTML(string=html.replace(inline, "", 1), base_url=str(settings.BASE_DIR)).write_pdf(
+                stylesheets=[stylesheet, _paper(paper)], font_config=fonts)
+        return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(stylesheets=[_paper(paper)],
+                                                                             font_config=fonts)
 
 
 class Lesson:
@@ -85,18 +108,15 @@ class Lesson:
         return policy_results(Game.objects.get(pk=table["game"]))
 
 
-def _render(lesson, template, context, data, progress, panels_html=""):
-    """The stored page and its PDF, with the scenario's content words (places, reasons, card
-    titles) in the reader's language. Other apps' panels (``scoring.panels``) go into the PDF as
-    it is printed; the stored page gets them when served, so they are never stale there."""
+def _render(lesson, template, context, data):
+    """The stored page, with the scenario's content words (places, reasons, card titles) in the
+    reader's language, and its data."""
     # reports and the class packet are printed for the class: only the claims its students may see
     context = lesson.session.audience.redact(context)
     context = words.translate_words(context, content_translations(lesson.session.scenario, get_language()))
     context = {**context, "session": lesson.session, "settings": lesson.settings, "css": _stylesheet(),
                "generated": timezone.now()}
-    html = render_to_string(template, context)
-    progress(85, gettext_noop("Printing the PDF"))
-    return html, pdf_of(panels.inject(html, panels_html), regions.of(lesson.session).paper), data
+    return render_to_string(template, context), data
 
 
 def seat_report(session, seat, *, progress=lambda percent, step: None):
@@ -105,12 +125,24 @@ def seat_report(session, seat, *, progress=lambda percent, step: None):
     table = next(t for t in lesson.tables if t["table"] == seat.table.number)
     name = words.Typed(seat.participant.nickname) if seat.participant_id else ""
     debrief = registry.get(session.scenario).debrief
-    extra = panels.html("student_report", participant=seat.participant) if seat.participant_id else ""
-    return _render(lesson, *debrief.report(lesson, table, seat.number, name, progress), progress, extra)
+    return _render(lesson, *debrief.report(lesson, table, seat.number, name, progress))
 
 
 def class_packet(session, *, progress=lambda percent, step: None):
     """The printable class packet of the session's scenario."""
     lesson = Lesson(session)
-    return _render(lesson, *registry.get(session.scenario).debrief.packet(lesson, progress), progress,
-                   panels.html("packet", session=session))
+    return _render(lesson, *registry.get(session.scenario).debrief.packet(lesson, progress))
+
+
+def panels_html(session, seat=None) -> str:
+    """Other apps' panels (``scoring.panels``) for a report: the class packet's, or a student's
+    (none for a seat no student played). Added as the page is served or printed, so they are
+    never stale."""
+    if seat is None:
+        return panels.html("packet", session=session)
+    return panels.html("student_report", participant=seat.participant) if seat.participant_id else ""
+
+
+def printed(session, html: str, seat=None) -> bytes:
+    """The PDF of a stored report page with its panels, on the class region's paper."""
+    return pdf_of(panels.inject(html, panels_html(session, seat)), regions.of(session).paper)

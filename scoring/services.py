@@ -14,6 +14,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core import signing
 from django.db import transaction
+from django.db.models import BooleanField, Case, Q, When
 from django.urls import reverse
 from django.utils import timezone
 from django.utils import translation
@@ -93,10 +94,25 @@ def report_language(report: Report) -> str:
 
 
 def build_report(report_id: int) -> Report | None:
-    """Write one report (page, charts, PDF) and store it in one UPDATE; failures are recorded.
+    """Write one report's page, then print its PDF (``write_page`` and ``print_report``, which the
+    report jobs run as two jobs)."""
+    report = write_page(report_id)
+    if report is None or report.status != Report.Status.DONE:
+        return report
+    return print_report(report_id)
 
-    Safe to run again at any time: it recomputes from the move log and replaces the stored report.
-    """
+
+def _failed(report_id: int, error: Exception) -> None:
+    mark(report_id, status=Report.Status.FAILED, step=gettext_noop("Failed"),
+         error=f"{type(error).__name__}: {error}"[:2000] + "\n" + traceback.format_exc(limit=3)[-1500:],
+         finished_at=timezone.now())
+
+
+def write_page(report_id: int) -> Report | None:
+    """Write one report's page (charts included) and store it with its data in one UPDATE: the
+    report is readable from then on, and its PDF follows (``print_report``). Failures are
+    recorded. Safe to run again at any time: it recomputes from the move log and replaces the
+    stored report, its PDF included."""
     from scoring import reports
 
     report = Report.objects.select_related("session", "seat__table", "seat__participant").filter(pk=report_id).first()
@@ -112,16 +128,35 @@ def build_report(report_id: int) -> Report | None:
 
         with translation.override(report_language(report)):
             if report.kind == Report.Kind.CLASS:
-                html, pdf, data = reports.class_packet(report.session, progress=progress)
+                html, data = reports.class_packet(report.session, progress=progress)
             else:
-                html, pdf, data = reports.seat_report(report.session, report.seat, progress=progress)
+                html, data = reports.seat_report(report.session, report.seat, progress=progress)
     except Exception as error:  # noqa: BLE001 - recorded for the teacher, who can retry
-        mark(report.pk, status=Report.Status.FAILED, step=gettext_noop("Failed"),
-             error=f"{type(error).__name__}: {error}"[:2000] + "\n" + traceback.format_exc(limit=3)[-1500:],
-             finished_at=timezone.now())
+        _failed(report.pk, error)
         raise
-    mark(report.pk, status=Report.Status.DONE, progress=100, step=gettext_noop("Done"), html=html, pdf=pdf,
-          data=data, finished_at=timezone.now())
+    mark(report.pk, status=Report.Status.DONE, progress=90, step=gettext_noop("Printing the PDF"), html=html,
+         pdf=b"", data=data, finished_at=timezone.now())
+    return Report.objects.get(pk=report.pk)
+
+
+def print_report(report_id: int) -> Report | None:
+    """Print a written report's page as its PDF and store it; nothing to do for a report that is
+    not written (a rebuild queued it again, or it failed) or is printed already."""
+    from scoring import reports
+
+    report = (Report.objects.select_related("session", "seat__participant")
+              .filter(pk=report_id, status=Report.Status.DONE).first())
+    if report is None or report.pdf:
+        return report
+    try:
+        with translation.override(report_language(report)):
+            pdf = reports.printed(report.session, report.html, report.seat)
+    except Exception as error:  # noqa: BLE001 - recorded for the teacher, who can retry
+        _failed(report.pk, error)
+        raise
+    # only the page this PDF was printed from: a rebuild may have replaced it meanwhile
+    Report.objects.filter(pk=report.pk, status=Report.Status.DONE, finished_at=report.finished_at).update(
+        pdf=pdf, progress=100, step=gettext_noop("Done"))
     return Report.objects.get(pk=report.pk)
 
 
@@ -129,9 +164,11 @@ def job_status(session: Session) -> dict:
     """What the teacher's reports page polls: each job's status, progress and failure reason."""
     rows = []
     for report in (Report.objects.filter(session=session).select_related("seat__table", "seat__participant").prefetch_related("seat__table__seats__participant")
+                   .annotate(printed=Case(When(~Q(pdf=b"") & Q(status=Report.Status.DONE), then=True), default=False,
+                                          output_field=BooleanField()))
                    .defer("html", "pdf", "data")):
         rows.append({
-            "id": report.pk, "kind": report.kind, "status": report.status,
+            "id": report.pk, "kind": report.kind, "status": report.status, "printed": report.printed,
             "status_label": str(report.get_status_display()), "progress": report.progress,
             "step": gettext(report.step) if report.step else "",  # stored in English, shown translated
             "error": report.error.splitlines()[0] if report.error else "",
@@ -142,7 +179,7 @@ def job_status(session: Session) -> dict:
         })
     done = sum(1 for r in rows if r["status"] == Report.Status.DONE)
     return {"session": session.pk, "reports": rows, "done": done, "total": len(rows),
-            "failed": sum(1 for r in rows if r["status"] == Report.Status.FAILED)}
+            "printed": sum(1 for r in rows if r["printed"]), "failed": sum(1 for r in rows if r["status"] == Report.Status.FAILED)}
 
 
 def report_label(report: Report) -> str:

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from classroom import buckets
 from classroom.models import Session
-from scoring import jobs, panels, services
+from scoring import jobs, panels, reports, services
 from scoring.models import DebriefSettings, Report
 
 
@@ -94,14 +94,14 @@ def report_page(request, report):
     report = _own_report(request, report)
     if not report.html:
         raise Http404("This report has not been written yet.")
-    if report.seat_id is None:
-        extra = panels.html("packet", session=report.session)
-    else:
-        extra = panels.html("student_report", participant=report.seat.participant) if report.seat.participant_id else ""
-    return HttpResponse(panels.inject(report.html, extra))
+    return HttpResponse(panels.inject(report.html, reports.panels_html(report.session, report.seat)))
 
 
-def _pdf_response(report: Report, name: str) -> HttpResponse:
+def _pdf_response(request, report: Report, name: str) -> HttpResponse:
+    if not report.pdf and report.status == Report.Status.DONE:  # written, its PDF a few seconds away
+        response = render(request, "scoring/printing.html", status=503)
+        response["Retry-After"] = "5"
+        return response
     if not report.pdf:
         raise Http404("This report has not been written yet.")
     response = HttpResponse(bytes(report.pdf), content_type="application/pdf")
@@ -113,7 +113,7 @@ def _pdf_response(report: Report, name: str) -> HttpResponse:
 @never_cache
 def report_pdf(request, report):
     report = _own_report(request, report)
-    return _pdf_response(report, f"stormwise-report-{report.pk}")
+    return _pdf_response(request, report, f"stormwise-report-{report.pk}")
 
 
 @login_required
@@ -173,7 +173,7 @@ def student_report_pdf(request, token, report):
         raise Http404
     if not buckets.pdf_allowed(participant.pk):
         return render(request, "registration/throttled.html", {"minutes": 1}, status=429)
-    return _pdf_response(mine, "my-stormwise-report")
+    return _pdf_response(request, mine, "my-stormwise-report")
 
 
 @never_cache

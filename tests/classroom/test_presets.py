@@ -108,7 +108,7 @@ def test_every_results_screen_names_the_preset_played(client):
     from scoring import reports
 
     seat = Seat.objects.filter(table__session=session, participant=participant).first()
-    html, _pdf, _data = reports.seat_report(session, seat)
+    html, _data = reports.seat_report(session, seat)
     assert AS_PRINTED in html
-    html, _pdf, _data = reports.class_packet(session)
+    html, _data = reports.class_packet(session)
     assert AS_PRINTED in html

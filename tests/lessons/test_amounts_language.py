@@ -77,7 +77,7 @@ def test_a_resort_report_counts_its_dollars_in_the_readers_language():
     texts = {}
     for language in ("en", "es", "nl"):
         with translation.override(language):
-            pdf = reports.seat_report(session, seat)[1]
+            pdf = reports.printed(session, reports.seat_report(session, seat)[0], seat)
         texts[language] = plain(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages))
     assert re.search(r"\$\d", texts["en"])
     # Spanish puts the sign after the amount, Dutch before it with a space; never "$12,000"

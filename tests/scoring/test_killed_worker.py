@@ -76,8 +76,9 @@ def test_a_report_interrupted_by_a_killed_worker_is_written_once_by_the_next(tra
     second = start_worker("restarted", tmp_path / "restarted.log")
     try:
         try:
-            wait_until(lambda: not Report.objects.filter(session=session).exclude(status=Report.Status.DONE).exists(),
-                       timeout=40, what="every report to be written by the second worker")
+            wait_until(lambda: not Report.objects.filter(session=session).exclude(status=Report.Status.DONE).exists()
+                       and not Report.objects.filter(session=session, pdf=b"").exists(),
+                       timeout=40, what="every report to be written and printed by the second worker")
         except AssertionError as error:
             rows = list(Report.objects.filter(session=session).values_list("pk", "status", "attempts", "step"))
             raise AssertionError(f"{error}; reports {rows}; killed {running.pk}; worker log: "

@@ -14,10 +14,11 @@ from tests.factories import PASSWORD, make_teacher
 
 
 def wait_for_reports(session, timeout=180):
+    """The job status once every report is written and printed, or failed."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         status = services.job_status(session)
-        if status["total"] and status["done"] + status["failed"] == status["total"]:
+        if status["total"] and status["printed"] + status["failed"] == status["total"]:
             return status
         time.sleep(0.3)
     raise AssertionError(f"reports not written in {timeout} s: {services.job_status(session)}")
@@ -80,6 +81,33 @@ def test_running_the_job_again_replaces_rather_than_duplicates(written):
     assert sorted(Report.objects.filter(session=session).values_list("pk", flat=True)) == before
     report.refresh_from_db()
     assert report.status == Report.Status.DONE and report.attempts >= 3
+
+
+def test_a_written_report_is_read_before_its_pdf_is_printed(client, written):
+    """Between the page and its PDF the student reads the report, the PDF link says it is being
+    printed (and when to ask again), and the teacher's list shows it; printing serves the PDF."""
+    session, devices = written
+    student = devices[0][0]
+    report = Report.objects.get(seat__participant=student)
+    services.write_page(report.pk)
+    report.refresh_from_db()
+    assert report.status == Report.Status.DONE and report.html and not report.pdf
+    path = services.student_report_url(student).removeprefix(services.settings.PUBLIC_BASE_URL)
+    assert student.nickname in client.get(path).content.decode()
+    waiting = client.get(f"{path}{report.pk}.pdf")
+    assert waiting.status_code == 503 and waiting["Retry-After"] == "5"
+    assert "The PDF is almost ready" in waiting.content.decode()
+    client.login(email=session.teacher.email, password=PASSWORD)
+    row = next(r for r in services.job_status(session)["reports"] if r["id"] == report.pk)
+    assert row["status"] == "done" and row["printed"] is False
+    assert "PDF: almost ready…" in client.get(reverse("scoring:session_reports", args=[session.pk])).content.decode()
+
+    services.print_report(report.pk)
+    answer = client.get(f"{path}{report.pk}.pdf")
+    assert answer.status_code == 200 and answer.content.startswith(b"%PDF")
+    assert student.nickname in " ".join(pdf_text(Report.objects.get(pk=report.pk)).split())
+    row = next(r for r in services.job_status(session)["reports"] if r["id"] == report.pk)
+    assert row["printed"] is True and row["progress"] == 100
 
 
 def test_a_student_opens_only_their_own_report(client, written):

@@ -11,7 +11,7 @@ from tests.scoring.test_reports import wait_for_reports
 
 
 @pytest.mark.django_db(transaction=True)
-def test_reports_a_stopped_server_left_queued_or_running_are_written_on_restart(settings):
+def test_reports_a_stopped_server_left_queued_running_or_unprinted_are_finished_on_restart(settings):
     settings.TASK_MODE = "thread"  # the embedded mode of `make run`: jobs on a thread of the server
     session, _ = started_session(students=2)
     play_as_students(session)
@@ -20,13 +20,14 @@ def test_reports_a_stopped_server_left_queued_or_running_are_written_on_restart(
     Session.objects.filter(pk=session.pk).update(status=Session.Status.ENDED, ended_at=timezone.now())
     reports = services.plan_reports(session)
     Report.objects.filter(pk=reports[0].pk).update(status=Report.Status.RUNNING, progress=40)
-    assert services.job_status(session)["done"] == 0
+    services.write_page(reports[1].pk)  # and one was written, its PDF not yet printed
+    assert services.job_status(session)["printed"] == 0
 
     assert jobs.resume_unfinished() == len(reports)
 
     status = wait_for_reports(session)
-    assert status["done"] == len(reports) and status["failed"] == 0
-    assert all(report.ready for report in Report.objects.filter(session=session))
+    assert status["done"] == status["printed"] == len(reports) and status["failed"] == 0
+    assert all(report.ready and bytes(report.pdf).startswith(b"%PDF") for report in Report.objects.filter(session=session))
     assert jobs.resume_unfinished() == 0  # nothing left to resume
 
 
