@@ -12,12 +12,15 @@ from django.utils import timezone
 from classroom import regions
 from lessons import services
 from scenarios.audience import Audience
+from scoring.reports import PRINTING
 
 
 def pdf_of(html: str) -> bytes:
+    """The page as a PDF, while no other thread of this process prints (``scoring.reports.PRINTING``)."""
     from weasyprint import HTML
 
-    return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf()
+    with PRINTING:
+        return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf()
 
 
 def guide_pdf(scenario, session=None) -> bytes:

@@ -25,7 +25,8 @@ from scoring.models import DebriefSettings
 from scoring.selectors import shown_facts, table_records
 
 
-_printing = threading.Lock()
+#: One PDF at a time per process, whoever prints it (these reports, ``lessons.printing``'s kit).
+PRINTING = threading.Lock()
 
 
 @lru_cache(maxsize=1)
@@ -80,7 +81,7 @@ def pdf_of(html: str, paper: str = "A4") -> bytes:
     from weasyprint import HTML
 
     inline = f"<style>{_stylesheet()}</style>"
-    with _printing:
+    with PRINTING:
         fonts, stylesheet = _print_setup()
         if inline in html:
             return HTML(string=html.replace(inline, "", 1), base_url=str(settings.BASE_DIR)).write_pdf(

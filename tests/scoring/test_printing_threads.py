@@ -12,7 +12,8 @@ SCRIPT = textwrap.dedent("""
 
     import django
     django.setup()
-    from scoring.reports import pdf_of
+    from lessons.printing import pdf_of as print_kit_page
+    from scoring.reports import pdf_of as print_report
 
     chart = base64.b64encode(("<svg xmlns='http://www.w3.org/2000/svg' width='400' height='200'>" + "".join(
         f"<text x='{i * 9}' y='{20 + i % 9 * 20}' font-family='DejaVu Sans'>hour {i}</text>" for i in range(40))
@@ -21,11 +22,11 @@ SCRIPT = textwrap.dedent("""
         f"<table><tr><td>Hour {i}</td><td>the family drove to the store, then <b>left</b></td></tr></table>"
         f"<img src='data:image/svg+xml;base64,{chart}'>" for i in range(12))
 
-    def print_some():
+    def print_some(pdf_of):
         for _ in range(8):
             assert pdf_of(page).startswith(b"%PDF")
 
-    threads = [threading.Thread(target=print_some) for _ in range(3)]
+    threads = [threading.Thread(target=print_some, args=(pdf,)) for pdf in (print_report, print_report, print_kit_page)]
     for thread in threads:
         thread.start()
     for thread in threads:
