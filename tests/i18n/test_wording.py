@@ -1,7 +1,14 @@
 """The words families and students read in Spanish and Dutch: one term each for a watch and a
-warning, everywhere (Dutch: orkaanwaakzaamheid / orkaanwaarschuwing; Spanish, as the National
-Weather Service's Spanish products say: vigilancia / aviso), the Spanish of US classrooms (carro,
-refrigerador, no "a un día vista"), and one form of address (tú)."""
+warning, everywhere (Spanish, as the National Weather Service's Spanish products say: vigilancia /
+aviso; Dutch: orkaanvoorwaarschuwing / orkaanwaarschuwing), the Spanish of US classrooms (carro,
+refrigerador, no "a un día vista"), and one form of address (tú).
+
+The KNMI's bulletins for Saba and Sint Eustatius range from an "Information bulletin" to a
+"Hurricane warning", in English (Rijkswaterstaat's DCC-IenW, "Weer impact Team Caribisch
+Nederland"); Dutch reports call the KNMI's watch a "voorwaarschuwing" (weer.nl, September 2022,
+on tropical storm Fiona) and a warning an "orkaanwaarschuwing" (NOS, nu.nl). The family
+plan names the English terms beside the Dutch ones for the Caribbean regions.
+"""
 import glob
 import json
 import re
@@ -14,16 +21,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: (English term, the one Spanish term, the one Dutch term)
 TERMS = [
-    ("hurricane watch", "vigilancia de huracán", "orkaanwaakzaamheid"),
+    ("hurricane watch", "vigilancia de huracán", "orkaanvoorwaarschuwing"),
     ("hurricane warning", "aviso de huracán", "orkaanwaarschuwing"),
-    ("tornado watch", "vigilancia de tornado", "tornadowaakzaamheid"),
+    ("tornado watch", "vigilancia de tornado", "tornadovoorwaarschuwing"),
     ("tornado warning", "aviso de tornado", "tornadowaarschuwing"),
 ]
 #: words a Spanish or Dutch reader must never meet (Spain's Spanish; the formal "usted"; the old Dutch pair)
 FORBIDDEN = {
     "es": [r"\bneveras?\b", r"\bcoches?\b", r"d[ií]a vista", r"\busted\b", r"\bvosotros\b", r"\bordenador",
            r"\baparcar\b", r"alerta de huracán", r"advertencia de huracán"],
-    "nl": [r"orkaanalarm", r"orkaanwaarschuwing \(attentie\)"],
+    "nl": [r"orkaanalarm", r"orkaanwaarschuwing \(attentie\)", r"waakzaamheid"],
 }
 
 
@@ -68,11 +75,11 @@ def test_the_dutch_plan_and_guide_say_watch_and_warning_the_same_way():
     from lessons.glossary import TERMS as GLOSSARY
 
     with translation.override("nl"):
-        assert str(GLOSSARY["hurricane_watch"].word) == "Orkaanwaakzaamheid"
+        assert str(GLOSSARY["hurricane_watch"].word) == "Orkaanvoorwaarschuwing"
         assert str(GLOSSARY["hurricane_warning"].word) == "Orkaanwaarschuwing"
     with translation.override("es"):
         assert str(GLOSSARY["hurricane_watch"].word) == "Vigilancia de huracán"
         assert str(GLOSSARY["hurricane_warning"].word) == "Aviso de huracán"
     facts = json.loads((ROOT / "scoring" / "outcomes" / "translations" / "nl.json").read_text(encoding="utf-8"))
     lead = facts["facts"]["watch-warning-lead-times"]["statement"]
-    assert "orkaanwaakzaamheid" in lead.lower() and "orkaanwaarschuwing" in lead.lower()
+    assert "orkaanvoorwaarschuwing" in lead.lower() and "orkaanwaarschuwing" in lead.lower()
