@@ -57,9 +57,10 @@ nginx:
 services:
 	@bash scripts/services.sh
 
-## lint: ruff (ruff.toml) and the import contracts (.importlinter: engines never import Django).
+## lint: ruff's checks and its formatting (ruff.toml) and the import contracts (.importlinter: engines never import Django).
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 
 ## test: everything, against real PostgreSQL, Redis, a Celery worker and headless Chromium.

@@ -5,6 +5,7 @@
 do the least work that still runs all of its code and prints every figure: it proves that the
 benchmarks run, it measures nothing, and a fault run's PASS or FAIL then decides nothing.
 """
+
 import os
 import sys
 

@@ -9,6 +9,7 @@ first, mean freight, losses, salvage paid and ships caught outside the drawn con
 0-999) with two bold and two cautious fleets, with the default options and the "As printed"
 preset, and the random bot's figures beside them.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -49,26 +50,36 @@ def speed_main() -> None:
     print(f"bermuda_games_per_s: {GAMES / cpu:.0f} games/s (CPU time; {GAMES / elapsed:.0f} by the wall clock)")
     print(f"bermuda_rounds_per_game: {rounds:g} rounds")
     print(f"bermuda_taps_per_seat: {taps:g} taps")
-    print(f"bermuda_minutes_per_game_in_turn: {rounds * 4 * SECONDS_PER_TAP / 60:.1f} min "
-          f"(4 players, {SECONDS_PER_TAP} s a sail, one player after another)")
-    print(f"bermuda_minutes_per_game_together: {rounds * SECONDS_PER_TAP / 60:.1f} min "
-          f"(4 players moving in the same round)")
+    print(
+        f"bermuda_minutes_per_game_in_turn: {rounds * 4 * SECONDS_PER_TAP / 60:.1f} min "
+        f"(4 players, {SECONDS_PER_TAP} s a sail, one player after another)"
+    )
+    print(
+        f"bermuda_minutes_per_game_together: {rounds * SECONDS_PER_TAP / 60:.1f} min "
+        f"(4 players moving in the same round)"
+    )
     printed = [play(seed, policy, PRESETS["as_printed"]) for seed in range(100)]
     prounds = statistics.median(s["round"] for s, _ in printed)
-    print(f"bermuda_minutes_per_game_as_printed: {prounds * 4 * SECONDS_PER_TAP / 60:.1f} min "
-          f"({prounds:g} rounds, 100 games)")
+    print(
+        f"bermuda_minutes_per_game_as_printed: {prounds * 4 * SECONDS_PER_TAP / 60:.1f} min "
+        f"({prounds:g} rounds, 100 games)"
+    )
 
 
 def balance_main(games: int = BALANCE) -> None:
     seeds = max(1, games // 20)
     duel = head_to_head("cautious", "bold", seeds)
-    print(f"cautious against bold (rules edition {EDITION}, default options; {duel['games']} 4-fleet games: {seeds} seeds "
-          f"x 6 seatings of two fleets each; {duel['decided']} decided):")
+    print(
+        f"cautious against bold (rules edition {EDITION}, default options; {duel['games']} 4-fleet games: {seeds} seeds "
+        f"x 6 seatings of two fleets each; {duel['decided']} decided):"
+    )
     for kind in ("cautious", "bold"):
         m = duel["mean"][kind]
-        print(f"  {kind:<9} first {duel['first'][kind]:>4} ({100 * duel['first'][kind] / max(1, duel['decided']):.1f} %)  "
-              f"freight {m['freight']:.1f}k  lost {m['lost_freight']:.2f}k  ships lost {m['ships_lost']:.2f}  "
-              f"salvage {m['salvage']:.1f}k  caught outside the cone {m['caught_outside']:.2f}")
+        print(
+            f"  {kind:<9} first {duel['first'][kind]:>4} ({100 * duel['first'][kind] / max(1, duel['decided']):.1f} %)  "
+            f"freight {m['freight']:.1f}k  lost {m['lost_freight']:.2f}k  ships lost {m['ships_lost']:.2f}  "
+            f"salvage {m['salvage']:.1f}k  caught outside the cone {m['caught_outside']:.2f}"
+        )
     kinds = ["bold", "cautious", "bold", "cautious"]
     for label, options in (("default options", None), ("as_printed", PRESETS["as_printed"])):
         rows = {"bold": [], "cautious": []}
@@ -78,24 +89,32 @@ def balance_main(games: int = BALANCE) -> None:
                 rows[kinds[r["seat"]]].append(r)
         for kind, results in rows.items():
             b = [r["breakdown"] for r in results]
-            print(f"{label}, {kind} (2 of 4 fleets): freight {statistics.mean(x['freight'] for x in b):.1f}k, "
-                  f"freight lost {statistics.mean(x['lost_freight'] for x in b):.2f}k, "
-                  f"ships lost {statistics.mean(x['ships_lost'] for x in b):.2f}, "
-                  f"salvage {statistics.mean(x['salvage'] for x in b):.1f}k, "
-                  f"moves into the cone {100 * sum(x['into_cone'] for x in b) / max(1, sum(x['moves'] for x in b)):.0f} %, "
-                  f"first place {100 * sum(r['rank'] == 1 for r in results) / games:.1f} % of games")
-        rand = [r["breakdown"] for seed in range(games // 5)
-                for r in ENGINE.results(play(seed, ["random"] * 4, options)[0])]
-        print(f"{label}, random (4 of 4 fleets, {games // 5} games): freight "
-              f"{statistics.mean(x['freight'] for x in rand):.1f}k, freight lost "
-              f"{statistics.mean(x['lost_freight'] for x in rand):.2f}k, ships lost "
-              f"{statistics.mean(x['ships_lost'] for x in rand):.2f}")
+            print(
+                f"{label}, {kind} (2 of 4 fleets): freight {statistics.mean(x['freight'] for x in b):.1f}k, "
+                f"freight lost {statistics.mean(x['lost_freight'] for x in b):.2f}k, "
+                f"ships lost {statistics.mean(x['ships_lost'] for x in b):.2f}, "
+                f"salvage {statistics.mean(x['salvage'] for x in b):.1f}k, "
+                f"moves into the cone {100 * sum(x['into_cone'] for x in b) / max(1, sum(x['moves'] for x in b)):.0f} %, "
+                f"first place {100 * sum(r['rank'] == 1 for r in results) / games:.1f} % of games"
+            )
+        rand = [
+            r["breakdown"] for seed in range(games // 5) for r in ENGINE.results(play(seed, ["random"] * 4, options)[0])
+        ]
+        print(
+            f"{label}, random (4 of 4 fleets, {games // 5} games): freight "
+            f"{statistics.mean(x['freight'] for x in rand):.1f}k, freight lost "
+            f"{statistics.mean(x['lost_freight'] for x in rand):.2f}k, ships lost "
+            f"{statistics.mean(x['ships_lost'] for x in rand):.2f}"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bermuda")
-    parser.add_argument("--balance", action="store_true",
-                        help="bold against cautious fleets over 1,000 games, default options and as printed")
+    parser.add_argument(
+        "--balance",
+        action="store_true",
+        help="bold against cautious fleets over 1,000 games, default options and as printed",
+    )
     parser.add_argument("--games", type=int, default=BALANCE, help="games for --balance (default 1,000)")
     args = parser.parse_args()
     balance_main(args.games) if args.balance else speed_main()

@@ -18,6 +18,7 @@ queue when it has finished one (prefetch 1); each written page queues its PDF at
 every page comes before any PDF. About three fifths of a report's time is printing its PDF
 (WeasyPrint), a quarter of that drawing the SVG charts; counterfactuals are about an eighth.
 """
+
 import os
 import statistics
 import sys

@@ -44,6 +44,7 @@ the students record. Then the faults, each with its figures and a ``PASS``/``FAI
 
 Needs root (namespaces, ``runuser`` to start PostgreSQL as ``postgres``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -86,6 +87,7 @@ def say(text):
 
 # --- Hosts ----------------------------------------------------------------------------------------
 
+
 def remove_stale_namespaces():
     """Namespaces of earlier runs whose harness died before tearing down (its pid is gone)."""
     for line in run("ip", "netns", "list", check=False).stdout.splitlines():
@@ -122,8 +124,14 @@ class Process:
     def __init__(self, ns, command, log, env=None, cwd=ROOT):
         self.log = log
         with open(log, "ab") as out:
-            self.popen = subprocess.Popen(["ip", "netns", "exec", ns, *map(str, command)], cwd=cwd, env=env,
-                                          stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            self.popen = subprocess.Popen(
+                ["ip", "netns", "exec", ns, *map(str, command)],
+                cwd=cwd,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
 
     def alive(self):
         return self.popen.poll() is None
@@ -193,7 +201,21 @@ class District:
         run("ip", "-n", lan, "link", "add", "br0", "type", "bridge")
         run("ip", "-n", lan, "link", "set", "br0", "up")
         for host in HOSTS:
-            run("ip", "-n", lan, "link", "add", f"v-{host}", "type", "veth", "peer", "name", "eth0", "netns", self.ns(host))
+            run(
+                "ip",
+                "-n",
+                lan,
+                "link",
+                "add",
+                f"v-{host}",
+                "type",
+                "veth",
+                "peer",
+                "name",
+                "eth0",
+                "netns",
+                self.ns(host),
+            )
             run("ip", "-n", lan, "link", "set", f"v-{host}", "master", "br0", "up")
             run("ip", "-n", self.ns(host), "addr", "add", f"{self.addr[host]}/24", "dev", "eth0")
             run("ip", "-n", self.ns(host), "link", "set", "eth0", "up")
@@ -219,18 +241,55 @@ class District:
             data.mkdir()
             shutil.chown(data, "postgres", "postgres")
             initdb = shutil.which("initdb") or "/usr/lib/postgresql/15/bin/initdb"
-            run("runuser", "-u", "postgres", "--", initdb, "-D", data, "-U", "postgres", "-A", "trust",
-                "--no-sync", "-E", "UTF8")
+            run(
+                "runuser",
+                "-u",
+                "postgres",
+                "--",
+                initdb,
+                "-D",
+                data,
+                "-U",
+                "postgres",
+                "-A",
+                "trust",
+                "--no-sync",
+                "-E",
+                "UTF8",
+            )
             with open(data / "pg_hba.conf", "a") as hba:  # the hosts on this run's switch
                 hba.write(f"host all all {self.subnet}.0/24 trust\n")
-        postgres = Path(os.path.realpath(shutil.which("initdb") or "/usr/lib/postgresql/15/bin/initdb")).with_name("postgres")
-        self.postgres = Process(self.ns("db"), ["runuser", "-u", "postgres", "--", postgres, "-D", data,
-                                                "-c", f"listen_addresses={self.addr['db']}", "-c", f"port={PG_PORT}",
-                                                "-c", f"unix_socket_directories={data}", "-c", "max_connections=300",
-                                                "-c", "shared_buffers=128MB"],
-                                self.dir / "postgres.log")
-        self.wait_for(lambda: run("pg_isready", "-q", "-h", self.addr["db"], "-p", PG_PORT, check=False).returncode == 0,
-                      timeout, "PostgreSQL")
+        postgres = Path(os.path.realpath(shutil.which("initdb") or "/usr/lib/postgresql/15/bin/initdb")).with_name(
+            "postgres"
+        )
+        self.postgres = Process(
+            self.ns("db"),
+            [
+                "runuser",
+                "-u",
+                "postgres",
+                "--",
+                postgres,
+                "-D",
+                data,
+                "-c",
+                f"listen_addresses={self.addr['db']}",
+                "-c",
+                f"port={PG_PORT}",
+                "-c",
+                f"unix_socket_directories={data}",
+                "-c",
+                "max_connections=300",
+                "-c",
+                "shared_buffers=128MB",
+            ],
+            self.dir / "postgres.log",
+        )
+        self.wait_for(
+            lambda: run("pg_isready", "-q", "-h", self.addr["db"], "-p", PG_PORT, check=False).returncode == 0,
+            timeout,
+            "PostgreSQL",
+        )
 
     def stop_postgres(self):
         """A fast shutdown (``SIGINT`` to the postmaster): sessions are ended, data kept."""
@@ -242,14 +301,31 @@ class District:
         return run("psql", "-h", self.addr["db"], "-p", PG_PORT, "-U", "postgres", "-d", database, "-qAt", "-c", sql)
 
     def start_redis(self, timeout=20):
-        self.redis = Process(self.ns("redis"), ["redis-server", "--bind", self.addr["redis"], "--port", REDIS_PORT,
-                                                "--save", "", "--appendonly", "no", "--dir", self.dir,
-                                                "--protected-mode", "no"],
-                             self.dir / "redis.log")
+        self.redis = Process(
+            self.ns("redis"),
+            [
+                "redis-server",
+                "--bind",
+                self.addr["redis"],
+                "--port",
+                REDIS_PORT,
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                self.dir,
+                "--protected-mode",
+                "no",
+            ],
+            self.dir / "redis.log",
+        )
         self.wait_for(lambda: self.redis_ping(), timeout, "Redis")
 
     def redis_ping(self):
-        return run("redis-cli", "-h", self.addr["redis"], "-p", REDIS_PORT, "ping", check=False).stdout.strip() == "PONG"
+        return (
+            run("redis-cli", "-h", self.addr["redis"], "-p", REDIS_PORT, "ping", check=False).stdout.strip() == "PONG"
+        )
 
     def stop_redis(self):
         run("redis-cli", "-h", self.addr["redis"], "-p", REDIS_PORT, "shutdown", "nosave", check=False)
@@ -258,14 +334,27 @@ class District:
     # Application hosts -----------------------------------------------------------------------------
 
     def env(self, **extra):
-        return live.server_env(self.db_url, self.redis_url, self.workers, CONN_MAX_AGE=60, BOT_STEP_SECONDS=1.0,
-                               SECRET_KEY=self.secret, TRUSTED_PROXIES=self.addr["proxy"], **extra)
+        return live.server_env(
+            self.db_url,
+            self.redis_url,
+            self.workers,
+            CONN_MAX_AGE=60,
+            BOT_STEP_SECONDS=1.0,
+            SECRET_KEY=self.secret,
+            TRUSTED_PROXIES=self.addr["proxy"],
+            **extra,
+        )
 
     def start_app(self, host, wait=True):
         code = self.release[host]
         env = self.env(HOST=self.addr[host], PORT=APP_PORT)
-        serve = Process(self.ns(host), [PY, "manage.py", "serve", "--host", self.addr[host], "--port", APP_PORT],
-                        self.dir / f"{host}-serve.log", env=env, cwd=code)
+        serve = Process(
+            self.ns(host),
+            [PY, "manage.py", "serve", "--host", self.addr[host], "--port", APP_PORT],
+            self.dir / f"{host}-serve.log",
+            env=env,
+            cwd=code,
+        )
         self.apps[host] = {"serve": serve}
         self.start_worker(host)
         if wait:
@@ -273,9 +362,23 @@ class District:
 
     def start_worker(self, host):
         self.apps[host]["worker"] = Process(
-            self.ns(host), [Path(PY).with_name("celery"), "-A", "config", "worker", "--concurrency",
-                            self.celery_concurrency, "-n", f"{host}@%h", "--loglevel", "INFO"],
-            self.dir / f"{host}-celery.log", env=self.env(), cwd=self.release[host])
+            self.ns(host),
+            [
+                Path(PY).with_name("celery"),
+                "-A",
+                "config",
+                "worker",
+                "--concurrency",
+                self.celery_concurrency,
+                "-n",
+                f"{host}@%h",
+                "--loglevel",
+                "INFO",
+            ],
+            self.dir / f"{host}-celery.log",
+            env=self.env(),
+            cwd=self.release[host],
+        )
 
     def wait_healthy(self, host, timeout=240):  # a start took 90 s and more with the cores shared
         url = f"http://{self.addr[host]}:{APP_PORT}/healthz"
@@ -288,6 +391,7 @@ class District:
                     return answer.status == 200
             except OSError:
                 return False
+
         self.wait_for(healthy, timeout, f"{host}'s server")
 
     def stop_app(self, host):
@@ -309,14 +413,18 @@ class District:
             f"error_log {self.dir / 'nginx-error.log'} warn;\nevents {{ worker_connections 8192; }}\n"
             "http {\n  log_format upstreams '$msec $status $upstream_addr $upstream_status $request_time $request';\n"
             f"  access_log {self.dir / 'nginx-access.log'} upstreams;\n"
-            + "".join(f"  {kind}_temp_path {path};\n" if kind != "body" else f"  client_body_temp_path {path};\n"
-                      for kind, path in temp.items())
+            + "".join(
+                f"  {kind}_temp_path {path};\n" if kind != "body" else f"  client_body_temp_path {path};\n"
+                for kind, path in temp.items()
+            )
             # The harness only: which server took each request, so the students can count the spread.
             + f"  add_header {live.UPSTREAM_HEADER} $upstream_addr always;\n"
-            + f"  include {folder / 'stormwise.conf'};\n}}\n")
+            + f"  include {folder / 'stormwise.conf'};\n}}\n"
+        )
         run("nginx", "-t", "-c", folder / "nginx.conf")
-        self.nginx = Process(self.ns("proxy"), ["nginx", "-c", folder / "nginx.conf", "-g", "daemon off;"],
-                             self.dir / "nginx.log")
+        self.nginx = Process(
+            self.ns("proxy"), ["nginx", "-c", folder / "nginx.conf", "-g", "daemon off;"], self.dir / "nginx.log"
+        )
         url = f"http://{self.addr['proxy']}:{PROXY_PORT}/healthz"
 
         def answers():
@@ -325,6 +433,7 @@ class District:
                     return answer.status == 200
             except OSError:
                 return False
+
         self.wait_for(answers, 30, "nginx")
 
     # Whole district --------------------------------------------------------------------------------
@@ -342,8 +451,10 @@ class District:
         for host in APPS:
             self.wait_healthy(host)
         self.start_proxy()
-        say(f"district up: proxy {self.addr['proxy']}, hosts {', '.join(self.addr[h] for h in APPS)}, "
-            f"PostgreSQL {self.addr['db']}, Redis {self.addr['redis']}; logs in {self.dir}")
+        say(
+            f"district up: proxy {self.addr['proxy']}, hosts {', '.join(self.addr[h] for h in APPS)}, "
+            f"PostgreSQL {self.addr['db']}, Redis {self.addr['redis']}; logs in {self.dir}"
+        )
         return self
 
     def down(self):
@@ -382,6 +493,7 @@ def render_site(site, servers, port):
 
 
 # --- Playing under a fault --------------------------------------------------------------------------
+
 
 def play(district, plan, seconds, fault=None, at=8.0, interval=2.0, processes=1):
     """Students (and dashboards) play through the proxy for ``seconds``; ``fault()`` is called
@@ -422,9 +534,12 @@ def lost_and_doubled(acked, using="default"):
     moves = Move.objects.using(using)
     found = set()
     for start in range(0, len(acked), 5000):
-        found.update(moves.filter(action_id__in=acked[start:start + 5000]).values_list("action_id", flat=True))
-    doubled = moves.filter(action_id__in=acked).values("action_id").annotate(n=Count("id")).filter(n__gt=1).count() \
-        if acked else 0
+        found.update(moves.filter(action_id__in=acked[start : start + 5000]).values_list("action_id", flat=True))
+    doubled = (
+        moves.filter(action_id__in=acked).values("action_id").annotate(n=Count("id")).filter(n__gt=1).count()
+        if acked
+        else 0
+    )
     return len(set(acked) - found), doubled
 
 
@@ -432,8 +547,11 @@ def playing(plan, using="default"):
     """(game, seat) of every student whose game is not over."""
     from games.models import Game
 
-    finished = set(Game.objects.using(using).filter(pk__in={d["game"] for d in plan["devices"]}, status="finished")
-                   .values_list("pk", flat=True))
+    finished = set(
+        Game.objects.using(using)
+        .filter(pk__in={d["game"] for d in plan["devices"]}, status="finished")
+        .values_list("pk", flat=True)
+    )
     return {(d["game"], d["seat"]) for d in plan["devices"] if d["game"] not in finished}
 
 
@@ -459,16 +577,22 @@ def socket_hosts(district, record):
             if before:
                 hosts[key] = before[-1]
         return hosts
+
     return at
 
 
 def reconnections(district, record, victim, t0, t1=None, since=None):
     """Sockets of ``victim`` dropped between ``t0`` and ``t1``: (drops, seconds until each had its
     view again, from ``since`` or else from its own drop, and how many came back elsewhere)."""
-    drops = [d for d in record["drops"] if d[0] >= t0 - 0.5 and (t1 is None or d[0] <= t1)
-             and district.host_of(d[4]) == victim]
-    again = {(game, seat, dropped_at): (again_at, district.host_of(upstream))
-             for dropped_at, again_at, game, seat, upstream in record["resyncs"]}
+    drops = [
+        d
+        for d in record["drops"]
+        if d[0] >= t0 - 0.5 and (t1 is None or d[0] <= t1) and district.host_of(d[4]) == victim
+    ]
+    again = {
+        (game, seat, dropped_at): (again_at, district.host_of(upstream))
+        for dropped_at, again_at, game, seat, upstream in record["resyncs"]
+    }
     waits, elsewhere = [], 0
     for dropped_at, _error, game, seat, _upstream in drops:
         back = again.get((game, seat, dropped_at))
@@ -484,13 +608,15 @@ def common(district, record, plan):
 
 # --- Load ----------------------------------------------------------------------------------------
 
+
 def load(district, args):
     """1,000 students (by default) at 200 actions/s through the proxy: latency, loss, spread."""
     plan = live.build_classes(args.students, label="district-load")
     say(f"{args.students} students in {len(plan['dashboards'])} classes")
     # The window opens once every student has connected and had its first view (benchmarks.live).
-    record = live.run_clients(district.base, plan, None, args.seconds, args.students / args.rate,
-                              2 if args.students > 300 else 1)
+    record = live.run_clients(
+        district.base, plan, None, args.seconds, args.students / args.rate, 2 if args.students > 300 else 1
+    )
     start_at, stop_at = record["window"]
     figures = live.summarise(record, plan, start_at, stop_at, prefix="district_")
     lost, doubled = lost_and_doubled(record["acked"])
@@ -519,6 +645,7 @@ def load(district, args):
 
 # --- Faults --------------------------------------------------------------------------------------
 
+
 def host_kill(district, args, victim="app2"):
     plan = live.build_classes(args.fault_students, label="district-kill")
     record, t0, _t1, killed = play(district, plan, 30, lambda: kill_namespace(district.ns(victim)))
@@ -527,13 +654,22 @@ def host_kill(district, args, victim="app2"):
     lost, doubled, bad = common(district, record, plan)
     district.start_app(victim)  # the host comes back for the next runs
     worst = max(waits, default=float("nan"))
-    ok = (len(drops) >= held > 0 and elsewhere == len(drops) and worst <= 10 and lost == 0 and doubled == 0
-          and bad == 0)
-    return verdict("host_kill", ok, students=len(plan["devices"]), processes_killed=killed,
-                   sockets_on_host=held, sockets_dropped=len(drops), reconnected_elsewhere=elsewhere,
-                   resync_p50_s=live.percentile(waits, 50), resync_max_s=worst,
-                   acknowledged=len(record["acked"]), lost_actions=lost, doubled_actions=doubled,
-                   games_not_replaying=bad)
+    ok = len(drops) >= held > 0 and elsewhere == len(drops) and worst <= 10 and lost == 0 and doubled == 0 and bad == 0
+    return verdict(
+        "host_kill",
+        ok,
+        students=len(plan["devices"]),
+        processes_killed=killed,
+        sockets_on_host=held,
+        sockets_dropped=len(drops),
+        reconnected_elsewhere=elsewhere,
+        resync_p50_s=live.percentile(waits, 50),
+        resync_max_s=worst,
+        acknowledged=len(record["acked"]),
+        lost_actions=lost,
+        doubled_actions=doubled,
+        games_not_replaying=bad,
+    )
 
 
 def redis_cut(district, args, victim="app1", seconds=20.0):
@@ -550,20 +686,39 @@ def redis_cut(district, args, victim="app1", seconds=20.0):
     closed_after = sorted(d[0] - t0 for d in drops)
     closed = {(d[2], d[3]) for d in drops if d[0] - t0 <= 10}
     silent = len(held - closed)
-    onto_cut = sum(1 for at, _g, _s, upstream in record["sockets"]
-                   if t0 + 1 <= at <= t1 - 1 and district.host_of(upstream) == victim)
-    acked_there = sum(1 for act, host in zip(record["acts"], _acked_acts_hosts(record))
-                      if t0 <= act[1] <= t1 and district.host_of(host) == victim)
+    onto_cut = sum(
+        1
+        for at, _g, _s, upstream in record["sockets"]
+        if t0 + 1 <= at <= t1 - 1 and district.host_of(upstream) == victim
+    )
+    acked_there = sum(
+        1
+        for act, host in zip(record["acts"], _acked_acts_hosts(record))
+        if t0 <= act[1] <= t1 and district.host_of(host) == victim
+    )
     time.sleep(5)  # the host's publishes held while cut off drain once the route is back
     lost, doubled, bad = common(district, record, plan)
     ok = held and silent == 0 and onto_cut == 0 and lost == 0 and doubled == 0 and bad == 0
-    return verdict("redis_cut", bool(ok), students=len(plan["devices"]), cut_s=t1 - t0,
-                   sockets_on_host=len(held), closed_within_10s=len(closed & held), silent_sockets=silent,
-                   closed_p50_s=live.percentile(closed_after, 50), closed_max_s=max(closed_after, default=float("nan")),
-                   resync_p50_s=live.percentile(waits, 50), resync_max_s=max(waits, default=float("nan")),
-                   reconnected_elsewhere=elsewhere, sockets_opened_on_cut_host=onto_cut,
-                   acknowledged_by_cut_host_while_cut=acked_there, acknowledged=len(record["acked"]),
-                   lost_actions=lost, doubled_actions=doubled, games_not_replaying=bad)
+    return verdict(
+        "redis_cut",
+        bool(ok),
+        students=len(plan["devices"]),
+        cut_s=t1 - t0,
+        sockets_on_host=len(held),
+        closed_within_10s=len(closed & held),
+        silent_sockets=silent,
+        closed_p50_s=live.percentile(closed_after, 50),
+        closed_max_s=max(closed_after, default=float("nan")),
+        resync_p50_s=live.percentile(waits, 50),
+        resync_max_s=max(waits, default=float("nan")),
+        reconnected_elsewhere=elsewhere,
+        sockets_opened_on_cut_host=onto_cut,
+        acknowledged_by_cut_host_while_cut=acked_there,
+        acknowledged=len(record["acked"]),
+        lost_actions=lost,
+        doubled_actions=doubled,
+        games_not_replaying=bad,
+    )
 
 
 def restart_fault(name, district, args, stop, start, within):
@@ -584,13 +739,23 @@ def restart_fault(name, district, args, stop, start, within):
     lost, doubled, bad = common(district, record, plan)
     resumed = sum(1 for w in waits if w <= within)
     ok = resumed == len(waits) and record["timeouts"] == 0 and lost == 0 and doubled == 0 and bad == 0
-    return verdict(name, ok, students=len(plan["devices"]), down_s=down, students_playing=len(waits),
-                   resumed_within_s=f"{resumed} in {within} s", resume_p50_s=live.percentile(waits, 50),
-                   resume_max_s=max(waits, default=float("nan")),
-                   sockets_dropped=len([d for d in record["drops"] if d[0] >= t0]),
-                   unanswered_taps=record["timeouts"], refused_unavailable=record["refused"].get("unavailable", 0),
-                   acknowledged=len(record["acked"]), lost_actions=lost, doubled_actions=doubled,
-                   games_not_replaying=bad)
+    return verdict(
+        name,
+        ok,
+        students=len(plan["devices"]),
+        down_s=down,
+        students_playing=len(waits),
+        resumed_within_s=f"{resumed} in {within} s",
+        resume_p50_s=live.percentile(waits, 50),
+        resume_max_s=max(waits, default=float("nan")),
+        sockets_dropped=len([d for d in record["drops"] if d[0] >= t0]),
+        unanswered_taps=record["timeouts"],
+        refused_unavailable=record["refused"].get("unavailable", 0),
+        acknowledged=len(record["acked"]),
+        lost_actions=lost,
+        doubled_actions=doubled,
+        games_not_replaying=bad,
+    )
 
 
 def postgres_restart(district, args):
@@ -621,17 +786,21 @@ def new_release(district):
     models = folder / "games" / "models.py"
     text = models.read_text()
     anchor = re.search(r"(?m)^class Game\(models\.Model\):\n(    \"\"\"[\s\S]*?\"\"\"\n)?", text)
-    text = (text[:anchor.end()] + f"    {PROBE_FIELD} = models.CharField(max_length=80, null=True, blank=True)\n"
-            + text[anchor.end():])
+    text = (
+        text[: anchor.end()]
+        + f"    {PROBE_FIELD} = models.CharField(max_length=80, null=True, blank=True)\n"
+        + text[anchor.end() :]
+    )
     models.write_text(text)
     migrations = sorted(p.stem for p in (folder / "games" / "migrations").glob("[0-9]*.py"))
     number = int(migrations[-1][:4]) + 1
     (folder / "games" / "migrations" / f"{number:04d}_game_{PROBE_FIELD}.py").write_text(
         "from django.db import migrations, models\n\n\n"
         "class Migration(migrations.Migration):\n"
-        f"    dependencies = [(\"games\", \"{migrations[-1]}\")]\n"
-        f"    operations = [migrations.AddField(\"game\", \"{PROBE_FIELD}\",\n"
-        "                                      models.CharField(max_length=80, null=True, blank=True))]\n")
+        f'    dependencies = [("games", "{migrations[-1]}")]\n'
+        f'    operations = [migrations.AddField("game", "{PROBE_FIELD}",\n'
+        "                                      models.CharField(max_length=80, null=True, blank=True))]\n"
+    )
     git = ["git", "-C", folder, "-c", "user.name=district", "-c", "user.email=district@localhost"]
     run(*git, "init", "-q")
     run(*git, "add", "-A")
@@ -661,14 +830,18 @@ def rolling_deploy(district, args):
     record, t0, t1, _ = play(district, plan, 8 + 3 * (PAUSE_SECONDS + 40), deploy, interval=2.0)
     stop_at = record["window"][1]
     # Only restarts that ended while the students still played count (a slow machine fails here).
-    restarts = [(marks[f"{h}_stop"], marks[f"{h}_up"], h) for h in APPS
-                if f"{h}_up" in marks and marks[f"{h}_up"] + 5 <= stop_at]
+    restarts = [
+        (marks[f"{h}_stop"], marks[f"{h}_up"], h)
+        for h in APPS
+        if f"{h}_up" in marks and marks[f"{h}_up"] + 5 <= stop_at
+    ]
     waits, dropped, elsewhere = [], 0, 0
     for stopped, up, host in restarts:
         drops, host_waits, moved = reconnections(district, record, host, stopped, up)
         dropped += len(drops)
         elsewhere += moved
         waits += host_waits
+
     # Each move is worked out from the state the move before it saved: count the moves applied
     # by new code right after a move of old code, and the other way round.
     def release(host, at):
@@ -688,21 +861,43 @@ def rolling_deploy(district, args):
     lost, doubled, bad = common(district, record, plan)
     from games.models import Game
 
-    column = PROBE_FIELD in {f.name for f in Game._meta.get_fields()} or \
-        bool(district.psql(f"SELECT 1 FROM information_schema.columns WHERE table_name='games_game' "
-                           f"AND column_name='{PROBE_FIELD}'", district.database).stdout.strip())
+    column = PROBE_FIELD in {f.name for f in Game._meta.get_fields()} or bool(
+        district.psql(
+            f"SELECT 1 FROM information_schema.columns WHERE table_name='games_game' AND column_name='{PROBE_FIELD}'",
+            district.database,
+        ).stdout.strip()
+    )
     worst = max(waits, default=float("nan"))
-    ok = (len(restarts) == len(APPS) and column and min(handoffs.values()) > 0 and worst <= 10 and lost == 0
-          and doubled == 0 and bad == 0)
-    return verdict("rolling_deploy", ok, students=len(plan["devices"]), new_commit=commit,
-                   migrate_s=marks.get("migrated", float("nan")), hosts_restarted_during_play=len(restarts),
-                   stop_s_max=max((marks[f"{h}_down"] - marks[f"{h}_stop"] for *_x, h in restarts), default=float("nan")),
-                   start_s_max=max((marks[f"{h}_up"] - marks[f"{h}_down"] for *_x, h in restarts), default=float("nan")),
-                   deploy_s=t1 - t0, sockets_dropped=dropped, reconnected_elsewhere=elsewhere,
-                   resync_p50_s=live.percentile(waits, 50), resync_max_s=worst,
-                   new_code_moves_after_old=handoffs[("old", "new")],
-                   old_code_moves_after_new=handoffs[("new", "old")], acknowledged=len(record["acked"]),
-                   lost_actions=lost, doubled_actions=doubled, games_not_replaying=bad)
+    ok = (
+        len(restarts) == len(APPS)
+        and column
+        and min(handoffs.values()) > 0
+        and worst <= 10
+        and lost == 0
+        and doubled == 0
+        and bad == 0
+    )
+    return verdict(
+        "rolling_deploy",
+        ok,
+        students=len(plan["devices"]),
+        new_commit=commit,
+        migrate_s=marks.get("migrated", float("nan")),
+        hosts_restarted_during_play=len(restarts),
+        stop_s_max=max((marks[f"{h}_down"] - marks[f"{h}_stop"] for *_x, h in restarts), default=float("nan")),
+        start_s_max=max((marks[f"{h}_up"] - marks[f"{h}_down"] for *_x, h in restarts), default=float("nan")),
+        deploy_s=t1 - t0,
+        sockets_dropped=dropped,
+        reconnected_elsewhere=elsewhere,
+        resync_p50_s=live.percentile(waits, 50),
+        resync_max_s=worst,
+        new_code_moves_after_old=handoffs[("old", "new")],
+        old_code_moves_after_new=handoffs[("new", "old")],
+        acknowledged=len(record["acked"]),
+        lost_actions=lost,
+        doubled_actions=doubled,
+        games_not_replaying=bad,
+    )
 
 
 def _acked_acts_hosts(record):
@@ -711,6 +906,7 @@ def _acked_acts_hosts(record):
 
 
 # --- Celery on two hosts ---------------------------------------------------------------------------
+
 
 def celery_two_hosts(district, args, students=16):
     from classroom import services
@@ -727,29 +923,52 @@ def celery_two_hosts(district, args, students=16):
     services.finish_with_bots(session=session)
     deadline = time.time() + 240
     while time.time() < deadline:
-        if Report.objects.filter(session=session, status=Report.Status.DONE).count() >= wanted and \
-                not Report.objects.filter(session=session).exclude(status=Report.Status.DONE).exists():
+        if (
+            Report.objects.filter(session=session, status=Report.Status.DONE).count() >= wanted
+            and not Report.objects.filter(session=session).exclude(status=Report.Status.DONE).exists()
+        ):
             break
         time.sleep(0.5)
     took = time.time() - began
     time.sleep(1)
-    wrote = {h: (district.dir / f"{h}-celery.log").read_text(errors="replace").count("succeeded in") - logs[h]
-             for h in APPS}
+    wrote = {
+        h: (district.dir / f"{h}-celery.log").read_text(errors="replace").count("succeeded in") - logs[h] for h in APPS
+    }
     reports = list(Report.objects.filter(session=session))
     keys = [(r.kind, r.seat_id) for r in reports]
-    complete = [r for r in reports if r.status == Report.Status.DONE and r.html.startswith("<!doctype html>")
-                and bytes(r.pdf).startswith(b"%PDF")]
+    complete = [
+        r
+        for r in reports
+        if r.status == Report.Status.DONE and r.html.startswith("<!doctype html>") and bytes(r.pdf).startswith(b"%PDF")
+    ]
     twice = sum(1 for r in reports if r.attempts != 1)
     district.start_worker(idle)
-    ok = (len(reports) == wanted and len(set(keys)) == len(keys) and len(complete) == wanted and twice == 0
-          and wrote["app1"] > 0 and wrote["app2"] > 0 and wrote[idle] == 0)
-    return verdict("celery_two_hosts", ok, reports=len(reports), expected=wanted, complete=len(complete),
-                   duplicates=len(keys) - len(set(keys)), written_more_than_once=twice,
-                   tasks_app1=wrote["app1"], tasks_app2=wrote["app2"], tasks_stopped_host=wrote[idle],
-                   all_written_s=took)
+    ok = (
+        len(reports) == wanted
+        and len(set(keys)) == len(keys)
+        and len(complete) == wanted
+        and twice == 0
+        and wrote["app1"] > 0
+        and wrote["app2"] > 0
+        and wrote[idle] == 0
+    )
+    return verdict(
+        "celery_two_hosts",
+        ok,
+        reports=len(reports),
+        expected=wanted,
+        complete=len(complete),
+        duplicates=len(keys) - len(set(keys)),
+        written_more_than_once=twice,
+        tasks_app1=wrote["app1"],
+        tasks_app2=wrote["app2"],
+        tasks_stopped_host=wrote[idle],
+        all_written_s=took,
+    )
 
 
 # --- Backup and restore ----------------------------------------------------------------------------
+
 
 def backup_restore(district, args):
     from django.db import connections
@@ -792,18 +1011,44 @@ def backup_restore(district, args):
     after = dict(Game.objects.using("restored").filter(pk__in=games).values_list("pk", "version"))
     moved_on = sum(1 for g in games if after.get(g, 0) > at_backup.get(g, 0))
     still = playing(plan, "restored")
-    ok = (len(at_backup) == len(games) and bad_backup == 0 and len(back) == len(plan["devices"])
-          and still <= went_on and moved_on > 0 and lost == 0 and doubled == 0 and bad == 0)
-    return verdict("backup_restore", ok, students=len(plan["devices"]), dump_s=marks.get("dump_s", float("nan")),
-                   dump_kb=dump.stat().st_size // 1024, restore_s=restore_s, games_in_backup=len(at_backup),
-                   backup_games_not_replaying=bad_backup, students_back=len(back),
-                   students_playing_on=len(went_on), games_moved_on=moved_on, acknowledged=len(record["acked"]),
-                   lost_actions=lost, doubled_actions=doubled, games_not_replaying=bad)
+    ok = (
+        len(at_backup) == len(games)
+        and bad_backup == 0
+        and len(back) == len(plan["devices"])
+        and still <= went_on
+        and moved_on > 0
+        and lost == 0
+        and doubled == 0
+        and bad == 0
+    )
+    return verdict(
+        "backup_restore",
+        ok,
+        students=len(plan["devices"]),
+        dump_s=marks.get("dump_s", float("nan")),
+        dump_kb=dump.stat().st_size // 1024,
+        restore_s=restore_s,
+        games_in_backup=len(at_backup),
+        backup_games_not_replaying=bad_backup,
+        students_back=len(back),
+        students_playing_on=len(went_on),
+        games_moved_on=moved_on,
+        acknowledged=len(record["acked"]),
+        lost_actions=lost,
+        doubled_actions=doubled,
+        games_not_replaying=bad,
+    )
 
 
-FAULTS = {"host_kill": host_kill, "redis_cut": redis_cut, "postgres_restart": postgres_restart,
-          "redis_restart": redis_restart, "celery_two_hosts": celery_two_hosts,
-          "rolling_deploy": rolling_deploy, "backup_restore": backup_restore}
+FAULTS = {
+    "host_kill": host_kill,
+    "redis_cut": redis_cut,
+    "postgres_restart": postgres_restart,
+    "redis_restart": redis_restart,
+    "celery_two_hosts": celery_two_hosts,
+    "rolling_deploy": rolling_deploy,
+    "backup_restore": backup_restore,
+}
 
 
 def main(argv=None):
@@ -813,8 +1058,11 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=60, help="measured seconds of the load run")
     parser.add_argument("--fault-students", type=int, default=96, help="students of each fault run")
     parser.add_argument("--only", help="comma-separated: load and/or fault names")
-    parser.add_argument("--short", action="store_true",
-                        help="a class of 32: one host killed, one rolling deploy (the test suite's version)")
+    parser.add_argument(
+        "--short",
+        action="store_true",
+        help="a class of 32: one host killed, one rolling deploy (the test suite's version)",
+    )
     args = parser.parse_args(argv)
     if os.geteuid() != 0:
         sys.exit("benchmarks.district needs root: it creates network namespaces.")

@@ -9,6 +9,7 @@ time of this process (so other work on a shared machine does not count against i
 every action a student sends (reason answers included); turns count the actions that play the
 game (every tap except reasons).
 """
+
 from __future__ import annotations
 
 import statistics
@@ -101,8 +102,12 @@ def balance(games=1000, options=None):
 
 
 #: The habits the careful household is held against head to head (two seats of each)
-HABITS = {"last_minute": "last_minute", "bank_farming": "bank_farming", "random": "random",
-          "bare (no errands)": VARIANTS["bare (no errands, relative)"]}
+HABITS = {
+    "last_minute": "last_minute",
+    "bank_farming": "bank_farming",
+    "random": "random",
+    "bare (no errands)": VARIANTS["bare (no errands, relative)"],
+}
 
 
 def duels(seeds=50, options=None):
@@ -118,21 +123,31 @@ def main(argv):
     print(f"evacuation_max_taps_per_seat: {most} taps")
     print(f"evacuation_real_minutes_per_seat: {taps * SECONDS_PER_TAP / 60:.1f} min (at {SECONDS_PER_TAP} s a tap)")
     if "--balance" in argv:
-        print("# head to head, default options: two careful households against two of each habit "
-              "(50 seeds x 6 seatings = 300 4-seat games each)")
+        print(
+            "# head to head, default options: two careful households against two of each habit "
+            "(50 seeds x 6 seatings = 300 4-seat games each)"
+        )
         for name, duel in duels().items():
-            print(f"#   {name:<18} careful first in {duel['first']['careful']} of {duel['decided']} decided games "
-                  f"({100 * duel['first_share']:.1f} %), mean {duel['mean']['careful']:.1f} against "
-                  f"{duel['mean']['reckless']:.1f}")
-        for options in ({"bank_scoring": "net", "race_points": "clock"},
-                        {"bank_scoring": "net", "race_points": "half"},
-                        {"bank_scoring": "net", "race_points": "on"},
-                        {"bank_scoring": "book", "race_points": "on"}):
+            print(
+                f"#   {name:<18} careful first in {duel['first']['careful']} of {duel['decided']} decided games "
+                f"({100 * duel['first_share']:.1f} %), mean {duel['mean']['careful']:.1f} against "
+                f"{duel['mean']['reckless']:.1f}"
+            )
+        for options in (
+            {"bank_scoring": "net", "race_points": "clock"},
+            {"bank_scoring": "net", "race_points": "half"},
+            {"bank_scoring": "net", "race_points": "on"},
+            {"bank_scoring": "book", "race_points": "on"},
+        ):
             print(f"# balance, seat 0 vs three cautious bots, 1000 games, options {options}")
-            print("#   variant                          mean score  vs cautious  in time  secured  supplies  fuel  cash pts")
+            print(
+                "#   variant                          mean score  vs cautious  in time  secured  supplies  fuel  cash pts"
+            )
             for name, mean, delta, safe in balance(options=options):
-                print(f"#   {name:<34} {mean:9.1f}  {delta:+10.1f}  {safe['in_time']:7.0%}  {safe['secured']:7.0%}"
-                      f"  {safe['supplies']:8.1f}  {safe['fuel']:4.1f}  {safe['cash']:8.1f}")
+                print(
+                    f"#   {name:<34} {mean:9.1f}  {delta:+10.1f}  {safe['in_time']:7.0%}  {safe['secured']:7.0%}"
+                    f"  {safe['supplies']:8.1f}  {safe['fuel']:4.1f}  {safe['cash']:8.1f}"
+                )
 
 
 if __name__ == "__main__":

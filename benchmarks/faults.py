@@ -50,6 +50,7 @@ reconnecting by themselves with back-off, re-sending an unanswered tap with the 
 
     .venv/bin/python -m benchmarks.faults [--redis-restart] [--only worker_kill,slow_clients,...]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -72,10 +73,33 @@ from benchmarks import live, sized, verdict_exit
 # The machine's shared Redis, started as scripts/services.sh starts it: loopback only, nothing on
 # disk. REDIS_STARTS_AS is what that command sets, checked on the running Redis before stopping it.
 REDIS_PORT = 6379
-REDIS_START = ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", str(REDIS_PORT),
-               "--save", "", "--appendonly", "no", "--dir", "/var/lib/redis", "--logfile", "/var/log/redis/ci.log"]
-REDIS_STARTS_AS = {"port": str(REDIS_PORT), "bind": "127.0.0.1 -::1", "save": "", "appendonly": "no",
-                   "dir": "/var/lib/redis", "logfile": "/var/log/redis/ci.log", "daemonize": "yes"}
+REDIS_START = [
+    "redis-server",
+    "--daemonize",
+    "yes",
+    "--bind",
+    "127.0.0.1",
+    "-::1",
+    "--port",
+    str(REDIS_PORT),
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+    "--dir",
+    "/var/lib/redis",
+    "--logfile",
+    "/var/log/redis/ci.log",
+]
+REDIS_STARTS_AS = {
+    "port": str(REDIS_PORT),
+    "bind": "127.0.0.1 -::1",
+    "save": "",
+    "appendonly": "no",
+    "dir": "/var/lib/redis",
+    "logfile": "/var/log/redis/ci.log",
+    "daemonize": "yes",
+}
 
 
 class RefusingProxy:
@@ -127,6 +151,7 @@ class RefusingProxy:
             await asyncio.sleep(seconds)
             self.server = await asyncio.start_server(self._link, "127.0.0.1", self.port, reuse_address=True)
             self.refusing = False
+
         asyncio.run_coroutine_threadsafe(outage(), self.loop).result(seconds + 10)
 
     def close(self):
@@ -181,8 +206,11 @@ def games_intact(plan, using="default"):
         moves = list(game.moves.order_by("seq"))
         for move in moves:
             engine.apply(state, move.seat, move.action)
-        if [m.seq for m in moves] != list(range(1, len(moves) + 1)) or game.version != len(moves) \
-                or engine.dump(state) != game.state:
+        if (
+            [m.seq for m in moves] != list(range(1, len(moves) + 1))
+            or game.version != len(moves)
+            or engine.dump(state) != game.state
+        ):
             bad += 1
     return bad
 
@@ -199,10 +227,17 @@ def worker_kill(args):
     resynced = [r for r in record["resyncs"] if r[0] >= t0 - 0.5]
     worst = max((r[1] - t0 for r in resynced), default=0.0)
     lost, doubled = live.check_log(record["acked"])
-    return verdict("worker_kill", len(resynced) == len(dropped) and worst <= 5 and lost == 0 and doubled == 0,
-                   sockets_dropped=len(dropped), resynced=len(resynced),
-                   resync_p50_s=live.percentile([r[1] - t0 for r in resynced], 50), resync_max_s=worst,
-                   lost_actions=lost, doubled_actions=doubled, acknowledged=len(record["acked"]))
+    return verdict(
+        "worker_kill",
+        len(resynced) == len(dropped) and worst <= 5 and lost == 0 and doubled == 0,
+        sockets_dropped=len(dropped),
+        resynced=len(resynced),
+        resync_p50_s=live.percentile([r[1] - t0 for r in resynced], 50),
+        resync_max_s=worst,
+        lost_actions=lost,
+        doubled_actions=doubled,
+        acknowledged=len(record["acked"]),
+    )
 
 
 def postgres_refuses(args, outage=3.0):
@@ -223,10 +258,19 @@ def postgres_refuses(args, outage=3.0):
     bad = games_intact(plan)
     stuck = record["timeouts"]
     slowest = max(told, default=0.0)
-    return verdict("postgres_refuses", stuck == 0 and slowest <= 5 and lost == 0 and doubled == 0 and bad == 0,
-                   outage_s=t1 - t0, taps_ok_during=len(during), error_frames=len(told),
-                   error_frame_max_ms=1000 * slowest, sockets_closed=len(drops), unanswered_taps=stuck,
-                   lost_actions=lost, doubled_actions=doubled, corrupted_games=bad)
+    return verdict(
+        "postgres_refuses",
+        stuck == 0 and slowest <= 5 and lost == 0 and doubled == 0 and bad == 0,
+        outage_s=t1 - t0,
+        taps_ok_during=len(during),
+        error_frames=len(told),
+        error_frame_max_ms=1000 * slowest,
+        sockets_closed=len(drops),
+        unanswered_taps=stuck,
+        lost_actions=lost,
+        doubled_actions=doubled,
+        corrupted_games=bad,
+    )
 
 
 def redis_client(port=REDIS_PORT):
@@ -235,8 +279,9 @@ def redis_client(port=REDIS_PORT):
     from redis.retry import Retry
 
     # No retries: redis-py's default (3, with back-off) turns every refused probe into 3 s.
-    return redis.Redis(host="127.0.0.1", port=port, socket_timeout=2, socket_connect_timeout=2,
-                       retry=Retry(NoBackoff(), 0))
+    return redis.Redis(
+        host="127.0.0.1", port=port, socket_timeout=2, socket_connect_timeout=2, retry=Retry(NoBackoff(), 0)
+    )
 
 
 def redis_config(port=REDIS_PORT):
@@ -284,7 +329,9 @@ def restart_redis(down=2.0, command=REDIS_START, port=REDIS_PORT):
 
 def redis_restart(args, down=2.0):
     before = redis_config()
-    unlike = {key: (before or {}).get(key) for key, value in REDIS_STARTS_AS.items() if (before or {}).get(key) != value}
+    unlike = {
+        key: (before or {}).get(key) for key, value in REDIS_STARTS_AS.items() if (before or {}).get(key) != value
+    }
     if unlike:  # never stop a Redis this script could not bring back as it was
         print(f"# the running Redis is not the one REDIS_START starts ({unlike}); not restarting it", flush=True)
         return verdict("redis_restart", False, restarted="no")
@@ -301,8 +348,9 @@ def redis_restart(args, down=2.0):
     # t1: Redis answers again. A student has resumed when a tap's ok and its view reached it.
     from games.models import Game
 
-    finished = set(Game.objects.filter(pk__in={d["game"] for d in plan["devices"]}, status="finished")
-                   .values_list("pk", flat=True))
+    finished = set(
+        Game.objects.filter(pk__in={d["game"] for d in plan["devices"]}, status="finished").values_list("pk", flat=True)
+    )
     playing = {(d["game"], d["seat"]) for d in plan["devices"] if d["game"] not in finished}
     resumed = {}
     for sent_at, ok_at, view_at, game, version, replayed, first, seat in record["acts"]:
@@ -314,14 +362,22 @@ def redis_restart(args, down=2.0):
     # Did the teacher's dashboards follow again (their group subscriptions came back)?
     late = dict(record, acts=[a for a in record["acts"] if a[1] >= t1 + 10])
     stale = live.dashboard_stale(late, plan, stop_at)
-    return verdict("redis_restart", within == len(playing) and lost == 0 and doubled == 0 and not changed,
-                   redis_down_s=t1 - t0, students_playing=len(playing), resumed_within_10s=within,
-                   resume_p50_s=live.percentile(waits, 50), resume_max_s=max(waits, default=float("nan")),
-                   sockets_dropped=len([d for d in record["drops"] if d[0] >= t0]),
-                   answer_timeouts=record["timeouts"], lost_actions=lost, doubled_actions=doubled,
-                   acknowledged=len(record["acked"]),
-                   dashboard_stale_max_after_s=max(stale, default=float("nan")),
-                   redis_config_changed=",".join(changed) or "none")
+    return verdict(
+        "redis_restart",
+        within == len(playing) and lost == 0 and doubled == 0 and not changed,
+        redis_down_s=t1 - t0,
+        students_playing=len(playing),
+        resumed_within_10s=within,
+        resume_p50_s=live.percentile(waits, 50),
+        resume_max_s=max(waits, default=float("nan")),
+        sockets_dropped=len([d for d in record["drops"] if d[0] >= t0]),
+        answer_timeouts=record["timeouts"],
+        lost_actions=lost,
+        doubled_actions=doubled,
+        acknowledged=len(record["acked"]),
+        dashboard_stale_max_after_s=max(stale, default=float("nan")),
+        redis_config_changed=",".join(changed) or "none",
+    )
 
 
 def start_worker(env, name):
@@ -329,10 +385,25 @@ def start_worker(env, name):
     in its own process group, so one ``killpg`` takes the whole worker down."""
     log = tempfile.NamedTemporaryFile(prefix=f"stormwise-celery-{name}-", suffix=".log", delete=False).name
     with open(log, "ab") as out:
-        return subprocess.Popen([str(Path(sys.executable).with_name("celery")), "-A", "config", "worker",
-                                 "--concurrency", "2", "-n", f"{name}@%h", "--loglevel", "INFO"],
-                                cwd=live.ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True), log
+        return subprocess.Popen(
+            [
+                str(Path(sys.executable).with_name("celery")),
+                "-A",
+                "config",
+                "worker",
+                "--concurrency",
+                "2",
+                "-n",
+                f"{name}@%h",
+                "--loglevel",
+                "INFO",
+            ],
+            cwd=live.ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        ), log
 
 
 def stop_worker(worker, sig=signal.SIGTERM):
@@ -370,8 +441,9 @@ def celery_kill(args, students=16, visibility=45):
     redis.Redis.from_url(args.redis).delete("celery", "unacked", "unacked_index", "unacked_mutex")
     plan = live.build_classes(students, label="faults-celery")
     session = Session.objects.get(pk=plan["devices"][0]["session"])
-    env = live.server_env(args.db, args.redis, 1, CELERY_VISIBILITY_TIMEOUT=visibility,
-                          CELERY_UNACKED_RESTORE_INTERVAL=1)
+    env = live.server_env(
+        args.db, args.redis, 1, CELERY_VISIBILITY_TIMEOUT=visibility, CELERY_UNACKED_RESTORE_INTERVAL=1
+    )
     first = second = None
     try:
         first, first_log = start_worker(env, "killed")
@@ -384,47 +456,86 @@ def celery_kill(args, students=16, visibility=45):
         killed_at = time.time()
         os.killpg(first.pid, signal.SIGKILL)
         first.wait(timeout=10)
-        orphaned = set(Report.objects.filter(session=session, status=Report.Status.RUNNING).values_list("pk", flat=True))
+        orphaned = set(
+            Report.objects.filter(session=session, status=Report.Status.RUNNING).values_list("pk", flat=True)
+        )
         half = Report.objects.filter(pk__in=orphaned).exclude(html="").count()
         second, second_log = start_worker(env, "restarted")
         wanted = students + 1  # one per student seat, and the class packet
-        settled = wait_for(lambda: Report.objects.filter(session=session, status=Report.Status.DONE).count() >= wanted
-                           and not Report.objects.filter(session=session).exclude(status=Report.Status.DONE).exists(),
-                           visibility + 180)
+        settled = wait_for(
+            lambda: (
+                Report.objects.filter(session=session, status=Report.Status.DONE).count() >= wanted
+                and not Report.objects.filter(session=session).exclude(status=Report.Status.DONE).exists()
+            ),
+            visibility + 180,
+        )
         done_at = time.time()
     finally:
         stop_worker(first, signal.SIGKILL)
         stop_worker(second)
     reports = list(Report.objects.filter(session=session))
     keys = [(r.kind, r.seat_id) for r in reports]
-    complete = [r for r in reports if r.status == Report.Status.DONE and r.html.startswith("<!doctype html>")
-                and bytes(r.pdf).startswith(b"%PDF")]
+    complete = [
+        r
+        for r in reports
+        if r.status == Report.Status.DONE and r.html.startswith("<!doctype html>") and bytes(r.pdf).startswith(b"%PDF")
+    ]
     killed = Report.objects.get(pk=running.pk)
     runs = [(r.finished_at - r.started_at).total_seconds() for r in complete]
     reruns_unkilled = sum(r.attempts - 1 for r in reports if r.pk not in orphaned)
-    ok = (settled and len(reports) == wanted and len(set(keys)) == len(keys) and len(complete) == wanted
-          and half == 0 and killed.attempts >= 2 and reruns_unkilled == 0)
+    ok = (
+        settled
+        and len(reports) == wanted
+        and len(set(keys)) == len(keys)
+        and len(complete) == wanted
+        and half == 0
+        and killed.attempts >= 2
+        and reruns_unkilled == 0
+    )
     if not ok:
-        print(f"# reports {[(r.pk, r.kind, r.status, r.attempts) for r in reports]}; worker logs {first_log} "
-              f"{second_log}", flush=True)
-    return verdict("celery_kill", ok, reports=len(reports), expected=wanted, complete=len(complete),
-                   duplicates=len(keys) - len(set(keys)),
-                   stuck=sum(1 for r in reports if r.status != Report.Status.DONE),
-                   killed_after_queued_s=killed_at - queued_at, reports_orphaned=len(orphaned),
-                   half_written=half, killed_report_attempts=killed.attempts, reruns_of_others=reruns_unkilled,
-                   killed_report_done_after_kill_s=(killed.finished_at.timestamp() - killed_at) if killed.finished_at else float("nan"),
-                   all_done_after_kill_s=done_at - killed_at, report_run_max_s=max(runs, default=float("nan")),
-                   visibility_timeout_s=visibility)
+        print(
+            f"# reports {[(r.pk, r.kind, r.status, r.attempts) for r in reports]}; worker logs {first_log} "
+            f"{second_log}",
+            flush=True,
+        )
+    return verdict(
+        "celery_kill",
+        ok,
+        reports=len(reports),
+        expected=wanted,
+        complete=len(complete),
+        duplicates=len(keys) - len(set(keys)),
+        stuck=sum(1 for r in reports if r.status != Report.Status.DONE),
+        killed_after_queued_s=killed_at - queued_at,
+        reports_orphaned=len(orphaned),
+        half_written=half,
+        killed_report_attempts=killed.attempts,
+        reruns_of_others=reruns_unkilled,
+        killed_report_done_after_kill_s=(killed.finished_at.timestamp() - killed_at)
+        if killed.finished_at
+        else float("nan"),
+        all_done_after_kill_s=done_at - killed_at,
+        report_run_max_s=max(runs, default=float("nan")),
+        visibility_timeout_s=visibility,
+    )
 
 
 # --- A flooding socket ---------------------------------------------------------------------------
+
 
 def flood_frame(number, seat, rng):
     """Every third frame a well-formed ``act``, the others garbage text or bytes."""
     kind = number % 3
     if kind == 0:
-        return json.dumps({"type": "act", "id": f"{rng.getrandbits(64):016x}", "seat": seat,
-                           "version": rng.randrange(50), "action": {"type": "wait"}})
+        return json.dumps(
+            {
+                "type": "act",
+                "id": f"{rng.getrandbits(64):016x}",
+                "seat": seat,
+                "version": rng.randrange(50),
+                "action": {"type": "wait"},
+            }
+        )
     if kind == 1:
         return "".join(rng.choice('{}[]":,xyz\\0') for _ in range(rng.randrange(1, 200)))
     return rng.randbytes(rng.randrange(1, 200))
@@ -439,8 +550,15 @@ async def flooder(job):
     device, rng = job["device"], random.Random(5)
     url = f"{job['base']}/ws/play/{device['session']}/"
     headers = {"Cookie": f"sw_{device['session']}={device['token']}"}
-    out = {"connections": 0, "frames": 0, "closes": {}, "first_close_s": [], "longest_socket_s": [],
-           "answers": [], "errors": 0}
+    out = {
+        "connections": 0,
+        "frames": 0,
+        "closes": {},
+        "first_close_s": [],
+        "longest_socket_s": [],
+        "answers": [],
+        "errors": 0,
+    }
     answers = [0]
 
     async def drain(ws):
@@ -457,9 +575,15 @@ async def flooder(job):
         while time.time() < stop:
             opened = time.time()
             try:
-                async with websockets.connect(url, additional_headers=headers, compression=None, ping_interval=None,
-                                              open_timeout=max(0.1, min(5, stop - time.time())), close_timeout=1,
-                                              max_queue=None) as ws:
+                async with websockets.connect(
+                    url,
+                    additional_headers=headers,
+                    compression=None,
+                    ping_interval=None,
+                    open_timeout=max(0.1, min(5, stop - time.time())),
+                    close_timeout=1,
+                    max_queue=None,
+                ) as ws:
                     opened = time.time()
                     out["connections"] += 1
                     reader = asyncio.create_task(drain(ws))
@@ -508,8 +632,16 @@ def flood(args, window=10.0, settle=3.0):
         floods.append((at + settle + window, at + settle + 2 * window))
         at += settle + 2 * window
     job = Path(tempfile.mkdtemp(prefix="stormwise-flood-")) / "flooder.json"
-    job.write_text(json.dumps({"base": f"ws://127.0.0.1:{server.port}", "device": device, "windows": floods,
-                               "reconnect_s": args.flood_reconnect}))
+    job.write_text(
+        json.dumps(
+            {
+                "base": f"ws://127.0.0.1:{server.port}",
+                "device": device,
+                "windows": floods,
+                "reconnect_s": args.flood_reconnect,
+            }
+        )
+    )
     process = subprocess.Popen([sys.executable, "-m", "benchmarks.faults", "--flooder", str(job)], cwd=live.ROOT)
     marks = {}  # CPU of the server and of the whole machine at every window's edges
 
@@ -557,33 +689,50 @@ def flood(args, window=10.0, settle=3.0):
     lost, doubled = live.check_log(record["acked"])
     flood_seconds = window * cycles
     (calm_server, calm_busy), (flood_server, flood_busy) = cpu([c for c, _f in pairs]), cpu([f for _c, f in pairs])
-    print(f"# act p99 per window (ms), calm: {' '.join(f'{v:.0f}' for v in calm_p99)}; flood: "
-          f"{' '.join(f'{v:.0f}' for v in flood_p99)}; flood/calm by pair: "
-          f"{' '.join(f'{f / c:.2f}' for c, f in zip(calm_p99, flood_p99))}; frames answered to the flooder "
-          f"per window: {' '.join(map(str, flooded['answers']))}; its longest socket per window (s): "
-          f"{' '.join(f'{v:.1f}' for v in flooded['longest_socket_s'])}", flush=True)
-    return verdict("flood", first is not None and first <= 5 and ratio <= 1.10 and lost == 0 and doubled == 0,
-                   students=len(plan["devices"]), tap_interval_s=interval, flooder_reconnects_after_s=args.flood_reconnect,
-                   windows=f"{cycles} x {window:.0f} s calm + {cycles} x {window:.0f} s flood",
-                   window_pairs_with_play=len(pairs),
-                   calm_p99_ms=live.percentile(calm_all, 99), flood_p99_ms=live.percentile(flood_all, 99),
-                   calm_p99_median_ms=statistics.median(calm_p99), flood_p99_median_ms=statistics.median(flood_p99),
-                   p99_ratio=ratio, p99_ratio_90pct_ci=f"{low:.2f}-{high:.2f}",
-                   pairs_worse_by_over_10pct=sum(1 for c, f in zip(calm_p99, flood_p99) if f > 1.1 * c),
-                   calm_p50_ms=live.percentile(calm_all, 50), flood_p50_ms=live.percentile(flood_all, 50),
-                   acts_per_window=len(calm_all) // len(pairs),
-                   calm_server_cpu_pct_of_a_core=calm_server, flood_server_cpu_pct_of_a_core=flood_server,
-                   calm_machine_busy_pct=calm_busy, flood_machine_busy_pct=flood_busy,
-                   first_close_4429_after_s=first if first is not None else float("nan"),
-                   flood_windows_with_4429=sum(1 for f in flooded["first_close_s"] if f is not None),
-                   flooder_closes=flooded["closes"], flooder_connections_per_s=flooded["connections"] / flood_seconds,
-                   flooder_frames_per_s=flooded["frames"] / flood_seconds,
-                   flooder_answers_per_s=sum(flooded["answers"]) / flood_seconds,
-                   flooder_cpu_pct_of_a_core=100 * flooded["cpu_s"] / flood_seconds,
-                   lost_actions=lost, doubled_actions=doubled)
+    print(
+        f"# act p99 per window (ms), calm: {' '.join(f'{v:.0f}' for v in calm_p99)}; flood: "
+        f"{' '.join(f'{v:.0f}' for v in flood_p99)}; flood/calm by pair: "
+        f"{' '.join(f'{f / c:.2f}' for c, f in zip(calm_p99, flood_p99))}; frames answered to the flooder "
+        f"per window: {' '.join(map(str, flooded['answers']))}; its longest socket per window (s): "
+        f"{' '.join(f'{v:.1f}' for v in flooded['longest_socket_s'])}",
+        flush=True,
+    )
+    return verdict(
+        "flood",
+        first is not None and first <= 5 and ratio <= 1.10 and lost == 0 and doubled == 0,
+        students=len(plan["devices"]),
+        tap_interval_s=interval,
+        flooder_reconnects_after_s=args.flood_reconnect,
+        windows=f"{cycles} x {window:.0f} s calm + {cycles} x {window:.0f} s flood",
+        window_pairs_with_play=len(pairs),
+        calm_p99_ms=live.percentile(calm_all, 99),
+        flood_p99_ms=live.percentile(flood_all, 99),
+        calm_p99_median_ms=statistics.median(calm_p99),
+        flood_p99_median_ms=statistics.median(flood_p99),
+        p99_ratio=ratio,
+        p99_ratio_90pct_ci=f"{low:.2f}-{high:.2f}",
+        pairs_worse_by_over_10pct=sum(1 for c, f in zip(calm_p99, flood_p99) if f > 1.1 * c),
+        calm_p50_ms=live.percentile(calm_all, 50),
+        flood_p50_ms=live.percentile(flood_all, 50),
+        acts_per_window=len(calm_all) // len(pairs),
+        calm_server_cpu_pct_of_a_core=calm_server,
+        flood_server_cpu_pct_of_a_core=flood_server,
+        calm_machine_busy_pct=calm_busy,
+        flood_machine_busy_pct=flood_busy,
+        first_close_4429_after_s=first if first is not None else float("nan"),
+        flood_windows_with_4429=sum(1 for f in flooded["first_close_s"] if f is not None),
+        flooder_closes=flooded["closes"],
+        flooder_connections_per_s=flooded["connections"] / flood_seconds,
+        flooder_frames_per_s=flooded["frames"] / flood_seconds,
+        flooder_answers_per_s=sum(flooded["answers"]) / flood_seconds,
+        flooder_cpu_pct_of_a_core=100 * flooded["cpu_s"] / flood_seconds,
+        lost_actions=lost,
+        doubled_actions=doubled,
+    )
 
 
 # --- Slow clients and health bursts beside a class -----------------------------------------------
+
 
 async def slow_machine(job):
     """Hold as many never-finished connections as the server lets this address have, in each
@@ -595,8 +744,9 @@ async def slow_machine(job):
     async def slot(number, stop):
         while time.time() < stop:
             try:
-                reader, writer = await asyncio.wait_for(asyncio.open_connection(
-                    "127.0.0.1", base_port, local_addr=("127.0.0.2", 0)), timeout=2)
+                reader, writer = await asyncio.wait_for(
+                    asyncio.open_connection("127.0.0.1", base_port, local_addr=("127.0.0.2", 0)), timeout=2
+                )
             except (OSError, TimeoutError):
                 out["refused"] += 1
                 await asyncio.sleep(1.0)
@@ -725,11 +875,15 @@ def beside_play(args, name, window=10.0, settle=3.0, **job):
     calm_all = [v for c, _f in pairs for v in latencies(*c)]
     fault_all = [v for _c, f in pairs for v in latencies(*f)]
     low, high = bootstrap_pairs([latencies(*c) for c, _f in pairs], [latencies(*f) for _c, f in pairs])
-    figures = {"window_pairs_with_play": len(pairs), "calm_p99_ms": live.percentile(calm_all, 99),
-               "fault_p99_ms": live.percentile(fault_all, 99),
-               "p99_ratio": live.percentile(fault_all, 99) / live.percentile(calm_all, 99),
-               "p99_ratio_90pct_ci": f"{low:.2f}-{high:.2f}",
-               "calm_p50_ms": live.percentile(calm_all, 50), "fault_p50_ms": live.percentile(fault_all, 50)}
+    figures = {
+        "window_pairs_with_play": len(pairs),
+        "calm_p99_ms": live.percentile(calm_all, 99),
+        "fault_p99_ms": live.percentile(fault_all, 99),
+        "p99_ratio": live.percentile(fault_all, 99) / live.percentile(calm_all, 99),
+        "p99_ratio_90pct_ci": f"{low:.2f}-{high:.2f}",
+        "calm_p50_ms": live.percentile(calm_all, 50),
+        "fault_p50_ms": live.percentile(fault_all, 50),
+    }
     return figures, attacked, probe.get("join"), record
 
 
@@ -740,12 +894,25 @@ def slow_clients(args):
     if figures is None:
         return verdict("slow_clients", False, window_pairs_with_play=0)
     answered, slowest, failures = join or (0, float("nan"), 1)
-    return verdict("slow_clients", figures["p99_ratio"] <= 1.10 and failures == 0 and lost == 0 and doubled == 0
-                   and attacked["most_held"] <= 2 * cap,
-                   **figures, join_answered=answered, join_slowest_s=slowest, join_failures=failures,
-                   slow_connections_opened=attacked["opened"], slow_closed_by_server=attacked["closed_by_server"],
-                   slow_refused=attacked["refused"], slow_most_held=attacked["most_held"],
-                   cap_per_worker=cap, lost_actions=lost, doubled_actions=doubled)
+    return verdict(
+        "slow_clients",
+        figures["p99_ratio"] <= 1.10
+        and failures == 0
+        and lost == 0
+        and doubled == 0
+        and attacked["most_held"] <= 2 * cap,
+        **figures,
+        join_answered=answered,
+        join_slowest_s=slowest,
+        join_failures=failures,
+        slow_connections_opened=attacked["opened"],
+        slow_closed_by_server=attacked["closed_by_server"],
+        slow_refused=attacked["refused"],
+        slow_most_held=attacked["most_held"],
+        cap_per_worker=cap,
+        lost_actions=lost,
+        doubled_actions=doubled,
+    )
 
 
 def health_burst(args):
@@ -756,11 +923,19 @@ def health_burst(args):
     bursts = [b for b in attacked["bursts"]]
     slowest = max((b for b in bursts if b is not None), default=float("nan"))
     answered, join_slowest, failures = join or (0, float("nan"), 1)
-    return verdict("health_burst", figures["p99_ratio"] <= 1.10 and attacked["failed"] == 0
-                   and failures == 0 and lost == 0 and doubled == 0,
-                   **figures, bursts=len(bursts), healthz_failed=attacked["failed"], healthz_slowest_s=slowest,
-                   join_answered=answered, join_slowest_s=join_slowest, join_failures=failures,
-                   lost_actions=lost, doubled_actions=doubled)
+    return verdict(
+        "health_burst",
+        figures["p99_ratio"] <= 1.10 and attacked["failed"] == 0 and failures == 0 and lost == 0 and doubled == 0,
+        **figures,
+        bursts=len(bursts),
+        healthz_failed=attacked["failed"],
+        healthz_slowest_s=slowest,
+        join_answered=answered,
+        join_slowest_s=join_slowest,
+        join_failures=failures,
+        lost_actions=lost,
+        doubled_actions=doubled,
+    )
 
 
 def bootstrap_pairs(calm, flood, rounds=2000, seed=3):
@@ -771,8 +946,10 @@ def bootstrap_pairs(calm, flood, rounds=2000, seed=3):
     ratios = []
     for _ in range(rounds):
         drawn = rng.choices(pairs, k=len(pairs))
-        ratios.append(live.percentile([v for _c, f in drawn for v in f], 99)
-                      / live.percentile([v for c, _f in drawn for v in c], 99))
+        ratios.append(
+            live.percentile([v for _c, f in drawn for v in f], 99)
+            / live.percentile([v for c, _f in drawn for v in c], 99)
+        )
     ratios.sort()
     return ratios[int(0.05 * rounds)], ratios[int(0.95 * rounds)]
 
@@ -784,13 +961,22 @@ def main(argv=None):
     parser.add_argument("--only", help="comma-separated fault names")
     parser.add_argument("--db", default="postgres://postgres@127.0.0.1:5432/stormwise_bench")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/5")
-    parser.add_argument("--flood-reconnect", type=float, default=0.0,
-                        help="seconds the flooder waits before connecting again once closed (default 0)")
-    parser.add_argument("--flood-cycles", type=int, default=6,
-                        help="calm/flood window pairs (default 6; the games end after about 10)")
-    parser.add_argument("--flood-interval", type=float, default=2.0,
-                        help="seconds between one student's taps in the flood run (default 2); with more "
-                             "students and a longer interval the games last for more window pairs")
+    parser.add_argument(
+        "--flood-reconnect",
+        type=float,
+        default=0.0,
+        help="seconds the flooder waits before connecting again once closed (default 0)",
+    )
+    parser.add_argument(
+        "--flood-cycles", type=int, default=6, help="calm/flood window pairs (default 6; the games end after about 10)"
+    )
+    parser.add_argument(
+        "--flood-interval",
+        type=float,
+        default=2.0,
+        help="seconds between one student's taps in the flood run (default 2); with more "
+        "students and a longer interval the games last for more window pairs",
+    )
     parser.add_argument("--flooder", help=argparse.SUPPRESS)
     parser.add_argument("--attacker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -804,8 +990,9 @@ def main(argv=None):
         Path(args.flooder).with_suffix(".out.json").write_text(json.dumps(out))
         return
     live.setup_django(args.db, args.redis)
-    runs = [worker_kill, postgres_refuses, celery_kill, flood, slow_clients, health_burst] + \
-        ([redis_restart] if args.redis_restart else [])
+    runs = [worker_kill, postgres_refuses, celery_kill, flood, slow_clients, health_burst] + (
+        [redis_restart] if args.redis_restart else []
+    )
     if args.only:
         runs = [run for run in runs + [redis_restart] if run.__name__ in args.only.split(",")]
     runs = sized(runs, [flood])

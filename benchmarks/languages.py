@@ -7,6 +7,7 @@ encoded again before they are sent (``classroom.languages.translate_content_text
 tablets skip this. The figure is the CPU time per frame for a seat's full view a few turns into
 a game, best of three runs of 2,000 frames, in this process's CPU time.
 """
+
 from __future__ import annotations
 
 import json
@@ -47,8 +48,10 @@ def per_frame_us(message, table, frames=2000, runs=3):
 
 
 def main():
-    for key, engine, bots, policy in (("evacuation", EVACUATION, EVACUATION_BOTS, EVACUATION_POLICY),
-                                      ("stormfury", STORMFURY, STORMFURY_BOTS, STORMFURY_POLICY)):
+    for key, engine, bots, policy in (
+        ("evacuation", EVACUATION, EVACUATION_BOTS, EVACUATION_POLICY),
+        ("stormfury", STORMFURY, STORMFURY_BOTS, STORMFURY_POLICY),
+    ):
         table = json.loads((ROOT / "scenarios" / key / "content" / "translations" / "es.json").read_text("utf-8"))
         us, size = per_frame_us(a_view(engine, bots[policy]), table)
         print(f"translate_view_{key}_us: {us:.0f} us")

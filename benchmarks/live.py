@@ -24,6 +24,7 @@ Figures (``name: value unit``):
 Uses its own database (``stormwise_bench``) and Redis db 5 unless ``--db``/``--redis`` say otherwise;
 ``--embedded`` uses a SQLite file of its own in the temporary directory and no Redis.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -63,10 +64,20 @@ SUMMARY = re.compile(r'"type":"view","game":(\d+),"seat":null,"version":(\d+)')
 
 # --- Set-up in the harness process (Django) --------------------------------------------------------
 
+
 def server_env(db_url, redis_url, workers, **extra):
-    env = dict(os.environ, DATABASE_URL=db_url, REDIS_URL=redis_url, SECRET_KEY=SECRET, DEBUG="0",
-               ALLOWED_HOSTS="*", SECURE_SSL_REDIRECT="0", WEB_CONCURRENCY=str(workers),
-               DJANGO_SETTINGS_MODULE="config.settings", PYTHONDONTWRITEBYTECODE="1")
+    env = dict(
+        os.environ,
+        DATABASE_URL=db_url,
+        REDIS_URL=redis_url,
+        SECRET_KEY=SECRET,
+        DEBUG="0",
+        ALLOWED_HOSTS="*",
+        SECURE_SSL_REDIRECT="0",
+        WEB_CONCURRENCY=str(workers),
+        DJANGO_SETTINGS_MODULE="config.settings",
+        PYTHONDONTWRITEBYTECODE="1",
+    )
     env.update({k: str(v) for k, v in extra.items()})
     return env
 
@@ -117,10 +128,17 @@ def build_classes(students, class_size=32, table_size=4, label="bench"):
         size = min(class_size, left)
         left -= size
         number += 1
-        session = services.create_session(teacher=teacher, scenario="evacuation", seats_per_table=table_size,
-                                          fill_with_bots=True, turn_timer=False,
-                                          names=Session.Names.GENERATED, seed=number, title=f"{label} {number}",
-                                          max_participants=size)
+        session = services.create_session(
+            teacher=teacher,
+            scenario="evacuation",
+            seats_per_table=table_size,
+            fill_with_bots=True,
+            turn_timer=False,
+            names=Session.Names.GENERATED,
+            seed=number,
+            title=f"{label} {number}",
+            max_participants=size,
+        )
         joined = [services.join(session=session) for _ in range(size)]
         services.start(session=session)
         for participant, token in joined:
@@ -162,7 +180,12 @@ class Server:
         with open(self.log, "ab") as out:
             self.process = subprocess.Popen(
                 [PY, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
-                cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+                cwd=ROOT,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -225,8 +248,10 @@ class Sampler:
         import threading
 
         self.marks = {}
-        self.timers = [threading.Timer(max(0, at - time.time()), self.mark, [name])
-                       for name, at in (("start", start_at), ("stop", stop_at))]
+        self.timers = [
+            threading.Timer(max(0, at - time.time()), self.mark, [name])
+            for name, at in (("start", start_at), ("stop", stop_at))
+        ]
         for timer in self.timers:
             timer.start()
         self.server = server
@@ -254,11 +279,13 @@ class Sampler:
             timer.join()
         self.watch.join()
         (cpu0, busy0), (cpu1, busy1) = self.marks["start"], self.marks["stop"]
-        return {f"{prefix}machine_stall_max_ms": (max((late for _at, late in self.stalls), default=0.0), "ms"),
-                f"{prefix}machine_stalls_over_100ms": (sum(1 for _at, late in self.stalls if late > 100), "stalls"),
-                f"{prefix}machine_cpu_busy_pct": (100.0 * (busy1[0] - busy0[0]) / (busy1[1] - busy0[1]), "%"),
-                f"{prefix}server_cpu_ms_per_action": (1000 * (cpu1 - cpu0) / max(1, actions), "ms"),
-                f"{prefix}server_cpu_pct_of_2_cores": (100 * (cpu1 - cpu0) / window / os.cpu_count(), "%")}
+        return {
+            f"{prefix}machine_stall_max_ms": (max((late for _at, late in self.stalls), default=0.0), "ms"),
+            f"{prefix}machine_stalls_over_100ms": (sum(1 for _at, late in self.stalls if late > 100), "stalls"),
+            f"{prefix}machine_cpu_busy_pct": (100.0 * (busy1[0] - busy0[0]) / (busy1[1] - busy0[1]), "%"),
+            f"{prefix}server_cpu_ms_per_action": (1000 * (cpu1 - cpu0) / max(1, actions), "ms"),
+            f"{prefix}server_cpu_pct_of_2_cores": (100 * (cpu1 - cpu0) / window / os.cpu_count(), "%"),
+        }
 
 
 def machine_busy():
@@ -270,6 +297,7 @@ def machine_busy():
 
 # --- The simulated students (client processes; no Django) ------------------------------------------
 
+
 def choose(view: dict, rng: random.Random):
     """A legal action a student in no hurry to finish would tap, or None when its game is done."""
     from scenarios.evacuation.rules import NODE_DEST
@@ -278,8 +306,12 @@ def choose(view: dict, rng: random.Random):
         actions = view["view"].get("actions") or []
         return actions[0] if actions else None  # a reason prompt may still be open
     actions = view["view"]["actions"]
-    keep = [a for a in actions if a["type"] not in ("stay_home", "set_destination", "wait")
-            and not (a["type"] == "drive" and a.get("to") in NODE_DEST)]
+    keep = [
+        a
+        for a in actions
+        if a["type"] not in ("stay_home", "set_destination", "wait")
+        and not (a["type"] == "drive" and a.get("to") in NODE_DEST)
+    ]
     return rng.choice(keep or actions) if actions else None
 
 
@@ -309,7 +341,8 @@ class Device:
                         # The full view it goes with is on its way: as play.js, sync only if it never comes.
                         if self.catch_up_timer is None:
                             self.catch_up_timer = asyncio.get_running_loop().call_later(
-                                self.catch_up_wait, self.catch_up, ws, int(head.group(5)))
+                                self.catch_up_wait, self.catch_up, ws, int(head.group(5))
+                            )
                         continue
                     if seat == self.seat and version >= self.version:
                         if head.group(1) == "view":  # an ``others`` message leaves the held view's choices as they were
@@ -327,7 +360,8 @@ class Device:
                     self.pending["answer"], self.pending["answer_at"] = message, now
                     if kind == "ok" and self.view_timer is None:
                         self.view_timer = asyncio.get_running_loop().call_later(
-                            VIEW_AFTER_OK_SECONDS, self.sync_for_view, ws)
+                            VIEW_AFTER_OK_SECONDS, self.sync_for_view, ws
+                        )
                     if kind == "error" and message.get("view"):
                         stale = message["view"]
                         if stale["version"] >= self.version:
@@ -338,7 +372,9 @@ class Device:
                     self.pending["answer"], self.pending["answer_at"] = message, now
                     self.settle()
                 elif kind == "error":
-                    self.record["unsolicited_errors"][message.get("code")] = self.record["unsolicited_errors"].get(message.get("code"), 0) + 1
+                    self.record["unsolicited_errors"][message.get("code")] = (
+                        self.record["unsolicited_errors"].get(message.get("code"), 0) + 1
+                    )
         finally:
             if self.answer is not None and not self.answer.done():
                 self.answer.set_exception(ConnectionError("socket closed"))
@@ -385,9 +421,15 @@ class Device:
         back_off, dropped_at = 0.2, None
         while time.time() < clock.stop_at and not self.done:
             try:
-                async with websockets.connect(self.url, additional_headers=self.headers, compression=None,
-                                              open_timeout=15, ping_interval=None, max_size=2 ** 20,
-                                              max_queue=None) as ws:
+                async with websockets.connect(
+                    self.url,
+                    additional_headers=self.headers,
+                    compression=None,
+                    open_timeout=15,
+                    ping_interval=None,
+                    max_size=2**20,
+                    max_queue=None,
+                ) as ws:
                     # Behind a proxy that names the server it chose (benchmarks.district), which one.
                     self.host = ws.response.headers.get(UPSTREAM_HEADER) if ws.response else None
                     reader = asyncio.create_task(self.read(ws))
@@ -430,9 +472,10 @@ class Device:
                 if action is None:
                     self.done = True
                     return
-                self.pending = {"id": uuid.uuid4().hex, "seat": self.seat, "version": self.version,
-                                "action": action}
-                self.pending["frame"] = orjson.dumps({"type": "act", **{k: self.pending[k] for k in ("id", "seat", "version", "action")}}).decode()
+                self.pending = {"id": uuid.uuid4().hex, "seat": self.seat, "version": self.version, "action": action}
+                self.pending["frame"] = orjson.dumps(
+                    {"type": "act", **{k: self.pending[k] for k in ("id", "seat", "version", "action")}}
+                ).decode()
             pending = self.pending
             pending.pop("answer", None)
             self.views_since = []
@@ -457,8 +500,18 @@ class Device:
                 continue
             self.pending = None
             if answer["type"] == "ok":
-                self.record["acts"].append([sent_at, pending["answer_at"], pending["view_at"], self.game,
-                                            answer["version"], answer["replayed"], pending["first_sent"], self.seat])
+                self.record["acts"].append(
+                    [
+                        sent_at,
+                        pending["answer_at"],
+                        pending["view_at"],
+                        self.game,
+                        answer["version"],
+                        answer["replayed"],
+                        pending["first_sent"],
+                        self.seat,
+                    ]
+                )
                 self.record["acked"].append(pending["id"])
                 self.record["acked_hosts"].append(self.host)
                 self.next_at = max(self.next_at + interval, time.time())
@@ -485,13 +538,21 @@ class Dashboard:
 
         while time.time() < clock.stop_at + 2:
             try:
-                async with websockets.connect(self.url, additional_headers=self.headers, compression=None,
-                                              open_timeout=15, ping_interval=None, max_size=2 ** 24,
-                                              max_queue=None) as ws:
+                async with websockets.connect(
+                    self.url,
+                    additional_headers=self.headers,
+                    compression=None,
+                    open_timeout=15,
+                    ping_interval=None,
+                    max_size=2**24,
+                    max_queue=None,
+                ) as ws:
                     self.hosts.append([time.time(), self.session, ws.response.headers.get(UPSTREAM_HEADER)])
                     while time.time() < clock.stop_at + 2:
                         try:
-                            text = await asyncio.wait_for(ws.recv(), min(5.0, max(0.1, clock.stop_at + 2 - time.time())))
+                            text = await asyncio.wait_for(
+                                ws.recv(), min(5.0, max(0.1, clock.stop_at + 2 - time.time()))
+                            )
                         except asyncio.TimeoutError:
                             continue  # a quiet dashboard, or the window has not opened yet
                         self.snapshots.append([time.time(), {g: int(v) for g, v in SUMMARY.findall(text)}])
@@ -500,8 +561,23 @@ class Dashboard:
 
 
 def new_record():
-    return {"acts": [], "acked": [], "acked_hosts": [], "sockets": [], "dashboard_sockets": [], "refused": {}, "unsolicited_errors": {}, "timeouts": 0,
-            "drops": [], "resyncs": [], "syncs": 0, "unavailable_after": [], "connected": 0, "snapshots": {}, "finished_students": 0}
+    return {
+        "acts": [],
+        "acked": [],
+        "acked_hosts": [],
+        "sockets": [],
+        "dashboard_sockets": [],
+        "refused": {},
+        "unsolicited_errors": {},
+        "timeouts": 0,
+        "drops": [],
+        "resyncs": [],
+        "syncs": 0,
+        "unavailable_after": [],
+        "connected": 0,
+        "snapshots": {},
+        "finished_students": 0,
+    }
 
 
 class Clock:
@@ -539,8 +615,11 @@ async def client_main(job):
         delay = connect_span * index / max(1, len(devices))
         tasks.append(asyncio.create_task(_later(delay, device.run(clock, job["interval"]))))
     if not job["start_at"]:
-        await clock.wait_for_go(Path(job["ready"]), Path(job["go"]),
-                                lambda: sum(d.view_text is not None or d.done for d in devices) >= len(devices))
+        await clock.wait_for_go(
+            Path(job["ready"]),
+            Path(job["go"]),
+            lambda: sum(d.view_text is not None or d.done for d in devices) >= len(devices),
+        )
     await asyncio.wait(tasks, timeout=clock.stop_at - time.time() + 40)
     for task in tasks:
         task.cancel()
@@ -563,15 +642,29 @@ def run_clients(base, plan, start_at, stop_at, interval, processes=1, seed=1, *,
     called with its start and stop times. ``nice`` lowers the client processes' priority."""
     jobs, windows, folder, began = [], [], Path(tempfile.mkdtemp(prefix="stormwise-live-")), time.time()
     for index in range(processes):
-        job = {"base": base, "devices": plan["devices"][index::processes],
-               "dashboards": plan["dashboards"] if index == 0 else [], "start_at": start_at,
-               "stop_at": stop_at if start_at else None, "interval": interval, "seed": seed * 1000 + index,
-               "connect_span": len(plan["devices"]) / 100, "ready": str(folder / f"job{index}.ready"),
-               "go": str(folder / f"job{index}.go")}
+        job = {
+            "base": base,
+            "devices": plan["devices"][index::processes],
+            "dashboards": plan["dashboards"] if index == 0 else [],
+            "start_at": start_at,
+            "stop_at": stop_at if start_at else None,
+            "interval": interval,
+            "seed": seed * 1000 + index,
+            "connect_span": len(plan["devices"]) / 100,
+            "ready": str(folder / f"job{index}.ready"),
+            "go": str(folder / f"job{index}.go"),
+        }
         path = folder / f"job{index}.json"
         path.write_text(json.dumps(job))
         windows.append((Path(job["ready"]), Path(job["go"])))
-        jobs.append((path, subprocess.Popen(["nice", "-n", str(nice), PY, "-m", "benchmarks.live", "--client", str(path)], cwd=ROOT)))
+        jobs.append(
+            (
+                path,
+                subprocess.Popen(
+                    ["nice", "-n", str(nice), PY, "-m", "benchmarks.live", "--client", str(path)], cwd=ROOT
+                ),
+            )
+        )
     if start_at is None:
         deadline = time.time() + 60 + len(plan["devices"]) / 10
         while time.time() < deadline and not all(ready.exists() for ready, _go in windows):
@@ -579,9 +672,13 @@ def run_clients(base, plan, start_at, stop_at, interval, processes=1, seed=1, *,
                 break
             time.sleep(0.1)
         ready = sum(ready.exists() for ready, _go in windows)
-        print(f"# every student connected {time.time() - began:.0f} s after the clients started" if ready == len(jobs)
-              else f"# only {ready} of {len(jobs)} client processes connected all their students in "
-                   f"{time.time() - began:.0f} s; measuring anyway", file=sys.stderr)
+        print(
+            f"# every student connected {time.time() - began:.0f} s after the clients started"
+            if ready == len(jobs)
+            else f"# only {ready} of {len(jobs)} client processes connected all their students in "
+            f"{time.time() - began:.0f} s; measuring anyway",
+            file=sys.stderr,
+        )
         start_at = time.time() + 3
         stop_at = start_at + stop_at
         for _ready, go in windows:
@@ -616,6 +713,7 @@ def run_clients(base, plan, start_at, stop_at, interval, processes=1, seed=1, *,
 
 # --- Figures -----------------------------------------------------------------------------------------
 
+
 def percentile(values, q):
     if not values:
         return float("nan")
@@ -632,9 +730,12 @@ def check_log(acked):
     found = set()
     ids = list(acked)
     for start in range(0, len(ids), 5000):
-        found.update(Move.objects.filter(action_id__in=ids[start:start + 5000]).values_list("action_id", flat=True))
-    doubled = (Move.objects.filter(action_id__in=ids).values("action_id")
-               .annotate(n=Count("id")).filter(n__gt=1).count()) if ids else 0
+        found.update(Move.objects.filter(action_id__in=ids[start : start + 5000]).values_list("action_id", flat=True))
+    doubled = (
+        (Move.objects.filter(action_id__in=ids).values("action_id").annotate(n=Count("id")).filter(n__gt=1).count())
+        if ids
+        else 0
+    )
     return len(set(ids) - found), doubled
 
 
@@ -702,13 +803,20 @@ def main(argv=None):
     parser.add_argument("--conn-max-age", type=int, default=60, help="CONN_MAX_AGE of the server")
     parser.add_argument("--full", action="store_true", help="1,000 students for 60 s, two client processes")
     parser.add_argument("--sweep", help="comma-separated target actions/s, one step each")
-    parser.add_argument("--client-nice", type=int, default=0,
-                        help="niceness of the client processes: 10 lets the server, PostgreSQL and Redis "
-                             "have the cores first, as on a school's server, where tablets are other machines")
+    parser.add_argument(
+        "--client-nice",
+        type=int,
+        default=0,
+        help="niceness of the client processes: 10 lets the server, PostgreSQL and Redis "
+        "have the cores first, as on a school's server, where tablets are other machines",
+    )
     parser.add_argument("--db", default="postgres://postgres@127.0.0.1:5432/stormwise_bench")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/5")
-    parser.add_argument("--embedded", action="store_true",
-                        help="the embedded server (make run): SQLite, the in-memory channel layer, one process")
+    parser.add_argument(
+        "--embedded",
+        action="store_true",
+        help="the embedded server (make run): SQLite, the in-memory channel layer, one process",
+    )
     args = parser.parse_args(argv)
     if args.client:
         job = json.loads(Path(args.client).read_text())
@@ -724,18 +832,29 @@ def main(argv=None):
     setup_django(args.db, args.redis)
     started = time.monotonic()
     plan = build_classes(args.students, class_size=args.class_size)
-    print(f"# {args.students} students in {len(plan['dashboards'])} classes set up in "
-          f"{time.monotonic() - started:.0f} s", file=sys.stderr)
-    server = Server(server_env(args.db, args.redis, args.workers, CONN_MAX_AGE=args.conn_max_age,
-                               BOT_STEP_SECONDS=1.0)).start()
+    print(
+        f"# {args.students} students in {len(plan['dashboards'])} classes set up in {time.monotonic() - started:.0f} s",
+        file=sys.stderr,
+    )
+    server = Server(
+        server_env(args.db, args.redis, args.workers, CONN_MAX_AGE=args.conn_max_age, BOT_STEP_SECONDS=1.0)
+    ).start()
     base = f"ws://127.0.0.1:{server.port}"
     try:
         if args.sweep:
             sweep(args, plan, server, base)
         else:
             started = {}
-            record = run_clients(base, plan, None, args.seconds, args.interval, args.clients, nice=args.client_nice,
-                                 on_start=lambda a, b: started.update(sampler=Sampler(server, a, b)))
+            record = run_clients(
+                base,
+                plan,
+                None,
+                args.seconds,
+                args.interval,
+                args.clients,
+                nice=args.client_nice,
+                on_start=lambda a, b: started.update(sampler=Sampler(server, a, b)),
+            )
             start_at, stop_at = record["window"]
             sampler = started["sampler"]
             figures = {"ws_students": (record["connected"], "sockets")}
@@ -748,8 +867,11 @@ def main(argv=None):
             figures.update(sampler.figures(measured, stop_at - start_at))
             figures["client_cpu_ms_per_action"] = (1000 * record["cpu_seconds"] / max(1, len(record["acts"])), "ms")
             show(figures)
-            print(f"# refused {record['refused']}, drops {len(record['drops'])}, students finished "
-                  f"{record['finished_students']}, run {elapsed:.0f} s, server log {server.log}", file=sys.stderr)
+            print(
+                f"# refused {record['refused']}, drops {len(record['drops'])}, students finished "
+                f"{record['finished_students']}, run {elapsed:.0f} s, server log {server.log}",
+                file=sys.stderr,
+            )
     finally:
         server.stop()
 
@@ -763,14 +885,24 @@ def sweep(args, plan, server, base):
         # only once all of them have their first view: fixed warm-ups let 1,000 reconnects
         # spill into the measured window whenever the machine was slower than usual.
         started = {}
-        record = run_clients(base, plan, None, args.seconds, interval, args.clients, seed=step + 1,
-                             nice=args.client_nice, on_start=lambda a, b: started.update(sampler=Sampler(server, a, b)))
+        record = run_clients(
+            base,
+            plan,
+            None,
+            args.seconds,
+            interval,
+            args.clients,
+            seed=step + 1,
+            nice=args.client_nice,
+            on_start=lambda a, b: started.update(sampler=Sampler(server, a, b)),
+        )
         start_at, stop_at = record["window"]
         sampler = started["sampler"]
         figures = summarise(record, plan, start_at, stop_at, prefix=f"sweep_{int(rate)}_")
         if os.environ.get("BENCH_DUMP"):  # every act's times, to look at the latency over time
-            Path(f"{os.environ['BENCH_DUMP']}-{int(rate)}.json").write_text(json.dumps(
-                {"start_at": start_at, "stop_at": stop_at, "acts": record["acts"], "stalls": sampler.stalls}))
+            Path(f"{os.environ['BENCH_DUMP']}-{int(rate)}.json").write_text(
+                json.dumps({"start_at": start_at, "stop_at": stop_at, "acts": record["acts"], "stalls": sampler.stalls})
+            )
         lost, doubled = check_log(record["acked"])
         figures[f"sweep_{int(rate)}_lost_actions"] = (lost + doubled, "actions")
         measured = sum(1 for a in record["acts"] if start_at <= a[0] <= stop_at)

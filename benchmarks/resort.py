@@ -8,6 +8,7 @@ share of decided games each finished first and their mean worth), then the four 
 through the seats of one table: mean worth, building damage, insurance claims, option spending,
 damage avoided by the seawall and reinforcement, resort hits with and without an evacuation plan.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -49,11 +50,15 @@ def play(seed: int, bots=None, options=None) -> tuple[dict, list[int], float]:
 
 def balance_main(seeds: int = 4) -> None:
     duel = head_to_head("prepared", "never", seeds)
-    print(f"prepared against never ({duel['games']} 4-seat games: {len(PROGRAM_IDS)} real storms x {seeds} seeds "
-          f"x 6 seatings of two seats each; {duel['decided']} decided):")
+    print(
+        f"prepared against never ({duel['games']} 4-seat games: {len(PROGRAM_IDS)} real storms x {seeds} seeds "
+        f"x 6 seatings of two seats each; {duel['decided']} decided):"
+    )
     for bot in ("prepared", "never"):
-        print(f"  {bot:<10} first {duel['first'][bot]:>4} ({100 * duel['first'][bot] / duel['decided']:.1f} %)  "
-              f"mean worth {duel['mean_worth'][bot]:,.0f} $")
+        print(
+            f"  {bot:<10} first {duel['first'][bot]:>4} ({100 * duel['first'][bot] / duel['decided']:.1f} %)  "
+            f"mean worth {duel['mean_worth'][bot]:,.0f} $"
+        )
     names = ["prepared", "never", "always", "random"]
     rows = defaultdict(lambda: defaultdict(list))
     for storm in PROGRAM_IDS:
@@ -73,12 +78,16 @@ def balance_main(seeds: int = 4) -> None:
                     out["wins"].append(row["rank"] == 1)
     games = len(PROGRAM_IDS) * seeds * 4
     print(f"mixed tables ({games} games: {len(PROGRAM_IDS)} real storms x {seeds} seeds x 4 seatings; means per seat):")
-    print(f"  {'bot':<10} {'worth':>10} {'damage':>9} {'claims':>8} {'on options':>11} {'avoided':>9} "
-          f"{'hits, plan':>10} {'hits, none':>10} {'first':>6}")
+    print(
+        f"  {'bot':<10} {'worth':>10} {'damage':>9} {'claims':>8} {'on options':>11} {'avoided':>9} "
+        f"{'hits, plan':>10} {'hits, none':>10} {'first':>6}"
+    )
     for bot in names:
         r = {k: statistics.mean(v) for k, v in rows[bot].items()}
-        print(f"  {bot:<10} {r['worth']:>10,.0f} {r['damage']:>9,.0f} {r['claims']:>8,.0f} {r['spent']:>11,.0f} "
-              f"{r['avoided']:>9,.0f} {r['safe']:>10.2f} {r['risk']:>10.2f} {100 * r['wins']:>5.0f}%")
+        print(
+            f"  {bot:<10} {r['worth']:>10,.0f} {r['damage']:>9,.0f} {r['claims']:>8,.0f} {r['spent']:>11,.0f} "
+            f"{r['avoided']:>9,.0f} {r['safe']:>10.2f} {r['risk']:>10.2f} {100 * r['wins']:>5.0f}%"
+        )
 
 
 def main() -> None:
@@ -93,8 +102,10 @@ def main() -> None:
     elapsed = time.perf_counter() - start
     print(f"resort_games_per_s: {GAMES / elapsed:.0f} games/s")
     print(f"resort_taps_per_seat: {statistics.median(statistics.median(t) for _, t, _ in results):g} taps")
-    print(f"resort_minutes_per_game: {statistics.median(s for _, _, s in results) / 60:.1f} minutes "
-          f"(4 seats; assumed seconds {SECONDS})")
+    print(
+        f"resort_minutes_per_game: {statistics.median(s for _, _, s in results) / 60:.1f} minutes "
+        f"(4 seats; assumed seconds {SECONDS})"
+    )
 
 
 if __name__ == "__main__":

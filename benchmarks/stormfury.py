@@ -11,6 +11,7 @@ hits come only from the footprint the move started from.
 and the cooperative bot, with the default options and with the "As printed" preset (RULES.md's
 balance table).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -80,9 +81,15 @@ def storm_geometry(edition: int, storms: int = STORMS) -> dict:
             radius = rules.RADIUS[state["storm"]["category"]]
             events = ENGINE.apply(state, None, {"type": "storm_moves"})
             path = [start] + [tuple(e["at"]) for e in events if e["type"] == "storm_step"]
-            blocked = {_edge(e["at"][0] + rules.DIRECTIONS[e["direction"]][0],
-                             e["at"][1] + rules.DIRECTIONS[e["direction"]][1], terrain)
-                       for e in events if e["type"] == "storm_blocked"}
+            blocked = {
+                _edge(
+                    e["at"][0] + rules.DIRECTIONS[e["direction"]][0],
+                    e["at"][1] + rules.DIRECTIONS[e["direction"]][1],
+                    terrain,
+                )
+                for e in events
+                if e["type"] == "storm_blocked"
+            }
             moves += 1
             edge_moves += bool(blocked)
             edges.update(blocked)
@@ -97,30 +104,51 @@ def storm_geometry(edition: int, storms: int = STORMS) -> dict:
         rounds.append(state["round"])
         ended[state["ended"]] += 1
         inland.append(deepest)
-    return {"moves": moves, "edge": edge_moves, "north_row": north_row, "edges": edges, "hits": hits,
-            "start_only": start_only, "rounds": rounds, "ended": ended, "inland": inland}
+    return {
+        "moves": moves,
+        "edge": edge_moves,
+        "north_row": north_row,
+        "edges": edges,
+        "hits": hits,
+        "start_only": start_only,
+        "rounds": rounds,
+        "ended": ended,
+        "inland": inland,
+    }
 
 
 def geometry_main() -> None:
     for edition in sorted(rules.MAPS):
         g = storm_geometry(edition)
         rows = len({q // 2 + r for q, r in rules.TERRAINS[edition]})
-        print(f"edition {edition} ({rows} rows, {len(rules.TERRAINS[edition])} hexes), "
-              f"{STORMS} storms, {g['moves']} storm moves:")
-        print(f"  stormfury_edge_moves: {100 * g['edge'] / g['moves']:.1f} % of moves "
-              f"(north {100 * g['edges']['north'] / g['moves']:.1f} %, "
-              f"west {100 * g['edges']['west'] / g['moves']:.1f} %, "
-              f"east {100 * g['edges']['east'] / g['moves']:.1f} %, "
-              f"south {100 * g['edges']['south'] / g['moves']:.1f} %)")
-        print(f"  stormfury_moves_ending_on_north_edge: {100 * g['north_row'] / g['moves']:.1f} % "
-              "of moves end on a hex with no map north of it")
-        print(f"  stormfury_start_only_city_hits: {100 * g['start_only'] / max(1, g['hits']):.1f} % "
-              f"of {g['hits']} city hits")
-        print(f"  stormfury_storm_rounds: median {statistics.median(g['rounds']):g}, "
-              f"ended {dict(sorted(g['ended'].items()))}")
+        print(
+            f"edition {edition} ({rows} rows, {len(rules.TERRAINS[edition])} hexes), "
+            f"{STORMS} storms, {g['moves']} storm moves:"
+        )
+        print(
+            f"  stormfury_edge_moves: {100 * g['edge'] / g['moves']:.1f} % of moves "
+            f"(north {100 * g['edges']['north'] / g['moves']:.1f} %, "
+            f"west {100 * g['edges']['west'] / g['moves']:.1f} %, "
+            f"east {100 * g['edges']['east'] / g['moves']:.1f} %, "
+            f"south {100 * g['edges']['south'] / g['moves']:.1f} %)"
+        )
+        print(
+            f"  stormfury_moves_ending_on_north_edge: {100 * g['north_row'] / g['moves']:.1f} % "
+            "of moves end on a hex with no map north of it"
+        )
+        print(
+            f"  stormfury_start_only_city_hits: {100 * g['start_only'] / max(1, g['hits']):.1f} % "
+            f"of {g['hits']} city hits"
+        )
+        print(
+            f"  stormfury_storm_rounds: median {statistics.median(g['rounds']):g}, "
+            f"ended {dict(sorted(g['ended'].items()))}"
+        )
         beyond = [n for n in g["inland"] if n > 0]
-        print(f"  stormfury_storms_north_of_map_1: {100 * len(beyond) / STORMS:.1f} % of storms "
-              f"take their centre north of map 1's top row (at most {max(beyond, default=0)} rows)")
+        print(
+            f"  stormfury_storms_north_of_map_1: {100 * len(beyond) / STORMS:.1f} % of storms "
+            f"take their centre north of map 1's top row (at most {max(beyond, default=0)} rows)"
+        )
 
 
 def whole_game(seed: int, bot: str, options: dict | None = None) -> dict:
@@ -140,25 +168,32 @@ def balance_main() -> None:
         for bot in ("random", POLICY_BOT):
             games = [whole_game(seed, bot, options) for seed in range(STORMS)]
             damage = sorted(g["damage"]["total"] for g in games)
-            kinds = {k: statistics.mean(g["damage"][k] for g in games)
-                     for k in ("infrastructure", "population", "roads")}
-            print(f"{label}, {bot}: mean damage {statistics.mean(damage):.1f}, median "
-                  f"{statistics.median(damage):g}, 10th-90th pct {damage[STORMS // 10]}-"
-                  f"{damage[9 * STORMS // 10]}, infrastructure/people/roads "
-                  f"{kinds['infrastructure']:.1f}/{kinds['population']:.1f}/{kinds['roads']:.1f}, "
-                  f"30 or more: {100 * sum(d >= 30 for d in damage) / STORMS:.1f} %")
+            kinds = {
+                k: statistics.mean(g["damage"][k] for g in games) for k in ("infrastructure", "population", "roads")
+            }
+            print(
+                f"{label}, {bot}: mean damage {statistics.mean(damage):.1f}, median "
+                f"{statistics.median(damage):g}, 10th-90th pct {damage[STORMS // 10]}-"
+                f"{damage[9 * STORMS // 10]}, infrastructure/people/roads "
+                f"{kinds['infrastructure']:.1f}/{kinds['population']:.1f}/{kinds['roads']:.1f}, "
+                f"30 or more: {100 * sum(d >= 30 for d in damage) / STORMS:.1f} %"
+            )
         rounds = Counter(g["round"] for g in games)
         peak = Counter(max([h["category"] for h in g["storm"]["history"]] or [2]) for g in games)
-        print(f"{label}: rounds {dict(sorted(rounds.items()))}, peak category "
-              f"{dict(sorted(peak.items()))}, ended {dict(Counter(g['ended'] for g in games))}")
+        print(
+            f"{label}: rounds {dict(sorted(rounds.items()))}, peak category "
+            f"{dict(sorted(peak.items()))}, ended {dict(Counter(g['ended'] for g in games))}"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.stormfury")
-    parser.add_argument("--geometry", action="store_true",
-                        help="storm-edge and start-footprint figures over 1,000 storms")
-    parser.add_argument("--balance", action="store_true",
-                        help="damage by bot over 1,000 games, default options and as printed")
+    parser.add_argument(
+        "--geometry", action="store_true", help="storm-edge and start-footprint figures over 1,000 storms"
+    )
+    parser.add_argument(
+        "--balance", action="store_true", help="damage by bot over 1,000 games, default options and as printed"
+    )
     args = parser.parse_args()
     if args.geometry:
         geometry_main()

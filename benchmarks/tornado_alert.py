@@ -13,6 +13,7 @@ answer (the slap counted: "you are in the race" or "you got it" when there is no
 ``tornado_race_result_p99_ms`` to the view that names the pile's taker (window included).
 Uses its own database (``stormwise_bench``) and Redis db 5, like ``benchmarks.live``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -68,13 +69,19 @@ def figures(games: int = GAMES) -> None:
     print(f"tornado_games_per_s: {games / elapsed:.1f} games/s")
     print(f"tornado_taps_per_seat: {statistics.median(taps):.0f} taps")
     print(f"tornado_minutes_per_round: {statistics.median(per_round):.1f} min")
-    print(f"tornado_minutes_per_game: {statistics.median(per_game):.1f} min (4 seats in turn, {PLAY_S:g} s a card "
-          f"play, {TAKE_S:g} s a take, each race its window)")
+    print(
+        f"tornado_minutes_per_game: {statistics.median(per_game):.1f} min (4 seats in turn, {PLAY_S:g} s a card "
+        f"play, {TAKE_S:g} s a take, each race its window)"
+    )
 
 
 def balance(games: int = 400) -> None:
-    lineups = [("photographer",) * 4, ("photographer", "photographer", "daredevil", "daredevil"),
-               ("photographer", "photographer", "random", "random"), ("daredevil", "daredevil", "random", "random")]
+    lineups = [
+        ("photographer",) * 4,
+        ("photographer", "photographer", "daredevil", "daredevil"),
+        ("photographer", "photographer", "random", "random"),
+        ("daredevil", "daredevil", "random", "random"),
+    ]
     print("| variant | line-up | bot | mean score | win share |")
     print("|---|---|---|---|---|")
     for variant in ("turns", "free"):
@@ -94,21 +101,32 @@ def balance(games: int = 400) -> None:
 
 # --- Live: 32 students slapping against a real server ---------------------------------------------
 
+
 def build_class(students: int = 32):
     from classroom import services
     from classroom.models import Session, Teacher
 
-    teacher = Teacher.objects.filter(email="tornado@bench.test").first() or \
-        Teacher.objects.create_user(email="tornado@bench.test")
+    teacher = Teacher.objects.filter(email="tornado@bench.test").first() or Teacher.objects.create_user(
+        email="tornado@bench.test"
+    )
     for old in Session.objects.filter(teacher=teacher):
         services.delete_session(session=old)
-    session = services.create_session(teacher=teacher, scenario="tornado_alert", seats_per_table=4,
-                                      fill_with_bots=False, turn_timer=False, names=Session.Names.GENERATED,
-                                      seed=1, title="tornado bench", max_participants=students)
+    session = services.create_session(
+        teacher=teacher,
+        scenario="tornado_alert",
+        seats_per_table=4,
+        fill_with_bots=False,
+        turn_timer=False,
+        names=Session.Names.GENERATED,
+        seed=1,
+        title="tornado bench",
+        max_participants=students,
+    )
     joined = [services.join(session=session) for _ in range(students)]
     services.start(session=session)
-    return [{"session": session.pk, "token": token, "seat": participant.seats.get().number}
-            for participant, token in joined]
+    return [
+        {"session": session.pk, "token": token, "seat": participant.seats.get().number} for participant, token in joined
+    ]
 
 
 async def student(base, device, stop_at, record):
@@ -117,7 +135,8 @@ async def student(base, device, stop_at, record):
     url = f"{base}/ws/play/{device['session']}/"
     headers = {"Cookie": f"sw_{device['session']}={device['token']}"}
     state = {"view": None, "version": 0, "answers": {}, "takes": {}}
-    async with websockets.connect(url, additional_headers=headers, compression=None, max_size=2 ** 20) as ws:
+    async with websockets.connect(url, additional_headers=headers, compression=None, max_size=2**20) as ws:
+
         async def read():
             async for text in ws:
                 message = json.loads(text)
@@ -129,6 +148,7 @@ async def student(base, device, stop_at, record):
                             state["takes"].setdefault(taken["pile"], time.time())
                 elif message.get("id"):
                     state["answers"][message["id"]] = (message, time.time())
+
         reader = asyncio.create_task(read())
         try:
             while time.time() < stop_at:
@@ -144,8 +164,17 @@ async def student(base, device, stop_at, record):
                     await asyncio.sleep(0.5)  # a person choosing a card
                 frame_id = uuid.uuid4().hex
                 sent = time.time()
-                await ws.send(json.dumps({"type": "act", "id": frame_id, "seat": device["seat"],
-                                          "version": state["version"], "action": choice}))
+                await ws.send(
+                    json.dumps(
+                        {
+                            "type": "act",
+                            "id": frame_id,
+                            "seat": device["seat"],
+                            "version": state["version"],
+                            "action": choice,
+                        }
+                    )
+                )
                 while frame_id not in state["answers"] and time.time() < stop_at + 5:
                     await asyncio.sleep(0.002)
                 if frame_id not in state["answers"]:

@@ -13,6 +13,7 @@ signed in from keeps a signed trusted-device cookie (as django-axes and others d
 from it is limited only by its own wrong passwords ("device"), never by the account's or the
 address's.
 """
+
 import hashlib
 import logging
 import secrets
@@ -64,6 +65,7 @@ def uses_published_password(teacher) -> bool:
 
 
 # --- Throttling -------------------------------------------------------------------------------------
+
 
 def client_address(request) -> str:
     # uvicorn puts a trusted proxy's X-Forwarded-For here and nobody else's (manage.py serve).
@@ -139,6 +141,7 @@ def count_attempt(action: str, *, address: str, account: str = "") -> None:
 
 # --- Idle sessions ----------------------------------------------------------------------------------
 
+
 class KeepSignedInMiddleware:
     """A working teacher's session is saved (and its expiry pushed on) every few minutes, so it
     ends SESSION_COOKIE_AGE after the teacher's last request, not after they signed in. Every
@@ -162,6 +165,7 @@ class KeepSignedInMiddleware:
 
 
 # --- Dashboards close when their teacher signs out or changes password -----------------------------
+
 
 def teacher_group(teacher_id: int) -> str:
     return f"teacher.{teacher_id}"
@@ -238,6 +242,7 @@ class PasswordResetForm(DjangoPasswordResetForm):
 
 # --- Sign-up ----------------------------------------------------------------------------------------
 
+
 def signup_allowed_for(email: str) -> bool:
     """TEACHER_SIGNUP: "open", "closed", or the comma-separated e-mail domains allowed."""
     rule = settings.TEACHER_SIGNUP
@@ -269,9 +274,19 @@ def request_signup(*, email: str, request) -> None:
     existing = teacher is not None and teacher.is_active
     if teacher is None:
         teacher = Teacher.objects.create_user(email=email, password=None, is_active=False)
-    path = reverse("signup_confirm", args=[urlsafe_base64_encode(force_bytes(teacher.pk)),
-                                          default_token_generator.make_token(teacher)])
-    context = {"link": request.build_absolute_uri(path), "existing": existing,
-               "sign_in": request.build_absolute_uri(reverse("login"))}
-    send_later(send_mail, render_to_string("registration/signup_email_subject.txt", context).strip(),
-               render_to_string("registration/signup_email.txt", context), None, [teacher.email])
+    path = reverse(
+        "signup_confirm",
+        args=[urlsafe_base64_encode(force_bytes(teacher.pk)), default_token_generator.make_token(teacher)],
+    )
+    context = {
+        "link": request.build_absolute_uri(path),
+        "existing": existing,
+        "sign_in": request.build_absolute_uri(reverse("login")),
+    }
+    send_later(
+        send_mail,
+        render_to_string("registration/signup_email_subject.txt", context).strip(),
+        render_to_string("registration/signup_email.txt", context),
+        None,
+        [teacher.email],
+    )

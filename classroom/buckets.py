@@ -5,6 +5,7 @@ fallback's requests and joins may reach any process, so their buckets live in th
 with the same rates. Two requests at the same instant may both take the last token: a device
 gets a token or two extra at most, never a flood.
 """
+
 import math
 import time
 

@@ -12,6 +12,7 @@ A WebSocket keeps its connection for as long as it lives (uvicorn's pings close 
 counts toward its address. Reverse proxies named in ``TRUSTED_PROXIES`` are not capped: every
 client arrives from them. Measured by ``python -m benchmarks.faults --only slow_clients``.
 """
+
 from __future__ import annotations
 
 import os

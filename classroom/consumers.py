@@ -4,6 +4,7 @@ Student socket ``/ws/play/<session>/``: the device's cookie token names a partic
 act only for the seats it holds. Teacher socket ``/ws/sessions/<session>/``: the signed-in
 owner of the session only; it gets coalesced, numbered snapshots at most about a second apart.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -122,7 +123,8 @@ def _presence(participant_id, delta):
     from django.db.models.functions import Greatest
 
     Participant.objects.filter(pk=participant_id).update(
-        connected=Greatest(F("connected") + delta, 0), last_seen_at=timezone.now())
+        connected=Greatest(F("connected") + delta, 0), last_seen_at=timezone.now()
+    )
 
 
 class PlayConsumer(Consumer):
@@ -201,8 +203,11 @@ class PlayConsumer(Consumer):
             await self.send_json(view)
 
     def _state(self):
-        participant = (Participant.objects.select_related("session")
-                       .filter(pk=self.participant_id, token_hash=self.token_hash).first())
+        participant = (
+            Participant.objects.select_related("session")
+            .filter(pk=self.participant_id, token_hash=self.token_hash)
+            .first()
+        )
         if participant is None:  # removed by the teacher, or the seat moved to another tablet
             return None, []
         state = selectors.device_state(participant)
@@ -234,7 +239,8 @@ class PlayConsumer(Consumer):
             self.acting = asyncio.ensure_future(self.act(message, after=self.acting))
         elif kind == "ask_teacher":
             answer = await database_sync_to_async(services.device_asks_teacher)(
-                self.participant_id, bool(message.get("asking", True)))
+                self.participant_id, bool(message.get("asking", True))
+            )
             if answer["type"] == "error":
                 await self.send_json(answer)
         elif kind == "more_time":
@@ -243,7 +249,8 @@ class PlayConsumer(Consumer):
                 await self.send_json(answer)
         elif kind == "move":  # another tablet asks to carry on as this student
             answer = await database_sync_to_async(services.device_answers_move)(
-                self.participant_id, message.get("allow") is True)
+                self.participant_id, message.get("allow") is True
+            )
             if answer["type"] == "error":
                 await self.send_json(answer)
         elif kind == "sync":
@@ -428,10 +435,12 @@ class DashboardConsumer(Consumer):
         """The teacher signed out or changed password (classroom.accounts.close_dashboards): close
         unless this socket's browser session still signs them in. The page reloads on the close;
         the browser the password was changed in has a new session by then and opens again."""
+
         async def recheck():
             await asyncio.sleep(accounts.RECHECK_SECONDS)
             if not await accounts.still_signed_in(self.scope, self.teacher_id):
                 await self.close(code=CLOSE_UNAUTHORISED)
+
         self.signed_out_check = asyncio.create_task(recheck())
 
     async def receive(self, text_data=None, bytes_data=None):

@@ -1,6 +1,7 @@
 """The front door of a device's frames: the socket (``consumers.PlayConsumer``) and the HTTP
 fallback (``views.play_act``) read every frame with ``parse_frame``, so both refuse the same
 frames with the same refusal (rendered from ``games.refusals``)."""
+
 from __future__ import annotations
 
 import json

@@ -16,6 +16,7 @@ pick another tablet's id to block it.
 
 Counts live in the cache and expire with the window.
 """
+
 import secrets
 import time
 
@@ -64,8 +65,11 @@ def _crowded(address: str) -> bool:
     now = int(time.time() // settings.JOIN_GUESS_WINDOW_SECONDS)
     current, before = _shared_keys(address, now), _shared_keys(address, now - 1)
     counts = cache.get_many(list(current.values()) + list(before.values()))
-    return any(counts.get(current[scope], 0) + counts.get(before[scope], 0) >= ceiling
-               for scope, ceiling in settings.JOIN_GUESSES.items() if scope in current)
+    return any(
+        counts.get(current[scope], 0) + counts.get(before[scope], 0) >= ceiling
+        for scope, ceiling in settings.JOIN_GUESSES.items()
+        if scope in current
+    )
 
 
 def check(*, device: str, age: float, address: str) -> None:
@@ -77,14 +81,20 @@ def check(*, device: str, age: float, address: str) -> None:
     wait = (held or {}).get("until", 0) - time.time()
     if wait > 0:
         seconds = int(wait) + 1
-        raise TooManyGuesses(ngettext(
-            "Too many wrong codes from this tablet. Wait %(seconds)d second, or ask your teacher to "
-            "read the code out.",
-            "Too many wrong codes from this tablet. Wait %(seconds)d seconds, or ask your teacher to "
-            "read the code out.", seconds) % {"seconds": seconds})
+        raise TooManyGuesses(
+            ngettext(
+                "Too many wrong codes from this tablet. Wait %(seconds)d second, or ask your teacher to "
+                "read the code out.",
+                "Too many wrong codes from this tablet. Wait %(seconds)d seconds, or ask your teacher to "
+                "read the code out.",
+                seconds,
+            )
+            % {"seconds": seconds}
+        )
     if age < settings.JOIN_SETTLE_SECONDS and _crowded(address):
-        raise TooManyGuesses(_("Many wrong codes have been tried on this network. Wait a few seconds, "
-                               "then press Join again."))
+        raise TooManyGuesses(
+            _("Many wrong codes have been tried on this network. Wait a few seconds, then press Join again.")
+        )
 
 
 def record_miss(*, device: str, address: str) -> None:
@@ -102,6 +112,7 @@ def record_miss(*, device: str, address: str) -> None:
         over = 1
     until = 0
     if over > 0:
-        until = time.time() + min(settings.JOIN_BACKOFF_MAX_SECONDS,
-                                  settings.JOIN_BACKOFF_SECONDS * 2 ** min(over - 1, 20))
+        until = time.time() + min(
+            settings.JOIN_BACKOFF_MAX_SECONDS, settings.JOIN_BACKOFF_SECONDS * 2 ** min(over - 1, 20)
+        )
     cache.set(key, {"misses": misses, "until": until}, timeout=window * 2)

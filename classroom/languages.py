@@ -6,6 +6,7 @@ so that the server speaks it on the socket and writes the student's report in it
 pages and projector follow the teacher's browser, and the class packet the teacher's language
 when the session was opened or ended.
 """
+
 import json
 
 from django.conf import settings
@@ -85,17 +86,31 @@ def translate_frame(frame: dict, scenario: str, language: str) -> dict:
     if kind == "state":
         return {**frame, "views": translate_content(frame["views"], scenario, language)}
     if kind == "dashboard":
-        tables = [{**table, "summary": translate_content(table["summary"], scenario, language),
-                   "subtitle": translate_content(table["subtitle"], scenario, language)}
-                  for table in frame["tables"]]
+        tables = [
+            {
+                **table,
+                "summary": translate_content(table["summary"], scenario, language),
+                "subtitle": translate_content(table["subtitle"], scenario, language),
+            }
+            for table in frame["tables"]
+        ]
         standings = frame["standings"]
         if standings.get("rows"):
+
             def translated(row):
                 return {**row, "breakdown": translate_content(row["breakdown"], scenario, language)}
-            standings = {**standings, "rows": [translated(r) for r in standings["rows"]],
-                         "class": [translated(r) for r in standings["class"]]}
-        return {**frame, "storm": translate_content(frame["storm"], scenario, language), "tables": tables,
-                "standings": standings}
+
+            standings = {
+                **standings,
+                "rows": [translated(r) for r in standings["rows"]],
+                "class": [translated(r) for r in standings["class"]],
+            }
+        return {
+            **frame,
+            "storm": translate_content(frame["storm"], scenario, language),
+            "tables": tables,
+            "standings": standings,
+        }
     return translate_content(frame, scenario, language)  # a view, an answer: the game's own words
 
 

@@ -9,6 +9,7 @@ restart": tablets reconnect by themselves) and answers new ones 503 until Redis 
 so the proxy sends them to a server that can reach it (README, "Running a district"). A Redis
 restart shorter than the grace keeps the sockets (channels-redis subscribes again by itself).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -54,8 +55,9 @@ async def watch_layer_forever():
     while True:
         asked_at = time.monotonic()
         try:
-            client = client or aioredis.Redis.from_url(settings.REDIS_URL, socket_timeout=TIMEOUT_SECONDS,
-                                                       socket_connect_timeout=TIMEOUT_SECONDS)
+            client = client or aioredis.Redis.from_url(
+                settings.REDIS_URL, socket_timeout=TIMEOUT_SECONDS, socket_connect_timeout=TIMEOUT_SECONDS
+            )
             await asyncio.wait_for(client.ping(), TIMEOUT_SECONDS)
             if _lost_since is not None and cut_off():
                 logger.warning("Redis answers again: this server takes sockets again.")
@@ -95,8 +97,13 @@ class RefuseWhileCutOff:
             return await self.app(scope, receive, send)
         await receive()  # websocket.connect
         if "websocket.http.response" in scope.get("extensions", {}):
-            await send({"type": "websocket.http.response.start", "status": 503,
-                        "headers": [(b"content-type", b"text/plain"), (b"retry-after", b"2")]})
+            await send(
+                {
+                    "type": "websocket.http.response.start",
+                    "status": 503,
+                    "headers": [(b"content-type", b"text/plain"), (b"retry-after", b"2")],
+                }
+            )
             await send({"type": "websocket.http.response.body", "body": b"This server cannot reach Redis.\n"})
         else:
             await send({"type": "websocket.close", "code": 1013})

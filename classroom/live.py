@@ -1,4 +1,5 @@
 """Messages to a session's sockets (lobby, students, dashboard), pushed after commit."""
+
 from games import broadcast
 
 

@@ -5,6 +5,7 @@ in the lobby and follows the teacher's opening of the after-check live. Each par
 ``(participant) -> {key: JSON-able value}``, registered in its app's ``AppConfig.ready``; its
 value goes out with every lobby message and into the long-poll stamp.
 """
+
 from __future__ import annotations
 
 _PARTS: list = []

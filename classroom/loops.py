@@ -1,5 +1,6 @@
 """The classroom loops: class steps (a storm shared by every table), sessions whose tables have
 all finished ended by themselves, and the retention purge."""
+
 import asyncio
 import logging
 

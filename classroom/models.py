@@ -84,8 +84,7 @@ class Session(models.Model):
 
     teacher = models.ForeignKey(Teacher, on_delete=models.CASCADE, related_name="sessions")
     title = models.CharField(_("title"), max_length=80, blank=True)
-    scenario = models.CharField(_("scenario"), max_length=40, choices=registry.choices,
-                                default=registry.default_key)
+    scenario = models.CharField(_("scenario"), max_length=40, choices=registry.choices, default=registry.default_key)
     join_code = models.CharField(max_length=6, unique=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
     seats_per_table = models.PositiveSmallIntegerField(_("seats per table"), default=4)
@@ -218,8 +217,7 @@ class Table(models.Model):
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
-    game = models.OneToOneField("games.Game", null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="table")
+    game = models.OneToOneField("games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="table")
 
     class Meta:
         ordering = ["session", "number"]
@@ -244,8 +242,7 @@ class Seat(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
-    participant = models.ForeignKey(Participant, null=True, blank=True, on_delete=models.SET_NULL,
-                                    related_name="seats")
+    participant = models.ForeignKey(Participant, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats")
 
     class Meta:
         ordering = ["table", "number"]

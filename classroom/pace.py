@@ -7,6 +7,7 @@ with fresh cookies each time, gets the burst and then waits. Only joins that sea
 a typo in a nickname costs nothing. The teacher can also turn a device away for the rest of the
 lesson (``classroom.services.ban``).
 """
+
 import hashlib
 
 from django.conf import settings
@@ -37,10 +38,14 @@ def check(*, device: str, address: str) -> None:
     wait = max(buckets.seconds_to_token(key, **rate) for key, rate in _buckets(device, address))
     if wait > 0:
         seconds = int(wait) + 1
-        raise TooFast(ngettext(
-            "Many tablets are joining from here at once. Wait %(seconds)d second, then press Join again.",
-            "Many tablets are joining from here at once. Wait %(seconds)d seconds, then press Join again.",
-            seconds) % {"seconds": seconds})
+        raise TooFast(
+            ngettext(
+                "Many tablets are joining from here at once. Wait %(seconds)d second, then press Join again.",
+                "Many tablets are joining from here at once. Wait %(seconds)d seconds, then press Join again.",
+                seconds,
+            )
+            % {"seconds": seconds}
+        )
 
 
 def count(*, device: str, address: str) -> None:

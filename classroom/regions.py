@@ -11,6 +11,7 @@ KNMI, Belgium's crisis centre and KMI, the governments of Bonaire, Saba, Sint Eu
 Maarten, and the Meteorological Department of Sint Maarten. The comments beside a region name
 the source of each of its facts.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ class Link:
 
     label: object
     url: str
-    hurricane: bool = False           #: about hurricanes only (left out of a tornado plan)
+    hurricane: bool = False  #: about hurricanes only (left out of a tornado plan)
 
     @property
     def shown(self) -> str:
@@ -39,18 +40,18 @@ class Link:
 class Region:
     key: str
     name: object
-    emergency: str                    #: the number to dial when a life is in danger
-    local_help: object                #: where to ask for shelters and help that is not an emergency
-    alerts: tuple                     #: how official warnings reach a family (sentences)
-    tornado_alerts: tuple             #: how tornado warnings reach them (sentences)
-    weather: tuple[Link, ...]         #: official forecasts and warnings
-    prepare: tuple[Link, ...]         #: official advice on plans and kits
-    zone: object                      #: how to find out whether the home must be left (a sentence)
-    units: str                        #: "us" (gallons, feet) or "metric" (litres, metres)
-    paper: str                        #: "Letter" or "A4"
-    hurricanes: bool                  #: do hurricanes reach this region?
-    season: object = ""               #: when to check the plan each year
-    note: object = ""                 #: what a region with no hurricanes keeps of the plan
+    emergency: str  #: the number to dial when a life is in danger
+    local_help: object  #: where to ask for shelters and help that is not an emergency
+    alerts: tuple  #: how official warnings reach a family (sentences)
+    tornado_alerts: tuple  #: how tornado warnings reach them (sentences)
+    weather: tuple[Link, ...]  #: official forecasts and warnings
+    prepare: tuple[Link, ...]  #: official advice on plans and kits
+    zone: object  #: how to find out whether the home must be left (a sentence)
+    units: str  #: "us" (gallons, feet) or "metric" (litres, metres)
+    paper: str  #: "Letter" or "A4"
+    hurricanes: bool  #: do hurricanes reach this region?
+    season: object = ""  #: when to check the plan each year
+    note: object = ""  #: what a region with no hurricanes keeps of the plan
 
 
 _US_ALERTS = (
@@ -59,43 +60,73 @@ _US_ALERTS = (
     _("Local radio and television, and the county's own alerts (sign up on its website)."),
 )
 _US_TORNADO_ALERTS = (
-    _("A tornado warning reaches phones as a Wireless Emergency Alert and sounds on NOAA Weather "
-      "Radio; outdoor sirens are for people outside, not a reason to wait indoors."),
+    _(
+        "A tornado warning reaches phones as a Wireless Emergency Alert and sounds on NOAA Weather "
+        "Radio; outdoor sirens are for people outside, not a reason to wait indoors."
+    ),
     _("The local National Weather Service office issues tornado watches and warnings: weather.gov."),
 )
 _US_WEATHER = (
-    Link(_("Hurricane forecasts, watches and warnings (National Hurricane Center)"), "https://www.nhc.noaa.gov",
-         hurricane=True),
+    Link(
+        _("Hurricane forecasts, watches and warnings (National Hurricane Center)"),
+        "https://www.nhc.noaa.gov",
+        hurricane=True,
+    ),
     Link(_("Tornado, flood and storm warnings for your area (National Weather Service)"), "https://www.weather.gov"),
 )
 _US_PREPARE = (
     Link(_("Making a family plan and a kit (FEMA)"), "https://www.ready.gov/plan"),
     Link(_("The same advice in Spanish (FEMA)"), "https://www.listo.gov"),
-    Link(_("Emergency kit list (American Red Cross)"),
-         "https://www.redcross.org/get-help/how-to-prepare-for-emergencies/survival-kit-supplies.html"),
+    Link(
+        _("Emergency kit list (American Red Cross)"),
+        "https://www.redcross.org/get-help/how-to-prepare-for-emergencies/survival-kit-supplies.html",
+    ),
 )
 
 REGIONS = {
     "us_gulf": Region(
-        key="us_gulf", name=_("US Gulf coast"), emergency="911",
+        key="us_gulf",
+        name=_("US Gulf coast"),
+        emergency="911",
         local_help=_("211: shelters, transport out and other help (not for emergencies)."),
-        alerts=_US_ALERTS, tornado_alerts=_US_TORNADO_ALERTS, weather=_US_WEATHER, prepare=_US_PREPARE,
-        zone=_("Look up your evacuation zone on your county's or parish's emergency-management website "
-               "(search \"know your zone\" and your county)."),
-        units="us", paper="Letter", hurricanes=True,
-        season=_("Hurricane season runs from 1 June to 30 November: check the plan each May.")),
+        alerts=_US_ALERTS,
+        tornado_alerts=_US_TORNADO_ALERTS,
+        weather=_US_WEATHER,
+        prepare=_US_PREPARE,
+        zone=_(
+            "Look up your evacuation zone on your county's or parish's emergency-management website "
+            '(search "know your zone" and your county).'
+        ),
+        units="us",
+        paper="Letter",
+        hurricanes=True,
+        season=_("Hurricane season runs from 1 June to 30 November: check the plan each May."),
+    ),
     "us_atlantic": Region(
-        key="us_atlantic", name=_("US Atlantic coast"), emergency="911",
+        key="us_atlantic",
+        name=_("US Atlantic coast"),
+        emergency="911",
         local_help=_("211: shelters, transport out and other help (not for emergencies)."),
-        alerts=_US_ALERTS, tornado_alerts=_US_TORNADO_ALERTS, weather=_US_WEATHER, prepare=_US_PREPARE,
-        zone=_("Look up your evacuation zone on your county's emergency-management website (search "
-               "\"know your zone\" and your county)."),
-        units="us", paper="Letter", hurricanes=True,
-        season=_("Hurricane season runs from 1 June to 30 November: check the plan each May.")),
+        alerts=_US_ALERTS,
+        tornado_alerts=_US_TORNADO_ALERTS,
+        weather=_US_WEATHER,
+        prepare=_US_PREPARE,
+        zone=_(
+            "Look up your evacuation zone on your county's emergency-management website (search "
+            '"know your zone" and your county).'
+        ),
+        units="us",
+        paper="Letter",
+        hurricanes=True,
+        season=_("Hurricane season runs from 1 June to 30 November: check the plan each May."),
+    ),
     "caribbean_nl": Region(
-        key="caribbean_nl", name=_("Caribbean Netherlands / Sint Maarten"), emergency="911",
-        local_help=_("Your island government's hurricane information line and shelters, announced on "
-                     "the radio and its website."),
+        key="caribbean_nl",
+        name=_("Caribbean Netherlands / Sint Maarten"),
+        emergency="911",
+        local_help=_(
+            "Your island government's hurricane information line and shelters, announced on the radio and its website."
+        ),
         # NL-Alert does not reach the islands: a BES variant was only being explored (Minister of
         # Justice and Security to parliament, reported by bonaire.nu, 15 March 2018). Bonaire's
         # government sends messages through its Disasterprep Bonaire app (bonaire.nu, 20 June
@@ -104,56 +135,87 @@ REGIONS = {
         # (knmi.nl, Caribisch Nederland); the Meteorological Department of Sint Maarten (MDS)
         # issues Sint Maarten's (DCOMM, 20 October 2023), and both announce them in English.
         alerts=(
-            _("Bonaire: the Disasterprep Bonaire app, through which the island government sends "
-              "important messages. Sint Maarten: the government radio, SXMGOV 107.9 FM."),
-            _("The island government's radio, website and social media: they announce the shelters "
-              "and what to do."),
-            _("The weather service's watches and warnings, often announced in English (\"hurricane "
-              "watch\", \"hurricane warning\"): KNMI for Bonaire, Saba and Sint Eustatius; the "
-              "Meteorological Department of Sint Maarten for Sint Maarten."),
+            _(
+                "Bonaire: the Disasterprep Bonaire app, through which the island government sends "
+                "important messages. Sint Maarten: the government radio, SXMGOV 107.9 FM."
+            ),
+            _("The island government's radio, website and social media: they announce the shelters and what to do."),
+            _(
+                "The weather service's watches and warnings, often announced in English (\"hurricane "
+                'watch", "hurricane warning"): KNMI for Bonaire, Saba and Sint Eustatius; the '
+                "Meteorological Department of Sint Maarten for Sint Maarten."
+            ),
         ),
         tornado_alerts=(
-            _("Tornadoes are rare on the islands, but waterspouts and squalls come with storms: "
-              "when the weather service warns of severe weather, go inside at once."),
+            _(
+                "Tornadoes are rare on the islands, but waterspouts and squalls come with storms: "
+                "when the weather service warns of severe weather, go inside at once."
+            ),
         ),
         weather=(
-            Link(_("Warnings for Bonaire, Saba and Sint Eustatius (KNMI)"),
-                 "https://www.knmi.nl/nederland-nu/weer/waarschuwingen-en-verwachtingen/caribisch-nederland"),
-            Link(_("Warnings for Sint Maarten (Meteorological Department of Sint Maarten)"), "https://www.meteosxm.com"),
-            Link(_("Hurricane forecasts for the whole Atlantic (US National Hurricane Center)"), "https://www.nhc.noaa.gov",
-                 hurricane=True),
+            Link(
+                _("Warnings for Bonaire, Saba and Sint Eustatius (KNMI)"),
+                "https://www.knmi.nl/nederland-nu/weer/waarschuwingen-en-verwachtingen/caribisch-nederland",
+            ),
+            Link(
+                _("Warnings for Sint Maarten (Meteorological Department of Sint Maarten)"), "https://www.meteosxm.com"
+            ),
+            Link(
+                _("Hurricane forecasts for the whole Atlantic (US National Hurricane Center)"),
+                "https://www.nhc.noaa.gov",
+                hurricane=True,
+            ),
         ),
         prepare=(
             Link(_("Bonaire's hurricane advice (Openbaar Lichaam Bonaire)"), "https://www.bonairecrisis.com"),
-            Link(_("Sint Maarten's hurricane advice (Government of Sint Maarten)"),
-                 "https://www.sintmaartengov.org/hurricane"),
-            Link(_("News and help from the Dutch government on the islands (Rijksdienst Caribisch Nederland)"),
-                 "https://www.rijksdienstcn.com"),
+            Link(
+                _("Sint Maarten's hurricane advice (Government of Sint Maarten)"),
+                "https://www.sintmaartengov.org/hurricane",
+            ),
+            Link(
+                _("News and help from the Dutch government on the islands (Rijksdienst Caribisch Nederland)"),
+                "https://www.rijksdienstcn.com",
+            ),
         ),
-        zone=_("Ask your island government whether your home is in a storm-surge or flood zone, and "
-               "which shelter is yours: they are announced before each storm."),
-        units="metric", paper="A4", hurricanes=True,
-        season=_("Hurricane season runs from 1 June to 30 November: check the plan each May.")),
+        zone=_(
+            "Ask your island government whether your home is in a storm-surge or flood zone, and "
+            "which shelter is yours: they are announced before each storm."
+        ),
+        units="metric",
+        paper="A4",
+        hurricanes=True,
+        season=_("Hurricane season runs from 1 June to 30 November: check the plan each May."),
+    ),
     "nl_be": Region(
-        key="nl_be", name=_("Netherlands / Belgium"), emergency="112",
+        key="nl_be",
+        name=_("Netherlands / Belgium"),
+        emergency="112",
         # 0900-8844: the Dutch police for what is not urgent (politie.nl, as reported by Rijnmond,
         # 2019). 1722 (and 1722.be): switched on by Belgium's Interior Ministry when a storm or
         # flood is forecast, for fire-brigade help when no life is in danger (sos112.be, "Niet
         # dringend"). BE-Alert reaches those who sign up at be-alert.be (Belgian crisis centre).
-        local_help=_("When it is not an emergency: the police on 0900-8844 (Netherlands); when a "
-                     "storm or flood is forecast, the fire brigade on 1722 or at 1722.be (Belgium)."),
+        local_help=_(
+            "When it is not an emergency: the police on 0900-8844 (Netherlands); when a "
+            "storm or flood is forecast, the fire brigade on 1722 or at 1722.be (Belgium)."
+        ),
         alerts=(
-            _("NL-Alert (Netherlands) or BE-Alert (Belgium, sign up at be-alert.be): a message on "
-              "your phone when there is danger nearby."),
+            _(
+                "NL-Alert (Netherlands) or BE-Alert (Belgium, sign up at be-alert.be): a message on "
+                "your phone when there is danger nearby."
+            ),
             _("Weather warnings in code yellow, orange and red: KNMI (Netherlands), KMI (Belgium)."),
             _("Regional radio and television, which the authorities use in an emergency."),
         ),
         tornado_alerts=(
-            _("Tornadoes are rare here but do happen, with severe thunderstorms: at code orange or "
-              "red for thunderstorms or wind, stay indoors, away from windows."),
+            _(
+                "Tornadoes are rare here but do happen, with severe thunderstorms: at code orange or "
+                "red for thunderstorms or wind, stay indoors, away from windows."
+            ),
         ),
         weather=(
-            Link(_("Weather warnings for the Netherlands (KNMI)"), "https://www.knmi.nl/nederland-nu/weer/waarschuwingen"),
+            Link(
+                _("Weather warnings for the Netherlands (KNMI)"), "https://www.knmi.nl/nederland-nu/weer/waarschuwingen"
+            ),
             Link(_("Weather warnings for Belgium (KMI)"), "https://www.meteo.be"),
         ),
         prepare=(
@@ -161,13 +223,20 @@ REGIONS = {
             Link(_("Is your home at risk of flooding? (Netherlands)"), "https://www.overstroomik.nl"),
             Link(_("Risks and what to do (Belgian crisis centre)"), "https://www.risico-info.be"),
         ),
-        zone=_("Look up whether your home could flood, and how deep (overstroomik.nl in the "
-               "Netherlands, waterinfo.be in Belgium); in an emergency the authorities say whether "
-               "to leave or stay in."),
-        units="metric", paper="A4", hurricanes=False,
-        note=_("Hurricanes do not reach the Netherlands or Belgium. Heavy storms, floods and the "
-               "occasional tornado do: the parts of this plan about alerts, staying in, meeting up, "
-               "the kit and after a storm still apply.")),
+        zone=_(
+            "Look up whether your home could flood, and how deep (overstroomik.nl in the "
+            "Netherlands, waterinfo.be in Belgium); in an emergency the authorities say whether "
+            "to leave or stay in."
+        ),
+        units="metric",
+        paper="A4",
+        hurricanes=False,
+        note=_(
+            "Hurricanes do not reach the Netherlands or Belgium. Heavy storms, floods and the "
+            "occasional tornado do: the parts of this plan about alerts, staying in, meeting up, "
+            "the kit and after a storm still apply."
+        ),
+    ),
 }
 
 DEFAULT = "us_gulf"
@@ -208,16 +277,20 @@ def quantities(region: Region, language: str) -> dict:
     if units_for(region, language) == "metric":
         # The Dutch government's kit advice is 3 litres a day; the Red Cross's gallon is about 4.
         litres = 3 if region.key == "nl_be" else 4
-        return {"water_per_day": gettext("%(n)s litres") % {"n": n(litres)},
-                "water_knocks_over": gettext("%(n)s centimetres") % {"n": n(15)},
-                "water_floats_car": gettext("%(n)s centimetres") % {"n": n(30)},
-                "water_carries_suv": gettext("%(n)s centimetres") % {"n": n(60)},
-                "generator_distance": gettext("%(n)s metres") % {"n": n(6)}}
-    return {"water_per_day": gettext("1 gallon"),
-            "water_knocks_over": gettext("%(n)s inches") % {"n": n(6)},
-            "water_floats_car": gettext("1 foot (12 inches)"),
-            "water_carries_suv": gettext("%(n)s feet") % {"n": n(2)},
-            "generator_distance": gettext("%(n)s feet") % {"n": n(20)}}
+        return {
+            "water_per_day": gettext("%(n)s litres") % {"n": n(litres)},
+            "water_knocks_over": gettext("%(n)s centimetres") % {"n": n(15)},
+            "water_floats_car": gettext("%(n)s centimetres") % {"n": n(30)},
+            "water_carries_suv": gettext("%(n)s centimetres") % {"n": n(60)},
+            "generator_distance": gettext("%(n)s metres") % {"n": n(6)},
+        }
+    return {
+        "water_per_day": gettext("1 gallon"),
+        "water_knocks_over": gettext("%(n)s inches") % {"n": n(6)},
+        "water_floats_car": gettext("1 foot (12 inches)"),
+        "water_carries_suv": gettext("%(n)s feet") % {"n": n(2)},
+        "generator_distance": gettext("%(n)s feet") % {"n": n(20)},
+    }
 
 
 def fill(text, amounts: dict) -> str:

@@ -1,4 +1,5 @@
 """WebSocket addresses, all under /ws/."""
+
 from django.urls import path
 
 from classroom import consumers

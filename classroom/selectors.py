@@ -1,4 +1,5 @@
 """Reads for pages and sockets: what a student's device and the teacher's dashboard show."""
+
 from __future__ import annotations
 
 import hashlib
@@ -56,18 +57,24 @@ def student_state(participant: Participant) -> dict:
     if table is not None:
         for seat in table.seats.select_related("participant").order_by("number"):
             holder = seat.participant
-            mates.append({
-                "seat": seat.number,
-                "name": holder.nickname if holder and (holder.approved or holder.pk == participant.pk) else None,
-                "you": bool(holder and holder.pk == participant.pk),
-                "bot": holder is None,
-            })
+            mates.append(
+                {
+                    "seat": seat.number,
+                    "name": holder.nickname if holder and (holder.approved or holder.pk == participant.pk) else None,
+                    "you": bool(holder and holder.pk == participant.pk),
+                    "bot": holder is None,
+                }
+            )
     return {
-        "type": "lobby", "status": session.status, "scenario": session.scenario,
-        "nickname": participant.nickname, "approved": participant.approved,
+        "type": "lobby",
+        "status": session.status,
+        "scenario": session.scenario,
+        "nickname": participant.nickname,
+        "approved": participant.approved,
         "table": table.number if table else None,
         "game": table.game_id if table else None,
-        "seats": [seat.number for seat in seats], "mates": mates,
+        "seats": [seat.number for seat in seats],
+        "mates": mates,
         "asking": participant.asked_teacher_at is not None,
         # another tablet asks to carry on as this student: this one may allow it or not
         "move_asked": bool(participant.move_token_hash),
@@ -101,17 +108,28 @@ def dashboard_people(session: Session) -> tuple[list, list]:
     seats and games' versions."""
     participants = list(session.participants.all())
     seats: dict[int, list] = {}
-    for row in (Seat.objects.filter(table__session=session).order_by("number")
-                .values("table_id", "number", "pk", "participant_id")):
+    for row in (
+        Seat.objects.filter(table__session=session)
+        .order_by("number")
+        .values("table_id", "number", "pk", "participant_id")
+    ):
         seats.setdefault(row.pop("table_id"), []).append(SeatRow(**row))
-    tables = [TableRow(number=t["number"], game_id=t["game_id"], version=t["game__version"],
-                       seats=tuple(seats.get(t["pk"], ())), options=t["game__options"])
-              for t in session.tables.values("pk", "number", "game_id", "game__version", "game__options")]
+    tables = [
+        TableRow(
+            number=t["number"],
+            game_id=t["game_id"],
+            version=t["game__version"],
+            seats=tuple(seats.get(t["pk"], ())),
+            options=t["game__options"],
+        )
+        for t in session.tables.values("pk", "number", "game_id", "game__version", "game__options")
+    ]
     return participants, tables
 
 
-def dashboard(session: Session, summaries: dict | None = None, *, recheck: bool = True,
-              people: tuple[list, list] | None = None) -> dict:
+def dashboard(
+    session: Session, summaries: dict | None = None, *, recheck: bool = True, people: tuple[list, list] | None = None
+) -> dict:
     """Everything the teacher's live dashboard shows, alerts first.
 
     ``summaries`` maps game ids to teacher views the caller already holds (a dashboard socket
@@ -132,8 +150,9 @@ def dashboard(session: Session, summaries: dict | None = None, *, recheck: bool 
         if p.move_token_hash:
             alerts.append({"kind": "claim", "who": p.nickname, "participant": p.pk, "online": p.connected > 0})
         if p.asked_teacher_at:
-            alerts.append({"kind": "asking", "who": p.nickname, "participant": p.pk,
-                           "since": p.asked_teacher_at.isoformat()})
+            alerts.append(
+                {"kind": "asking", "who": p.nickname, "participant": p.pk, "since": p.asked_teacher_at.isoformat()}
+            )
     for table in session_tables:
         summary = (summaries or {}).get(table.game_id)
         if table.game_id and (summary is None or recheck and summary["version"] < table.version):
@@ -142,33 +161,48 @@ def dashboard(session: Session, summaries: dict | None = None, *, recheck: bool 
         for seat in table.seats:
             holder = by_id.get(seat.participant_id)
             bot = summary and summary["bots"].get(str(seat.number))
-            seats.append({"seat": seat.number, "id": seat.pk,
-                          "name": holder.nickname if holder else None,
-                          "participant": holder.pk if holder else None,
-                          "approved": holder.approved if holder else None,
-                          "online": online(holder) if holder else None,
-                          "bot": bot})
+            seats.append(
+                {
+                    "seat": seat.number,
+                    "id": seat.pk,
+                    "name": holder.nickname if holder else None,
+                    "participant": holder.pk if holder else None,
+                    "approved": holder.approved if holder else None,
+                    "online": online(holder) if holder else None,
+                    "bot": bot,
+                }
+            )
             if holder and session.status == Session.Status.PLAYING:
                 if not online(holder) and not bot:
-                    alerts.append({"kind": "offline", "who": holder.nickname, "table": table.number, "participant": holder.pk})
+                    alerts.append(
+                        {"kind": "offline", "who": holder.nickname, "table": table.number, "participant": holder.pk}
+                    )
                 if holder.refusals >= 3:
-                    alerts.append({"kind": "stuck", "who": holder.nickname, "table": table.number, "participant": holder.pk})
+                    alerts.append(
+                        {"kind": "stuck", "who": holder.nickname, "table": table.number, "participant": holder.pk}
+                    )
                 timer = summary and summary["timers"].get(str(seat.number))
                 if timer and not bot and summary["status"] == "playing":
                     left = (datetime.fromisoformat(timer) - now).total_seconds()
                     if left < (session.turn_seconds or 60) / 2:
-                        alerts.append({"kind": "idle", "who": holder.nickname, "table": table.number,
-                                       "participant": holder.pk})
-                elif (summary and not bot and summary["status"] == "playing" and session.started_at
-                      and seat.number not in summary.get("played", [seat.number])
-                      and (now - session.started_at).total_seconds() > (session.turn_seconds or 60)):
+                        alerts.append(
+                            {"kind": "idle", "who": holder.nickname, "table": table.number, "participant": holder.pk}
+                        )
+                elif (
+                    summary
+                    and not bot
+                    and summary["status"] == "playing"
+                    and session.started_at
+                    and seat.number not in summary.get("played", [seat.number])
+                    and (now - session.started_at).total_seconds() > (session.turn_seconds or 60)
+                ):
                     # no clock runs before a student's first move: say so if it is long in coming
-                    alerts.append({"kind": "idle", "who": holder.nickname, "table": table.number,
-                                       "participant": holder.pk})
+                    alerts.append(
+                        {"kind": "idle", "who": holder.nickname, "table": table.number, "participant": holder.pk}
+                    )
         if summary and summary["status"] == "finished":
             alerts.append({"kind": "finished", "who": None, "table": table.number})
-        tables.append({"number": table.number, "game": table.game_id, "seats": seats,
-                       "summary": summary})
+        tables.append({"number": table.number, "game": table.game_id, "seats": seats, "summary": summary})
     if session.status in (Session.Status.PLAYING, Session.Status.PAUSED):
         seated = {seat.participant_id for table in session_tables for seat in table.seats}
         for p in participants:
@@ -179,17 +213,28 @@ def dashboard(session: Session, summaries: dict | None = None, *, recheck: bool 
     scenario = registry.get(session.scenario)
     for row, table in zip(session_tables, tables):
         table["subtitle"] = scenario.card_subtitle(row.options or {}, table["summary"]) if row.game_id else None
-    storm = scenario.class_panel([t["summary"]["view"] for t in tables if t["summary"]], session.shared_step,
-                                 session.storm_deadline.isoformat() if session.storm_deadline else None)
+    storm = scenario.class_panel(
+        [t["summary"]["view"] for t in tables if t["summary"]],
+        session.shared_step,
+        session.storm_deadline.isoformat() if session.storm_deadline else None,
+    )
     return {
-        "type": "dashboard", "session": session.pk, "status": session.status, "scenario": session.scenario,
+        "type": "dashboard",
+        "session": session.pk,
+        "status": session.status,
+        "scenario": session.scenario,
         "storm": storm,
-        "code": format_code(session.join_code), "join_url": join_url(session),
-        "loopback": join_url_is_loopback(), "serve_command": SERVE_CLASS_COMMAND,
+        "code": format_code(session.join_code),
+        "join_url": join_url(session),
+        "loopback": join_url_is_loopback(),
+        "serve_command": SERVE_CLASS_COMMAND,
         "check_url": f"{settings.PUBLIC_BASE_URL}/check",
-        "participants": [{"id": p.pk, "name": p.nickname, "approved": p.approved, "players": p.players,
-                          "online": online(p)} for p in participants],
-        "alerts": alerts, "tables": tables,
+        "participants": [
+            {"id": p.pk, "name": p.nickname, "approved": p.approved, "players": p.players, "online": online(p)}
+            for p in participants
+        ],
+        "alerts": alerts,
+        "tables": tables,
         "standings": team_standings(session, tables) if scenario.team_play else standings(session, tables),
     }
 
@@ -204,11 +249,18 @@ def standings(session: Session, tables: list[dict]) -> dict:
         names = {s["seat"]: s for s in table["seats"]}
         for result in table["summary"]["results"]:
             seat = names.get(result["seat"], {})
-            rows.append({"table": table["number"], "seat": result["seat"], "name": seat.get("name"),
-                         "projected": _projected_name(seat, table["number"]),
-                         "bot": seat.get("participant") is None or bool(seat.get("bot")),
-                         "score": result["score"], "table_rank": result["rank"],
-                         "breakdown": result.get("breakdown", {})})
+            rows.append(
+                {
+                    "table": table["number"],
+                    "seat": result["seat"],
+                    "name": seat.get("name"),
+                    "projected": _projected_name(seat, table["number"]),
+                    "bot": seat.get("participant") is None or bool(seat.get("bot")),
+                    "score": result["score"],
+                    "table_rank": result["rank"],
+                    "breakdown": result.get("breakdown", {}),
+                }
+            )
     humans = sorted((r for r in rows if not r["bot"]), key=lambda r: -r["score"])
     rank = 0
     for index, row in enumerate(humans):
@@ -239,8 +291,11 @@ def device_state(participant: Participant) -> dict:
         views = [games.current_view(game, seat) for seat in lobby["seats"]]
     # The whole lobby part counts: a part another app adds (the check's phase) changes the stamp too.
     extra = json.dumps(lobby, sort_keys=True, default=str)
-    stamp = f"{lobby['status']}:{lobby['table']}:{lobby['approved']}:{len(lobby['mates'])}:{lobby['move_asked']:d}:" + \
-        ",".join(str(v["version"]) for v in views) + f":{hashlib.sha1(extra.encode()).hexdigest()[:8]}"
+    stamp = (
+        f"{lobby['status']}:{lobby['table']}:{lobby['approved']}:{len(lobby['mates'])}:{lobby['move_asked']:d}:"
+        + ",".join(str(v["version"]) for v in views)
+        + f":{hashlib.sha1(extra.encode()).hexdigest()[:8]}"
+    )
     return {"type": "state", "stamp": stamp, "lobby": lobby, "views": views}
 
 
@@ -269,10 +324,19 @@ def team_standings(session: Session, tables: list[dict]) -> dict:
             yardstick = track[min(moves, len(track)) - 1] if moves and track else 0
         names = [s["name"] for s in table["seats"] if s["name"]]
         projected = [_projected_name(s, table["number"]) for s in table["seats"] if s["participant"]]
-        rows.append({"table": table["number"], "name": ", ".join(names) or None,
-                     "projected": ", ".join(projected) or None, "score": result["score"],
-                     "bot_score": yardstick, "humans": bool(names), "stopped": stopped,
-                     "stopped_after": moves if stopped else None, "class_rank": None})
+        rows.append(
+            {
+                "table": table["number"],
+                "name": ", ".join(names) or None,
+                "projected": ", ".join(projected) or None,
+                "score": result["score"],
+                "bot_score": yardstick,
+                "humans": bool(names),
+                "stopped": stopped,
+                "stopped_after": moves if stopped else None,
+                "class_rank": None,
+            }
+        )
     ranked = sorted((r for r in rows if r["humans"] and not r["stopped"]), key=lambda r: r["score"])
     for row in ranked:
         row["class_rank"] = 1 + sum(1 for other in ranked if other["score"] < row["score"])

@@ -4,6 +4,7 @@ Each function is one change a teacher or a student makes; views and consumers ca
 nothing else writes sessions, participants, tables or seats. Game state itself changes only in
 ``games.services``.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -45,6 +46,7 @@ class JoinError(Exception):
 
 # --- Join codes -----------------------------------------------------------------------------------
 
+
 def normalize_code(raw: str) -> str:
     """What the student typed, as a code: case, spaces and dashes ignored; O/0 and I/1 folded."""
     cleaned = "".join(ch for ch in (raw or "").upper() if ch.isalnum())
@@ -64,15 +66,30 @@ class SessionQuotaReached(Exception):
     """A teacher already keeps as many sessions as one account may; nothing was created."""
 
     def __init__(self, most):
-        self.message = _("You already keep %(most)d sessions, the most one account may. Delete old "
-                         "ones to start a new lesson.") % {"most": most}
+        self.message = _(
+            "You already keep %(most)d sessions, the most one account may. Delete old ones to start a new lesson."
+        ) % {"most": most}
         super().__init__(self.message)
 
 
-def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_with_bots=True,
-                   turn_timer=True, turn_seconds=120, names=Session.Names.APPROVE, seed=None,
-                   options=None, title="", preset="", max_participants=40,
-                   intensity=Session.Intensity.GENTLE, age_band="10+", region=regions.DEFAULT) -> Session:
+def create_session(
+    *,
+    teacher,
+    scenario: str,
+    seats_per_table: int = 4,
+    fill_with_bots=True,
+    turn_timer=True,
+    turn_seconds=120,
+    names=Session.Names.APPROVE,
+    seed=None,
+    options=None,
+    title="",
+    preset="",
+    max_participants=40,
+    intensity=Session.Intensity.GENTLE,
+    age_band="10+",
+    region=regions.DEFAULT,
+) -> Session:
     """A new session in the lobby, with a join code unique among all sessions.
 
     ``preset`` names one of the scenario's ``PRESETS`` (see ``scenarios.registry``): its
@@ -98,12 +115,22 @@ def create_session(*, teacher, scenario: str, seats_per_table: int = 4, fill_wit
         try:
             with transaction.atomic():
                 return Session.objects.create(
-                    teacher=teacher, scenario=scenario, join_code=new_join_code(),
-                    seats_per_table=seats_per_table, fill_with_bots=fill_with_bots,
-                    turn_timer=turn_timer, turn_seconds=turn_seconds, names=names,
+                    teacher=teacher,
+                    scenario=scenario,
+                    join_code=new_join_code(),
+                    seats_per_table=seats_per_table,
+                    fill_with_bots=fill_with_bots,
+                    turn_timer=turn_timer,
+                    turn_seconds=turn_seconds,
+                    names=names,
                     seed=seed if seed is not None else secrets.randbits(48),
-                    options=options, title=title, max_participants=max_participants, region=region,
-                    language=languages.current(), intensity=audience.intensity, age_band=audience.age_band,
+                    options=options,
+                    title=title,
+                    max_participants=max_participants,
+                    region=region,
+                    language=languages.current(),
+                    intensity=audience.intensity,
+                    age_band=audience.age_band,
                 )
         except IntegrityError:
             continue
@@ -114,8 +141,9 @@ def open_session_for_code(raw_code: str) -> Session:
     """The session a typed code opens, or ``JoinError`` saying why not."""
     code = normalize_code(raw_code)
     if len(code) != CODE_LENGTH:
-        raise JoinError(_("A join code has 6 letters and numbers, like %(example)s.")
-                        % {"example": "K7M-Q2P"}, code="bad_code")
+        raise JoinError(
+            _("A join code has 6 letters and numbers, like %(example)s.") % {"example": "K7M-Q2P"}, code="bad_code"
+        )
     session = Session.objects.filter(join_code=code).first()
     if session is None:
         raise JoinError(_("No lesson has that code. Check it on the board and try again."), code="wrong_code")
@@ -125,6 +153,7 @@ def open_session_for_code(raw_code: str) -> Session:
 
 
 # --- Participants ---------------------------------------------------------------------------------
+
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -148,13 +177,16 @@ def check_nickname(session: Session, raw: str, exclude=None) -> str:
     if problem:
         raise JoinError(str(problem), code="bad_nickname")
     if _nickname_taken(session, name, exclude):
-        raise JoinError(_("Someone in this lesson already uses “%(name)s”. Add a letter or pick another.")
-                        % {"name": name}, code="duplicate_nickname")
+        raise JoinError(
+            _("Someone in this lesson already uses “%(name)s”. Add a letter or pick another.") % {"name": name},
+            code="duplicate_nickname",
+        )
     return name
 
 
-def join(*, session: Session, nickname: str = "", players: int = 1,
-         language: str | None = None, device_hash: str = "") -> tuple[Participant, str]:
+def join(
+    *, session: Session, nickname: str = "", players: int = 1, language: str | None = None, device_hash: str = ""
+) -> tuple[Participant, str]:
     """Add a student (or a shared device of ``players`` students) to a session, playing and
     reading their report in ``language`` (the tablet's choice; the active language if None),
     from the device ``device_hash`` names (``pace.device_hash``; refused if the teacher banned it).
@@ -169,8 +201,10 @@ def join(*, session: Session, nickname: str = "", players: int = 1,
     with transaction.atomic():
         session = Session.objects.select_for_update().get(pk=session.pk)
         if session.joining_locked:
-            raise JoinError(_("Your teacher has closed this lesson to new students. Ask your teacher "
-                              "to open it."), code="joining_locked")
+            raise JoinError(
+                _("Your teacher has closed this lesson to new students. Ask your teacher to open it."),
+                code="joining_locked",
+            )
         if device_hash and device_hash in session.banned_devices:
             raise JoinError(_("Your teacher has taken this tablet out of the lesson."), code="banned")
         if session.participants.count() >= session.max_participants:
@@ -187,9 +221,15 @@ def join(*, session: Session, nickname: str = "", players: int = 1,
             name = check_nickname(session, nickname)
             approved = session.names == Session.Names.AUTO
         participant = Participant.objects.create(
-            session=session, nickname=name, approved=approved, players=players,
-            token_hash=hash_token(token), last_seen_at=timezone.now(), device_hash=device_hash,
-            language=languages.supported(language or languages.current()))
+            session=session,
+            nickname=name,
+            approved=approved,
+            players=players,
+            token_hash=hash_token(token),
+            last_seen_at=timezone.now(),
+            device_hash=device_hash,
+            language=languages.supported(language or languages.current()),
+        )
         if session.status == Session.Status.LOBBY:
             if session.arranged_by_teacher:
                 _seat_in_smallest_table(session, participant)
@@ -237,8 +277,7 @@ def set_max_participants(*, session: Session, most) -> None:
     except (TypeError, ValueError):
         most = 0
     if not 1 <= most <= MAX_PARTICIPANTS:
-        raise JoinError(_("Choose between 1 and %(most)d students.") % {"most": MAX_PARTICIPANTS},
-                        code="bad_cap")
+        raise JoinError(_("Choose between 1 and %(most)d students.") % {"most": MAX_PARTICIPANTS}, code="bad_cap")
     Session.objects.filter(pk=session.pk).update(max_participants=most)
     notify_session(session)
 
@@ -256,8 +295,9 @@ def remove(*, participant: Participant) -> None:
         else:
             for seat in seats:
                 if seat.table.game_id:
-                    games.set_bot(game_id=seat.table.game_id, seat=seat.number,
-                                  policy=games.policy_bot(session.scenario))
+                    games.set_bot(
+                        game_id=seat.table.game_id, seat=seat.number, policy=games.policy_bot(session.scenario)
+                    )
     notify_session(session)
 
 
@@ -293,13 +333,15 @@ def ask_teacher(*, participant: Participant, asking=True) -> bool:
     """Raise or lower a student's "ask the teacher" hand; the dashboard is told only if it
     changed. Returns whether it changed."""
     changed = Participant.objects.filter(pk=participant.pk, asked_teacher_at__isnull=asking).update(
-        asked_teacher_at=timezone.now() if asking else None)
+        asked_teacher_at=timezone.now() if asking else None
+    )
     if changed:
         notify_session(participant.session)
     return bool(changed)
 
 
 # --- Tables -------------------------------------------------------------------------------------
+
 
 def table_sizes(humans: int, seats_per_table: int) -> list[int]:
     """Balanced table sizes: as few tables as fit, sizes differing by at most one, and never a
@@ -329,8 +371,10 @@ def arrange_tables(session: Session) -> None:
     fill = [0] * len(sizes)
     seats = []
     for participant in participants:
-        index = next((i for i, size in enumerate(sizes) if fill[i] + participant.players <= size),
-                     min(range(len(sizes)), key=lambda i: fill[i]))
+        index = next(
+            (i for i, size in enumerate(sizes) if fill[i] + participant.players <= size),
+            min(range(len(sizes)), key=lambda i: fill[i]),
+        )
         for _seat in range(participant.players):
             seats.append(Seat(table=tables[index], number=fill[index], participant=participant))
             fill[index] += 1
@@ -344,8 +388,7 @@ def _seat_in_smallest_table(session: Session, participant: Participant) -> None:
         table = Table.objects.create(session=session, number=len(tables) + 1)
     used = set(table.seats.values_list("number", flat=True))
     free = [n for n in range(session.seats_per_table + participant.players) if n not in used]
-    Seat.objects.bulk_create(Seat(table=table, number=n, participant=participant)
-                             for n in free[:participant.players])
+    Seat.objects.bulk_create(Seat(table=table, number=n, participant=participant) for n in free[: participant.players])
 
 
 def move_participant(*, participant: Participant, table_number: int) -> None:
@@ -363,7 +406,7 @@ def move_participant(*, participant: Participant, table_number: int) -> None:
             raise JoinError(_("That table is full."), code="table_full")
         participant.seats.all().delete()
         used = set(table.seats.values_list("number", flat=True))
-        free = [n for n in range(8) if n not in used][:participant.players]
+        free = [n for n in range(8) if n not in used][: participant.players]
         Seat.objects.bulk_create(Seat(table=table, number=n, participant=participant) for n in free)
         for empty in session.tables.annotate(taken=Count("seats")).filter(taken=0):
             empty.delete()
@@ -374,14 +417,20 @@ def _take_bot_seats(session: Session, participant: Participant) -> bool:
     """A late arrival takes live bot seats (whose player is still in the game, never a finished
     household) at the table with the fewest humans. Returns False when there is none: the
     student then waits without a seat, and the dashboard offers the teacher a new table."""
-    tables = (session.tables.filter(game__isnull=False, game__status=Game.Status.PLAYING)
-              .annotate(humans=Count("seats", filter=Q(seats__participant__isnull=False)))
-              .order_by("humans", "number").select_related("game"))
+    tables = (
+        session.tables.filter(game__isnull=False, game__status=Game.Status.PLAYING)
+        .annotate(humans=Count("seats", filter=Q(seats__participant__isnull=False)))
+        .order_by("humans", "number")
+        .select_related("game")
+    )
     for table in tables:
         engine = games.engine_for(table.game)
         state = engine.load(table.game.state)
-        free = [seat for seat in table.seats.filter(participant__isnull=True).order_by("number")
-                if games.seat_open(engine, state, seat.number)][:participant.players]
+        free = [
+            seat
+            for seat in table.seats.filter(participant__isnull=True).order_by("number")
+            if games.seat_open(engine, state, seat.number)
+        ][: participant.players]
         if len(free) == participant.players:
             for seat in free:
                 seat.participant = participant
@@ -414,8 +463,9 @@ def open_late_tables(*, session: Session) -> list[Table]:
             seated = 0
             while queue and seated + queue[0].players <= max(size, queue[0].players):
                 participant = queue.pop(0)
-                Seat.objects.bulk_create(Seat(table=table, number=seated + n, participant=participant)
-                                         for n in range(participant.players))
+                Seat.objects.bulk_create(
+                    Seat(table=table, number=seated + n, participant=participant) for n in range(participant.players)
+                )
                 seated += participant.players
             _start_table(session, table)
             tables.append(table)
@@ -424,6 +474,7 @@ def open_late_tables(*, session: Session) -> list[Table]:
 
 
 # --- Running the lesson ---------------------------------------------------------------------------
+
 
 def start(*, session: Session) -> Session:
     """Start every table's game; empty seats get the scenario's policy bot."""
@@ -454,8 +505,10 @@ def _start_table(session: Session, table: Table) -> None:
         count = max(count, session.seats_per_table if session.fill_with_bots else 2)
     Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(len(humans), count))
     game = games.create_game(
-        scenario=session.scenario, seed=games.derive_seed(session.seed, str(table.number)),
-        seats=count, options=table_options(session, table.number),
+        scenario=session.scenario,
+        seed=games.derive_seed(session.seed, str(table.number)),
+        seats=count,
+        options=table_options(session, table.number),
         bots={n: policy for n in range(len(humans), count)},
         turn_seconds=session.turn_seconds if session.turn_timer else None,
         bot_step_seconds=settings.BOT_STEP_SECONDS,
@@ -496,15 +549,20 @@ def sweep_storms(now=None) -> int:
         game_ids = _games(session)
         tables = list(Game.objects.filter(pk__in=game_ids, status=Game.Status.PLAYING))
         forced = session.storm_deadline is not None and session.storm_deadline <= now
-        if not tables or not (forced or (session.shared_step and
-                                         all(games.waiting_for_system(g, step["action"]["type"]) for g in tables))):
+        if not tables or not (
+            forced or (session.shared_step and all(games.waiting_for_system(g, step["action"]["type"]) for g in tables))
+        ):
             continue
         # The countdown names its storm: every sweep of it (another process's, a retry) is one move.
         key = f"r{session.storm_deadline.timestamp():.0f}" if forced else ""
         for game in tables:
             try:
-                if games.system_action(game_id=game.pk, action=dict(step["action"]),
-                                       actor=Move.Actor.TEACHER if forced else Move.Actor.SYSTEM, key=key):
+                if games.system_action(
+                    game_id=game.pk,
+                    action=dict(step["action"]),
+                    actor=Move.Actor.TEACHER if forced else Move.Actor.SYSTEM,
+                    key=key,
+                ):
                     moved += 1
             except Refused:  # e.g. a table still choosing roles: it takes the step next time
                 continue
@@ -534,8 +592,11 @@ def set_paused(*, session: Session, paused: bool, parked=False) -> Session:
 
 
 def hand_to_bot(*, seat: Seat, to_bot: bool) -> None:
-    games.set_bot(game_id=seat.table.game_id, seat=seat.number,
-                  policy=games.policy_bot(seat.table.session.scenario) if to_bot else None)
+    games.set_bot(
+        game_id=seat.table.game_id,
+        seat=seat.number,
+        policy=games.policy_bot(seat.table.session.scenario) if to_bot else None,
+    )
     notify_session(seat.table.session)
 
 
@@ -575,14 +636,16 @@ def end_finished_sessions() -> int:
     a session is ended (and its debrief queued) only by the sweep that moved it from playing.
     Returns how many sessions ended."""
     games_of = Table.objects.filter(session=OuterRef("pk"), game__isnull=False)
-    done = Session.objects.filter(Exists(games_of), ~Exists(games_of.exclude(game__status=Game.Status.FINISHED)),
-                                  status=Session.Status.PLAYING)
+    done = Session.objects.filter(
+        Exists(games_of), ~Exists(games_of.exclude(game__status=Game.Status.FINISHED)), status=Session.Status.PLAYING
+    )
     ended = 0
     for session in done:
         with transaction.atomic():
             now = timezone.now()
             if not Session.objects.filter(pk=session.pk, status=Session.Status.PLAYING).update(
-                    status=Session.Status.ENDED, ended_at=now):
+                status=Session.Status.ENDED, ended_at=now
+            ):
                 continue
             session.status, session.ended_at = Session.Status.ENDED, now
             _after_end(session)
@@ -592,6 +655,7 @@ def end_finished_sessions() -> int:
 
 # --- Seats and devices ------------------------------------------------------------------------------
 
+
 def request_device_move(*, session: Session, nickname: str) -> tuple[Participant, str]:
     """A student whose tablet broke asks to carry on from this device: the new device's token
     waits for approval (nobody can take a seat just by typing a name). While the first tablet
@@ -599,17 +663,22 @@ def request_device_move(*, session: Session, nickname: str) -> tuple[Participant
     approves (``approve_device_move``). A waiting request is never replaced by another, and none
     is taken while joining is locked."""
     if session.joining_locked:
-        raise JoinError(_("Your teacher has closed this lesson to new students. Ask your teacher "
-                          "to open it."), code="joining_locked")
+        raise JoinError(
+            _("Your teacher has closed this lesson to new students. Ask your teacher to open it."),
+            code="joining_locked",
+        )
     key = nicknames.same_key(nicknames.clean(nickname))
     participant = next((p for p in session.participants.all() if nicknames.same_key(p.nickname) == key), None)
     if participant is None:
         raise JoinError(_("Nobody in this lesson uses that nickname."), code="unknown_nickname")
     token = secrets.token_urlsafe(24)
-    claimed = Participant.objects.filter(pk=participant.pk, move_token_hash="").update(move_token_hash=hash_token(token))
+    claimed = Participant.objects.filter(pk=participant.pk, move_token_hash="").update(
+        move_token_hash=hash_token(token)
+    )
     if not claimed:
-        raise JoinError(_("Another tablet is already waiting to carry on as this student. Ask your "
-                          "teacher."), code="move_waiting")
+        raise JoinError(
+            _("Another tablet is already waiting to carry on as this student. Ask your teacher."), code="move_waiting"
+        )
     participant.move_token_hash = hash_token(token)
     notify_session(session)
     return participant, token
@@ -623,8 +692,11 @@ def participant_waiting_to_move(session: Session, token: str | None) -> Particip
 
 def _hand_over(participant: Participant) -> bool:
     """The waiting device now holds the seats; the old one's sockets close (its token is gone)."""
-    changed = Participant.objects.filter(pk=participant.pk).exclude(move_token_hash="").update(
-        token_hash=F("move_token_hash"), move_token_hash="")
+    changed = (
+        Participant.objects.filter(pk=participant.pk)
+        .exclude(move_token_hash="")
+        .update(token_hash=F("move_token_hash"), move_token_hash="")
+    )
     notify_session(participant.session)
     return bool(changed)
 
@@ -635,9 +707,14 @@ def approve_device_move(*, participant: Participant, seen_both=False) -> None:
     if not participant.move_token_hash:
         return
     if participant.connected and not seen_both:
-        raise JoinError(_("%(name)s's first tablet is still online: they can allow the move on it. "
-                          "Or look at both tablets, then approve with both seen.")
-                        % {"name": participant.nickname}, code="first_tablet_online")
+        raise JoinError(
+            _(
+                "%(name)s's first tablet is still online: they can allow the move on it. "
+                "Or look at both tablets, then approve with both seen."
+            )
+            % {"name": participant.nickname},
+            code="first_tablet_online",
+        )
     _hand_over(participant)
 
 
@@ -748,14 +825,26 @@ def _tap(participant_id: int, message: dict):
         action_id, seat_number, version, action = _act_frame(message)
         held, exists, first = yield Held(participant_id, seat_number, action_id)
         outcome = yield from game_pipeline.steps(
-            game_id=_game_of(held, exists), seat=seat_number, action=action, action_id=action_id,
-            version=version, actor=Move.Actor.STUDENT, first=first)
+            game_id=_game_of(held, exists),
+            seat=seat_number,
+            action=action,
+            action_id=action_id,
+            version=version,
+            actor=Move.Actor.STUDENT,
+            first=first,
+        )
     except Refused as refusal:
         return (yield AfterRefusal(refusal, message, participant_id, held)), []
     if held["refusals"]:
         yield ClearRefusals(participant_id)
-    answer = {"type": "ok", "id": outcome.move.action_id, "seat": outcome.move.seat,
-              "version": outcome.version, "replayed": outcome.replayed, "events": outcome.move.events}
+    answer = {
+        "type": "ok",
+        "id": outcome.move.action_id,
+        "seat": outcome.move.seat,
+        "version": outcome.version,
+        "replayed": outcome.replayed,
+        "events": outcome.move.events,
+    }
     return answer, outcome.batch
 
 
@@ -767,7 +856,8 @@ _SEAT_SQL = (
     f'FROM "{Seat._meta.db_table}" st JOIN "{Table._meta.db_table}" t ON t."id" = st."table_id" '
     f'JOIN "{Participant._meta.db_table}" p ON p."id" = st."participant_id" '
     f'JOIN "{Session._meta.db_table}" s ON s."id" = p."session_id" '
-    f'WHERE st."participant_id" = %s AND st."number" = %s ORDER BY st."table_id" LIMIT 1')
+    f'WHERE st."participant_id" = %s AND st."number" = %s ORDER BY st."table_id" LIMIT 1'
+)
 _PARTICIPANT_SQL = f'SELECT 1 FROM "{Participant._meta.db_table}" WHERE "id" = %s'
 
 
@@ -814,8 +904,10 @@ def act(participant_id: int, message: dict) -> tuple[dict, list]:
 
 # The seat (``_SEAT_SQL``) and its game as ``games.pipeline`` reads it: one round trip for
 # everything a tap checks before the rules.
-_HELD_SQL = (f'SELECT h."game", h."status", h."refusals", {game_pipeline.GAME_READ_COLUMNS} '
-             f'FROM ({_SEAT_SQL}) h LEFT JOIN "{Game._meta.db_table}" g ON g."id" = h."game"')
+_HELD_SQL = (
+    f'SELECT h."game", h."status", h."refusals", {game_pipeline.GAME_READ_COLUMNS} '
+    f'FROM ({_SEAT_SQL}) h LEFT JOIN "{Game._meta.db_table}" g ON g."id" = h."game"'
+)
 
 
 async def _async_answer(conn, request):
@@ -825,8 +917,9 @@ async def _async_answer(conn, request):
 
     if not isinstance(request, Held):
         return await DatabaseSyncToAsync(_orm_answer, thread_sensitive=False)(request)
-    row = await (await conn.execute(
-        _HELD_SQL, [request.action_id, request.participant_id, request.seat_number])).fetchone()
+    row = await (
+        await conn.execute(_HELD_SQL, [request.action_id, request.participant_id, request.seat_number])
+    ).fetchone()
     if row is None:
         exists = bool(await (await conn.execute(_PARTICIPANT_SQL, [request.participant_id])).fetchone())
         return None, exists, None
@@ -870,6 +963,7 @@ def touch(*, participant: Participant) -> None:
 
 # --- Deleting ------------------------------------------------------------------------------------
 
+
 def delete_session(*, session: Session) -> None:
     """Delete a session with everything in it: participants (nicknames, device tokens), tables and
     seats, games and their move logs, debrief settings and reports (each report's page and PDF
@@ -900,6 +994,7 @@ def _forget_on_disk() -> None:
 
 
 # --- Retention ------------------------------------------------------------------------------------
+
 
 def purge_expired(*, now=None) -> int:
     """Delete every session older than ``RETENTION_DAYS``: nicknames, games and move logs,

@@ -1,4 +1,5 @@
 """Pages and endpoints for teachers and students. Thin: each calls a service or a selector."""
+
 import asyncio
 import functools
 from datetime import timedelta
@@ -91,9 +92,14 @@ class ThrottledLoginView(auth_views.LoginView):
     def form_valid(self, form):
         response = super().form_valid(form)
         # this browser is the teacher's from now on: others' wrong passwords never lock it out
-        response.set_cookie(accounts.TRUSTED_COOKIE, accounts.trusted_device(form.get_user().email),
-                            max_age=accounts.TRUSTED_DAYS * 86400, httponly=True, samesite="Lax",
-                            secure=_secure_cookies(self.request))
+        response.set_cookie(
+            accounts.TRUSTED_COOKIE,
+            accounts.trusted_device(form.get_user().email),
+            max_age=accounts.TRUSTED_DAYS * 86400,
+            httponly=True,
+            samesite="Lax",
+            secure=_secure_cookies(self.request),
+        )
         return response
 
 
@@ -113,6 +119,7 @@ class ThrottledPasswordResetView(auth_views.PasswordResetView):
 
 # --- Teacher ----------------------------------------------------------------------------------------
 
+
 def _own_session(request, pk) -> Session:
     """The session if it belongs to the signed-in teacher; 404 otherwise (never 403: no leaks)."""
     return get_object_or_404(Session, pk=pk, teacher=request.user)
@@ -120,8 +127,11 @@ def _own_session(request, pk) -> Session:
 
 @login_required
 def home(request):
-    return render(request, "classroom/home.html", {"sessions": request.user.sessions.all()[:50],
-                                                   "retention_days": settings.RETENTION_DAYS})
+    return render(
+        request,
+        "classroom/home.html",
+        {"sessions": request.user.sessions.all()[:50], "retention_days": settings.RETENTION_DAYS},
+    )
 
 
 def _scenario_options():
@@ -134,18 +144,25 @@ def _scenario_presets():
 
 @login_required
 def session_new(request):
-    form = SessionForm(request.POST or None, scenario_options=_scenario_options(),
-                       scenario_presets=_scenario_presets())
+    form = SessionForm(request.POST or None, scenario_options=_scenario_options(), scenario_presets=_scenario_presets())
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             session = services.create_session(
-                teacher=request.user, scenario=data["scenario"], title=data["title"],
-                seats_per_table=data["seats_per_table"], fill_with_bots=data["fill_with_bots"],
-                turn_timer=data["turn_timer"], turn_seconds=data["turn_seconds"], names=data["names"],
-                seed=data["seed"], options=form.engine_options(),
-                preset=form.preset(), max_participants=data["max_participants"],
-                intensity=data["intensity"], age_band=data["age_band"],
+                teacher=request.user,
+                scenario=data["scenario"],
+                title=data["title"],
+                seats_per_table=data["seats_per_table"],
+                fill_with_bots=data["fill_with_bots"],
+                turn_timer=data["turn_timer"],
+                turn_seconds=data["turn_seconds"],
+                names=data["names"],
+                seed=data["seed"],
+                options=form.engine_options(),
+                preset=form.preset(),
+                max_participants=data["max_participants"],
+                intensity=data["intensity"],
+                age_band=data["age_band"],
                 region=data["region"],
             )
         except services.SessionQuotaReached as error:
@@ -158,11 +175,18 @@ def session_new(request):
 @login_required
 def session_detail(request, pk):
     session = _own_session(request, pk)
-    return render(request, "classroom/session.html", {
-        "session": session, "scenario": registry.get(session.scenario), "dashboard": selectors.dashboard(session),
-        "board_url": board_url_in(session, languages.current()),
-        "code": services.format_code(session.join_code), "join_url": selectors.join_url(session),
-    })
+    return render(
+        request,
+        "classroom/session.html",
+        {
+            "session": session,
+            "scenario": registry.get(session.scenario),
+            "dashboard": selectors.dashboard(session),
+            "board_url": board_url_in(session, languages.current()),
+            "code": services.format_code(session.join_code),
+            "join_url": selectors.join_url(session),
+        },
+    )
 
 
 @login_required
@@ -176,18 +200,24 @@ def session_dashboard_json(request, pk):
 @login_required
 def session_screen(request, pk):
     session = _own_session(request, pk)
-    return render(request, "classroom/screen.html", {
-        "session": session, "scenario": registry.get(session.scenario), "code": services.format_code(session.join_code),
-        "board_url": board_url_in(session, languages.current()),
-        "join_url": selectors.join_url(session), "dashboard": selectors.dashboard(session),
-    })
+    return render(
+        request,
+        "classroom/screen.html",
+        {
+            "session": session,
+            "scenario": registry.get(session.scenario),
+            "code": services.format_code(session.join_code),
+            "board_url": board_url_in(session, languages.current()),
+            "join_url": selectors.join_url(session),
+            "dashboard": selectors.dashboard(session),
+        },
+    )
 
 
 @login_required
 def session_qr(request, pk):
     session = _own_session(request, pk)
-    image = qrcode.make(selectors.join_url(session), image_factory=qrcode.image.svg.SvgPathImage,
-                        box_size=20, border=2)
+    image = qrcode.make(selectors.join_url(session), image_factory=qrcode.image.svg.SvgPathImage, box_size=20, border=2)
     return HttpResponse(image.to_string(), content_type="image/svg+xml")
 
 
@@ -211,17 +241,21 @@ COMMANDS = {
     "approve-all": lambda s, p: services.approve_all(session=s),
     "late-tables": lambda s, p: services.open_late_tables(session=s),
     "unapprove": lambda s, p: services.approve(participant=_participant(s, p.get("participant")), approved=False),
-    "rename": lambda s, p: services.rename(participant=_participant(s, p.get("participant")), nickname=p.get("nickname", "")),
+    "rename": lambda s, p: services.rename(
+        participant=_participant(s, p.get("participant")), nickname=p.get("nickname", "")
+    ),
     "remove": lambda s, p: services.remove(participant=_participant(s, p.get("participant"))),
     "remove-many": lambda s, p: services.remove_many(session=s, participant_ids=p.getlist("participant")),
     "ban": lambda s, p: services.ban(participant=_participant(s, p.get("participant"))),
-    "move": lambda s, p: services.move_participant(participant=_participant(s, p.get("participant")),
-                                                   table_number=int(p.get("table") or 1)),
+    "move": lambda s, p: services.move_participant(
+        participant=_participant(s, p.get("participant")), table_number=int(p.get("table") or 1)
+    ),
     "clear-ask": lambda s, p: services.ask_teacher(participant=_participant(s, p.get("participant")), asking=False),
     "to-bot": lambda s, p: services.hand_to_bot(seat=_seat(s, p.get("seat")), to_bot=True),
     "to-student": lambda s, p: services.hand_to_bot(seat=_seat(s, p.get("seat")), to_bot=False),
-    "approve-move": lambda s, p: services.approve_device_move(participant=_participant(s, p.get("participant")),
-                                                              seen_both=p.get("seen_both") == "1"),
+    "approve-move": lambda s, p: services.approve_device_move(
+        participant=_participant(s, p.get("participant")), seen_both=p.get("seen_both") == "1"
+    ),
     "refuse-move": lambda s, p: services.refuse_device_move(participant=_participant(s, p.get("participant"))),
     "lock-joining": lambda s, p: services.set_joining_locked(session=s, locked=True),
     "unlock-joining": lambda s, p: services.set_joining_locked(session=s, locked=False),
@@ -261,12 +295,20 @@ def session_delete(request, pk):
     if request.method == "POST":
         name = str(session)
         services.delete_session(session=session)
-        messages.success(request, _("“%(session)s” was deleted with its students' nicknames, games, "
-                                    "moves and reports.") % {"session": name})
+        messages.success(
+            request,
+            _("“%(session)s” was deleted with its students' nicknames, games, moves and reports.") % {"session": name},
+        )
         return redirect("classroom:home")
-    return render(request, "classroom/session_delete.html", {
-        "session": session, "students": session.participants.count(), "tables": session.tables.count(),
-    })
+    return render(
+        request,
+        "classroom/session_delete.html",
+        {
+            "session": session,
+            "students": session.participants.count(),
+            "tables": session.tables.count(),
+        },
+    )
 
 
 # --- Student ----------------------------------------------------------------------------------------
@@ -319,32 +361,53 @@ def join(request, code=""):
             if existing:
                 return redirect("classroom:play", session.pk)
             if request.POST.get("move") == "1":
-                participant, token = services.request_device_move(session=session,
-                                                                  nickname=form.cleaned_data["nickname"])
+                participant, token = services.request_device_move(
+                    session=session, nickname=form.cleaned_data["nickname"]
+                )
             else:
                 address = request.META.get("REMOTE_ADDR", "")
                 pace.check(device=device, address=address)
-                participant, token = services.join(session=session, nickname=form.cleaned_data["nickname"],
-                                                   players=form.cleaned_data["players"],
-                                                   language=languages.current(), device_hash=pace.device_hash(device))
+                participant, token = services.join(
+                    session=session,
+                    nickname=form.cleaned_data["nickname"],
+                    players=form.cleaned_data["players"],
+                    language=languages.current(),
+                    device_hash=pace.device_hash(device),
+                )
                 pace.count(device=device, address=address)
         except (guesses.TooManyGuesses, pace.TooFast) as error:
             form.add_error("code", error.message)
         except services.JoinError as error:
-            field = "code" if error.code in ("bad_code", "wrong_code", "ended", "joining_locked",
-                                             "session_full", "banned") else "nickname"
+            field = (
+                "code"
+                if error.code in ("bad_code", "wrong_code", "ended", "joining_locked", "session_full", "banned")
+                else "nickname"
+            )
             form.add_error(field, error.message)
             offer_move = error.code == "duplicate_nickname" and session.status != Session.Status.LOBBY
         else:
             response = redirect("classroom:play", session.pk)
-            response.set_cookie(token_cookie(session.pk), token, max_age=TOKEN_MAX_AGE, httponly=True,
-                                samesite="Lax", secure=_secure_cookies(request))
+            response.set_cookie(
+                token_cookie(session.pk),
+                token,
+                max_age=TOKEN_MAX_AGE,
+                httponly=True,
+                samesite="Lax",
+                secure=_secure_cookies(request),
+            )
             return response
     generated = session is not None and session.names == Session.Names.GENERATED
-    response = render(request, "classroom/join.html", {"form": form, "generated_names": generated,
-                                                       "offer_move": offer_move})
-    response.set_cookie(DEVICE_COOKIE, device_cookie, max_age=TOKEN_MAX_AGE, httponly=True, samesite="Lax",
-                        secure=_secure_cookies(request))
+    response = render(
+        request, "classroom/join.html", {"form": form, "generated_names": generated, "offer_move": offer_move}
+    )
+    response.set_cookie(
+        DEVICE_COOKIE,
+        device_cookie,
+        max_age=TOKEN_MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=_secure_cookies(request),
+    )
     return response
 
 
@@ -373,17 +436,24 @@ def play(request, pk):
         return redirect("classroom:join")
     languages.follow_device(participant)  # the picker on this page changed the tablet's language
     scenario = registry.get(session.scenario)
-    return render(request, "classroom/play.html", {
-        "session": session, "participant": participant, "scenario": scenario,
-        "board_url": board_url_in(session, participant.language),
-        "max_frame": MAX_FRAME_BYTES,
-    })
+    return render(
+        request,
+        "classroom/play.html",
+        {
+            "session": session,
+            "participant": participant,
+            "scenario": scenario,
+            "board_url": board_url_in(session, participant.language),
+            "max_frame": MAX_FRAME_BYTES,
+        },
+    )
 
 
 def _refusal(refusal: Refused, action_id=None) -> JsonResponse:
     """A refusal as the HTTP fallback answers it: the socket's message, with its HTTP status."""
-    return JsonResponse(refusal.as_message(action_id if isinstance(action_id, str) else None),
-                        status=refusal.http_status)
+    return JsonResponse(
+        refusal.as_message(action_id if isinstance(action_id, str) else None), status=refusal.http_status
+    )
 
 
 def _too_fast(action_id=None) -> JsonResponse:
@@ -426,8 +496,7 @@ def _poll_state(pk, token, first):
     participant = services.participant_for_token(session, token) if session and not _long_over(session) else None
     if participant is None:
         return None
-    if first and not buckets.allow(f"frames:{participant.pk}", rate=MAX_FRAMES_PER_SECOND,
-                                   burst=MAX_FRAMES_PER_SECOND):
+    if first and not buckets.allow(f"frames:{participant.pk}", rate=MAX_FRAMES_PER_SECOND, burst=MAX_FRAMES_PER_SECOND):
         return "too_fast"
     services.touch(participant=participant)
     return languages.translate_frame(selectors.device_state(participant), session.scenario, participant.language)

@@ -1,4 +1,5 @@
 """ASGI entry point: Django for HTTP, Channels for the table and dashboard sockets."""
+
 import os
 
 from django.core.asgi import get_asgi_application
@@ -23,11 +24,14 @@ from games.loops import sweep_forever  # noqa: E402
 from scoring.loops import resend_forever  # noqa: E402
 
 #: HTTP and the sockets, without the process's start and stop.
-routes = ProtocolTypeRouter({
-    "http": health.AnswerAnonymous(BodyLimit(django_asgi_app)),
-    "websocket": RefuseWhileCutOff(
-        AllowedHostsOriginValidator(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))))),
-})
+routes = ProtocolTypeRouter(
+    {
+        "http": health.AnswerAnonymous(BodyLimit(django_asgi_app)),
+        "websocket": RefuseWhileCutOff(
+            AllowedHostsOriginValidator(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))))
+        ),
+    }
+)
 #: What every process that serves runs in the background: bots and timers, the class storm,
 #: purges, reports whose queuing failed, and the watch on the channel layer.
 LOOPS = [sweep_forever, storms_forever, purge_forever, resend_forever, watch_layer_forever]

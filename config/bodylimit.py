@@ -5,6 +5,7 @@ any view runs, whatever its size and however slowly it arrives, and ``DATA_UPLOA
 is checked only afterwards. This wrapper answers 413 at once when the declared length is over
 that setting, and stops reading a chunked body as soon as it is.
 """
+
 from django.conf import settings
 
 _TOO_BIG = b"Request body too large."
@@ -53,7 +54,15 @@ class BodyLimit:
 
 
 async def _refuse(send):
-    await send({"type": "http.response.start", "status": 413,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                            (b"content-length", str(len(_TOO_BIG)).encode()), (b"connection", b"close")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(_TOO_BIG)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": _TOO_BIG})

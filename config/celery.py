@@ -1,4 +1,5 @@
 """The Celery app. Workers run `celery -A config worker`; embedded mode never needs one."""
+
 import os
 
 from celery import Celery

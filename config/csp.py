@@ -3,6 +3,7 @@
 Scripts come only from our own static files, so an injected ``<script>`` or ``onclick`` never
 runs. The policy is the ``CONTENT_SECURITY_POLICY`` setting, one list of sources per directive.
 """
+
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.utils.deprecation import MiddlewareMixin

@@ -15,6 +15,7 @@ Cheap and bounded, because anyone may ask as often as they like:
   ``AnswerAnonymous`` before Django, so 40 of them a second cost the class no thread hops, no
   middleware and no session look-up (``benchmarks.faults --only health_burst``).
 """
+
 import asyncio
 import concurrent.futures
 import threading
@@ -62,8 +63,9 @@ def _check_tasks():
     from config.celery import app
 
     transport = {"socket_timeout": BROKER_TIMEOUT_SECONDS, "socket_connect_timeout": BROKER_TIMEOUT_SECONDS}
-    with Connection(settings.CELERY_BROKER_URL, connect_timeout=BROKER_TIMEOUT_SECONDS,
-                    transport_options=transport) as conn:
+    with Connection(
+        settings.CELERY_BROKER_URL, connect_timeout=BROKER_TIMEOUT_SECONDS, transport_options=transport
+    ) as conn:
         conn.connect()
         workers = app.control.ping(timeout=0.5, connection=conn) or []
     return f"celery broker reachable, {len(workers)} worker(s) answered"
@@ -171,9 +173,18 @@ class AnswerAnonymous:
             return await self.app(scope, receive, send)
         healthy = held[0]
         body = b'{"ok": true}' if healthy else b'{"ok": false}'
-        await send({"type": "http.response.start", "status": 200 if healthy else 503, "headers": [
-            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-            (b"cache-control", b"no-store"), (b"x-content-type-options", b"nosniff")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200 if healthy else 503,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"cache-control", b"no-store"),
+                    (b"x-content-type-options", b"nosniff"),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
 
 

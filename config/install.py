@@ -3,6 +3,7 @@ secrets that must never work because they were published.
 
 Free of Django so that settings can use it before Django is set up.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -16,24 +17,28 @@ MIN_SECRET_KEY_LENGTH = 50
 
 # Keys that have appeared in this repository (settings, tests, benchmarks, docs). Anyone who has
 # read the code knows them, so no install may sign anything with them.
-KNOWN_SECRET_KEYS = frozenset({
-    "embedded-only-insecure-key-do-not-use-in-production",
-    "test-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-    "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-    "x" * 20 + "production-secret-key-with-enough-entropy-1234567890",
-})
+KNOWN_SECRET_KEYS = frozenset(
+    {
+        "embedded-only-insecure-key-do-not-use-in-production",
+        "test-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+        "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+        "x" * 20 + "production-secret-key-with-enough-entropy-1234567890",
+    }
+)
 
 # Passwords that have been printed by `make run` or written in the code or the README (tests
 # keep this list complete: tests/test_install.py).
-KNOWN_PASSWORDS = frozenset({
-    "hurricane-demo-2026",
-    "correct-horse-battery-7",
-    "another-good-passphrase-9",
-    "bench-password-1",
-    "bench-pass-123456",
-    "nope-nope-nope",
-    "not-the-password",
-})
+KNOWN_PASSWORDS = frozenset(
+    {
+        "hurricane-demo-2026",
+        "correct-horse-battery-7",
+        "another-good-passphrase-9",
+        "bench-password-1",
+        "bench-pass-123456",
+        "nope-nope-nope",
+        "not-the-password",
+    }
+)
 
 LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
 WILDCARDS = {"0.0.0.0", "::", "[::]", ""}

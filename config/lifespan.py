@@ -1,4 +1,5 @@
 """Starts and stops the process's background loops with the ASGI server's lifespan events."""
+
 import asyncio
 
 

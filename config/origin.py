@@ -4,6 +4,7 @@ Channels' ``AllowedHostsOriginValidator`` accepts every origin when ALLOWED_HOST
 is in ``make run`` on a classroom network. A browser always sends the page's ``Origin`` and the
 address it connects to as ``Host``; when both are present they must name the same host and port.
 """
+
 from __future__ import annotations
 
 from urllib.parse import urlsplit

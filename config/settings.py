@@ -4,6 +4,7 @@ With no environment at all this is the embedded default of `make run`: SQLite, a
 channel layer and Celery tasks run in-process on a background thread. Setting DATABASE_URL and
 REDIS_URL switches to the real services (PostgreSQL, Redis channel layer and broker).
 """
+
 import os
 from pathlib import Path
 from urllib.parse import urlparse
@@ -47,14 +48,18 @@ else:
     if problem := install.secret_key_problem(SECRET_KEY):
         raise ImproperlyConfigured(
             f"{problem} Set SECRET_KEY to at least {install.MIN_SECRET_KEY_LENGTH} random characters, e.g. "
-            "the output of: python3 -c 'import secrets; print(secrets.token_urlsafe(48))'")
+            "the output of: python3 -c 'import secrets; print(secrets.token_urlsafe(48))'"
+        )
 
 # Every printed or encoded address (join URL, QR code) is built from this.
-PUBLIC_BASE_URL = (os.environ.get("PUBLIC_BASE_URL")
-                   or f"http://{'localhost' if LOOPBACK_ONLY else install.served_address(HOST)}:{PORT}").rstrip("/")
+PUBLIC_BASE_URL = (
+    os.environ.get("PUBLIC_BASE_URL")
+    or f"http://{'localhost' if LOOPBACK_ONLY else install.served_address(HOST)}:{PORT}"
+).rstrip("/")
 # The names this server answers to: loopback, the address it serves and the public one.
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or install.allowed_hosts(
-    HOST, urlparse(PUBLIC_BASE_URL).hostname if os.environ.get("PUBLIC_BASE_URL") else None)
+    HOST, urlparse(PUBLIC_BASE_URL).hostname if os.environ.get("PUBLIC_BASE_URL") else None
+)
 # Django's debug pages show settings, paths and local variables: never to another machine, so
 # DEBUG is off unless every name this server answers to is loopback (a proxy's public name, a
 # LAN address or "*" turns it off).
@@ -110,11 +115,16 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
         "OPTIONS": {
-            "loaders": [("django.template.loaders.cached.Loader", [
-                "django.template.loaders.filesystem.Loader",
-                "django.template.loaders.app_directories.Loader",
-                "scenarios.loaders.TemplateLoader",  # each scenario's own templates
-            ])],
+            "loaders": [
+                (
+                    "django.template.loaders.cached.Loader",
+                    [
+                        "django.template.loaders.filesystem.Loader",
+                        "django.template.loaders.app_directories.Loader",
+                        "scenarios.loaders.TemplateLoader",  # each scenario's own templates
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
@@ -137,8 +147,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         install.owner_only_database(DATABASES["default"]["NAME"])
     # The embedded server's taps run on a few worker threads; each keeps its SQLite connection
     # rather than opening one (and running the PRAGMAs below) for every tap.
-    DATABASES["default"]["CONN_MAX_AGE"] = (int(os.environ["CONN_MAX_AGE"]) if "CONN_MAX_AGE" in os.environ
-                                            else None)
+    DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ["CONN_MAX_AGE"]) if "CONN_MAX_AGE" in os.environ else None
     # Many readers and one writer at a time without "database is locked" surprises.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
@@ -159,8 +168,10 @@ if REDIS_URL:
             # Pub/sub channels ignore Redis's database number, so the prefix carries it: two
             # sites (or test runs) on one Redis server with different databases never hear
             # each other's games.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 500}],
-                       "prefix": "stormwise" + (urlparse(REDIS_URL).path.strip("/") or "0")},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "max_connections": 500}],
+                "prefix": "stormwise" + (urlparse(REDIS_URL).path.strip("/") or "0"),
+            },
         }
     }
 else:
@@ -191,7 +202,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
     # A broker that accepts a connection and then says nothing must not hold a request for ever
     # (scoring.queue also bounds the wait for a pooled connection).
-    "socket_timeout": 3, "socket_connect_timeout": 3,
+    "socket_timeout": 3,
+    "socket_connect_timeout": 3,
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 
@@ -209,8 +221,10 @@ SESSION_COOKIE_AGE = int(float(os.environ.get("TEACHER_IDLE_HOURS", "8")) * 3600
 # ("school.example,district.example"). A laptop in a classroom has its one teacher.
 TEACHER_SIGNUP = os.environ.get("TEACHER_SIGNUP", "closed" if EMBEDDED else "open").strip().lower()
 # Sign-up and password reset links go out by e-mail; the embedded mode prints them in the terminal.
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend" if EMBEDDED
-                               else "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend" if EMBEDDED else "django.core.mail.backends.smtp.EmailBackend",
+)
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
@@ -292,9 +306,15 @@ if not DEBUG and not EMBEDDED:
 
 # No inline scripts anywhere: pages pass data through json_script or data- attributes.
 CONTENT_SECURITY_POLICY = {
-    "default-src": ["'self'"], "script-src": ["'self'"], "style-src": ["'self'", "'unsafe-inline'"],
-    "img-src": ["'self'", "data:"], "connect-src": ["'self'"], "object-src": ["'none'"],
-    "frame-ancestors": ["'none'"], "base-uri": ["'self'"], "form-action": ["'self'"],
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "frame-ancestors": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
 }
 
 LOGGING = {
@@ -316,17 +336,29 @@ LIVE_ASYNC_DB = env_bool("LIVE_ASYNC_DB", True)
 # the database in embedded mode. Django's in-memory cache keeps 300 entries, so 300 misses from
 # anywhere would wipe every count.
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": "stormwise"}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "stormwise",
+        }
+    }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "stormwise_limits",
-                          # culled only past a million live counts (expired ones go first)
-                          "OPTIONS": {"MAX_ENTRIES": 1_000_000}}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "stormwise_limits",
+            # culled only past a million live counts (expired ones go first)
+            "OPTIONS": {"MAX_ENTRIES": 1_000_000},
+        }
+    }
 # Wrong join codes allowed per ten minutes: per device, per address (a whole class shares one
 # school address, so it is generous), and for the whole server.
-JOIN_GUESSES = {"device": int(os.environ.get("JOIN_GUESSES_DEVICE", "8")),
-                "address": int(os.environ.get("JOIN_GUESSES_ADDRESS", "120")),
-                "global": int(os.environ.get("JOIN_GUESSES_GLOBAL", "2000"))}
+JOIN_GUESSES = {
+    "device": int(os.environ.get("JOIN_GUESSES_DEVICE", "8")),
+    "address": int(os.environ.get("JOIN_GUESSES_ADDRESS", "120")),
+    "global": int(os.environ.get("JOIN_GUESSES_GLOBAL", "2000")),
+}
 JOIN_GUESS_WINDOW_SECONDS = 600
 # A device past its allowance waits this long, doubling with each further miss, up to the most;
 # while an address is over its ceiling a device's code is looked up once it has held its id this long.

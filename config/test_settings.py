@@ -1,4 +1,5 @@
 """Test settings: the real services on their standard local ports, overridable by environment."""
+
 import os
 import secrets
 

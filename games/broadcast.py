@@ -10,6 +10,7 @@ Seat and teacher views travel already encoded as JSON text: every socket of the 
 group message, so the views are encoded once here instead of once per socket there, and a
 dashboard keeps a table's teacher view as one string rather than as thousands of objects.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,10 +40,16 @@ class Snapshot:
 
     @classmethod
     def of(cls, game):
-        return cls(id=game.pk, version=game.version, status=game.status, seats=game.seats,
-                   bots=dict(game.bots), marks={k: v[0] for k, v in game.seat_marks.items()},
-                   timers=dict(game.timers),
-                   played=tuple(sorted(int(k) for k, v in game.seat_marks.items() if len(v) > 3 and v[3])))
+        return cls(
+            id=game.pk,
+            version=game.version,
+            status=game.status,
+            seats=game.seats,
+            bots=dict(game.bots),
+            marks={k: v[0] for k, v in game.seat_marks.items()},
+            timers=dict(game.timers),
+            played=tuple(sorted(int(k) for k, v in game.seat_marks.items() if len(v) > 3 and v[3])),
+        )
 
 
 def group_name(game_id: int) -> str:
@@ -65,8 +72,12 @@ def encode(message) -> str:
 def view_message(snap: Snapshot, engine, state, seat: int | None, view: dict | None = None) -> dict:
     """The full view one seat (or, for None, the teacher) is shown at this version."""
     message = {
-        "type": "view", "game": snap.id, "seat": seat, "version": snap.version,
-        "status": snap.status, "view": view if view is not None else engine.view(state, seat),
+        "type": "view",
+        "game": snap.id,
+        "seat": seat,
+        "version": snap.version,
+        "status": snap.status,
+        "view": view if view is not None else engine.view(state, seat),
     }
     if seat is None:
         message["bots"] = snap.bots
@@ -87,9 +98,18 @@ def others_message(snap: Snapshot, seat: int, others, built: int) -> dict:
     view the device holds (built at version ``built``); the rest of that view stays as it is. A
     device holding a view older than ``built`` waits a moment for that one, which may still be
     on its way, and asks for a sync if it never comes."""
-    return {"type": "others", "game": snap.id, "seat": seat, "version": snap.version,
-            "built": built, "status": snap.status, "mark": snap.marks.get(str(seat), 0),
-            "bot": snap.bots.get(str(seat)), "timer": snap.timers.get(str(seat)), "others": others}
+    return {
+        "type": "others",
+        "game": snap.id,
+        "seat": seat,
+        "version": snap.version,
+        "built": built,
+        "status": snap.status,
+        "mark": snap.marks.get(str(seat), 0),
+        "bot": snap.bots.get(str(seat)),
+        "timer": snap.timers.get(str(seat)),
+        "others": others,
+    }
 
 
 # What the dashboard's alerts and standings read from a table's view (classroom.selectors.dashboard).
@@ -104,19 +124,33 @@ def head(summary: dict) -> dict:
     return head
 
 
-def messages(snap: Snapshot, engine, state, views: dict | None = None,
-             others: dict | None = None) -> list[tuple[str, dict]]:
+def messages(
+    snap: Snapshot, engine, state, views: dict | None = None, others: dict | None = None
+) -> list[tuple[str, dict]]:
     """Every seat's view (or, where ``others`` has it, its ``others`` part) for the table's group
     and the teacher view for its dashboards."""
     others = others or {}
-    seat_views = {str(seat): encode(others_message(snap, seat, *others[seat]) if seat in others
-                                    else view_message(snap, engine, state, seat, (views or {}).get(seat)))
-                  for seat in range(snap.seats)}
+    seat_views = {
+        str(seat): encode(
+            others_message(snap, seat, *others[seat])
+            if seat in others
+            else view_message(snap, engine, state, seat, (views or {}).get(seat))
+        )
+        for seat in range(snap.seats)
+    }
     summary = view_message(snap, engine, state, None)
     return [
         (group_name(snap.id), {"type": "game.views", "version": snap.version, "views": seat_views}),
-        (watch_group_name(snap.id), {"type": "game.summary", "game": snap.id, "version": snap.version,
-                                     "summary": encode(summary), "head": head(summary)}),
+        (
+            watch_group_name(snap.id),
+            {
+                "type": "game.summary",
+                "game": snap.id,
+                "version": snap.version,
+                "summary": encode(summary),
+                "head": head(summary),
+            },
+        ),
     ]
 
 

@@ -1,4 +1,5 @@
 """The deadline loop: bots' paced steps and idle seats' turn timers, one loop per server process."""
+
 import asyncio
 import logging
 

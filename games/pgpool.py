@@ -9,6 +9,7 @@ that is not PostgreSQL (the embedded SQLite mode) uses the ORM path instead: see
 A connection that fails, or a tap that waits longer than ``TIMEOUT_SECONDS`` for the database,
 raises Django's ``OperationalError`` like the ORM path, so callers handle one kind of outage.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -55,9 +56,14 @@ class _Pool:
 def _conninfo() -> str:
     params = connections["default"].settings_dict
     return psycopg.conninfo.make_conninfo(
-        dbname=params["NAME"], user=params.get("USER") or None, password=params.get("PASSWORD") or None,
-        host=params.get("HOST") or None, port=str(params["PORT"]) if params.get("PORT") else None,
-        connect_timeout=3, application_name="stormwise-live")
+        dbname=params["NAME"],
+        user=params.get("USER") or None,
+        password=params.get("PASSWORD") or None,
+        host=params.get("HOST") or None,
+        port=str(params["PORT"]) if params.get("PORT") else None,
+        connect_timeout=3,
+        application_name="stormwise-live",
+    )
 
 
 @asynccontextmanager

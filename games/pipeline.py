@@ -33,6 +33,7 @@ taps, so a re-sent tap is found and its stored outcome returned. The server name
 (or a key naming a one-off intent, such as a storm countdown), so a retried sweep never plays
 a version's bot step twice: the first save moved the version on.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -63,6 +64,7 @@ class Outcome:
 
 
 # --- The requests a driver answers ----------------------------------------------------------------
+
 
 @dataclass
 class Read:
@@ -99,8 +101,18 @@ def server_action_id(purpose: str, seat, at) -> str:
     return f"{purpose}:{'-' if seat is None else seat}:{at}"
 
 
-def steps(*, game_id: int, seat: int | None, action: dict, action_id: str | None, version: int | None,
-          actor: str, purpose: str | None = None, first=None, publish: bool = True):
+def steps(
+    *,
+    game_id: int,
+    seat: int | None,
+    action: dict,
+    action_id: str | None,
+    version: int | None,
+    actor: str,
+    purpose: str | None = None,
+    first=None,
+    publish: bool = True,
+):
     """The pipeline, as requests for a driver. ``action_id`` None: a server move, named by
     ``server_action_id(purpose or actor, seat, version read)``. ``first`` is the answer to the
     first ``Read`` when the caller has read the game already. Returns an ``Outcome``; raises
@@ -123,13 +135,17 @@ def steps(*, game_id: int, seat: int | None, action: dict, action_id: str | None
         step = services.advance(game, seat, action, move_id, actor, views=publish)
         step.move.created_at = game.updated_at = timezone.now()
         if (yield Save(game, step.move, read_version, read_stamp)):
-            batch = (broadcast.messages(broadcast.Snapshot.of(game), step.engine, step.state,
-                                        step.views, step.others) if publish else [])
+            batch = (
+                broadcast.messages(broadcast.Snapshot.of(game), step.engine, step.state, step.views, step.others)
+                if publish
+                else []
+            )
             return Outcome(move=step.move, version=game.version, batch=batch, game=game)
     raise OperationalError("the table kept changing; try again")
 
 
 # --- The ORM driver -----------------------------------------------------------------------------
+
 
 def orm_read(game_id: int, action_id: str | None):
     query = Game.objects.filter(pk=game_id)
@@ -190,6 +206,7 @@ def run_sync(steps) -> Outcome:
 
 # --- The async psycopg driver -------------------------------------------------------------------
 
+
 def _columns(model) -> tuple[list[str], list[str]]:
     fields = model._meta.concrete_fields
     return [f.attname for f in fields], [f'"{f.column}"' for f in fields]
@@ -201,9 +218,10 @@ _MOVE_ATTRS, _MOVE_COLUMNS = _columns(Move)
 # move's action id, for a game row aliased ``g``; its one parameter is the action id. A caller
 # that checks something else first reads both in one statement and hands the row to
 # ``game_from_row`` (classroom does, for a tap's seat).
-GAME_READ_COLUMNS = (", ".join(f"g.{column}" for column in _GAME_COLUMNS)
-                     + f', (SELECT m."id" FROM "{Move._meta.db_table}" m '
-                     f'WHERE m."game_id" = g."id" AND m."action_id" = %s LIMIT 1)')
+GAME_READ_COLUMNS = (
+    ", ".join(f"g.{column}" for column in _GAME_COLUMNS) + f', (SELECT m."id" FROM "{Move._meta.db_table}" m '
+    f'WHERE m."game_id" = g."id" AND m."action_id" = %s LIMIT 1)'
+)
 _READ_SQL = f'SELECT {GAME_READ_COLUMNS} FROM "{Game._meta.db_table}" g WHERE g."id" = %s'
 _MOVE_SQL = f'SELECT {", ".join(_MOVE_COLUMNS)} FROM "{Move._meta.db_table}" WHERE "id" = %s'
 # The game row is saved only if it is still at the version the move was worked out from, and
@@ -213,7 +231,8 @@ _SAVE_MOVE_SQL = (
     + ", ".join(f'"{Game._meta.get_field(name).column}" = %s' for name in MOVE_CHANGES)
     + ' WHERE "id" = %s AND "version" = %s AND "updated_at" = %s RETURNING "id") '
     f'INSERT INTO "{Move._meta.db_table}" ("game_id", "seq", "seat", "actor", "action_id", "action", '
-    '"events", "created_at") SELECT "id", %s, %s, %s, %s, %s, %s, %s FROM saved')
+    '"events", "created_at") SELECT "id", %s, %s, %s, %s, %s, %s, %s FROM saved'
+)
 
 
 def game_from_row(row) -> tuple[Game | None, int | None]:
@@ -240,11 +259,25 @@ async def async_answer(conn, request, other=None):
     if not isinstance(request, Save):
         return await other(conn, request)
     game, move = request.game, request.move
-    saved = await conn.execute(_SAVE_MOVE_SQL, [
-        _jsonb(value) if isinstance(value, (dict, list)) else value
-        for value in [getattr(game, name) for name in MOVE_CHANGES]
-    ] + [game.pk, request.read_version, request.read_stamp, move.seq, move.seat, move.actor, move.action_id,
-         _jsonb(move.action), _jsonb(move.events), move.created_at])
+    saved = await conn.execute(
+        _SAVE_MOVE_SQL,
+        [
+            _jsonb(value) if isinstance(value, (dict, list)) else value
+            for value in [getattr(game, name) for name in MOVE_CHANGES]
+        ]
+        + [
+            game.pk,
+            request.read_version,
+            request.read_stamp,
+            move.seq,
+            move.seat,
+            move.actor,
+            move.action_id,
+            _jsonb(move.action),
+            _jsonb(move.events),
+            move.created_at,
+        ],
+    )
     return saved.rowcount == 1
 
 

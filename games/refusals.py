@@ -1,4 +1,5 @@
 """Refusals: one exception for every rejected input, rendered from its code through gettext."""
+
 from django.utils.translation import get_language, gettext_lazy as _
 
 from scenarios import registry, words
@@ -26,8 +27,7 @@ MESSAGES = {
 
 # The HTTP status of a refusal the HTTP fallback answers on its own (an ``act`` the game refused
 # is an answer like any other: 200).
-HTTP_STATUS = {"too_big": 413, "bad_frame": 400, "too_fast": 429, "unavailable": 503,
-               "unknown_device": 403}
+HTTP_STATUS = {"too_big": 413, "bad_frame": 400, "too_fast": 429, "unavailable": 503, "unknown_device": 403}
 
 
 class Refused(Exception):
@@ -70,5 +70,4 @@ class Refused(Exception):
         return HTTP_STATUS.get(self.code, 200)
 
     def as_message(self, action_id=None):
-        return {"type": "error", "id": action_id, "code": self.code, "message": self.message,
-                "params": self.params}
+        return {"type": "error", "id": action_id, "code": self.code, "message": self.message, "params": self.params}

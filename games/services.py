@@ -6,6 +6,7 @@ socket's tap on PostgreSQL, by async psycopg (``asubmit``); the module's docstri
 concurrency and idempotency rules. Bots and idle-seat timers are deadlines on the game row,
 swept by ``sweep_due`` (one loop per server process).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -41,17 +42,31 @@ def _bot(scenario: str, policy: str):
     return registry.get(scenario).bots[policy]
 
 
-def create_game(*, scenario: str, seed: int, seats: int, options: dict | None = None,
-                bots: dict[int, str] | None = None, turn_seconds: int | None = None,
-                bot_step_seconds: float = 1.0) -> Game:
+def create_game(
+    *,
+    scenario: str,
+    seed: int,
+    seats: int,
+    options: dict | None = None,
+    bots: dict[int, str] | None = None,
+    turn_seconds: int | None = None,
+    bot_step_seconds: float = 1.0,
+) -> Game:
     """Set up a new game and schedule its first bot moves and turn timers."""
     engine = registry.engine(scenario)
     state = engine.setup(seed, seats, options or {})
     game = Game(
-        scenario=scenario, engine_version=engine.version, content_hash=engine.content_hash,
-        schema_version=engine.schema_version, seed=seed, seats=seats, options=options or {},
-        state=engine.dump(state), bots={str(seat): policy for seat, policy in (bots or {}).items()},
-        turn_seconds=turn_seconds, bot_step_seconds=bot_step_seconds,
+        scenario=scenario,
+        engine_version=engine.version,
+        content_hash=engine.content_hash,
+        schema_version=engine.schema_version,
+        seed=seed,
+        seats=seats,
+        options=options or {},
+        state=engine.dump(state),
+        bots={str(seat): policy for seat, policy in (bots or {}).items()},
+        turn_seconds=turn_seconds,
+        bot_step_seconds=bot_step_seconds,
     )
     _refresh_marks(game, engine, state, acted=None)
     _reschedule(game, engine, state, acted=None, now=timezone.now())
@@ -59,9 +74,18 @@ def create_game(*, scenario: str, seed: int, seats: int, options: dict | None = 
     return game
 
 
-def submit(*, game_id: int, seat: int | None, action: dict, action_id: str | None = None,
-           version: int | None = None, actor: str = Move.Actor.STUDENT, purpose: str | None = None,
-           game: Game | None = None, publish: bool = True) -> Outcome:
+def submit(
+    *,
+    game_id: int,
+    seat: int | None,
+    action: dict,
+    action_id: str | None = None,
+    version: int | None = None,
+    actor: str = Move.Actor.STUDENT,
+    purpose: str | None = None,
+    game: Game | None = None,
+    publish: bool = True,
+) -> Outcome:
     """Apply one action for ``seat`` (None: the teacher or the system) and record it, with the
     ORM; its views are pushed after commit.
 
@@ -72,22 +96,41 @@ def submit(*, game_id: int, seat: int | None, action: dict, action_id: str | Non
     Raises ``Refused``; then nothing has changed.
     """
     first = (game, None) if game is not None else None
-    return pipeline.run_sync(pipeline.steps(
-        game_id=game_id, seat=seat, action=action, action_id=action_id, version=version,
-        actor=actor, purpose=purpose, first=first, publish=publish))
+    return pipeline.run_sync(
+        pipeline.steps(
+            game_id=game_id,
+            seat=seat,
+            action=action,
+            action_id=action_id,
+            version=version,
+            actor=actor,
+            purpose=purpose,
+            first=first,
+            publish=publish,
+        )
+    )
 
 
-async def asubmit(*, game_id: int, seat: int | None, action: dict, action_id: str | None,
-                  version: int | None, actor: str = Move.Actor.STUDENT, conn=None,
-                  first=None) -> Outcome:
+async def asubmit(
+    *,
+    game_id: int,
+    seat: int | None,
+    action: dict,
+    action_id: str | None,
+    version: int | None,
+    actor: str = Move.Actor.STUDENT,
+    conn=None,
+    first=None,
+) -> Outcome:
     """``submit`` on an event loop with PostgreSQL (``games.pgpool``): the same pipeline, driven
     by async psycopg, without the ORM or a thread hop. The caller awaits
     ``broadcast.send(layer, outcome.batch)``. ``conn``: a pooled connection the caller holds;
     ``first``: the game as the caller read it there (``pipeline.game_from_row``)."""
     from games import pgpool
 
-    steps = pipeline.steps(game_id=game_id, seat=seat, action=action, action_id=action_id,
-                           version=version, actor=actor, first=first)
+    steps = pipeline.steps(
+        game_id=game_id, seat=seat, action=action, action_id=action_id, version=version, actor=actor, first=first
+    )
     if conn is None:
         async with pgpool.connection() as conn:
             return await pipeline.drive_async(steps, conn)
@@ -169,11 +212,16 @@ def advance(game: Game, seat, action, action_id, actor, *, views=True) -> Step:
         same = {s for s in built if s != seat and own and own(before, s) == own(state, s)}
         seat_views = {s: engine.view(state, s) for s in range(game.seats) if s not in same}
         others = {s: (engine.others(state, s), built[s]) for s in same}
-    _refresh_marks(game, engine, state, acted=seat, unchanged=others or (),
-                   choices={s: v.get("actions", []) for s, v in seat_views.items()} if views else None)
+    _refresh_marks(
+        game,
+        engine,
+        state,
+        acted=seat,
+        unchanged=others or (),
+        choices={s: v.get("actions", []) for s, v in seat_views.items()} if views else None,
+    )
     _reschedule(game, engine, state, acted=seat, now=timezone.now())
-    move = Move(game=game, seq=game.version, seat=seat, actor=actor, action_id=action_id,
-                action=action, events=events)
+    move = Move(game=game, seq=game.version, seat=seat, actor=actor, action_id=action_id, action=action, events=events)
     return Step(move=move, engine=engine, state=state, views=seat_views, others=others)
 
 
@@ -296,9 +344,15 @@ def play_due(game: Game, now: datetime) -> int:
             if not step or SYSTEM_TIMER + step["key"] != key:
                 continue
             try:
-                game = submit(game_id=game.pk, seat=None, action=step["action"], version=game.version,
-                              action_id=server_action_id("system", None, step["key"]),
-                              actor=Move.Actor.SYSTEM, game=game).game
+                game = submit(
+                    game_id=game.pk,
+                    seat=None,
+                    action=step["action"],
+                    version=game.version,
+                    action_id=server_action_id("system", None, step["key"]),
+                    actor=Move.Actor.SYSTEM,
+                    game=game,
+                ).game
             except Refused as refusal:
                 if refusal.code in _MOVED_ON:
                     break
@@ -314,22 +368,30 @@ def play_due(game: Game, now: datetime) -> int:
         turn = _turn_of(engine, state, seat)
         for _ in range(STAND_IN_MOVES if actor == Move.Actor.TIMER and turn is not None else 1):
             try:
-                game = submit(game_id=game.pk, seat=seat, action=_bot(game.scenario, policy)(state, seat),
-                              version=game.version, actor=actor, game=game).game
+                game = submit(
+                    game_id=game.pk,
+                    seat=seat,
+                    action=_bot(game.scenario, policy)(state, seat),
+                    version=game.version,
+                    actor=actor,
+                    game=game,
+                ).game
             except Refused as refusal:
                 if refusal.code in _MOVED_ON:
                     return made
                 raise
             made += 1
             state = engine.load(game.state)
-            if (game.status != Game.Status.PLAYING or seat not in engine.to_act(state)
-                    or _turn_of(engine, state, seat) != turn):
+            if (
+                game.status != Game.Status.PLAYING
+                or seat not in engine.to_act(state)
+                or _turn_of(engine, state, seat) != turn
+            ):
                 break
     return made
 
 
-_DUE_SQL = (f'SELECT 1 FROM "{Game._meta.db_table}" '
-            f'WHERE "status" = %s AND "next_deadline" <= %s LIMIT 1')
+_DUE_SQL = f'SELECT 1 FROM "{Game._meta.db_table}" WHERE "status" = %s AND "next_deadline" <= %s LIMIT 1'
 
 
 async def anything_due(now: datetime | None = None) -> bool:
@@ -359,8 +421,9 @@ def claim_due(now: datetime, limit: int = 50) -> list[int]:
     if not due.exists():  # most sweeps: no write transaction (on SQLite, its one write lock)
         return []
     with transaction.atomic():
-        ids = list(due.select_for_update(skip_locked=True)
-                   .order_by("next_deadline").values_list("pk", flat=True)[:limit])
+        ids = list(
+            due.select_for_update(skip_locked=True).order_by("next_deadline").values_list("pk", flat=True)[:limit]
+        )
         Game.objects.filter(pk__in=ids).update(next_deadline=now + timedelta(seconds=SWEEP_LEASE_SECONDS))
     return ids
 
@@ -393,7 +456,8 @@ def _change_running(game_id: int, change, *, restart_seat=None) -> Game:
         game.updated_at = timezone.now()
         with transaction.atomic():
             if pipeline.unchanged(game_id, read_version, read_stamp).update(
-                    **{name: getattr(game, name) for name in _RUNNING_FIELDS}):
+                **{name: getattr(game, name) for name in _RUNNING_FIELDS}
+            ):
                 _publish(game, engine, state)
                 return game
     raise OperationalError("the table kept changing; try again")
@@ -406,6 +470,7 @@ def _publish(game: Game, engine, state) -> None:
 
 def set_bot(*, game_id: int, seat: int, policy: str | None) -> Game:
     """Hand ``seat`` to a bot (``policy``) or back to its student (``None``)."""
+
     def change(game):
         bots = {k: v for k, v in game.bots.items() if k != str(seat)}
         game.bots = {**bots, str(seat): policy} if policy else bots
@@ -415,6 +480,7 @@ def set_bot(*, game_id: int, seat: int, policy: str | None) -> Game:
 
 def set_paused(*, game_id: int, paused: bool) -> Game:
     """Pause (timers frozen, students' actions refused) or resume a game (timers start afresh)."""
+
     def change(game):
         game.status = Game.Status.PAUSED if paused else Game.Status.PLAYING
         game.timers = {}
@@ -433,8 +499,16 @@ def finish_with_bots(*, game_id: int, max_moves: int = 20_000) -> Game:
 
     def play(game, seat, action):
         try:
-            return submit(game_id=game_id, seat=seat, action=action, version=game.version,
-                          actor=Move.Actor.BOT, purpose="finish", game=game, publish=False).game
+            return submit(
+                game_id=game_id,
+                seat=seat,
+                action=action,
+                version=game.version,
+                actor=Move.Actor.BOT,
+                purpose="finish",
+                game=game,
+                publish=False,
+            ).game
         except Refused as refusal:
             if refusal.code not in _MOVED_ON:
                 raise
@@ -463,8 +537,9 @@ def finish_with_bots(*, game_id: int, max_moves: int = 20_000) -> Game:
 def end_now(*, game_id: int) -> Game:
     """End the game at once with the engine's documented partial scoring (a paused game too)."""
     try:
-        return submit(game_id=game_id, seat=None, action={"type": "end_now"},
-                      actor=Move.Actor.TEACHER, purpose="end_now").game
+        return submit(
+            game_id=game_id, seat=None, action={"type": "end_now"}, actor=Move.Actor.TEACHER, purpose="end_now"
+        ).game
     except Refused as refusal:
         if refusal.code != "game_finished":
             raise
@@ -487,8 +562,9 @@ def system_action(*, game_id: int, action: dict, actor: str = Move.Actor.SYSTEM,
     without one the move is named by the version it was chosen at."""
     action_id = server_action_id(action["type"], None, key) if key else None
     try:
-        return submit(game_id=game_id, seat=None, action=action, action_id=action_id,
-                      actor=actor, purpose=action["type"]).move
+        return submit(
+            game_id=game_id, seat=None, action=action, action_id=action_id, actor=actor, purpose=action["type"]
+        ).move
     except Refused as refusal:
         if refusal.code in ("game_finished", "game_paused"):
             return None
@@ -501,16 +577,22 @@ def _policy_results(scenario: str, seed: int, seats: int, options_json: str) -> 
     step = registry.get(scenario).class_step or {}
     options = {k: v for k, v in json.loads(options_json).items() if k != step.get("hold")}
     state = engine.setup(seed, seats, options)
-    play_out(engine, state, _bot(scenario, policy_bot(scenario)),
-             unblock=lambda state: _unblocking_action(scenario, engine, state))
+    play_out(
+        engine,
+        state,
+        _bot(scenario, policy_bot(scenario)),
+        unblock=lambda state: _unblocking_action(scenario, engine, state),
+    )
     return tuple(json.dumps(r, sort_keys=True) for r in engine.results(state))
 
 
 def policy_results(game: Game) -> list[dict]:
     """The scenario's policy bot playing every seat of this game's setup: the yardstick a team is
     compared with (in a team game: the same storm)."""
-    return [json.loads(r) for r in _policy_results(game.scenario, game.seed, game.seats,
-                                                   json.dumps(game.options, sort_keys=True))]
+    return [
+        json.loads(r)
+        for r in _policy_results(game.scenario, game.seed, game.seats, json.dumps(game.options, sort_keys=True))
+    ]
 
 
 def seat_open(engine, state, seat: int) -> bool:

@@ -13,6 +13,7 @@ through both.
 The statements are ``pipeline``'s async driver's, which PostgreSQL and SQLite both speak, except
 that the save is two statements in one ``atomic`` block (SQLite has no ``INSERT`` in a ``WITH``).
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -27,14 +28,20 @@ _GAME_FIELDS = Game._meta.concrete_fields
 _GAME_ATTRS = [f.attname for f in _GAME_FIELDS]
 _CHANGED_FIELDS = [Game._meta.get_field(name) for name in MOVE_CHANGES]
 _UPDATED_AT = Game._meta.get_field("updated_at")
-_MOVE_FIELDS = [Move._meta.get_field(name) for name in
-                ("game", "seq", "seat", "actor", "action_id", "action", "events", "created_at")]
-_SAVE_SQL = (f'UPDATE "{Game._meta.db_table}" SET '
-             + ", ".join(f'"{field.column}" = %s' for field in _CHANGED_FIELDS)
-             + ' WHERE "id" = %s AND "version" = %s AND "updated_at" = %s')
-_INSERT_MOVE_SQL = (f'INSERT INTO "{Move._meta.db_table}" ('
-                    + ", ".join(f'"{field.column}"' for field in _MOVE_FIELDS)
-                    + f') VALUES ({", ".join(["%s"] * len(_MOVE_FIELDS))}) RETURNING "id"')
+_MOVE_FIELDS = [
+    Move._meta.get_field(name)
+    for name in ("game", "seq", "seat", "actor", "action_id", "action", "events", "created_at")
+]
+_SAVE_SQL = (
+    f'UPDATE "{Game._meta.db_table}" SET '
+    + ", ".join(f'"{field.column}" = %s' for field in _CHANGED_FIELDS)
+    + ' WHERE "id" = %s AND "version" = %s AND "updated_at" = %s'
+)
+_INSERT_MOVE_SQL = (
+    f'INSERT INTO "{Move._meta.db_table}" ('
+    + ", ".join(f'"{field.column}"' for field in _MOVE_FIELDS)
+    + f') VALUES ({", ".join(["%s"] * len(_MOVE_FIELDS))}) RETURNING "id"'
+)
 
 
 @lru_cache(maxsize=4)
@@ -78,8 +85,10 @@ def save(request: Save) -> bool:
         cursor.execute(_SAVE_SQL, changes + [game.pk, request.read_version, stamp])
         if cursor.rowcount != 1:
             return False
-        cursor.execute(_INSERT_MOVE_SQL, [field.get_db_prep_save(getattr(move, field.attname), connection)
-                                          for field in _MOVE_FIELDS])
+        cursor.execute(
+            _INSERT_MOVE_SQL,
+            [field.get_db_prep_save(getattr(move, field.attname), connection) for field in _MOVE_FIELDS],
+        )
         move.pk = cursor.fetchone()[0]
         move._state.adding, move._state.db = False, connection.alias
     return True

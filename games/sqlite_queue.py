@@ -12,6 +12,7 @@ Only the embedded server uses it (one process, SQLite); PostgreSQL's writers nee
 Inside a transaction already open the save takes no lock: the transaction holds SQLite's, and
 waiting for this one there could leave two threads waiting for each other.
 """
+
 from __future__ import annotations
 
 import threading

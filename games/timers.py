@@ -11,6 +11,7 @@ a seat can ask at most once every ``MIN_EXTRA_SECONDS - WARN_SECONDS`` seconds, 
 one small row update and one broadcast to its own table. The teacher can still hand the seat to
 a bot from the dashboard.
 """
+
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -33,8 +34,13 @@ def more_time(*, game_id: int, seat: int) -> bool:
     key = str(seat)
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if (game is None or game.status != Game.Status.PLAYING or key in game.bots
-                or key not in game.timers or not game.turn_seconds):
+        if (
+            game is None
+            or game.status != Game.Status.PLAYING
+            or key in game.bots
+            or key not in game.timers
+            or not game.turn_seconds
+        ):
             return False
         now = timezone.now()
         if datetime.fromisoformat(game.timers[key]) - now > timedelta(seconds=WARN_SECONDS):

@@ -13,6 +13,7 @@ normalized gain with its bootstrap interval, and each item's discrimination.
   sitting's score (corrected point-biserial). Near 0 or below, the item does not tell stronger
   from weaker answers: reword it or drop it.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -11,6 +11,7 @@ answered on the tablets and summed up honestly.
   open are kept, marked late, and left out of the gain.
 - The class result is on paired students only (``lessons.gain``).
 """
+
 from __future__ import annotations
 
 import random
@@ -46,8 +47,13 @@ def bank_of(session: Session):
 
 # --- Turning the check on, and the teacher's items -------------------------------------------------
 
+
 def _band_fits(item_band: str, class_band: str) -> bool:
-    return AGE_BANDS.index(item_band) <= AGE_BANDS.index(class_band) if class_band in AGE_BANDS else item_band == AGE_BANDS[0]
+    return (
+        AGE_BANDS.index(item_band) <= AGE_BANDS.index(class_band)
+        if class_band in AGE_BANDS
+        else item_band == AGE_BANDS[0]
+    )
 
 
 def set_check(*, session: Session, enabled: bool) -> KnowledgeCheck:
@@ -61,12 +67,25 @@ def set_check(*, session: Session, enabled: bool) -> KnowledgeCheck:
         if enabled and not session.check_items.exists():
             band = session.age_band
             with translation.override("en"):
-                CheckItem.objects.bulk_create([
-                    CheckItem(session=session, position=position, kit_key=item.key, form=item.form, pair=item.pair,
-                              objective=item.objective, question=str(item.question),
-                              choices=[str(c) for c in item.choices], answer=item.answer, fact_key=item.fact,
-                              age_band=item.age_band, used=_band_fits(item.age_band, band))
-                    for position, item in enumerate(bank_of(session).items)])
+                CheckItem.objects.bulk_create(
+                    [
+                        CheckItem(
+                            session=session,
+                            position=position,
+                            kit_key=item.key,
+                            form=item.form,
+                            pair=item.pair,
+                            objective=item.objective,
+                            question=str(item.question),
+                            choices=[str(c) for c in item.choices],
+                            answer=item.answer,
+                            fact_key=item.fact,
+                            age_band=item.age_band,
+                            used=_band_fits(item.age_band, band),
+                        )
+                        for position, item in enumerate(bank_of(session).items)
+                    ]
+                )
         notify_session(session)
     return check
 
@@ -88,8 +107,9 @@ def open_after(*, session: Session) -> KnowledgeCheck:
     return check
 
 
-def save_item(*, session: Session, item_id: int | None, question: str, choices: list[str], answer,
-              used: bool = True) -> CheckItem:
+def save_item(
+    *, session: Session, item_id: int | None, question: str, choices: list[str], answer, used: bool = True
+) -> CheckItem:
     """Edit one of the session's items (``item_id``) or add the teacher's own (``None``), asked
     on both forms.
 
@@ -118,15 +138,25 @@ def save_item(*, session: Session, item_id: int | None, question: str, choices: 
             if session.check_items.count() >= MAX_ITEMS:
                 raise CheckError(_("A check has at most %(n)d questions.") % {"n": MAX_ITEMS})
             last = session.check_items.order_by("-position").first()
-            return CheckItem.objects.create(session=session, position=(last.position + 1) if last else 0,
-                                            question=question, choices=choices, answer=answer, edited=True,
-                                            used=used)
+            return CheckItem.objects.create(
+                session=session,
+                position=(last.position + 1) if last else 0,
+                question=question,
+                choices=choices,
+                answer=answer,
+                edited=True,
+                used=used,
+            )
         item = CheckItem.objects.select_for_update().filter(session=session, pk=item_id).first()
         if item is None:
             raise CheckError(_("That question is not part of this session."))
         if item.answers.exists() and (answer != item.answer or len(choices) != len(item.choices)):
-            raise CheckError(_("Students have answered this question already: you can reword it, but not "
-                               "change its answers or which one is right."))
+            raise CheckError(
+                _(
+                    "Students have answered this question already: you can reword it, but not "
+                    "change its answers or which one is right."
+                )
+            )
         # The teacher was shown the item in their own language: saving it unchanged (to drop it or
         # mark another answer) keeps the bank's wording, translated for each student.
         seen = shown(item)
@@ -138,6 +168,7 @@ def save_item(*, session: Session, item_id: int | None, question: str, choices: 
 
 
 # --- What a reader sees of an item -------------------------------------------------------------------
+
 
 @dataclass
 class ShownItem:
@@ -184,6 +215,7 @@ def _facts(items) -> dict:
 
 # --- Who answers what, and when ----------------------------------------------------------------------
 
+
 def _check(session: Session) -> KnowledgeCheck | None:
     return KnowledgeCheck.objects.filter(session=session, enabled=True).first()
 
@@ -201,8 +233,12 @@ def phase_open(session: Session) -> str | None:
 
 def game_started_at(participant: Participant):
     """When this student's game started: their table's, else the session's start (None before)."""
-    started = (Game.objects.filter(table__seats__participant=participant).order_by("created_at")
-               .values_list("created_at", flat=True).first())
+    started = (
+        Game.objects.filter(table__seats__participant=participant)
+        .order_by("created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
     return started or participant.session.started_at
 
 
@@ -224,8 +260,12 @@ def before_closed(participant: Participant) -> bool:
     """The before-check was open to this student and closed when their game started (the
     after-check is not open yet)."""
     check = _check(participant.session)
-    return bool(check and not check.after_open and participant.session.status != Session.Status.ENDED
-                and game_started_at(participant) is not None)
+    return bool(
+        check
+        and not check.after_open
+        and participant.session.status != Session.Status.ENDED
+        and game_started_at(participant) is not None
+    )
 
 
 def student(participant: Participant) -> CheckStudent:
@@ -240,9 +280,14 @@ def student(participant: Participant) -> CheckStudent:
         existing = CheckStudent.objects.filter(participant=participant).first()
         if existing:
             return existing
-        counts = Counter(CheckStudent.objects.filter(participant__session_id=participant.session_id)
-                         .values_list("first_form", flat=True))
-        return CheckStudent.objects.create(participant=participant, first_form="A" if counts["A"] <= counts["B"] else "B")
+        counts = Counter(
+            CheckStudent.objects.filter(participant__session_id=participant.session_id).values_list(
+                "first_form", flat=True
+            )
+        )
+        return CheckStudent.objects.create(
+            participant=participant, first_form="A" if counts["A"] <= counts["B"] else "B"
+        )
 
 
 def _balanced_orders(items: list[CheckItem], seed: str) -> dict[int, list[int]]:
@@ -271,8 +316,9 @@ def items_for(participant: Participant, phase: str) -> list[ShownItem]:
     """The items of this student's form for ``phase`` (and the teacher's own), in the student's
     own order of items and of choices; the same every time they are asked for."""
     form = student(participant).form_for(phase)
-    items = [i for i in participant.session.check_items.filter(used=True).select_related("session")
-             if i.form in ("", form)]
+    items = [
+        i for i in participant.session.check_items.filter(used=True).select_related("session") if i.form in ("", form)
+    ]
     seed = f"check:{participant.session_id}:{participant.pk}:{phase}"
     random.Random(seed).shuffle(items)
     orders = _balanced_orders(list(items), seed)
@@ -290,7 +336,8 @@ def opened(participant: Participant, phase: str) -> None:
     started are then taken, marked late."""
     if phase == BEFORE:
         CheckStudent.objects.filter(pk=student(participant).pk, before_opened_at__isnull=True).update(
-            before_opened_at=timezone.now())
+            before_opened_at=timezone.now()
+        )
 
 
 def answered(participant: Participant, phase: str) -> bool:
@@ -301,8 +348,15 @@ def lobby_part(participant: Participant) -> dict:
     """What a tablet's lobby shows of the check (``classroom.lobby``), pushed with every lobby
     update so tablets follow the phase live."""
     phase = phase_for(participant)
-    return {"check": {"phase": phase, "to_answer": bool(phase) and not answered(participant, phase),
-                      "url": reverse("lessons:student_check", args=[participant.session_id])} if phase else None}
+    return {
+        "check": {
+            "phase": phase,
+            "to_answer": bool(phase) and not answered(participant, phase),
+            "url": reverse("lessons:student_check", args=[participant.session_id]),
+        }
+        if phase
+        else None
+    }
 
 
 def submit_answers(*, participant: Participant, phase: str, answers: dict) -> int:
@@ -318,15 +372,23 @@ def submit_answers(*, participant: Participant, phase: str, answers: dict) -> in
         check = _check(session)
         mine = CheckStudent.objects.filter(participant=participant).first()
         started = game_started_at(participant)
-        in_hand = (phase == BEFORE and check is not None and not check.after_open and mine is not None
-                   and mine.before_opened_at is not None and started is not None
-                   and mine.before_opened_at <= started and session.status != Session.Status.ENDED)
+        in_hand = (
+            phase == BEFORE
+            and check is not None
+            and not check.after_open
+            and mine is not None
+            and mine.before_opened_at is not None
+            and started is not None
+            and mine.before_opened_at <= started
+            and session.status != Session.Status.ENDED
+        )
         if not in_hand:
             raise CheckError(_("These questions are not open now."))
         late = True
     if not participant.approved:
-        raise CheckError(_("Your teacher has not let your nickname in yet. Ask your teacher, then "
-                           "answer the questions."))
+        raise CheckError(
+            _("Your teacher has not let your nickname in yet. Ask your teacher, then answer the questions.")
+        )
     items = items_for(participant, phase)
     if not items:
         raise CheckError(_("These questions are not open now."))
@@ -344,16 +406,28 @@ def submit_answers(*, participant: Participant, phase: str, answers: dict) -> in
         with transaction.atomic():
             if answered(participant, phase):
                 raise CheckError(_("You have answered these questions already."))
-            CheckAnswer.objects.bulk_create([
-                CheckAnswer(item=row.item, participant=participant, phase=phase, choice=chosen[row.item.pk],
-                            correct=chosen[row.item.pk] == row.item.answer, form=form, shown=row.order, late=late)
-                for row in items])
+            CheckAnswer.objects.bulk_create(
+                [
+                    CheckAnswer(
+                        item=row.item,
+                        participant=participant,
+                        phase=phase,
+                        choice=chosen[row.item.pk],
+                        correct=chosen[row.item.pk] == row.item.answer,
+                        form=form,
+                        shown=row.order,
+                        late=late,
+                    )
+                    for row in items
+                ]
+            )
     except IntegrityError:  # a double tap racing itself
         raise CheckError(_("You have answered these questions already.")) from None
     return sum(1 for row in items if chosen[row.item.pk] == row.item.answer)
 
 
 # --- Results -----------------------------------------------------------------------------------------
+
 
 def _percent(right: int, total: int) -> int | None:
     return round(100 * right / total) if total else None
@@ -381,10 +455,16 @@ def roster(session: Session) -> list[dict]:
     rows = []
     for p in session.participants.order_by("created_at", "pk"):
         before, after = times.get((p.pk, BEFORE)), times.get((p.pk, AFTER))
-        rows.append({"nickname": p.nickname, "first_form": students.get(p.pk, ""),
-                     "joined_late": bool(started_at and p.created_at > started_at),
-                     "before_at": before["answered_at"] if before else None, "before_late": bool(before and before["late"]),
-                     "after_at": after["answered_at"] if after else None})
+        rows.append(
+            {
+                "nickname": p.nickname,
+                "first_form": students.get(p.pk, ""),
+                "joined_late": bool(started_at and p.created_at > started_at),
+                "before_at": before["answered_at"] if before else None,
+                "before_late": bool(before and before["late"]),
+                "after_at": after["answered_at"] if after else None,
+            }
+        )
     return rows
 
 
@@ -398,17 +478,21 @@ def class_results(session: Session) -> dict | None:
         return None
     items = list(session.check_items.filter(used=True).select_related("session"))
     # only students the teacher let in: a device that joined on its own adds nothing to the figures
-    answers = list(CheckAnswer.objects.filter(item__in=items, participant__approved=True).values(
-        "item_id", "participant_id", "phase", "correct", "late", "form"))
+    answers = list(
+        CheckAnswer.objects.filter(item__in=items, participant__approved=True).values(
+            "item_id", "participant_id", "phase", "correct", "late", "form"
+        )
+    )
     # One sitting = one student's answers to one phase.
     sittings: dict[tuple[int, str], list[dict]] = {}
     for a in answers:
         sittings.setdefault((a["participant_id"], a["phase"]), []).append(a)
     share = {key: 100 * sum(a["correct"] for a in rows) / len(rows) for key, rows in sittings.items()}
     late = {pid for (pid, phase), rows in sittings.items() if phase == BEFORE and any(a["late"] for a in rows)}
-    paired = sorted(pid for (pid, phase) in sittings if phase == BEFORE and pid not in late and (pid, AFTER) in sittings)
-    result = gain.class_gain([(share[(pid, BEFORE)], share[(pid, AFTER)]) for pid in paired],
-                             seed=f"gain:{session.pk}")
+    paired = sorted(
+        pid for (pid, phase) in sittings if phase == BEFORE and pid not in late and (pid, AFTER) in sittings
+    )
+    result = gain.class_gain([(share[(pid, BEFORE)], share[(pid, AFTER)]) for pid in paired], seed=f"gain:{session.pk}")
     by_form = {}
     for form_name in ("A", "B"):
         rows = {}
@@ -419,7 +503,9 @@ def class_results(session: Session) -> dict | None:
     facts = _facts(items)
     rows = []
     for item in items:
-        counted = [a for a in answers if a["item_id"] == item.pk and not (a["phase"] == BEFORE and a["participant_id"] in late)]
+        counted = [
+            a for a in answers if a["item_id"] == item.pk and not (a["phase"] == BEFORE and a["participant_id"] in late)
+        ]
         before = [a["correct"] for a in counted if a["phase"] == BEFORE]
         after = [a["correct"] for a in counted if a["phase"] == AFTER]
         points = []
@@ -428,20 +514,36 @@ def class_results(session: Session) -> dict | None:
             if others:
                 points.append((a["correct"], sum(others) / len(others)))
         disc = gain.discrimination(points)
-        rows.append({"item": shown(item, facts), "before_n": len(before), "after_n": len(after),
-                     "before": _percent(sum(before), len(before)), "after": _percent(sum(after), len(after)),
-                     "discrimination": _rounded(disc, 2),
-                     "weak": disc is not None and disc < gain.WEAK_DISCRIMINATION})
+        rows.append(
+            {
+                "item": shown(item, facts),
+                "before_n": len(before),
+                "after_n": len(after),
+                "before": _percent(sum(before), len(before)),
+                "after": _percent(sum(after), len(after)),
+                "discrimination": _rounded(disc, 2),
+                "weak": disc is not None and disc < gain.WEAK_DISCRIMINATION,
+            }
+        )
     before_mean = result["before"]
-    return {"items": rows, "paired": result["n"],
-            "before_n": sum(1 for (pid, phase) in sittings if phase == BEFORE),
-            "after_n": sum(1 for (pid, phase) in sittings if phase == AFTER), "late_n": len(late),
-            "before": _rounded(before_mean), "after": _rounded(result["after"]),
-            "gain": _rounded(result["gain"], 2), "low": _rounded(result["low"], 2), "high": _rounded(result["high"], 2),
-            "indicative": result["n"] < gain.FEW_PAIRS,
-            "ceiling": before_mean is not None and before_mean >= gain.CEILING,
-            "forms": by_form, "after_open": check.after_open, "roster": roster(session),
-            "objectives": {o.key: str(o.text) for o in bank_of(session).objectives}}
+    return {
+        "items": rows,
+        "paired": result["n"],
+        "before_n": sum(1 for (pid, phase) in sittings if phase == BEFORE),
+        "after_n": sum(1 for (pid, phase) in sittings if phase == AFTER),
+        "late_n": len(late),
+        "before": _rounded(before_mean),
+        "after": _rounded(result["after"]),
+        "gain": _rounded(result["gain"], 2),
+        "low": _rounded(result["low"], 2),
+        "high": _rounded(result["high"], 2),
+        "indicative": result["n"] < gain.FEW_PAIRS,
+        "ceiling": before_mean is not None and before_mean >= gain.CEILING,
+        "forms": by_form,
+        "after_open": check.after_open,
+        "roster": roster(session),
+        "objectives": {o.key: str(o.text) for o in bank_of(session).objectives},
+    }
 
 
 def student_results(participant: Participant) -> dict | None:
@@ -450,8 +552,11 @@ def student_results(participant: Participant) -> dict | None:
     language. None if the check is off or they answered nothing."""
     if _check(participant.session) is None:
         return None
-    answers = list(CheckAnswer.objects.filter(participant=participant).select_related("item__session")
-                   .order_by("item__position", "item__pk"))
+    answers = list(
+        CheckAnswer.objects.filter(participant=participant)
+        .select_related("item__session")
+        .order_by("item__position", "item__pk")
+    )
     if not answers:
         return None
     facts = _facts([a.item for a in answers])
@@ -460,47 +565,84 @@ def student_results(participant: Participant) -> dict | None:
         row = shown(a.item, facts)
         key = a.item.pair or f"item-{a.item.pk}"
         sides.setdefault(key, {"objective": row.objective, "fact": row.fact})[a.phase] = {
-            "question": row.question, "picked": row.choices[a.choice] if a.choice < len(row.choices) else "",
-            "correct": a.correct, "right": row.right, "late": a.late}
+            "question": row.question,
+            "picked": row.choices[a.choice] if a.choice < len(row.choices) else "",
+            "correct": a.correct,
+            "right": row.right,
+            "late": a.late,
+        }
     rows = []
     for key, side in sides.items():
         b, a = side.get(BEFORE), side.get(AFTER)
         change = None
         if b and a:
-            change = {(False, True): "now_right", (True, True): "still_right",
-                      (True, False): "now_wrong", (False, False): "not_yet"}[(b["correct"], a["correct"])]
-        rows.append({"key": key, "objective": side["objective"], "fact": side["fact"], "before": b, "after": a,
-                     "change": change})
+            change = {
+                (False, True): "now_right",
+                (True, True): "still_right",
+                (True, False): "now_wrong",
+                (False, False): "not_yet",
+            }[(b["correct"], a["correct"])]
+        rows.append(
+            {
+                "key": key,
+                "objective": side["objective"],
+                "fact": side["fact"],
+                "before": b,
+                "after": a,
+                "change": change,
+            }
+        )
     before = [r["before"]["correct"] for r in rows if r["before"]]
     after = [r["after"]["correct"] for r in rows if r["after"]]
-    return {"items": rows, "before": sum(before), "before_n": len(before), "after": sum(after),
-            "after_n": len(after), "changed": sum(1 for r in rows if r["change"] in ("now_right", "now_wrong"))}
+    return {
+        "items": rows,
+        "before": sum(before),
+        "before_n": len(before),
+        "after": sum(after),
+        "after_n": len(after),
+        "changed": sum(1 for r in rows if r["change"] in ("now_right", "now_wrong")),
+    }
 
 
 def export_rows(session: Session) -> list[dict]:
     """Every answer by seat id, for the research export (called only under the opt-in)."""
     seat_of = {}
-    for seat in Seat.objects.filter(table__session=session, participant__isnull=False).order_by("table__number", "number"):
+    for seat in Seat.objects.filter(table__session=session, participant__isnull=False).order_by(
+        "table__number", "number"
+    ):
         seat_of.setdefault(seat.participant_id, seat.pk)
-    return [{"seat_id": seat_of.get(a.participant_id), "phase": a.phase, "form": a.form or a.item.form,
-             "item": a.item.kit_key or f"teacher-{a.item_id}", "objective": a.item.objective,
-             "question": a.item.question, "choice": a.choice, "shown": a.shown,
-             "shown_position": a.shown.index(a.choice) if a.choice in a.shown else None,
-             "correct": a.correct, "late": a.late, "answered_at": a.answered_at.isoformat()}
-            for a in CheckAnswer.objects.filter(item__session=session).select_related("item").order_by("item__position", "pk")]
+    return [
+        {
+            "seat_id": seat_of.get(a.participant_id),
+            "phase": a.phase,
+            "form": a.form or a.item.form,
+            "item": a.item.kit_key or f"teacher-{a.item_id}",
+            "objective": a.item.objective,
+            "question": a.item.question,
+            "choice": a.choice,
+            "shown": a.shown,
+            "shown_position": a.shown.index(a.choice) if a.choice in a.shown else None,
+            "correct": a.correct,
+            "late": a.late,
+            "answered_at": a.answered_at.isoformat(),
+        }
+        for a in CheckAnswer.objects.filter(item__session=session)
+        .select_related("item")
+        .order_by("item__position", "pk")
+    ]
 
 
 EXPORT_DICTIONARY = {
     "knowledge_check.seat_id": "The student's (first) seat id, as in moves and decisions.",
     "knowledge_check.phase": "'before' (before play) or 'after' (after the debrief).",
     "knowledge_check.form": "The parallel form answered in that phase: 'A' or 'B' (half the class answers A before "
-                            "and B after, the other half the reverse).",
+    "and B after, the other half the reverse).",
     "knowledge_check.item / objective": "The bank item's key (teacher-<id> for a question the teacher wrote) and the "
-                                        "learning objective it tests.",
+    "learning objective it tests.",
     "knowledge_check.choice / correct": "The choice picked, by its id (its index in the teacher's order, from 0), and "
-                                        "whether it was right.",
+    "whether it was right.",
     "knowledge_check.shown / shown_position": "The choice ids in the order this student saw them, and where the "
-                                              "picked one was (from 0).",
+    "picked one was (from 0).",
     "knowledge_check.late / answered_at": "A before-answer sent after the student's game had started (left out of the "
-                                          "gain), and when the answer was stored (UTC).",
+    "gain), and when the answer was stored (UTC).",
 }

@@ -2,6 +2,7 @@
 edited them), which form each student answers first, and the students' answers before and after
 play. Guides, printables and family
 plans are built from the scenario's kit and the move log, and stored nowhere."""
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 

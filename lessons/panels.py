@@ -1,6 +1,7 @@
 """The lesson kit's panels on scoring's pages (``scoring.panels``): the knowledge check's gain on
 the class debrief and the class packet, a student's own before/after and family-plan link in
 their report, and the answers in the research export only under the session's opt-in."""
+
 from django.template.loader import render_to_string
 
 from lessons import knowledge
@@ -18,8 +19,9 @@ def student_report(*, participant, token="", **_):
     results = knowledge.student_results(participant)
     if not results and not token:
         return ""
-    return render_to_string("lessons/_student_results.html", {"results": results, "token": token,
-                                                              "participant": participant})
+    return render_to_string(
+        "lessons/_student_results.html", {"results": results, "token": token, "participant": participant}
+    )
 
 
 def export(*, session):

@@ -1,6 +1,7 @@
 """Lesson-kit workflows: the family plan filled from a student's own game, and the printables'
 data (the knowledge check is ``lessons.knowledge``). Views and scoring's panels call these; the
 scenario's part is its kit (``registry.get(key).kit``), read as data."""
+
 from __future__ import annotations
 
 import re
@@ -31,6 +32,7 @@ def kit_of(scenario_key: str):
 
 # --- Family plan -------------------------------------------------------------------------------------
 
+
 def decision_row(participant: Participant) -> dict | None:
     """The student's own row of the scenario's debrief ``decisions`` (or their team's)."""
     from scoring.reports import Lesson
@@ -39,7 +41,9 @@ def decision_row(participant: Participant) -> dict | None:
     if not seats:
         return None
     session = participant.session
-    seat_ids = {(s.table.number, s.number): s.pk for s in Seat.objects.filter(table__session=session).select_related("table")}
+    seat_ids = {
+        (s.table.number, s.number): s.pk for s in Seat.objects.filter(table__session=session).select_related("table")
+    }
     mine = {s.pk for s in seats}
     for row in registry.get(session.scenario).debrief.decisions(Lesson(session), seat_ids, False):
         if row.get("seat_id") in mine or mine & set(row.get("seat_ids") or ()):
@@ -60,8 +64,9 @@ def family_plan_blank(session: Session) -> dict:
 
 
 #: a fact stated in US units (its English ``number`` or statement; nautical miles are everyone's)
-US_UNITS = re.compile(r"gallon|\binch|\bfeet\b|\bfoot\b|\bmph\b|\b\d+ (?:in|ft)\b|(?<!nautical )\bmiles?\b",
-                      re.IGNORECASE)
+US_UNITS = re.compile(
+    r"gallon|\binch|\bfeet\b|\bfoot\b|\bmph\b|\b\d+ (?:in|ft)\b|(?<!nautical )\bmiles?\b", re.IGNORECASE
+)
 
 
 def _plan(session: Session, row: dict) -> dict:
@@ -73,8 +78,14 @@ def _plan(session: Session, row: dict) -> dict:
     for line in kit.plan:
         text = line.values.get(str(row[line.column])) if line.column and line.column in row else None
         fallback = line.otherwise if row or line.unplayed is None else line.unplayed
-        lines.append({"key": line.key, "label": line.label, "text": regions.fill(text or fallback, amounts),
-                      "from_game": bool(text)})
+        lines.append(
+            {
+                "key": line.key,
+                "label": line.label,
+                "text": regions.fill(text or fallback, amounts),
+                "from_game": bool(text),
+            }
+        )
     reader = session.audience
     facts = [f for f in Fact.objects.filter(key__in=kit.plan_facts) if reader.allows(f)]
     if regions.units_for(region, language) == "metric":
@@ -83,11 +94,19 @@ def _plan(session: Session, row: dict) -> dict:
     facts = outcomes.in_language(facts, language)
     facts.sort(key=lambda f: kit.plan_facts.index(f.key))
     check = KnowledgeCheck.objects.filter(session=session).first()
-    return {"lines": lines, "facts": facts, "played": bool(row),
-            "local_office": check.local_office if check else "", "scenario": registry.get(session.scenario),
-            "region": region, "hazard": kit.hazard, "paper": region.paper,
-            "weather": regions.weather_for(region, kit.hazard),
-            "sections": checklist.sections(kit.hazard, region, amounts), "grades": checklist.GRADES}
+    return {
+        "lines": lines,
+        "facts": facts,
+        "played": bool(row),
+        "local_office": check.local_office if check else "",
+        "scenario": registry.get(session.scenario),
+        "region": region,
+        "hazard": kit.hazard,
+        "paper": region.paper,
+        "weather": regions.weather_for(region, kit.hazard),
+        "sections": checklist.sections(kit.hazard, region, amounts),
+        "grades": checklist.GRADES,
+    }
 
 
 def set_region(*, session: Session, region: str) -> Session:
@@ -125,12 +144,20 @@ def guide_context(scenario, session: Session | None = None) -> dict:
     """What the guide's page and PDF show: the scenario's guide with the glossary's terms and the
     debrief's phases named, and the paper size of the session's region (Letter without one)."""
     guide = scenario.kit.guide
-    debrief = [{"phase": p.phase, "title": PHASE_TITLES[p.phase], "say": p.say, "shows": p.shows}
-               for p in guide.debrief]
+    debrief = [
+        {"phase": p.phase, "title": PHASE_TITLES[p.phase], "say": p.say, "shows": p.shows} for p in guide.debrief
+    ]
     region = regions.of(session) if session is not None else None
-    return {"scenario": scenario, "guide": guide, "kit": scenario.kit, "debrief": debrief,
-            "vocabulary": glossary.terms(guide.vocabulary), "region": region,
-            "paper": region.paper if region else "Letter", "check_sets": _check_sets(scenario.check)}
+    return {
+        "scenario": scenario,
+        "guide": guide,
+        "kit": scenario.kit,
+        "debrief": debrief,
+        "vocabulary": glossary.terms(guide.vocabulary),
+        "region": region,
+        "paper": region.paper if region else "Letter",
+        "check_sets": _check_sets(scenario.check),
+    }
 
 
 def _check_sets(bank) -> list[dict]:
@@ -139,12 +166,19 @@ def _check_sets(bank) -> list[dict]:
     if bank is None:
         return []
     facts = {f.key: f for f in Fact.objects.filter(key__in={item.fact for item in bank.items if item.fact})}
-    return [{"name": name, "items": [{"question": item.question, "fact": facts.get(item.fact)}
-                                     for item in bank.items if item.form == name]}
-            for name in ("A", "B")]
+    return [
+        {
+            "name": name,
+            "items": [
+                {"question": item.question, "fact": facts.get(item.fact)} for item in bank.items if item.form == name
+            ],
+        }
+        for name in ("A", "B")
+    ]
 
 
 # --- Printables --------------------------------------------------------------------------------------
+
 
 def printable_context(scenario_key: str, printable, reader: Audience) -> dict:
     """A printable's template context: its content files, loaded, and what ``prepare`` makes of
@@ -157,4 +191,3 @@ def printable_context(scenario_key: str, printable, reader: Audience) -> dict:
     shown = reader.redact({"content": content, "data": data})
     shown = languages.translate_content(shown, scenario_key, languages.current())
     return {**shown, "printable": printable, "reader": reader}
-

@@ -1,6 +1,7 @@
 """Lesson-kit pages. Teachers reach the guides and printables of every installed scenario and the
 kit of their own sessions only (404 otherwise); a student reaches the check and family plan of
 the lesson their device joined (its cookie), or their plan through their signed report link."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -36,12 +37,16 @@ def _pdf(pdf: bytes, name: str) -> HttpResponse:
 
 # --- Teacher: guides and printables ------------------------------------------------------------------
 
+
 @login_required
 def guide(request, scenario):
     scenario = _scenario(scenario)
     session = _chosen_session(request)
-    return render(request, "lessons/guide.html", {**services.guide_context(scenario, session),
-                                                  "session_pk": session.pk if session else None})
+    return render(
+        request,
+        "lessons/guide.html",
+        {**services.guide_context(scenario, session), "session_pk": session.pk if session else None},
+    )
 
 
 def _chosen_session(request) -> Session | None:
@@ -85,8 +90,11 @@ def how_to_play(request, scenario):
     back to that lesson's game). Open to anyone: it holds the rules, nothing of a class."""
     scenario = _scenario(scenario)
     raw = request.GET.get("session", "")
-    return render(request, "lessons/how_to_play.html", {
-        "scenario": scenario, "card": _card(scenario), "session_pk": int(raw) if raw.isdigit() else None})
+    return render(
+        request,
+        "lessons/how_to_play.html",
+        {"scenario": scenario, "card": _card(scenario), "session_pk": int(raw) if raw.isdigit() else None},
+    )
 
 
 @login_required
@@ -94,11 +102,14 @@ def how_to_play(request, scenario):
 def how_to_play_pdf(request, scenario):
     """The card to print, one per table, on the paper of ``?session=<id>``'s region (Letter without)."""
     scenario = _scenario(scenario)
-    return _pdf(printing.how_to_play_pdf(scenario, _card(scenario), _chosen_session(request)),
-                f"stormwise-how-to-play-{scenario.key}")
+    return _pdf(
+        printing.how_to_play_pdf(scenario, _card(scenario), _chosen_session(request)),
+        f"stormwise-how-to-play-{scenario.key}",
+    )
 
 
 # --- Teacher: a session's kit ------------------------------------------------------------------------
+
 
 @login_required
 @never_cache
@@ -108,11 +119,21 @@ def kit(request, pk):
     scenario = registry.get(session.scenario)
     check = KnowledgeCheck.of(session)
     items = [knowledge.shown(item) for item in session.check_items.select_related("session")]
-    return render(request, "lessons/kit.html", {
-        "session": session, "scenario": scenario, "check": check, "items": items,
-        "results": knowledge.class_results(session), "phase": knowledge.phase_open(session),
-        "reports_url": reverse("scoring:session_reports", args=[session.pk]),
-        "answer_letters": "ABCD", "regions": regions.choices()})
+    return render(
+        request,
+        "lessons/kit.html",
+        {
+            "session": session,
+            "scenario": scenario,
+            "check": check,
+            "items": items,
+            "results": knowledge.class_results(session),
+            "phase": knowledge.phase_open(session),
+            "reports_url": reverse("scoring:session_reports", args=[session.pk]),
+            "answer_letters": "ABCD",
+            "regions": regions.choices(),
+        },
+    )
 
 
 #: what the kit page's forms post to ``kit_command``
@@ -133,14 +154,20 @@ def kit_command(request, pk, command):
             knowledge.set_check(session=session, enabled=False)
         elif command == "open-after":
             knowledge.open_after(session=session)
-            messages.success(request, _("The after-check is open: each student answers the other set of "
-                                        "questions, and tablets show it now."))
+            messages.success(
+                request,
+                _("The after-check is open: each student answers the other set of questions, and tablets show it now."),
+            )
         elif command == "item":
             raw_id = request.POST.get("item")
-            knowledge.save_item(session=session, item_id=int(raw_id) if raw_id and raw_id.isdigit() else None,
-                               question=request.POST.get("question", ""),
-                               choices=request.POST.getlist("choice")[:4], answer=request.POST.get("answer"),
-                               used=request.POST.get("used") == "on")
+            knowledge.save_item(
+                session=session,
+                item_id=int(raw_id) if raw_id and raw_id.isdigit() else None,
+                question=request.POST.get("question", ""),
+                choices=request.POST.getlist("choice")[:4],
+                answer=request.POST.get("answer"),
+                used=request.POST.get("used") == "on",
+            )
             messages.success(request, _("Question saved."))
         elif command == "region":
             services.set_region(session=session, region=request.POST.get("region", ""))
@@ -166,11 +193,13 @@ def handout_pdf(request, pk):
 def plan_sample(request, pk):
     """The family plan as a student who has not played would get it (the teacher's preview)."""
     session = _own_session(request, pk)
-    return render(request, "lessons/plan.html", {"plan": services.family_plan_blank(session), "session": session,
-                                                 "preview": True})
+    return render(
+        request, "lessons/plan.html", {"plan": services.family_plan_blank(session), "session": session, "preview": True}
+    )
 
 
 # --- Student: the check and the family plan -----------------------------------------------------------
+
 
 def _device_participant(request, pk):
     from classroom.consumers import token_cookie
@@ -195,9 +224,16 @@ def student_check(request, pk):
         sent = request.POST.get("phase", "")
         try:
             right = knowledge.submit_answers(participant=participant, phase=sent, answers=request.POST)
-            return render(request, "lessons/check_done.html", {
-                "participant": participant, "phase": sent, "right": right,
-                "results": knowledge.student_results(participant)})
+            return render(
+                request,
+                "lessons/check_done.html",
+                {
+                    "participant": participant,
+                    "phase": sent,
+                    "right": right,
+                    "results": knowledge.student_results(participant),
+                },
+            )
         except services.CheckError as err:
             error = str(err)
             # Answers in hand when the game started: let the student fix what was refused.
@@ -210,23 +246,40 @@ def student_check(request, pk):
     if phase and not done:
         knowledge.opened(participant, phase)
     closed = phase is None and knowledge.before_closed(participant)
-    return render(request, "lessons/check.html", {
-        "participant": participant, "session": participant.session, "phase": phase, "done": done,
-        "items": items, "closed": closed,
-        "error": error, "picked": request.POST if error else {}, "before": CheckAnswer.Phase.BEFORE},
-        status=400 if error else 200)
+    return render(
+        request,
+        "lessons/check.html",
+        {
+            "participant": participant,
+            "session": participant.session,
+            "phase": phase,
+            "done": done,
+            "items": items,
+            "closed": closed,
+            "error": error,
+            "picked": request.POST if error else {},
+            "before": CheckAnswer.Phase.BEFORE,
+        },
+        status=400 if error else 200,
+    )
 
 
 def _in_hand(participant) -> bool:
-    return (knowledge.before_closed(participant) and not knowledge.answered(participant, "before")
-            and knowledge.student(participant).before_opened_at is not None)
+    return (
+        knowledge.before_closed(participant)
+        and not knowledge.answered(participant, "before")
+        and knowledge.student(participant).before_opened_at is not None
+    )
 
 
 @never_cache
 def student_plan(request, pk):
     participant = _device_participant(request, pk)
-    return render(request, "lessons/plan.html", {"plan": services.family_plan(participant),
-                                                 "session": participant.session, "pdf_url": "plan.pdf"})
+    return render(
+        request,
+        "lessons/plan.html",
+        {"plan": services.family_plan(participant), "session": participant.session, "pdf_url": "plan.pdf"},
+    )
 
 
 def _too_many_pdfs(request):
@@ -254,8 +307,11 @@ def _linked_participant(token):
 def linked_plan(request, token):
     """The family plan through the student's signed report link (from their report)."""
     participant = _linked_participant(token)
-    return render(request, "lessons/plan.html", {"plan": services.family_plan(participant),
-                                                 "session": participant.session, "pdf_url": "plan.pdf"})
+    return render(
+        request,
+        "lessons/plan.html",
+        {"plan": services.family_plan(participant), "session": participant.session, "pdf_url": "plan.pdf"},
+    )
 
 
 @never_cache

@@ -17,6 +17,7 @@ holds a fact the page already asked for through ``allows``, and is left alone.) 
 
 Pure: no Django (scenarios' engines, kits and the web layer all use it).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -47,8 +48,11 @@ class Audience:
     def of(cls, intensity: str | None, age_band: str | None, *, teacher: bool = False) -> Audience:
         """An audience from stored or typed values; anything unknown falls back to the gentlest,
         youngest choice."""
-        return cls(intensity if intensity in INTENSITIES else GENTLE,
-                   age_band if age_band in AGE_BANDS else AGE_BANDS[0], teacher)
+        return cls(
+            intensity if intensity in INTENSITIES else GENTLE,
+            age_band if age_band in AGE_BANDS else AGE_BANDS[0],
+            teacher,
+        )
 
     @classmethod
     def from_key(cls, key: str | None) -> Audience:

@@ -3,6 +3,7 @@
 Nothing here (or in any scenario's engine modules) imports Django: engines are pure rules that
 take a seed and actions and return events, so they can be replayed, simulated and tested alone.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -18,6 +19,7 @@ except ImportError:  # pragma: no cover
     orjson = None
 
 State = Any
+
 
 class IllegalAction(Exception):
     """A refused action: ``code`` and ``params`` let the web layer translate the message.
@@ -87,6 +89,7 @@ class Engine(Protocol):
     # The action as applied, to store: ``canonical(action, fields, words)`` with the engine's own
     # fields per action type and its words (raises IllegalAction for anything else).
     def canonical(self, action: dict) -> dict: ...
+
     # Optional: an engine with both lets a move send tablemates whose own view did not change
     # only the ``others`` part of it (the other seats' progress), which the device puts in place
     # of the ``others`` part of the view it holds, whole. ``own(before, seat) == own(after, seat)``
@@ -153,6 +156,7 @@ class EngineBasics:
 # state, so changing one seat's decision never reshuffles anyone else's dice or cards, and the
 # numbers do not depend on Python's `random` module staying stable across versions.
 
+
 def draw(seed: int, purpose: str, seat: int | None, n: int) -> int:
     """The ``n``-th 64-bit value of the stream ``(seed, purpose, seat)``."""
     key = f"{seed}:{purpose}:{seat}:{n}".encode()
@@ -166,13 +170,17 @@ def roll(seed: int, purpose: str, seat: int | None, n: int, sides: int = 10) -> 
 
 def shuffled(items: list, seed: int, purpose: str, seat: int | None, n: int) -> list:
     """A deterministic permutation of ``items``: sort by each item's hashed key."""
-    return [item for _, item in sorted(
-        ((draw(seed, f"{purpose}/{n}", seat, i), item) for i, item in enumerate(items)),
-        key=lambda pair: pair[0],
-    )]
+    return [
+        item
+        for _, item in sorted(
+            ((draw(seed, f"{purpose}/{n}", seat, i), item) for i, item in enumerate(items)),
+            key=lambda pair: pair[0],
+        )
+    ]
 
 
 # --- States are plain JSON ---------------------------------------------------------------------
+
 
 def json_copy(value):
     """A deep copy of plain JSON data, as ``json.loads(json.dumps(value))`` gives it (tuples
@@ -186,6 +194,7 @@ def json_copy(value):
 
 
 # --- Content ----------------------------------------------------------------------------------
+
 
 def load_content(folder: Path, names: list[str]) -> tuple[dict[str, Any], str]:
     """Read JSON content files and return them with a short hash of their exact bytes.
@@ -208,6 +217,7 @@ def rules_fingerprint(content: Any, words: frozenset[str]) -> str:
     everything else decides how a game plays, so a change to it is a new content version.
     Pinning this fingerprint in a test makes an in-place change to the rules fail loudly.
     """
+
     def strip(value):
         if isinstance(value, dict):
             return {k: strip(v) for k, v in value.items() if k not in words}
@@ -219,9 +229,16 @@ def rules_fingerprint(content: Any, words: frozenset[str]) -> str:
     return hashlib.sha256(raw).hexdigest()[:16]
 
 
-def play_out(engine: Engine, state: State, choose: Callable[[State, int], dict], *,
-             unblock: Callable[[State], dict] | None = None, until: Callable[[State], bool] | None = None,
-             first_seat: bool = False, max_moves: int = 20_000) -> list[tuple]:
+def play_out(
+    engine: Engine,
+    state: State,
+    choose: Callable[[State, int], dict],
+    *,
+    unblock: Callable[[State], dict] | None = None,
+    until: Callable[[State], bool] | None = None,
+    first_seat: bool = False,
+    max_moves: int = 20_000,
+) -> list[tuple]:
     """Play ``state`` to its end, in place: each seat that may act, in ``to_act``'s order, takes
     ``choose(state, seat)``; when no seat may act, the system takes ``unblock(state)`` (a class
     step such as a held storm, or ``end_now``). With ``first_seat`` only the first seat of
@@ -259,6 +276,7 @@ def play_out(engine: Engine, state: State, choose: Callable[[State, int], dict],
 
 # --- What a game rewards ---------------------------------------------------------------------------
 
+
 def seatings_of_two(careful: str, reckless: str) -> list[tuple]:
     """The six ways to seat two players of each habit at a 4-seat table."""
     from itertools import permutations
@@ -282,5 +300,10 @@ def tally_head_to_head(played, careful: str, reckless: str) -> dict:
         if len(winners) == 1:
             first[winners.pop()] += 1
     decided = first[careful] + first[reckless]
-    return {"games": games, "decided": decided, "first": first,
-            "first_share": first[careful] / decided if decided else 0.0, "rows": rows}
+    return {
+        "games": games,
+        "decided": decided,
+        "first": first,
+        "first_share": first[careful] / decided if decided else 0.0,
+        "rows": rows,
+    }

@@ -3,6 +3,7 @@
 Charts return an SVG string; text stays text (``svg.fonttype: none``) so charts are small, sharp
 when printed, and searchable. Import matplotlib lazily: it costs about a second to load.
 """
+
 from __future__ import annotations
 
 import io
@@ -17,10 +18,20 @@ def pyplot():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plt.rcParams.update({"svg.fonttype": "none", "font.family": "DejaVu Sans", "font.size": 9,
-                         "axes.edgecolor": LINE, "axes.labelcolor": INK, "xtick.color": MUTED,
-                         "ytick.color": MUTED, "axes.spines.top": False, "axes.spines.right": False,
-                         "svg.hashsalt": "stormwise"})
+    plt.rcParams.update(
+        {
+            "svg.fonttype": "none",
+            "font.family": "DejaVu Sans",
+            "font.size": 9,
+            "axes.edgecolor": LINE,
+            "axes.labelcolor": INK,
+            "xtick.color": MUTED,
+            "ytick.color": MUTED,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "svg.hashsalt": "stormwise",
+        }
+    )
     return plt
 
 
@@ -31,4 +42,4 @@ def svg(fig) -> str:
     fig.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None}, dpi=150)
     plt.close(fig)
     text = out.getvalue()
-    return text[text.index("<svg"):]
+    return text[text.index("<svg") :]

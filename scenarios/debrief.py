@@ -6,6 +6,7 @@ scenario answers with a template name, its context and the data stored beside th
 ``scoring`` adds ``session``, ``settings``, ``css`` and ``generated`` to every context, renders
 the page, prints the PDF and stores all three.
 """
+
 from __future__ import annotations
 
 import base64
@@ -17,9 +18,9 @@ Progress = Callable[[int, str], None]
 class Lesson(Protocol):
     """One finished (or ended) session as a debrief part sees it; ``scoring`` builds it."""
 
-    session: object        #: for templates (title, start time); nothing else is read from it
-    settings: object       #: the teacher's debrief settings (intensity, age band)
-    tables: list[dict]     #: per table: table, game, state, seed, options, status, moves, holders
+    session: object  #: for templates (title, start time); nothing else is read from it
+    settings: object  #: the teacher's debrief settings (intensity, age band)
+    tables: list[dict]  #: per table: table, game, state, seed, options, status, moves, holders
 
     def facts(self, audience: str = "student") -> list:
         """The knowledge-base facts the session may show ``audience`` ("student" or "teacher")."""
@@ -37,8 +38,7 @@ class Debrief(Protocol):
     def page(self, lesson: Lesson, audience: str) -> tuple[str, dict]:
         """The projector page, built in the request from the move log: template and context."""
 
-    def report(self, lesson: Lesson, table: dict, seat: int, name: str,
-               progress: Progress) -> tuple[str, dict, dict]:
+    def report(self, lesson: Lesson, table: dict, seat: int, name: str, progress: Progress) -> tuple[str, dict, dict]:
         """One seat's report (or, for a team game, the team's, hung on the table's first student
         seat): template, context and the data stored with it."""
 

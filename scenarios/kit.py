@@ -9,6 +9,7 @@ fact of ``scoring/outcomes/facts.json``. The ``lessons`` app reads both through 
 
 Every string a person reads is a lazy translation (``gettext_lazy``) in the scenario's ``kit.py``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -41,7 +42,7 @@ class DebriefPhase:
     """One phase of the scripted debrief: what the teacher says or asks, and which part of the
     class debrief page to put on the projector while they do (``shows``, a short phrase)."""
 
-    phase: str                        #: one of DEBRIEF_PHASES
+    phase: str  #: one of DEBRIEF_PHASES
     say: Any
     shows: Any = ""
 
@@ -52,16 +53,16 @@ class Guide:
     shares (preparing devices and codes, differentiation, what to do when something goes wrong);
     a guide adds its own lines to each."""
 
-    objectives: tuple                 #: what students can do afterwards
-    standards: tuple                  #: (code, what it asks, how this lesson meets it)
-    steps: tuple[Step, ...]           #: join, play, debrief, check: about 45 minutes in all
-    questions: tuple                  #: the discussion questions the debrief raises
-    fallback: tuple                   #: running the lesson with no devices (printables on tables)
-    vocabulary: tuple = ()            #: keys of ``lessons.glossary`` terms students meet
-    debrief: tuple = ()               #: a ``DebriefPhase`` for each of DEBRIEF_PHASES, in order
-    preparation: tuple = ()           #: this game's own lines for the preparation checklist
-    differentiation: tuple = ()       #: this game's own ways to reach every student
-    troubles: tuple = ()              #: this game's own "when something goes wrong" lines
+    objectives: tuple  #: what students can do afterwards
+    standards: tuple  #: (code, what it asks, how this lesson meets it)
+    steps: tuple[Step, ...]  #: join, play, debrief, check: about 45 minutes in all
+    questions: tuple  #: the discussion questions the debrief raises
+    fallback: tuple  #: running the lesson with no devices (printables on tables)
+    vocabulary: tuple = ()  #: keys of ``lessons.glossary`` terms students meet
+    debrief: tuple = ()  #: a ``DebriefPhase`` for each of DEBRIEF_PHASES, in order
+    preparation: tuple = ()  #: this game's own lines for the preparation checklist
+    differentiation: tuple = ()  #: this game's own ways to reach every student
+    troubles: tuple = ()  #: this game's own "when something goes wrong" lines
 
 
 @dataclass(frozen=True)
@@ -94,14 +95,14 @@ class CheckItem:
     words and situation, so the after-check asks about what was learned, not what was seen."""
 
     key: str
-    form: str                         #: "A" or "B"
-    pair: str                         #: the parallel item on the other form has the same pair
-    objective: str                    #: an ``Objective.key`` of the bank
-    fact: str                         #: the fact (key) the right answer rests on
+    form: str  #: "A" or "B"
+    pair: str  #: the parallel item on the other form has the same pair
+    objective: str  #: an ``Objective.key`` of the bank
+    fact: str  #: the fact (key) the right answer rests on
     question: Any
-    choices: tuple                    #: 3 or 4 short answers, in the teacher's order
-    answer: int                       #: index of the right one in ``choices``
-    kind: str = "decision"            #: one of KINDS
+    choices: tuple  #: 3 or 4 short answers, in the teacher's order
+    answer: int  #: index of the right one in ``choices``
+    kind: str = "decision"  #: one of KINDS
     age_band: str = "10+"
 
 
@@ -129,9 +130,20 @@ def form(name: str, *asks: Ask) -> tuple[CheckItem, ...]:
         at = index % count
         choices = list(ask.wrong)
         choices.insert(at, ask.right)
-        items.append(CheckItem(key=f"{ask.pair}-{name.lower()}", form=name, pair=ask.pair,
-                               objective=ask.objective, fact=ask.fact, question=ask.question,
-                               choices=tuple(choices), answer=at, kind=ask.kind, age_band=ask.age_band))
+        items.append(
+            CheckItem(
+                key=f"{ask.pair}-{name.lower()}",
+                form=name,
+                pair=ask.pair,
+                objective=ask.objective,
+                fact=ask.fact,
+                question=ask.question,
+                choices=tuple(choices),
+                answer=at,
+                kind=ask.kind,
+                age_band=ask.age_band,
+            )
+        )
     return tuple(items)
 
 

@@ -4,6 +4,7 @@ A template named ``scenarios/<key>/<file>`` is ``<package>/templates/<file>``; a
 ``scenarios/<key>/<file>`` is ``<package>/static/<file>``. Both follow the registry line, so
 registering a scenario is all it takes (``collectstatic`` and whitenoise use the finder).
 """
+
 from __future__ import annotations
 
 from django.contrib.staticfiles.finders import FileSystemFinder
@@ -28,7 +29,7 @@ class TemplateLoader(FileSystemLoader):
     def get_template_sources(self, template_name):
         if not template_name.startswith(PREFIX):
             return
-        key, _, rest = template_name[len(PREFIX):].partition("/")
+        key, _, rest = template_name[len(PREFIX) :].partition("/")
         if key not in registry.keys() or not rest:
             return
         try:

@@ -18,6 +18,7 @@ scenario package ``<pkg>`` (see README's "Add a scenario") provides:
 - ``<pkg>/how_to_play.py`` (optional): ``CARD``, the one-minute "how to play" card
   (``scenarios.kit.HowToPlay``).
 """
+
 from __future__ import annotations
 
 import json
@@ -40,8 +41,8 @@ class Scenario:
     ``blurb`` are required; the defaults suit an individual game with nothing class-wide."""
 
     key: str
-    name: Any                       #: shown to teachers (a lazy translation)
-    blurb: Any                      #: one sentence for the new-session form
+    name: Any  #: shown to teachers (a lazy translation)
+    blurb: Any  #: one sentence for the new-session form
     seats: tuple[int, int] = (2, 6)  #: the fewest and most seats a table may have
     age_band: str = "10+"  #: the youngest age band it suits (as the knowledge base's bands)
     languages: tuple[str, ...] = ("en",)

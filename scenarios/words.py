@@ -157,8 +157,10 @@ def english(template: str, params: dict) -> str:
     grouped as English writes them ($1,000). A template without placeholders is as is."""
     if "%(" not in template:
         return template
-    return template % {key: f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
-                       for key, value in params.items()}
+    return template % {
+        key: f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
+        for key, value in params.items()
+    }
 
 
 def shown_params(params: dict, translations: dict) -> dict:

@@ -4,6 +4,7 @@ The one module that starts background work (``scoring.queue.enqueue``); the Cele
 queues (``scoring.tasks``) call ``scoring.services`` to do it, so the imports run one way:
 views → jobs → tasks → services → reports → selectors.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -33,8 +34,9 @@ def resume_unfinished() -> int:
     many were queued."""
     if settings.TASK_MODE != "thread":
         return 0
-    ids = list(Report.objects.filter(status__in=[Report.Status.QUEUED, Report.Status.RUNNING])
-               .values_list("pk", flat=True))
+    ids = list(
+        Report.objects.filter(status__in=[Report.Status.QUEUED, Report.Status.RUNNING]).values_list("pk", flat=True)
+    )
     for report_id in ids:
         enqueue(tasks.build_report_task, report_id)
     unprinted = list(Report.objects.filter(status=Report.Status.DONE, pdf=b"").values_list("pk", flat=True))

@@ -1,4 +1,5 @@
 """The report queue's sweep: tasks the broker did not take are sent again (``scoring.queue``)."""
+
 import asyncio
 import logging
 

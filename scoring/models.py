@@ -1,5 +1,6 @@
 """After the lesson: the real-outcomes knowledge base, each session's debrief settings, and the
 reports the Celery jobs write (one row per report, replaced in place by a rerun)."""
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -56,8 +57,7 @@ class DebriefSettings(models.Model):
     unaware). What students may see (intensity, age band) is the session's own, chosen on the
     new-session form; it is read here for the reports' templates."""
 
-    session = models.OneToOneField("classroom.Session", on_delete=models.CASCADE,
-                                   related_name="debrief_settings")
+    session = models.OneToOneField("classroom.Session", on_delete=models.CASCADE, related_name="debrief_settings")
     #: the teacher shares this session for research: exports then include nicknames
     research_opt_in = models.BooleanField(_("share nicknames in research exports"), default=False)
 
@@ -101,8 +101,7 @@ class Report(models.Model):
 
     session = models.ForeignKey("classroom.Session", on_delete=models.CASCADE, related_name="reports")
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    seat = models.ForeignKey("classroom.Seat", null=True, blank=True, on_delete=models.CASCADE,
-                             related_name="reports")
+    seat = models.ForeignKey("classroom.Seat", null=True, blank=True, on_delete=models.CASCADE, related_name="reports")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0)
     step = models.CharField(max_length=120, blank=True)
@@ -119,8 +118,9 @@ class Report(models.Model):
         ordering = ["session", "kind", "seat__table__number", "seat__number"]
         constraints = [
             models.UniqueConstraint(fields=["session", "kind", "seat"], name="report_unique_seat"),
-            models.UniqueConstraint(fields=["session", "kind"], condition=models.Q(seat__isnull=True),
-                                    name="report_unique_class"),
+            models.UniqueConstraint(
+                fields=["session", "kind"], condition=models.Q(seat__isnull=True), name="report_unique_class"
+            ),
         ]
 
     def __str__(self):

@@ -5,6 +5,7 @@ class packet and in a student's report, and adds its answers to the research exp
 session's opt-in. Scoring only asks here: ``html(where, ...)`` for the registered panels' HTML,
 ``export(session)`` for extra export sections. An app registers in its ``AppConfig.ready``.
 """
+
 from __future__ import annotations
 
 from django.utils.safestring import mark_safe

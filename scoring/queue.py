@@ -9,6 +9,7 @@ config.settings). A task the broker did not take is kept here and sent again by 
 In embedded mode it runs on a single background thread of this process, also after commit, so
 a request or a socket never waits for it (Celery's eager mode would run it in the caller's thread).
 """
+
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor

@@ -6,6 +6,7 @@ document with its stylesheet inline and charts as SVG data URIs, so the web page
 the same document. ``services`` stores the page first and prints it as a second job
 (docs/decisions/0010-report-pages-first.md).
 """
+
 from __future__ import annotations
 
 import threading
@@ -33,7 +34,7 @@ PRINTING = threading.Lock()
 def _stylesheet() -> str:
     """The report half of debrief.css (the projector half has screen media queries WeasyPrint ignores)."""
     text = (Path(settings.BASE_DIR) / "static" / "css" / "debrief.css").read_text(encoding="utf-8")
-    return text[text.index("/* Report documents"):]
+    return text[text.index("/* Report documents") :]
 
 
 @lru_cache(maxsize=1)
@@ -85,9 +86,11 @@ def pdf_of(html: str, paper: str = "A4") -> bytes:
         fonts, stylesheet = _print_setup()
         if inline in html:
             return HTML(string=html.replace(inline, "", 1), base_url=str(settings.BASE_DIR)).write_pdf(
-                stylesheets=[stylesheet, _paper(paper)], font_config=fonts)
-        return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(stylesheets=[_paper(paper)],
-                                                                             font_config=fonts)
+                stylesheets=[stylesheet, _paper(paper)], font_config=fonts
+            )
+        return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(
+            stylesheets=[_paper(paper)], font_config=fonts
+        )
 
 
 class Lesson:
@@ -115,8 +118,13 @@ def _render(lesson, template, context, data):
     # reports and the class packet are printed for the class: only the claims its students may see
     context = lesson.session.audience.redact(context)
     context = words.translate_words(context, content_translations(lesson.session.scenario, get_language()))
-    context = {**context, "session": lesson.session, "settings": lesson.settings, "css": _stylesheet(),
-               "generated": timezone.now()}
+    context = {
+        **context,
+        "session": lesson.session,
+        "settings": lesson.settings,
+        "css": _stylesheet(),
+        "generated": timezone.now(),
+    }
     return render_to_string(template, context), data
 
 

@@ -1,5 +1,6 @@
 """What the debrief reads of a finished lesson: each table's log and seat holders, and the facts
 its pages may show. Reports (``scoring.reports``) and services read through these."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -15,23 +16,43 @@ from scoring.models import Fact
 
 def table_records(session: Session) -> list[dict]:
     """Each table's final state, move log and seat holders, as scenarios' debrief parts read them."""
-    tables = list(session.tables.select_related("game").prefetch_related("seats__participant")
-                  .filter(game__isnull=False).order_by("number"))
+    tables = list(
+        session.tables.select_related("game")
+        .prefetch_related("seats__participant")
+        .filter(game__isnull=False)
+        .order_by("number")
+    )
     moves_by_game: dict[int, list] = {t.game_id: [] for t in tables}
-    for move in (Move.objects.filter(game_id__in=moves_by_game).order_by("game_id", "seq")
-                 .values("game_id", "seq", "seat", "actor", "action_id", "action", "events")):
+    for move in (
+        Move.objects.filter(game_id__in=moves_by_game)
+        .order_by("game_id", "seq")
+        .values("game_id", "seq", "seat", "actor", "action_id", "action", "events")
+    ):
         moves_by_game[move.pop("game_id")].append(move)
     records = []
     for table in tables:
-        holders = {seat.number: ({"participant": seat.participant_id, "name": words.Typed(seat.participant.nickname),
-                                  "seat_id": seat.pk} if seat.participant_id else None)
-                   for seat in table.seats.all()}
+        holders = {
+            seat.number: (
+                {"participant": seat.participant_id, "name": words.Typed(seat.participant.nickname), "seat_id": seat.pk}
+                if seat.participant_id
+                else None
+            )
+            for seat in table.seats.all()
+        }
         for number in range(table.game.seats):
             holders.setdefault(number, None)
-        records.append({"table": table.number, "game": table.game_id, "state": table.game.state,
-                        "seed": table.game.seed, "options": table.game.options,
-                        "status": table.game.status, "moves": moves_by_game[table.game_id],
-                        "holders": holders})
+        records.append(
+            {
+                "table": table.number,
+                "game": table.game_id,
+                "state": table.game.state,
+                "seed": table.game.seed,
+                "options": table.game.options,
+                "status": table.game.status,
+                "moves": moves_by_game[table.game_id],
+                "holders": holders,
+            }
+        )
     return records
 
 

@@ -2,6 +2,7 @@
 Views and tasks call these (queueing is ``scoring.jobs``, reading the lesson
 ``scoring.selectors``); nothing else writes ``Report`` rows.
 """
+
 from __future__ import annotations
 
 import csv
@@ -61,9 +62,11 @@ def plan_reports(session: Session) -> list[Report]:
     now = timezone.now()
     reports = []
     with transaction.atomic():
-        seats = list(Seat.objects.filter(table__session=session, participant__isnull=False,
-                                         table__game__isnull=False).select_related("participant")
-                     .order_by("table__number", "number"))
+        seats = list(
+            Seat.objects.filter(table__session=session, participant__isnull=False, table__game__isnull=False)
+            .select_related("participant")
+            .order_by("table__number", "number")
+        )
         if registry.get(session.scenario).team_play:
             firsts = {}  # one team report per table and language, each in its readers' language
             for seat in seats:
@@ -74,8 +77,9 @@ def plan_reports(session: Session) -> list[Report]:
         wanted.append((Report.Kind.CLASS, None))
         for report_kind, seat in wanted:
             report, _created = Report.objects.get_or_create(session=session, kind=report_kind, seat=seat)
-            Report.objects.filter(pk=report.pk).update(status=Report.Status.QUEUED, progress=0, step="",
-                                                       error="", queued_at=now)
+            Report.objects.filter(pk=report.pk).update(
+                status=Report.Status.QUEUED, progress=0, step="", error="", queued_at=now
+            )
             reports.append(report)
         Report.objects.filter(session=session).exclude(pk__in=[r.pk for r in reports]).delete()
     return reports
@@ -103,9 +107,13 @@ def build_report(report_id: int) -> Report | None:
 
 
 def _failed(report_id: int, error: Exception) -> None:
-    mark(report_id, status=Report.Status.FAILED, step=gettext_noop("Failed"),
-         error=f"{type(error).__name__}: {error}"[:2000] + "\n" + traceback.format_exc(limit=3)[-1500:],
-         finished_at=timezone.now())
+    mark(
+        report_id,
+        status=Report.Status.FAILED,
+        step=gettext_noop("Failed"),
+        error=f"{type(error).__name__}: {error}"[:2000] + "\n" + traceback.format_exc(limit=3)[-1500:],
+        finished_at=timezone.now(),
+    )
 
 
 def write_page(report_id: int) -> Report | None:
@@ -120,9 +128,17 @@ def write_page(report_id: int) -> Report | None:
         return None
     from django.db.models import F
 
-    mark(report.pk, status=Report.Status.RUNNING, started_at=timezone.now(), progress=5,
-         step=gettext_noop("Reading the move log"), attempts=F("attempts") + 1, error="")
+    mark(
+        report.pk,
+        status=Report.Status.RUNNING,
+        started_at=timezone.now(),
+        progress=5,
+        step=gettext_noop("Reading the move log"),
+        attempts=F("attempts") + 1,
+        error="",
+    )
     try:
+
         def progress(percent, step):
             mark(report.pk, progress=percent, step=step[:120])
 
@@ -134,8 +150,16 @@ def write_page(report_id: int) -> Report | None:
     except Exception as error:  # noqa: BLE001 - recorded for the teacher, who can retry
         _failed(report.pk, error)
         raise
-    mark(report.pk, status=Report.Status.DONE, progress=90, step=gettext_noop("Printing the PDF"), html=html,
-         pdf=b"", data=data, finished_at=timezone.now())
+    mark(
+        report.pk,
+        status=Report.Status.DONE,
+        progress=90,
+        step=gettext_noop("Printing the PDF"),
+        html=html,
+        pdf=b"",
+        data=data,
+        finished_at=timezone.now(),
+    )
     return Report.objects.get(pk=report.pk)
 
 
@@ -144,8 +168,11 @@ def print_report(report_id: int) -> Report | None:
     not written (a rebuild queued it again, or it failed) or is printed already."""
     from scoring import reports
 
-    report = (Report.objects.select_related("session", "seat__participant")
-              .filter(pk=report_id, status=Report.Status.DONE).first())
+    report = (
+        Report.objects.select_related("session", "seat__participant")
+        .filter(pk=report_id, status=Report.Status.DONE)
+        .first()
+    )
     if report is None or report.pdf:
         return report
     try:
@@ -156,30 +183,51 @@ def print_report(report_id: int) -> Report | None:
         raise
     # only the page this PDF was printed from: a rebuild may have replaced it meanwhile
     Report.objects.filter(pk=report.pk, status=Report.Status.DONE, finished_at=report.finished_at).update(
-        pdf=pdf, progress=100, step=gettext_noop("Done"))
+        pdf=pdf, progress=100, step=gettext_noop("Done")
+    )
     return Report.objects.get(pk=report.pk)
 
 
 def job_status(session: Session) -> dict:
     """What the teacher's reports page polls: each job's status, progress and failure reason."""
     rows = []
-    for report in (Report.objects.filter(session=session).select_related("seat__table", "seat__participant").prefetch_related("seat__table__seats__participant")
-                   .annotate(printed=Case(When(~Q(pdf=b"") & Q(status=Report.Status.DONE), then=True), default=False,
-                                          output_field=BooleanField()))
-                   .defer("html", "pdf", "data")):
-        rows.append({
-            "id": report.pk, "kind": report.kind, "status": report.status, "printed": report.printed,
-            "status_label": str(report.get_status_display()), "progress": report.progress,
-            "step": gettext(report.step) if report.step else "",  # stored in English, shown translated
-            "error": report.error.splitlines()[0] if report.error else "",
-            "label": report_label(report), "attempts": report.attempts,
-            "page": reverse("scoring:report", args=[report.pk]),
-            "pdf": reverse("scoring:report_pdf", args=[report.pk]),
-            "retry": reverse("scoring:report_retry", args=[report.pk]),
-        })
+    for report in (
+        Report.objects.filter(session=session)
+        .select_related("seat__table", "seat__participant")
+        .prefetch_related("seat__table__seats__participant")
+        .annotate(
+            printed=Case(
+                When(~Q(pdf=b"") & Q(status=Report.Status.DONE), then=True), default=False, output_field=BooleanField()
+            )
+        )
+        .defer("html", "pdf", "data")
+    ):
+        rows.append(
+            {
+                "id": report.pk,
+                "kind": report.kind,
+                "status": report.status,
+                "printed": report.printed,
+                "status_label": str(report.get_status_display()),
+                "progress": report.progress,
+                "step": gettext(report.step) if report.step else "",  # stored in English, shown translated
+                "error": report.error.splitlines()[0] if report.error else "",
+                "label": report_label(report),
+                "attempts": report.attempts,
+                "page": reverse("scoring:report", args=[report.pk]),
+                "pdf": reverse("scoring:report_pdf", args=[report.pk]),
+                "retry": reverse("scoring:report_retry", args=[report.pk]),
+            }
+        )
     done = sum(1 for r in rows if r["status"] == Report.Status.DONE)
-    return {"session": session.pk, "reports": rows, "done": done, "total": len(rows),
-            "printed": sum(1 for r in rows if r["printed"]), "failed": sum(1 for r in rows if r["status"] == Report.Status.FAILED)}
+    return {
+        "session": session.pk,
+        "reports": rows,
+        "done": done,
+        "total": len(rows),
+        "printed": sum(1 for r in rows if r["printed"]),
+        "failed": sum(1 for r in rows if r["status"] == Report.Status.FAILED),
+    }
 
 
 def report_label(report: Report) -> str:
@@ -188,20 +236,27 @@ def report_label(report: Report) -> str:
     if report.kind == Report.Kind.TEAM:  # one per language spoken at the table
         names = [s.participant.nickname for s in report.seat.table.seats.all() if s.participant_id]
         return gettext("Team at table %(table)s (%(names)s), in %(language)s") % {
-            "table": report.seat.table.number, "names": ", ".join(names),
-            "language": translation.get_language_info(report_language(report))["name_translated"]}
+            "table": report.seat.table.number,
+            "names": ", ".join(names),
+            "language": translation.get_language_info(report_language(report))["name_translated"],
+        }
     name = report.seat.participant.nickname if report.seat.participant_id else gettext("empty seat")
     return gettext("%(name)s (table %(table)s, seat %(seat)s)") % {
-        "name": name, "table": report.seat.table.number, "seat": report.seat.number + 1}
+        "name": name,
+        "table": report.seat.table.number,
+        "seat": report.seat.number + 1,
+    }
 
 
 # --- Student links ---------------------------------------------------------------------------------
+
 
 def student_report_token(participant: Participant) -> str:
     """Signed and expiring, and carrying the participant's own random secret: even someone who
     could sign would still need the secret, which no id reveals."""
     return signing.TimestampSigner(salt=LINK_SALT).sign(
-        f"{participant.session_id}:{participant.pk}:{participant.report_secret}")
+        f"{participant.session_id}:{participant.pk}:{participant.report_secret}"
+    )
 
 
 def student_report_url(participant: Participant) -> str:
@@ -229,9 +284,11 @@ def student_reports(participant: Participant) -> list[Report]:
     own_language = team.filter(seat__participant__language=participant.language)
     if own_language.exists():
         team = own_language
-    return list(Report.objects.filter(Q(kind=Report.Kind.STUDENT, seat__participant=participant)
-                                      | Q(pk__in=team.values("pk")))
-                .select_related("seat__table").order_by("seat__table__number", "seat__number"))
+    return list(
+        Report.objects.filter(Q(kind=Report.Kind.STUDENT, seat__participant=participant) | Q(pk__in=team.values("pk")))
+        .select_related("seat__table")
+        .order_by("seat__table__number", "seat__number")
+    )
 
 
 def participant_for_link(token: str) -> Participant | None:
@@ -275,24 +332,37 @@ def export_data(session: Session) -> dict:
     """Every move and decision of the session; nicknames only if the session opted in."""
     named = DebriefSettings.of(session).research_opt_in
     tables = selectors.table_records(session)
-    seat_ids = {(seat.table.number, seat.number): seat.pk
-                for seat in Seat.objects.filter(table__session=session).select_related("table")}
+    seat_ids = {
+        (seat.table.number, seat.number): seat.pk
+        for seat in Seat.objects.filter(table__session=session).select_related("table")
+    }
     started = session.started_at or session.created_at
-    stamps = {(m["game_id"], m["seq"]): m["created_at"]
-              for m in Move.objects.filter(game__table__session=session).values("game_id", "seq", "created_at")}
+    stamps = {
+        (m["game_id"], m["seq"]): m["created_at"]
+        for m in Move.objects.filter(game__table__session=session).values("game_id", "seq", "created_at")
+    }
     moves = []
     for table in tables:
         for move in table["moves"]:
             seat = move["seat"]
             holder = table["holders"].get(seat) if seat is not None else None
             minute = next((e.get("minute") for e in reversed(move["events"]) if e.get("seat") == seat), None)
-            row = {"session_id": session.pk, "scenario": session.scenario, "table": table["table"],
-                   "game_id": table["game"], "seat_id": seat_ids.get((table["table"], seat)),
-                   "seat": seat, "held_by": ("student" if holder else "bot") if seat is not None else "",
-                   "seq": move["seq"], "actor": move["actor"],
-                   "seconds": round((stamps[(table["game"], move["seq"])] - started).total_seconds(), 1),
-                   "action_type": move["action"].get("type"), "action": move["action"],
-                   "events": move["events"], "game_minute": minute}
+            row = {
+                "session_id": session.pk,
+                "scenario": session.scenario,
+                "table": table["table"],
+                "game_id": table["game"],
+                "seat_id": seat_ids.get((table["table"], seat)),
+                "seat": seat,
+                "held_by": ("student" if holder else "bot") if seat is not None else "",
+                "seq": move["seq"],
+                "actor": move["actor"],
+                "seconds": round((stamps[(table["game"], move["seq"])] - started).total_seconds(), 1),
+                "action_type": move["action"].get("type"),
+                "action": move["action"],
+                "events": move["events"],
+                "game_minute": minute,
+            }
             if named:
                 row["nickname"] = holder["name"] if holder else ""
             moves.append(row)
@@ -303,10 +373,19 @@ def export_data(session: Session) -> dict:
     from scoring import panels
 
     extra = panels.export(session)
-    return {"session": {"id": session.pk, "scenario": session.scenario, "research_opt_in": named,
-                        "started_at": started.isoformat(), "options": session.options},
-            "data_dictionary": {**DATA_DICTIONARY, **debrief.data_dictionary, **extra.pop("data_dictionary")},
-            "moves": moves, "decisions": decisions, **extra}
+    return {
+        "session": {
+            "id": session.pk,
+            "scenario": session.scenario,
+            "research_opt_in": named,
+            "started_at": started.isoformat(),
+            "options": session.options,
+        },
+        "data_dictionary": {**DATA_DICTIONARY, **debrief.data_dictionary, **extra.pop("data_dictionary")},
+        "moves": moves,
+        "decisions": decisions,
+        **extra,
+    }
 
 
 def export_csv(session: Session) -> str:
@@ -320,8 +399,11 @@ def export_csv(session: Session) -> str:
     writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore")
     writer.writeheader()
     for row in data["moves"]:
-        row = {**row, "action": json.dumps(row["action"], separators=(",", ":")),
-               "events": json.dumps(row["events"], separators=(",", ":"))}
+        row = {
+            **row,
+            "action": json.dumps(row["action"], separators=(",", ":")),
+            "events": json.dumps(row["events"], separators=(",", ":")),
+        }
         writer.writerow({key: _inert(value) for key, value in row.items()})
     return out.getvalue()
 

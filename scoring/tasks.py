@@ -3,6 +3,7 @@
 ``acks_late`` and ``reject_on_worker_lost`` are on for every task (config.settings): a worker
 killed mid-report gives the task back to the broker, and the rerun replaces the report row.
 """
+
 from celery import shared_task
 from django.db import OperationalError
 

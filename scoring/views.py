@@ -1,5 +1,6 @@
 """Debrief pages. Teachers reach only their own sessions (404 otherwise); a student reaches only
 their own reports, through a signed link that expires."""
+
 import json
 
 from django.contrib import messages
@@ -22,8 +23,11 @@ def _own_session(request, pk) -> Session:
 
 
 def _own_report(request, pk) -> Report:
-    return get_object_or_404(Report.objects.select_related("session", "seat__table", "seat__participant"),
-                             pk=pk, session__teacher=request.user)
+    return get_object_or_404(
+        Report.objects.select_related("session", "seat__table", "seat__participant"),
+        pk=pk,
+        session__teacher=request.user,
+    )
 
 
 @login_required
@@ -37,9 +41,15 @@ def session_debrief(request, pk):
 @login_required
 def session_reports(request, pk):
     session = _own_session(request, pk)
-    return render(request, "scoring/reports.html", {
-        "session": session, "status": services.job_status(session), "settings": DebriefSettings.of(session),
-    })
+    return render(
+        request,
+        "scoring/reports.html",
+        {
+            "session": session,
+            "status": services.job_status(session),
+            "settings": DebriefSettings.of(session),
+        },
+    )
 
 
 @login_required
@@ -64,8 +74,13 @@ def session_rebuild(request, pk):
     if session.status != Session.Status.ENDED:
         raise Http404
     if not jobs.request_rebuild(session=session):
-        messages.info(request, _("The reports are being written already, or were rebuilt many times in the "
-                                 "last hour. Wait for them to finish, then try again."))
+        messages.info(
+            request,
+            _(
+                "The reports are being written already, or were rebuilt many times in the "
+                "last hour. Wait for them to finish, then try again."
+            ),
+        )
     return redirect("scoring:session_reports", pk=session.pk)
 
 
@@ -82,8 +97,9 @@ def export_csv(request, pk):
 @never_cache
 def export_json(request, pk):
     session = _own_session(request, pk)
-    response = HttpResponse(json.dumps(services.export_data(session), indent=1, default=str),
-                            content_type="application/json")
+    response = HttpResponse(
+        json.dumps(services.export_data(session), indent=1, default=str), content_type="application/json"
+    )
     response["Content-Disposition"] = f'attachment; filename="stormwise-session-{session.pk}.json"'
     return response
 
@@ -124,8 +140,13 @@ def report_retry(request, report):
     if "application/json" in request.headers.get("Accept", ""):
         return JsonResponse({"ok": queued})
     if not queued:
-        messages.info(request, _("This report is being written already, or was retried many times in the "
-                                 "last hour. Wait for it to finish, then try again."))
+        messages.info(
+            request,
+            _(
+                "This report is being written already, or was retried many times in the "
+                "last hour. Wait for it to finish, then try again."
+            ),
+        )
     return redirect("scoring:session_reports", pk=report.session_id)
 
 
@@ -139,8 +160,9 @@ def _student_reports(request, token):
     participant = services.participant_for_link(token)
     if participant is None:
         return None, []
-    if token_cookie(participant.session_id) in request.COOKIES and \
-            not services.device_may_open_report(participant.session):
+    if token_cookie(participant.session_id) in request.COOKIES and not services.device_may_open_report(
+        participant.session
+    ):
         return None, []
     return participant, services.student_reports(participant)
 
@@ -152,15 +174,22 @@ def student_report(request, token):
     if participant is None:
         return render(request, "scoring/link_expired.html", status=410)
     wanted = request.GET.get("r")
-    chosen = next((r for r in reports if str(r.pk) == wanted), None) if wanted else (
-        reports[0] if len(reports) == 1 else None)
+    chosen = (
+        next((r for r in reports if str(r.pk) == wanted), None)
+        if wanted
+        else (reports[0] if len(reports) == 1 else None)
+    )
     if chosen is not None and chosen.html:
         page = chosen.html.replace(
-            "<!--pdf-link-->", format_html('<a class="pdf-link" href="{}.pdf">{}</a>', chosen.pk,
-                                           _("Download this report as a PDF")))
+            "<!--pdf-link-->",
+            format_html('<a class="pdf-link" href="{}.pdf">{}</a>', chosen.pk, _("Download this report as a PDF")),
+        )
         return HttpResponse(panels.inject(page, panels.html("student_report", participant=participant, token=token)))
-    return render(request, "scoring/student_waiting.html", {
-        "participant": participant, "reports": reports, "all_ready": reports and all(r.html for r in reports)})
+    return render(
+        request,
+        "scoring/student_waiting.html",
+        {"participant": participant, "reports": reports, "all_ready": reports and all(r.html for r in reports)},
+    )
 
 
 @never_cache

@@ -10,6 +10,7 @@ GNU gettext (``xgettext``, installed by ``make test``); both .po and .mo are com
 needs neither gettext nor this script. tests/i18n checks that the committed catalogues are
 complete, not fuzzy, not stale, and compiled (README, "Add a language").
 """
+
 import os
 import sys
 from pathlib import Path
@@ -56,8 +57,16 @@ def collect(root: Path = ROOT):
         folder.mkdir(parents=True, exist_ok=True)  # makemessages files a folder's strings in its locale/
     os.chdir(root)
     for domain in DOMAINS:
-        call_command("makemessages", locale=languages(), domain=domain, ignore_patterns=IGNORE,
-                     add_location="file", no_obsolete=True, no_wrap=True, verbosity=0)
+        call_command(
+            "makemessages",
+            locale=languages(),
+            domain=domain,
+            ignore_patterns=IGNORE,
+            add_location="file",
+            no_obsolete=True,
+            no_wrap=True,
+            verbosity=0,
+        )
 
 
 def compile_all():

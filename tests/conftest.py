@@ -1,4 +1,5 @@
 """Shared fixtures: the real services, a real Celery worker, an ASGI server and Chromium."""
+
 import os
 import socket
 import subprocess
@@ -37,8 +38,12 @@ def pytest_collection_modifyitems(session, config, items):
     if settings.REDIS_URL and not _reachable(redis.hostname, redis.port or 6379):
         missing.append(f"Redis at {redis.hostname}:{redis.port or 6379}")
     if missing:
-        pytest.exit("Real services are not answering: " + ", ".join(missing)
-                    + ". Run `make services` (or `make test`, which starts them).", returncode=3)
+        pytest.exit(
+            "Real services are not answering: "
+            + ", ".join(missing)
+            + ". Run `make services` (or `make test`, which starts them).",
+            returncode=3,
+        )
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -57,8 +62,9 @@ def celery_worker(transactional_db):
 
     from config.celery import app
 
-    with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False,
-                      shutdown_timeout=10, loglevel="WARNING") as worker:
+    with start_worker(
+        app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=10, loglevel="WARNING"
+    ) as worker:
         yield worker
 
 
@@ -75,8 +81,15 @@ class _ServerThread(threading.Thread):
         # start: the test runner keeps Python's collector and opens database connections only
         # as the tests' taps need them.
         application = LifespanApp(routes, loops=LOOPS)
-        config = uvicorn.Config(application, host="127.0.0.1", port=port, lifespan="on",
-                                ws_per_message_deflate=False, ws_max_size=WS_MAX_BYTES, log_level="warning")
+        config = uvicorn.Config(
+            application,
+            host="127.0.0.1",
+            port=port,
+            lifespan="on",
+            ws_per_message_deflate=False,
+            ws_max_size=WS_MAX_BYTES,
+            log_level="warning",
+        )
         self.server = uvicorn.Server(config)
 
     def run(self):
@@ -98,8 +111,10 @@ class PrivateRedis:
         self.url, self.process = f"redis://127.0.0.1:{self.port}/0", None
 
     def start(self):
-        self.process = subprocess.Popen(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-                                         "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
@@ -121,8 +136,12 @@ def private_redis(settings):
     """The channel layer on a Redis of the test's own, which it may stop and start."""
     redis = PrivateRedis()
     redis.start()
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "classroom.fast.redis_layer.RedisPubSubChannelLayer",
-                                           "CONFIG": {"hosts": [redis.url], "prefix": "private"}}}
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "classroom.fast.redis_layer.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [redis.url], "prefix": "private"},
+        }
+    }
     yield redis
     redis.stop()
 
@@ -183,9 +202,17 @@ def browser():
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
-                executable_path=CHROMIUM, headless=True,
-                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                      "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
+                executable_path=CHROMIUM,
+                headless=True,
+                args=[
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--disable-quic",
+                    "--no-first-run",
+                ],
             )
             yield browser
             browser.close()

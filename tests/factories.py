@@ -1,4 +1,5 @@
 """Test data built in code, not JSON fixtures."""
+
 import itertools
 import secrets
 
@@ -17,8 +18,12 @@ def make_session(teacher=None, **options):
     from classroom import services
 
     options.setdefault("max_participants", services.MAX_PARTICIPANTS)  # load tests seat hundreds
-    return services.create_session(teacher=teacher or make_teacher(), scenario=options.pop("scenario", "evacuation"),
-                                   seed=options.pop("seed", 1234), **options)
+    return services.create_session(
+        teacher=teacher or make_teacher(),
+        scenario=options.pop("scenario", "evacuation"),
+        seed=options.pop("seed", 1234),
+        **options,
+    )
 
 
 def join_students(session, count, prefix="Kid"):

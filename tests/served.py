@@ -1,5 +1,6 @@
 """``manage.py serve`` as production starts it (uvicorn, its own workers), on the test database
 and Redis, for tests about what the server process itself does: connections, signals, bursts."""
+
 import os
 import signal
 import socket
@@ -31,8 +32,14 @@ class Served:
         self.env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE"}}
         self.env.update(
             DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-            DJANGO_SETTINGS_MODULE="config.settings", DEBUG="0", ALLOWED_HOSTS="*", SECURE_SSL_REDIRECT="0",
-            WEB_CONCURRENCY=str(workers), PYTHONDONTWRITEBYTECODE="1", **{k: str(v) for k, v in env.items()})
+            DJANGO_SETTINGS_MODULE="config.settings",
+            DEBUG="0",
+            ALLOWED_HOSTS="*",
+            SECURE_SSL_REDIRECT="0",
+            WEB_CONCURRENCY=str(workers),
+            PYTHONDONTWRITEBYTECODE="1",
+            **{k: str(v) for k, v in env.items()},
+        )
         self.preexec_fn = preexec_fn
         self.log = tempfile.NamedTemporaryFile(prefix="stormwise-served-", suffix=".log", delete=False).name
         self.process = None
@@ -41,8 +48,13 @@ class Served:
         with open(self.log, "ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
-                cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-                preexec_fn=self.preexec_fn)
+                cwd=ROOT,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=self.preexec_fn,
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

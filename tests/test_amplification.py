@@ -7,6 +7,7 @@ closes on a frame of more than a few kilobytes (also ``/ws/check/``, which needs
 request bodies are refused before they are read whole; the teacher caps a session and can lock
 joining.
 """
+
 import json
 import os
 import secrets
@@ -25,8 +26,15 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from classroom import services
-from classroom.consumers import (ACT_BURST, CLOSE_FLOODING, FLOOD_LIMIT, MAX_ACTS_PER_SECOND, MAX_FRAME_BYTES,
-                                 MAX_FRAMES_PER_SECOND, token_cookie)
+from classroom.consumers import (
+    ACT_BURST,
+    CLOSE_FLOODING,
+    FLOOD_LIMIT,
+    MAX_ACTS_PER_SECOND,
+    MAX_FRAME_BYTES,
+    MAX_FRAMES_PER_SECOND,
+    token_cookie,
+)
 from classroom.models import Participant, Session
 from config.asgi import application
 from tests.factories import make_teacher, started_session
@@ -66,8 +74,9 @@ def test_asking_the_teacher_tells_the_class_only_on_a_change(django_capture_on_c
 
     cache.clear()
     with django_capture_on_commit_callbacks() as told:
-        answers = [post_frame(client, session, {"type": "ask_teacher", "asking": index % 2 == 0})
-                   for index in range(20)]
+        answers = [
+            post_frame(client, session, {"type": "ask_teacher", "asking": index % 2 == 0}) for index in range(20)
+        ]
     assert len(told) == services.ASK_CHANGES_PER_MINUTE
     assert {a.status_code for a in answers} == {200, 429}
     assert answers[-1].json()["code"] == "too_fast"
@@ -95,8 +104,14 @@ def test_the_http_fallback_has_the_sockets_limits():
     client = tablet_for(session, token)
     seat = ana.seats.get().number
     started = time.monotonic()
-    acts = [post_frame(client, session, {"type": "act", "id": f"tap-{n:08d}", "seat": seat, "version": 0,
-                                         "action": {"type": "wait"}}).status_code for n in range(20)]
+    acts = [
+        post_frame(
+            client,
+            session,
+            {"type": "act", "id": f"tap-{n:08d}", "seat": seat, "version": 0, "action": {"type": "wait"}},
+        ).status_code
+        for n in range(20)
+    ]
     earned = (time.monotonic() - started) * MAX_ACTS_PER_SECOND
     assert acts[:ACT_BURST].count(429) == 0
     assert acts.count(429) >= 20 - ACT_BURST - earned - 1
@@ -118,9 +133,15 @@ def test_oversize_frames_count_toward_the_flood_close():
     (_ana, token), _ = devices
 
     async def run():
-        sock = WebsocketCommunicator(application, f"/ws/play/{session.pk}/", headers=[
-            (b"origin", b"http://testserver"), (b"host", b"testserver"),
-            (b"cookie", f"{token_cookie(session.pk)}={token}".encode())])
+        sock = WebsocketCommunicator(
+            application,
+            f"/ws/play/{session.pk}/",
+            headers=[
+                (b"origin", b"http://testserver"),
+                (b"host", b"testserver"),
+                (b"cookie", f"{token_cookie(session.pk)}={token}".encode()),
+            ],
+        )
         connected, _ = await sock.connect()
         assert connected
         await sock.receive_json_from(timeout=5)  # the lobby
@@ -149,12 +170,23 @@ def served(transactional_db, settings):
     """``manage.py serve`` in a process of its own, on the test database: the server a class uses."""
     port = _free_port()
     db = settings.DATABASES["default"]
-    env = dict(os.environ, DATABASE_URL=f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
-               SECRET_KEY=secrets.token_urlsafe(50), DEBUG="0", SECURE_SSL_REDIRECT="0",
-               PUBLIC_BASE_URL=f"http://127.0.0.1:{port}", WEB_CONCURRENCY="1")
-    process = subprocess.Popen([sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
-                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               start_new_session=True)
+    env = dict(
+        os.environ,
+        DATABASE_URL=f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        DEBUG="0",
+        SECURE_SSL_REDIRECT="0",
+        PUBLIC_BASE_URL=f"http://127.0.0.1:{port}",
+        WEB_CONCURRENCY="1",
+    )
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 60
     while True:
         try:
@@ -173,8 +205,9 @@ def served(transactional_db, settings):
 def test_the_served_socket_closes_on_a_big_frame(served):
     """``/ws/check/`` (no sign-in needed) small frames echo; a 1 MB frame closes the socket
     (1009, message too big) rather than being read."""
-    with connect(f"ws://127.0.0.1:{served}/ws/check/", origin=f"http://127.0.0.1:{served}",
-                 max_size=None, open_timeout=10) as ws:
+    with connect(
+        f"ws://127.0.0.1:{served}/ws/check/", origin=f"http://127.0.0.1:{served}", max_size=None, open_timeout=10
+    ) as ws:
         ws.send("hello")
         assert ws.recv(timeout=10) == "hello"
         ws.send("x" * 1_000_000)
@@ -196,13 +229,20 @@ def _raw_post(base, head, body_parts, timeout=5.0):
 def test_request_bodies_are_refused_before_they_are_read_whole(asgi_server):
     """A body declared at 10 MB, or sent in chunks past the limit and never finished, is answered
     413 at once, without waiting for (or keeping) the rest."""
-    declared = _raw_post(asgi_server, b"POST /join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10000000\r\n"
-                                      b"Content-Type: application/x-www-form-urlencoded\r\n\r\n", [b"code=" + b"A" * 1000])
+    declared = _raw_post(
+        asgi_server,
+        b"POST /join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10000000\r\n"
+        b"Content-Type: application/x-www-form-urlencoded\r\n\r\n",
+        [b"code=" + b"A" * 1000],
+    )
     assert declared.startswith("HTTP/1.1 413"), declared
     chunk = b"x" * 16_000
-    chunked = _raw_post(asgi_server, b"POST /join HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
-                                     b"Content-Type: application/x-www-form-urlencoded\r\n\r\n",
-                        [f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n"] * 6)
+    chunked = _raw_post(
+        asgi_server,
+        b"POST /join HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
+        b"Content-Type: application/x-www-form-urlencoded\r\n\r\n",
+        [f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n"] * 6,
+    )
     assert chunked.startswith("HTTP/1.1 413"), chunked
 
 
@@ -228,8 +268,9 @@ def test_a_teacher_caps_a_session_and_locks_joining():
     teacher = make_teacher()
     browser = Client()
     browser.force_login(teacher)
-    created = browser.post("/sessions/new/", {**new_session_defaults(), "scenario": "evacuation",
-                                              "max_participants": 3})
+    created = browser.post(
+        "/sessions/new/", {**new_session_defaults(), "scenario": "evacuation", "max_participants": 3}
+    )
     assert created.status_code == 302, created.content.decode()[:2000]
     session = Session.objects.get(teacher=teacher)
     assert session.max_participants == 3
@@ -256,8 +297,9 @@ def test_a_teacher_caps_a_session_and_locks_joining():
     assert join("Eve").status_code == 302
     assert session.participants.count() == 5
 
-    bad = browser.post(f"/sessions/{session.pk}/do/set-cap", {"max_participants": 100000},
-                       HTTP_ACCEPT="application/json")
+    bad = browser.post(
+        f"/sessions/{session.pk}/do/set-cap", {"max_participants": 100000}, HTTP_ACCEPT="application/json"
+    )
     assert bad.status_code == 400 and "between 1 and 200" in bad.json()["message"]
 
 
@@ -265,9 +307,11 @@ def test_a_teacher_caps_a_session_and_locks_joining():
 def test_the_check_socket_closes_a_flooder():
     """``/ws/check/`` echoes a device's probe, and closes a socket that keeps sending frames too
     big or too fast, as the play socket does."""
+
     async def run():
-        sock = WebsocketCommunicator(application, "/ws/check/", headers=[
-            (b"origin", b"http://testserver"), (b"host", b"testserver")])
+        sock = WebsocketCommunicator(
+            application, "/ws/check/", headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")]
+        )
         connected, _ = await sock.connect()
         assert connected
         await sock.send_to(text_data="ping")

@@ -1,6 +1,7 @@
 """What a child sees is the teacher's choice: Gentle (no death tolls) and the age band, set on the
 new-session form, reach every tablet board and view, printable, report and family plan, through
 one filter (``scenarios.audience``)."""
+
 import io
 import json
 import re
@@ -22,7 +23,9 @@ from tests.scoring.test_reports import wait_for_reports
 
 #: a death toll, as English states one (the slogan "Turn around, don't drown" is advice, and the
 #: settings' own names "Gentle: no death tolls" and "Frank: death tolls shown…" state none)
-DEATH = re.compile(r"\b(?<!no )(?<!Frank: )(deaths?|died|dies|killed|fatalit\w*|drownings?|lives lost)\b", re.IGNORECASE)
+DEATH = re.compile(
+    r"\b(?<!no )(?<!Frank: )(deaths?|died|dies|killed|fatalit\w*|drownings?|lives lost)\b", re.IGNORECASE
+)
 
 
 def pdf_text(data: bytes) -> str:
@@ -62,8 +65,16 @@ def test_the_new_session_form_sets_what_students_may_see(db, client):
     the form does not offer is refused and creates nothing."""
     teacher = make_teacher()
     client.login(email=teacher.email, password=PASSWORD)
-    form = {"scenario": "evacuation", "seats_per_table": 4, "turn_seconds": 60, "names": "approve",
-            "max_participants": 40, "intensity": "frank", "age_band": "13+", "region": "us_gulf"}
+    form = {
+        "scenario": "evacuation",
+        "seats_per_table": 4,
+        "turn_seconds": 60,
+        "names": "approve",
+        "max_participants": 40,
+        "intensity": "frank",
+        "age_band": "13+",
+        "region": "us_gulf",
+    }
     page = client.get(reverse("classroom:session_new")).content.decode()
     assert 'name="intensity"' in page and 'name="age_band"' in page
     client.post(reverse("classroom:session_new"), form)
@@ -76,10 +87,28 @@ def test_the_new_session_form_sets_what_students_may_see(db, client):
 
 def test_one_filter_hides_a_claim_by_death_toll_age_or_missing_source():
     """A claim is kept, emptied or dropped by what it says of itself."""
-    card = {"id": "C1", "title": "Hot car", "text": "Use 10 supplies.", "basis": "46 died.", "source": "x",
-            "fact": "f", "grade": "O", "url": "https://example.org", "deaths": True, "age_band": "13+"}
-    role = {"name": "Engineer", "basis": {"text": "Rain flooded homes.", "source": "NHC", "fact": "g",
-                                         "grade": "O", "url": "https://example.org"}}
+    card = {
+        "id": "C1",
+        "title": "Hot car",
+        "text": "Use 10 supplies.",
+        "basis": "46 died.",
+        "source": "x",
+        "fact": "f",
+        "grade": "O",
+        "url": "https://example.org",
+        "deaths": True,
+        "age_band": "13+",
+    }
+    role = {
+        "name": "Engineer",
+        "basis": {
+            "text": "Rain flooded homes.",
+            "source": "NHC",
+            "fact": "g",
+            "grade": "O",
+            "url": "https://example.org",
+        },
+    }
     reported = {"basis": {"text": "Gas ran out.", "source": "news", "fact": "h", "grade": "S", "url": None}}
     gentle, frank = Audience.of("gentle", "16+"), Audience.of("frank", "16+")
     assert gentle.redact(card)["basis"] is None and gentle.redact(card)["title"] == "Hot car"
@@ -150,8 +179,9 @@ def test_a_gentle_ten_plus_lesson_shows_no_death_toll_anywhere_and_a_frank_one_d
     seen = {
         "board": tablet_board(tablet, session),
         "views": "".join(every_view(t.game) for t in session.tables.select_related("game")),
-        "printables": pdf_text(teacher.get(reverse("lessons:printables_pdf", args=["evacuation"])
-                                           + f"?session={session.pk}").content),
+        "printables": pdf_text(
+            teacher.get(reverse("lessons:printables_pdf", args=["evacuation"]) + f"?session={session.pk}").content
+        ),
         "debrief": teacher.get(reverse("scoring:session_debrief", args=[session.pk])).content.decode(),
         "plan": tablet.get(reverse("lessons:student_plan", args=[session.pk])).content.decode(),
     }
@@ -185,8 +215,11 @@ def test_stormfury_cards_on_tablets_and_paper_follow_the_choice():
         assert bool(DEATH.search(board)) is shown, (intensity, band)
         teacher = Client()
         teacher.login(email=session.teacher.email, password=PASSWORD)
-        cards = pdf_text(teacher.get(reverse("lessons:printables_pdf", args=["stormfury"])
-                                     + f"?session={session.pk}&only=cards").content)
+        cards = pdf_text(
+            teacher.get(
+                reverse("lessons:printables_pdf", args=["stormfury"]) + f"?session={session.pk}&only=cards"
+            ).content
+        )
         assert bool(DEATH.search(cards)) is shown, (intensity, band)
     outside = pdf_text(teacher.get(reverse("lessons:printables_pdf", args=["stormfury"]) + "?only=cards").content)
     assert not DEATH.search(outside)  # printed outside a session: the gentlest, youngest class

@@ -1,6 +1,7 @@
 """One device holding connections cannot shut a class out: half-sent and idle connections are
 closed, an address holds only so many, and the server starts with the files it needs or says why
 it will not start."""
+
 import resource
 import socket
 import time
@@ -67,6 +68,7 @@ def test_one_address_holding_connections_leaves_join_to_everyone_else(transactio
     """Started at 256 open files with a hard limit of 1024 (a common default), the server takes
     the 1024, caps an address at a quarter of it and says so; one address holding 1,000
     connections gets at most that and /join still opens for the class."""
+
     def low_limit():
         resource.setrlimit(resource.RLIMIT_NOFILE, (256, 1024))
 

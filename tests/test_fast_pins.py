@@ -1,6 +1,7 @@
 """The speed-ups in classroom/fast lean on Channels' and channels-redis's code as it is in the
 versions they were written and measured against. When a version moves, this fails loudly: read
 those modules against the new code, measure again (BENCHMARKS.md), then move WRITTEN_FOR."""
+
 import re
 from importlib.metadata import version
 from pathlib import Path
@@ -19,6 +20,8 @@ def test_installed_and_required_versions_are_the_ones_the_speed_ups_were_written
     written = WRITTEN_FOR[package]
     assert pinned.group(1) == written, (
         f"requirements.txt pins {package} {pinned.group(1)}, but classroom/fast was written for {written}: "
-        f"read classroom/fast/*.py against {package} {pinned.group(1)}, benchmark, then update WRITTEN_FOR")
+        f"read classroom/fast/*.py against {package} {pinned.group(1)}, benchmark, then update WRITTEN_FOR"
+    )
     assert version(package) == written, (
-        f"{package} {version(package)} is installed, but classroom/fast was written for {written}")
+        f"{package} {version(package)} is installed, but classroom/fast was written for {written}"
+    )

@@ -52,25 +52,46 @@ def test_anonymous_health_answers_still_keep_the_hosts_rule(asgi_server, setting
     response = urllib.request.urlopen(urllib.request.Request(f"{asgi_server}/healthz", method="HEAD"), timeout=10)
     assert (response.status, response.read(), response.headers["Cache-Control"]) == (200, b"", "no-store")
     with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(urllib.request.Request(f"{asgi_server}/healthz", headers={"Host": "evil.example"}),
-                               timeout=10)
+        urllib.request.urlopen(
+            urllib.request.Request(f"{asgi_server}/healthz", headers={"Host": "evil.example"}), timeout=10
+        )
     assert refused.value.code == 400
 
 
 def _manage(*args, **env):
-    full_env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "SECRET_KEY", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+    full_env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in {
+            "DATABASE_URL",
+            "REDIS_URL",
+            "DJANGO_SETTINGS_MODULE",
+            "SECRET_KEY",
+            "DEBUG",
+            "DJANGO_ALLOW_ASYNC_UNSAFE",
+        }
+    }
     full_env.update(env)
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=full_env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_production_settings_pass_deploy_check():
     """With DEBUG off, a secret key and host names, `check --deploy` has no warnings."""
     import secrets
 
-    result = _manage("check", "--deploy", "--fail-level", "WARNING",
-                     DEBUG="0", SECRET_KEY=secrets.token_urlsafe(48),
-                     ALLOWED_HOSTS="stormwise.example.org", DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres")
+    result = _manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(48),
+        ALLOWED_HOSTS="stormwise.example.org",
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres",
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
@@ -84,14 +105,22 @@ def test_production_refuses_to_start_without_secret_key():
 
 def test_embedded_mode_is_sqlite_memory_layer_and_thread_tasks(tmp_path):
     """With no environment, the app runs on SQLite (WAL), the in-memory layer and a task thread."""
-    code = ("import django,json;django.setup();from django.conf import settings as s;"
-            "from django.db import connection as c;c.ensure_connection();"
-            "cur=c.cursor();cur.execute('PRAGMA journal_mode');"
-            "print(json.dumps([s.DATABASES['default']['ENGINE'],s.CHANNEL_LAYERS['default']['BACKEND'],s.TASK_MODE,cur.fetchone()[0]]))")
+    code = (
+        "import django,json;django.setup();from django.conf import settings as s;"
+        "from django.db import connection as c;c.ensure_connection();"
+        "cur=c.cursor();cur.execute('PRAGMA journal_mode');"
+        "print(json.dumps([s.DATABASES['default']['ENGINE'],s.CHANNEL_LAYERS['default']['BACKEND'],s.TASK_MODE,cur.fetchone()[0]]))"
+    )
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY"}}
     env.update(DJANGO_SETTINGS_MODULE="config.settings", DATA_DIR=str(tmp_path))
-    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env={**env, "PYTHONPATH": str(ROOT)},
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     engine, layer, mode, journal = eval(result.stdout.strip().splitlines()[-1].replace("true", "True"))
     assert engine.endswith("sqlite3") and layer.endswith("InMemoryChannelLayer") and mode == "thread"
@@ -99,6 +128,7 @@ def test_embedded_mode_is_sqlite_memory_layer_and_thread_tasks(tmp_path):
 
 
 # --- A burst of health checks, a broker that does not answer, SIGTERM -------------------------------
+
 
 def _timed_get(url, timeout=10):
     started = time.monotonic()
@@ -130,9 +160,16 @@ def _post_command(base, session, sessionid, command, timeout=10):
         pass
     csrf = next(c.value for c in jar if c.name == "csrftoken")
     request = urllib.request.Request(
-        f"{base}/sessions/{session.pk}/do/{command}", data=b"", method="POST",
-        headers={"Cookie": f"sessionid={sessionid}; csrftoken={csrf}", "X-CSRFToken": csrf,
-                 "Accept": "application/json", "Referer": f"{base}/sessions/{session.pk}/"})
+        f"{base}/sessions/{session.pk}/do/{command}",
+        data=b"",
+        method="POST",
+        headers={
+            "Cookie": f"sessionid={sessionid}; csrftoken={csrf}",
+            "X-CSRFToken": csrf,
+            "Accept": "application/json",
+            "Referer": f"{base}/sessions/{session.pk}/",
+        },
+    )
     started = time.monotonic()
     with urllib.request.urlopen(request, timeout=timeout) as response:
         return json.load(response), time.monotonic() - started
@@ -159,17 +196,26 @@ def test_a_burst_of_anonymous_health_checks_costs_the_class_nothing(transactiona
 
         answer, seconds = _post_command(server.base, session, _teacher_cookies(session.teacher), "end-now")
         assert answer == {"ok": True, "status": "ended"} and seconds < 5.0
-        mine = [raw for raw in broker.lrange("celery", 0, -1)
-                if json.loads(raw)["headers"]["task"] == "scoring.build_debrief"
-                and json.loads(raw)["headers"]["argsrepr"] == f"({session.pk},)"]
+        mine = [
+            raw
+            for raw in broker.lrange("celery", 0, -1)
+            if json.loads(raw)["headers"]["task"] == "scoring.build_debrief"
+            and json.loads(raw)["headers"]["argsrepr"] == f"({session.pk},)"
+        ]
         for raw in mine:  # no worker here: take the message back
             broker.lrem("celery", 0, raw)
         assert mine, "the debrief was never queued"
 
         stamp = selectors.device_state(devices[1][0])["stamp"]  # the ended lesson's: nothing newer comes
         cookie = f"sw_{session.pk}={devices[1][1]}"
-        poll = threading.Thread(target=lambda: _timed_get(urllib.request.Request(
-            f"{server.base}/play/{session.pk}/poll?since={stamp}", headers={"Cookie": cookie}), timeout=30))
+        poll = threading.Thread(
+            target=lambda: _timed_get(
+                urllib.request.Request(
+                    f"{server.base}/play/{session.pk}/poll?since={stamp}", headers={"Cookie": cookie}
+                ),
+                timeout=30,
+            )
+        )
         poll.start()
         time.sleep(1.0)
         took = server.terminate(timeout=12)
@@ -210,7 +256,7 @@ def silent_broker():
 
 
 def test_ending_a_lesson_never_waits_for_a_broker_that_hangs(transactional_db, silent_broker):
-    """"End now" answers within a few seconds though the broker takes the connection and never
+    """ "End now" answers within a few seconds though the broker takes the connection and never
     answers; the debrief is kept and the sweep sends it once the broker is back."""
     from django.test import Client
 
@@ -222,8 +268,12 @@ def test_ending_a_lesson_never_waits_for_a_broker_that_hangs(transactional_db, s
     browser = Client()
     browser.force_login(session.teacher)
     answers = []
-    ending = threading.Thread(target=lambda: answers.append(browser.post(
-        f"/sessions/{session.pk}/do/end-now", HTTP_ACCEPT="application/json")), daemon=True)
+    ending = threading.Thread(
+        target=lambda: answers.append(
+            browser.post(f"/sessions/{session.pk}/do/end-now", HTTP_ACCEPT="application/json")
+        ),
+        daemon=True,
+    )
     started = time.monotonic()
     ending.start()
     ending.join(timeout=15)
@@ -236,8 +286,9 @@ def test_ending_a_lesson_never_waits_for_a_broker_that_hangs(transactional_db, s
     app._pool = None
     app.amqp._producer_pool = None
     assert queue.send_unsent() == 1 and queue.unsent() == 0
-    mine = [raw for raw in broker.lrange("celery", 0, -1)
-            if json.loads(raw)["headers"]["argsrepr"] == f"({session.pk},)"]
+    mine = [
+        raw for raw in broker.lrange("celery", 0, -1) if json.loads(raw)["headers"]["argsrepr"] == f"({session.pk},)"
+    ]
     for raw in mine:
         broker.lrem("celery", 0, raw)
     assert len(mine) == 1

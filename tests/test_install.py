@@ -1,5 +1,6 @@
 """One install of Stormwise is its own: its secret key, its teacher's password, the hosts it answers
 to; and `HOST=0.0.0.0 make run` survives a curious student's look around the classroom network."""
+
 import http.cookiejar
 import json
 import os
@@ -22,34 +23,64 @@ from django.urls import reverse
 from config import install
 
 ROOT = Path(__file__).resolve().parent.parent
-TEST_ONLY = {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS",
-             "DJANGO_ALLOW_ASYNC_UNSAFE", "TEST_CACHE_PREFIX", "HOST", "PORT", "PUBLIC_BASE_URL", "TEACHER_SIGNUP"}
+TEST_ONLY = {
+    "DATABASE_URL",
+    "REDIS_URL",
+    "DJANGO_SETTINGS_MODULE",
+    "SECRET_KEY",
+    "DEBUG",
+    "ALLOWED_HOSTS",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+    "TEST_CACHE_PREFIX",
+    "HOST",
+    "PORT",
+    "PUBLIC_BASE_URL",
+    "TEACHER_SIGNUP",
+}
 
 
 def embedded_env(data_dir, **extra):
     """The environment of `make run`: no services, settings of their own, data in ``data_dir``."""
     env = {k: v for k, v in os.environ.items() if k not in TEST_ONLY}
-    env.update(DATA_DIR=str(data_dir), MEDIA_ROOT=str(Path(data_dir) / "media"), PYTHONDONTWRITEBYTECODE="1",
-               **{k: str(v) for k, v in extra.items()})
+    env.update(
+        DATA_DIR=str(data_dir),
+        MEDIA_ROOT=str(Path(data_dir) / "media"),
+        PYTHONDONTWRITEBYTECODE="1",
+        **{k: str(v) for k, v in extra.items()},
+    )
     return env
 
 
 def manage(data_dir, *args, timeout=180, **extra):
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=embedded_env(data_dir, **extra),
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=embedded_env(data_dir, **extra),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def settings_of(env, *names):
-    code = ("import json, django; django.setup(); from django.conf import settings as s; "
-            f"print(json.dumps([getattr(s, n) for n in {list(names)!r}]))")
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT,
-                            env={"DJANGO_SETTINGS_MODULE": "config.settings", **env, "PYTHONPATH": str(ROOT)},
-                            capture_output=True, text=True, timeout=60)
+    code = (
+        "import json, django; django.setup(); from django.conf import settings as s; "
+        f"print(json.dumps([getattr(s, n) for n in {list(names)!r}]))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={"DJANGO_SETTINGS_MODULE": "config.settings", **env, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 # --- Secrets per install ----------------------------------------------------------------------------
+
 
 def test_each_embedded_install_makes_its_own_secret_key_readable_only_by_its_owner(tmp_path):
     first, second = tmp_path / "laptop-a", tmp_path / "laptop-b"
@@ -69,7 +100,9 @@ def test_each_embedded_install_makes_its_own_secret_key_readable_only_by_its_own
 def secret_keys_written_in_the_repository():
     """Every string given as SECRET_KEY (or SECRET) in a tracked file."""
     files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    pattern = re.compile(r"""SECRET(?:_KEY)?["']?\s*[=:,]\s*(?:os\.environ\.get\([^)]*\)\s*or\s*)?["']([^"'\s]{8,})["']""")
+    pattern = re.compile(
+        r"""SECRET(?:_KEY)?["']?\s*[=:,]\s*(?:os\.environ\.get\([^)]*\)\s*or\s*)?["']([^"'\s]{8,})["']"""
+    )
     found = set()
     for name in files:
         path = ROOT / name
@@ -80,10 +113,21 @@ def secret_keys_written_in_the_repository():
 
 @pytest.mark.parametrize("key", sorted(secret_keys_written_in_the_repository()) + ["short-but-random-Xy7"])
 def test_real_services_refuse_a_published_or_short_secret_key(key):
-    env = embedded_env(ROOT, DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres", SECRET_KEY=key,
-                       DJANGO_SETTINGS_MODULE="config.settings", PYTHONPATH=str(ROOT))
-    result = subprocess.run([sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=60)
+    env = embedded_env(
+        ROOT,
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres",
+        SECRET_KEY=key,
+        DJANGO_SETTINGS_MODULE="config.settings",
+        PYTHONPATH=str(ROOT),
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode != 0
     assert "Set SECRET_KEY" in result.stderr
 
@@ -100,21 +144,28 @@ def test_a_report_link_needs_the_participants_own_secret(db):
     own = services.student_report_token(first)
     assert Client().get(reverse("scoring:student_report", args=[own])).status_code == 200
     signer = signing.TimestampSigner(salt=services.LINK_SALT)
-    for forged in (signer.sign(f"{session.pk}:{first.pk}"), signer.sign(f"{session.pk}:{first.pk}:"),
-                   signer.sign(f"{session.pk}:{first.pk}:{second.report_secret}")):
+    for forged in (
+        signer.sign(f"{session.pk}:{first.pk}"),
+        signer.sign(f"{session.pk}:{first.pk}:"),
+        signer.sign(f"{session.pk}:{first.pk}:{second.report_secret}"),
+    ):
         assert Client().get(reverse("scoring:student_report", args=[forged])).status_code == 410
 
 
 # --- Debug only on loopback, the hosts actually served ------------------------------------------------
 
+
 def test_debug_is_off_and_hosts_are_named_when_serving_beyond_loopback(tmp_path):
     loopback = settings_of(embedded_env(tmp_path, HOST="127.0.0.1"), "DEBUG", "ALLOWED_HOSTS")
     assert loopback == [True, ["localhost", "127.0.0.1", "[::1]"]]
     lan = install.lan_address()
-    network = settings_of(embedded_env(tmp_path, HOST="0.0.0.0", DEBUG="1"), "DEBUG", "ALLOWED_HOSTS", "PUBLIC_BASE_URL")
+    network = settings_of(
+        embedded_env(tmp_path, HOST="0.0.0.0", DEBUG="1"), "DEBUG", "ALLOWED_HOSTS", "PUBLIC_BASE_URL"
+    )
     assert network == [False, list(dict.fromkeys(["localhost", "127.0.0.1", "[::1]", lan])), f"http://{lan}:8000"]
-    proxied = settings_of(embedded_env(tmp_path, HOST="0.0.0.0", PUBLIC_BASE_URL="https://storm.school.example"),
-                          "ALLOWED_HOSTS")[0]
+    proxied = settings_of(
+        embedded_env(tmp_path, HOST="0.0.0.0", PUBLIC_BASE_URL="https://storm.school.example"), "ALLOWED_HOSTS"
+    )[0]
     assert "storm.school.example" in proxied and "*" not in proxied
 
 
@@ -131,6 +182,7 @@ def test_error_pages_are_plain_and_friendly(client, db):
 
 
 # --- `HOST=0.0.0.0 make run`, looked around by a curious student ---------------------------------------
+
 
 def free_port():
     with socket.socket() as probe:
@@ -164,8 +216,11 @@ class Visitor:
 
     def sign_in(self, email, password, headers=None):
         self.request("/accounts/login/")
-        status, found, _body = self.request("/accounts/login/", {
-            "csrfmiddlewaretoken": self.cookie("csrftoken"), "username": email, "password": password}, headers)
+        status, found, _body = self.request(
+            "/accounts/login/",
+            {"csrfmiddlewaretoken": self.cookie("csrftoken"), "username": email, "password": password},
+            headers,
+        )
         return status, found.get("Location")
 
 
@@ -179,17 +234,28 @@ def published_credentials():
 def passwords_written_in_the_repository():
     """Every string given as a password in a tracked file (code, tests, README)."""
     files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    patterns = [re.compile(r"""(?i)password\w*["']?\s*[:=]\s*["']([^"'\s{}]{6,})["']"""),
-                re.compile(r"""(?i)get_by_label\("Password[^)]*\)\.fill\(["']([^"']{6,})["']"""),
-                re.compile(r"(?i)password[:\s]+`([^\s`]{6,})`")]
+    patterns = [
+        re.compile(r"""(?i)password\w*["']?\s*[:=]\s*["']([^"'\s{}]{6,})["']"""),
+        re.compile(r"""(?i)get_by_label\("Password[^)]*\)\.fill\(["']([^"']{6,})["']"""),
+        re.compile(r"(?i)password[:\s]+`([^\s`]{6,})`"),
+    ]
     found = set()
     for name in files:
         path = ROOT / name
         if path.suffix in {".py", ".md", ".txt", ".sh", ".html"} and path.is_file():
             text = path.read_text(errors="ignore")
             found |= {match for pattern in patterns for match in pattern.findall(text)}
-    return found - {"password1", "password2", "new_password1", "new_password2", "old_password", "password_change",
-                    "password_reset", "new-password", "current-password"}
+    return found - {
+        "password1",
+        "password2",
+        "new_password1",
+        "new_password2",
+        "old_password",
+        "password_change",
+        "password_reset",
+        "new-password",
+        "current-password",
+    }
 
 
 def test_no_password_written_in_the_repository_signs_in(db):
@@ -217,15 +283,26 @@ def classroom_server(tmp_path):
         result = manage(tmp_path, *step)
         assert result.returncode == 0, result.stderr
     password = re.search(r"password: (\S+)", result.stdout).group(1)
-    made = manage(tmp_path, "shell", "-c", (
-        "from classroom import services; from classroom.models import Teacher; "
-        "s = services.create_session(teacher=Teacher.objects.get(), scenario='evacuation', seed=1); "
-        "p, _ = services.join(session=s, nickname='Kid'); print(s.pk, p.pk)"))
+    made = manage(
+        tmp_path,
+        "shell",
+        "-c",
+        (
+            "from classroom import services; from classroom.models import Teacher; "
+            "s = services.create_session(teacher=Teacher.objects.get(), scenario='evacuation', seed=1); "
+            "p, _ = services.join(session=s, nickname='Kid'); print(s.pk, p.pk)"
+        ),
+    )
     assert made.returncode == 0, made.stderr
     session_id, participant_id = made.stdout.split()[-2:]
-    server = subprocess.Popen([sys.executable, "manage.py", "serve", "--host", "0.0.0.0", "--port", str(port)],
-                              cwd=ROOT, env=embedded_env(tmp_path, HOST="0.0.0.0"),
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--host", "0.0.0.0", "--port", str(port)],
+        cwd=ROOT,
+        env=embedded_env(tmp_path, HOST="0.0.0.0"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     address = install.lan_address()
     deadline = time.monotonic() + 60
     while True:
@@ -233,27 +310,58 @@ def classroom_server(tmp_path):
             socket.create_connection((address, port), timeout=1).close()
             break
         except OSError:
-            assert server.poll() is None and time.monotonic() < deadline, server.stdout.read() if server.poll() else "slow"
+            assert server.poll() is None and time.monotonic() < deadline, (
+                server.stdout.read() if server.poll() else "slow"
+            )
             time.sleep(0.2)
-    yield {"base": f"http://{address}:{port}", "password": password, "session": session_id,
-           "participant": participant_id, "server": server}
+    yield {
+        "base": f"http://{address}:{port}",
+        "password": password,
+        "session": session_id,
+        "participant": participant_id,
+        "server": server,
+    }
     server.terminate()
     output, _ = server.communicate(timeout=20)
     assert "Internal Server Error" not in output, output
 
 
-DEBUG_SIGNS = ("Traceback", "URLconf", "DEBUG = True", "Django settings", "technical_500", "SECRET_KEY",
-               "Request Method:", "Exception Value")
+DEBUG_SIGNS = (
+    "Traceback",
+    "URLconf",
+    "DEBUG = True",
+    "Django settings",
+    "technical_500",
+    "SECRET_KEY",
+    "Request Method:",
+    "Exception Value",
+)
 
 
 def test_make_run_on_the_classroom_network_gives_a_curious_student_nothing(classroom_server):
     base = classroom_server["base"]
     student = Visitor(base)
-    pages = ["/", "/join", "/check", "/accounts/login/", "/accounts/signup/", "/accounts/password_reset/",
-             "/admin/", "/healthz", "/no/such/page", "/sessions/1/", "/sessions/1/debrief/export.csv",
-             f"/sessions/{classroom_server['session']}/screen", "/static/no-such-file.css", "/report/abc/",
-             "/play/1/", "/debrief/reports/1/", "/accounts/signup/MQ/set-password/", "/join/ZZZZZZ",
-             "/join/" + "Q" * 40]
+    pages = [
+        "/",
+        "/join",
+        "/check",
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/accounts/password_reset/",
+        "/admin/",
+        "/healthz",
+        "/no/such/page",
+        "/sessions/1/",
+        "/sessions/1/debrief/export.csv",
+        f"/sessions/{classroom_server['session']}/screen",
+        "/static/no-such-file.css",
+        "/report/abc/",
+        "/play/1/",
+        "/debrief/reports/1/",
+        "/accounts/signup/MQ/set-password/",
+        "/join/ZZZZZZ",
+        "/join/" + "Q" * 40,
+    ]
     for path in pages:
         status, _headers, body = student.request(path)
         assert status < 500, (path, status, body[:500])
@@ -274,7 +382,8 @@ def test_make_run_on_the_classroom_network_gives_a_curious_student_nothing(class
     # A report link signed with the key every old install shared opens nothing.
     old_key = "embedded-only-insecure-key-do-not-use-in-production"
     forged = signing.TimestampSigner(key=old_key, salt="scoring.student-report").sign(
-        f"{classroom_server['session']}:{classroom_server['participant']}")
+        f"{classroom_server['session']}:{classroom_server['participant']}"
+    )
     assert student.request(f"/report/{forged}/")[0] == 410
 
     # The printed password works: the look-around was not refused for some other reason.
@@ -283,16 +392,26 @@ def test_make_run_on_the_classroom_network_gives_a_curious_student_nothing(class
     # X-Forwarded-For is not believed, not even from loopback (uvicorn's default): inventing
     # addresses does not escape the limit of wrong passwords for one account from one address.
     guesser = Visitor(base.replace(base.split("//")[1].split(":")[0], "127.0.0.1"))
-    answers = [guesser.sign_in("demo@stormwise.test", f"guess-{n}", {"X-Forwarded-For": f"10.1.{n}.7"})[0]
-               for n in range(11)]
+    answers = [
+        guesser.sign_in("demo@stormwise.test", f"guess-{n}", {"X-Forwarded-For": f"10.1.{n}.7"})[0] for n in range(11)
+    ]
     assert answers == [200] * 10 + [429]
 
 
 def test_serve_refuses_the_network_while_a_published_password_is_in_use(tmp_path):
     assert manage(tmp_path, "migrate", "--noinput", "-v", "0").returncode == 0
-    assert manage(tmp_path, "shell", "-c", (
-        "from classroom.models import Teacher; Teacher.objects.create_user("
-        "email='demo@stormwise.test', password='hurricane-demo-2026')")).returncode == 0
+    assert (
+        manage(
+            tmp_path,
+            "shell",
+            "-c",
+            (
+                "from classroom.models import Teacher; Teacher.objects.create_user("
+                "email='demo@stormwise.test', password='hurricane-demo-2026')"
+            ),
+        ).returncode
+        == 0
+    )
     refused = manage(tmp_path, "serve", "--host", "0.0.0.0", "--port", str(free_port()), timeout=60)
     assert refused.returncode != 0
     assert "demo@stormwise.test still use(s) a password published with Stormwise" in refused.stderr

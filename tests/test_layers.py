@@ -1,4 +1,5 @@
 """The channel layer every view and dashboard summary goes through, on the real Redis."""
+
 import asyncio
 
 from asgiref.sync import async_to_sync
@@ -26,12 +27,19 @@ def test_tables_hear_their_moves_while_the_process_is_subscribing_sockets():
         loop_layer = layer._get_layer()
         shard = loop_layer._get_shard(loop_layer._get_group_channel_name("busy-table"))
         async with shard._lock:  # as a socket's subscribe holds it
-            await asyncio.wait_for(asyncio.gather(*(
-                layer.group_send("busy-table", {"type": "game.views", "version": version})
-                for version in range(50))), timeout=5)
+            await asyncio.wait_for(
+                asyncio.gather(
+                    *(
+                        layer.group_send("busy-table", {"type": "game.views", "version": version})
+                        for version in range(50)
+                    )
+                ),
+                timeout=5,
+            )
         heard = [(await asyncio.wait_for(layer.receive(channel), timeout=5))["version"] for _ in range(50)]
         assert sorted(heard) == list(range(50))
         await layer.group_discard("busy-table", channel)
+
     async_to_sync(run)()
 
 
@@ -56,4 +64,5 @@ def test_the_embedded_layer_delivers_to_every_member_and_still_forgets_the_gone(
         await layer.group_send("table", {"type": "game.views", "version": 3})
         assert (await layer.receive(reader))["version"] == 3
         assert gone not in layer.groups.get("table", {}) and reader in layer.groups["table"]
+
     async_to_sync(run)()

@@ -1,5 +1,6 @@
 """A server process's start: the socket path's database pool is open before the first tap, and a
 database that is away then does not keep the process from serving."""
+
 import asyncio
 import time
 
@@ -59,18 +60,25 @@ def test_a_serving_process_tunes_its_collector_and_a_test_server_does_not():
 
     from classroom.fast import collector
 
-    script = "\n".join([
-        "import asyncio, gc, django",
-        "django.setup()",
-        "from config.asgi import application",
-        "inbox = asyncio.Queue()",
-        "for event in ('lifespan.startup', 'lifespan.shutdown'): inbox.put_nowait({'type': event})",
-        "async def send(message): pass",
-        "asyncio.run(application({'type': 'lifespan'}, inbox.get, send))",
-        "print(gc.get_threshold()[0], gc.get_freeze_count() > 0)",
-    ])
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
-                         env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.test_settings"})
+    script = "\n".join(
+        [
+            "import asyncio, gc, django",
+            "django.setup()",
+            "from config.asgi import application",
+            "inbox = asyncio.Queue()",
+            "for event in ('lifespan.startup', 'lifespan.shutdown'): inbox.put_nowait({'type': event})",
+            "async def send(message): pass",
+            "asyncio.run(application({'type': 'lifespan'}, inbox.get, send))",
+            "print(gc.get_threshold()[0], gc.get_freeze_count() > 0)",
+        ]
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.test_settings"},
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [str(collector.THRESHOLDS[0]), "True"]
     assert gc.get_threshold()[0] != collector.THRESHOLDS[0]

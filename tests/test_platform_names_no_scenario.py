@@ -7,6 +7,7 @@ purpose: tests and benchmarks (they exercise particular scenarios), old migratio
 and the knowledge base ``scoring/outcomes/facts.json`` with its ``translations/`` (data: each
 fact lists the scenarios it speaks to, and "evacuation" is also a word its sources use).
 """
+
 import ast
 import re
 from pathlib import Path
@@ -19,8 +20,10 @@ ROOT = Path(settings.BASE_DIR)
 PLATFORM = ["classroom", "games", "scoring", "lessons", "config", "templates", "static"]
 SUFFIXES = {".py", ".html", ".js", ".css", ".json", ".txt", ".md", ".svg"}
 # the knowledge base and its translations are data (each fact's key may mention a scenario)
-EXCLUDED = [re.compile(p) for p in (r"/migrations/", r"^scoring/outcomes/facts\.json$",
-                                    r"^scoring/outcomes/translations/[a-z]+\.json$")]
+EXCLUDED = [
+    re.compile(p)
+    for p in (r"/migrations/", r"^scoring/outcomes/facts\.json$", r"^scoring/outcomes/translations/[a-z]+\.json$")
+]
 
 
 def registry_lines() -> set[tuple[str, int]]:
@@ -28,7 +31,9 @@ def registry_lines() -> set[tuple[str, int]]:
     lines = set()
     for path in sorted((ROOT / "config").glob("*settings*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "STORMWISE_SCENARIOS" for t in node.targets):
+            if isinstance(node, ast.Assign) and any(
+                getattr(t, "id", None) == "STORMWISE_SCENARIOS" for t in node.targets
+            ):
                 relative = path.relative_to(ROOT).as_posix()
                 lines.update((relative, n) for n in range(node.lineno, node.end_lineno + 1))
     return lines
@@ -47,8 +52,9 @@ def platform_files():
 def test_no_scenario_key_outside_its_own_folder():
     keys = registry.keys()
     # "evacuation zone" is the plain word for an area officials may tell to leave, not a scenario
-    pattern = re.compile(r"(?<![a-z0-9_])(%s)(?![a-z0-9_])(?![ -]zones?\b)" % "|".join(map(re.escape, keys)),
-                         re.IGNORECASE)
+    pattern = re.compile(
+        r"(?<![a-z0-9_])(%s)(?![a-z0-9_])(?![ -]zones?\b)" % "|".join(map(re.escape, keys)), re.IGNORECASE
+    )
     registry_list = registry_lines()
     found = []
     for relative, path in platform_files():
@@ -104,10 +110,15 @@ def private_crossings(path: Path, module: str):
                 if owner(alias.name) != me:
                     foreign[alias.asname or alias.name.split(".")[0]] = alias.name
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
-                and node.attr not in PUBLIC
-                and isinstance(node.value, ast.Name) and node.value.id in foreign
-                and owner(foreign[node.value.id]).split(".")[0] in CODE):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and node.attr not in PUBLIC
+            and isinstance(node.value, ast.Name)
+            and node.value.id in foreign
+            and owner(foreign[node.value.id]).split(".")[0] in CODE
+        ):
             yield f"{node.value.id}.{node.attr}"
 
 
@@ -124,7 +135,11 @@ def test_no_package_uses_another_packages_private_names():
 def test_the_private_name_check_catches_a_scoring_module_reaching_into_an_engine(tmp_path):
     """As scoring's counterfactuals once imported ``_finish`` from the evacuation rules."""
     probe = tmp_path / "probe.py"
-    probe.write_text("from scenarios.evacuation.rules import _finish\nfrom scenarios.evacuation import rules\nrules._finish\n")
+    probe.write_text(
+        "from scenarios.evacuation.rules import _finish\nfrom scenarios.evacuation import rules\nrules._finish\n"
+    )
     assert list(private_crossings(probe, "scoring.probe")) == [
-        "from scenarios.evacuation.rules import _finish", "rules._finish"]
+        "from scenarios.evacuation.rules import _finish",
+        "rules._finish",
+    ]
     assert list(private_crossings(probe, "scenarios.evacuation.counterfactuals")) == []

@@ -4,6 +4,7 @@ Content security policy, deleting a session with everything in it, ownership of 
 URL, WebSocket origins, device tokens bound to one participant of one session, production
 cookies, and no student data beyond a nickname.
 """
+
 import asyncio
 import json
 import re
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 # --- Content security policy ------------------------------------------------------------------------
+
 
 def policy(response) -> dict[str, list[str]]:
     header = response["Content-Security-Policy"]
@@ -72,17 +74,19 @@ def test_every_page_has_a_policy_that_allows_only_our_own_scripts(lesson):
     """The play page, the teacher's pages, /check, /join and sign-in carry a policy with scripts
     from our own origin only, no plugins, no framing, and the page's own socket allowed."""
     session, _devices, teacher, tablet = lesson
-    pages = [(tablet, reverse("classroom:play", args=[session.pk])),
-             (teacher, reverse("classroom:home")),
-             (teacher, reverse("classroom:session", args=[session.pk])),
-             (teacher, reverse("classroom:session_new")),
-             (teacher, reverse("classroom:session_screen", args=[session.pk])),
-             (teacher, reverse("classroom:session_delete", args=[session.pk])),
-             (teacher, reverse("scoring:session_reports", args=[session.pk])),
-             (teacher, reverse("scoring:session_debrief", args=[session.pk])),
-             (Client(), reverse("classroom:check")),
-             (Client(), reverse("classroom:join")),
-             (Client(), reverse("login"))]
+    pages = [
+        (tablet, reverse("classroom:play", args=[session.pk])),
+        (teacher, reverse("classroom:home")),
+        (teacher, reverse("classroom:session", args=[session.pk])),
+        (teacher, reverse("classroom:session_new")),
+        (teacher, reverse("classroom:session_screen", args=[session.pk])),
+        (teacher, reverse("classroom:session_delete", args=[session.pk])),
+        (teacher, reverse("scoring:session_reports", args=[session.pk])),
+        (teacher, reverse("scoring:session_debrief", args=[session.pk])),
+        (Client(), reverse("classroom:check")),
+        (Client(), reverse("classroom:join")),
+        (Client(), reverse("login")),
+    ]
     for client, path in pages:
         response = client.get(path)
         assert response.status_code == 200, path
@@ -117,6 +121,7 @@ def test_no_template_has_inline_scripts_or_event_handler_attributes():
 
 # --- Deleting a session -------------------------------------------------------------------------------
 
+
 def _played_with_reports(session):
     """Every table finished by bots, and written reports (page and PDF) for each seat and the class."""
     from games import services as games
@@ -127,8 +132,9 @@ def _played_with_reports(session):
         games.finish_with_bots(game_id=table.game_id)
     DebriefSettings.of(session)
     for report in scoring.plan_reports(session):
-        Report.objects.filter(pk=report.pk).update(status=Report.Status.DONE, html="<p>report</p>",
-                                                   pdf=b"%PDF-1.7 report")
+        Report.objects.filter(pk=report.pk).update(
+            status=Report.Status.DONE, html="<p>report</p>", pdf=b"%PDF-1.7 report"
+        )
 
 
 def what_is_left(session_id, game_ids):
@@ -136,14 +142,16 @@ def what_is_left(session_id, game_ids):
     from games.models import Game, Move
     from scoring.models import DebriefSettings, Report
 
-    return {"session": Session.objects.filter(pk=session_id).count(),
-            "participants": Participant.objects.filter(session_id=session_id).count(),
-            "tables": Table.objects.filter(session_id=session_id).count(),
-            "seats": Seat.objects.filter(table__session_id=session_id).count(),
-            "games": Game.objects.filter(pk__in=game_ids).count(),
-            "moves": Move.objects.filter(game_id__in=game_ids).count(),
-            "reports": Report.objects.filter(session_id=session_id).count(),
-            "debrief settings": DebriefSettings.objects.filter(session_id=session_id).count()}
+    return {
+        "session": Session.objects.filter(pk=session_id).count(),
+        "participants": Participant.objects.filter(session_id=session_id).count(),
+        "tables": Table.objects.filter(session_id=session_id).count(),
+        "seats": Seat.objects.filter(table__session_id=session_id).count(),
+        "games": Game.objects.filter(pk__in=game_ids).count(),
+        "moves": Move.objects.filter(game_id__in=game_ids).count(),
+        "reports": Report.objects.filter(session_id=session_id).count(),
+        "debrief settings": DebriefSettings.objects.filter(session_id=session_id).count(),
+    }
 
 
 def test_a_teacher_deletes_a_session_with_everything_in_it(lesson):
@@ -192,7 +200,9 @@ def test_the_retention_purge_deletes_through_the_same_service(db, settings, monk
     Session.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=settings.RETENTION_DAYS + 1))
     deleted = []
     real = services.delete_session
-    monkeypatch.setattr(services, "delete_session", lambda *, session: deleted.append(session.pk) or real(session=session))
+    monkeypatch.setattr(
+        services, "delete_session", lambda *, session: deleted.append(session.pk) or real(session=session)
+    )
     assert services.purge_expired() == 1
     assert deleted == [old.pk]
     assert list(Session.objects.values_list("pk", flat=True)) == [recent.pk]
@@ -241,6 +251,7 @@ def test_open_tablets_are_sent_away_when_their_session_is_deleted():
         socket = await open_tablet(session.pk, devices[0][1])
         await database_sync_to_async(services.delete_session)(session=session)
         assert await closed_with(socket) == CLOSE_UNAUTHORISED
+
     async_to_sync(run)()
 
 
@@ -266,6 +277,7 @@ def test_an_open_dashboard_closes_when_its_session_is_deleted():
         assert first["type"] == "dashboard"
         await database_sync_to_async(services.delete_session)(session=session)
         assert await closed_with(socket, timeout=5) == CLOSE_NOT_FOUND
+
     async_to_sync(run)()
 
 
@@ -319,8 +331,7 @@ NOT_TEACHER_URLS = {  # name: who opens it instead (tested in the sections on de
     "lessons:linked_plan": "a student's signed, expiring link",
     "lessons:linked_plan_pdf": "a student's signed, expiring link",
 }
-SOCKETS = {"ws/play/<int:session_id>/": "device", "ws/sessions/<int:session_id>/": "teacher",
-           "ws/check/": "anyone"}
+SOCKETS = {"ws/play/<int:session_id>/": "device", "ws/sessions/<int:session_id>/": "teacher", "ws/check/": "anyone"}
 
 
 def app_urls() -> dict[str, list[str]]:
@@ -342,9 +353,11 @@ def test_every_url_is_classified():
 
     urls = app_urls()
     unknown = sorted(set(urls) - set(TEACHER_URLS) - set(NOT_TEACHER_URLS))
-    assert not unknown, (f"New URL(s) {unknown}: add each to TEACHER_URLS (the walk then checks that "
-                         "another teacher gets a 404 and a signed-out visitor is sent to sign in) "
-                         "or, if no teacher owns it, to NOT_TEACHER_URLS saying who may open it.")
+    assert not unknown, (
+        f"New URL(s) {unknown}: add each to TEACHER_URLS (the walk then checks that "
+        "another teacher gets a 404 and a signed-out visitor is sent to sign in) "
+        "or, if no teacher owns it, to NOT_TEACHER_URLS saying who may open it."
+    )
     assert not set(TEACHER_URLS) & set(NOT_TEACHER_URLS)
     assert set(TEACHER_URLS) | set(NOT_TEACHER_URLS) == set(urls), "a classified URL no longer exists"
     routes = {str(pattern.pattern) for pattern in websocket_urlpatterns}
@@ -358,11 +371,15 @@ def _walk():
     for name, methods in TEACHER_URLS.items():
         for method in methods:
             if name == "classroom:session_command":
-                yield from (pytest.param(name, method, {"command": command}, id=f"{name}:{command}:{method}")
-                            for command in COMMANDS)
+                yield from (
+                    pytest.param(name, method, {"command": command}, id=f"{name}:{command}:{method}")
+                    for command in COMMANDS
+                )
             elif name == "lessons:kit_command":
-                yield from (pytest.param(name, method, {"command": command}, id=f"{name}:{command}:{method}")
-                            for command in KIT_COMMANDS)
+                yield from (
+                    pytest.param(name, method, {"command": command}, id=f"{name}:{command}:{method}")
+                    for command in KIT_COMMANDS
+                )
             else:
                 yield pytest.param(name, method, {}, id=f"{name}:{method}")
 
@@ -377,14 +394,20 @@ def _fingerprint(session):
     session = Session.objects.filter(pk=session.pk).first()
     if session is None:
         return None
-    return (session.status, session.title, session.storm_deadline, session.intensity, session.age_band,
-            list(session.participants.values_list("nickname", "approved", "asked_teacher_at", "move_token_hash")),
-            list(session.tables.values_list("number", "seats__number", "seats__participant")),
-            list(Game.objects.filter(table__session=session).values_list("version", "status", "bots")),
-            list(Report.objects.filter(session=session).values_list("status", "attempts", "queued_at")),
-            list(DebriefSettings.objects.filter(session=session).values_list("research_opt_in")),
-            list(KnowledgeCheck.objects.filter(session=session).values_list("enabled", "after_open", "local_office")),
-            list(CheckItem.objects.filter(session=session).values_list("question", "choices", "answer", "used")))
+    return (
+        session.status,
+        session.title,
+        session.storm_deadline,
+        session.intensity,
+        session.age_band,
+        list(session.participants.values_list("nickname", "approved", "asked_teacher_at", "move_token_hash")),
+        list(session.tables.values_list("number", "seats__number", "seats__participant")),
+        list(Game.objects.filter(table__session=session).values_list("version", "status", "bots")),
+        list(Report.objects.filter(session=session).values_list("status", "attempts", "queued_at")),
+        list(DebriefSettings.objects.filter(session=session).values_list("research_opt_in")),
+        list(KnowledgeCheck.objects.filter(session=session).values_list("enabled", "after_open", "local_office")),
+        list(CheckItem.objects.filter(session=session).values_list("question", "choices", "answer", "used")),
+    )
 
 
 @pytest.fixture
@@ -395,10 +418,20 @@ def owned(lesson):
 
     session, devices, teacher, _tablet = lesson
     report = [r for r in scoring.plan_reports(session) if r.kind == Report.Kind.CLASS][0]
-    Report.objects.filter(pk=report.pk).update(status=Report.Status.DONE, html="<p>class packet</p>",
-                                               pdf=b"%PDF-1.7 packet")
-    return session, teacher, {"pk": session.pk, "report": report.pk, "scenario": session.scenario,
-                              "participant": devices[0][0].pk, "seat": devices[0][0].seats.first().pk}
+    Report.objects.filter(pk=report.pk).update(
+        status=Report.Status.DONE, html="<p>class packet</p>", pdf=b"%PDF-1.7 packet"
+    )
+    return (
+        session,
+        teacher,
+        {
+            "pk": session.pk,
+            "report": report.pk,
+            "scenario": session.scenario,
+            "participant": devices[0][0].pk,
+            "seat": devices[0][0].seats.first().pk,
+        },
+    )
 
 
 @pytest.mark.parametrize("name, method, extra", list(_walk()))
@@ -410,10 +443,23 @@ def test_a_teacher_url_is_only_for_its_teacher(owned, name, method, extra):
     unknown = set(wanted) - set(ids) - set(extra)
     assert not unknown, f"{name} takes {sorted(unknown)}: teach the walk how to fill them"
     path = reverse(name, kwargs={**{key: ids[key] for key in wanted if key in ids}, **extra})
-    form = {"participant": ids["participant"], "seat": ids["seat"], "nickname": "Renamed", "table": 1,
-            "intensity": "frank", "research_opt_in": "on", "title": "Taken over", "scenario": "evacuation",
-            "seats_per_table": 4, "turn_seconds": 60, "names": "approve",
-            "question": "Taken over?", "choice": ["a", "b"], "answer": 0, "local_office": "Taken over"}
+    form = {
+        "participant": ids["participant"],
+        "seat": ids["seat"],
+        "nickname": "Renamed",
+        "table": 1,
+        "intensity": "frank",
+        "research_opt_in": "on",
+        "title": "Taken over",
+        "scenario": "evacuation",
+        "seats_per_table": 4,
+        "turn_seconds": 60,
+        "names": "approve",
+        "question": "Taken over?",
+        "choice": ["a", "b"],
+        "answer": 0,
+        "local_office": "Taken over",
+    }
     before = _fingerprint(session)
 
     signed_out = getattr(Client(), method.lower())(path, form if method == "POST" else None)
@@ -446,6 +492,7 @@ def test_the_dashboard_socket_refuses_a_signed_out_visitor():
         socket = communicator(f"/ws/sessions/{session.pk}/")
         connected, code = await socket.connect()
         assert not connected and code == CLOSE_NOT_FOUND
+
     async_to_sync(run)()
 
 
@@ -473,9 +520,11 @@ def test_sockets_opened_from_a_foreign_page_are_refused(production_app):
     session, devices = started_session(students=1)
     teacher = Client()
     teacher.force_login(session.teacher)
-    cookies = {f"/ws/play/{session.pk}/": f"{token_cookie(session.pk)}={devices[0][1]}",
-               f"/ws/sessions/{session.pk}/": f"sessionid={teacher.cookies['sessionid'].value}",
-               "/ws/check/": ""}
+    cookies = {
+        f"/ws/play/{session.pk}/": f"{token_cookie(session.pk)}={devices[0][1]}",
+        f"/ws/sessions/{session.pk}/": f"sessionid={teacher.cookies['sessionid'].value}",
+        "/ws/check/": "",
+    }
 
     async def opens(path, origin):
         socket = communicator(path, cookies[path], origin=origin, app=production_app, host=PRODUCTION_HOST)
@@ -488,6 +537,7 @@ def test_sockets_opened_from_a_foreign_page_are_refused(production_app):
             for origin in ("https://evil.example", f"https://{PRODUCTION_HOST}.evil.example", "null", None):
                 assert not await opens(path, origin), (path, origin)
             assert await opens(path, f"https://{PRODUCTION_HOST}"), path
+
     async_to_sync(run)()
 
 
@@ -513,6 +563,7 @@ def test_a_classroom_server_allowing_every_host_still_refuses_a_foreign_page():
         assert not await opens("null", "192.168.1.20:8000")
         assert await opens("http://192.168.1.20:8000", "192.168.1.20:8000")
         assert await opens("https://stormwise.example.org", "stormwise.example.org")
+
     async_to_sync(run)()
 
 
@@ -539,8 +590,16 @@ asyncio.run(main())
 """
     result = _production_python(script)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["/ws/play/1/", "False", "/ws/sessions/1/", "False", "/ws/check/", "False",
-                                     "own", "True"]
+    assert result.stdout.split() == [
+        "/ws/play/1/",
+        "False",
+        "/ws/sessions/1/",
+        "False",
+        "/ws/check/",
+        "False",
+        "own",
+        "True",
+    ]
 
 
 def _production_python(script, **env):
@@ -550,14 +609,33 @@ def _production_python(script, **env):
     import subprocess
     import sys
 
-    full_env = {k: v for k, v in os.environ.items() if k not in {
-        "DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS",
-        "SECURE_SSL_REDIRECT", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
-    full_env.update(DJANGO_SETTINGS_MODULE="config.settings", DEBUG="0", ALLOWED_HOSTS=PRODUCTION_HOST,
-                    SECRET_KEY=secrets.token_urlsafe(48),
-                    DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres", PYTHONPATH=str(ROOT), **env)
-    return subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=full_env, capture_output=True,
-                          text=True, timeout=120)
+    full_env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in {
+            "DATABASE_URL",
+            "REDIS_URL",
+            "DJANGO_SETTINGS_MODULE",
+            "SECRET_KEY",
+            "DEBUG",
+            "ALLOWED_HOSTS",
+            "SECURE_SSL_REDIRECT",
+            "DJANGO_ALLOW_ASYNC_UNSAFE",
+        }
+    }
+    full_env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DEBUG="0",
+        ALLOWED_HOSTS=PRODUCTION_HOST,
+        SECRET_KEY=secrets.token_urlsafe(48),
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres",
+        PYTHONPATH=str(ROOT),
+        **env,
+    )
+    return subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=120
+    )
 
 
 # --- Device tokens: one participant of one session --------------------------------------------------------
@@ -580,8 +658,12 @@ def http_answers(client, session_id) -> dict:
     act = client.post(reverse("classroom:play_act", args=[session_id]), PROBE, content_type="application/json")
     poll = client.get(reverse("classroom:play_poll", args=[session_id]))
     report = client.get(reverse("scoring:my_report", args=[session_id]))
-    return {"play": play.status_code if play.status_code != 302 else play["Location"],
-            "act": act.status_code, "poll": poll.status_code, "my report": report.status_code}
+    return {
+        "play": play.status_code if play.status_code != 302 else play["Location"],
+        "act": act.status_code,
+        "poll": poll.status_code,
+        "my report": report.status_code,
+    }
 
 
 REFUSED = {"play": reverse("classroom:join"), "act": 403, "poll": 403, "my report": 404}
@@ -596,8 +678,13 @@ async def socket_opens(session_id, token) -> bool | int:
 
 def forgeries(token: str) -> dict[str, str]:
     flipped = token[:-1] + ("A" if token[-1] != "A" else "B")
-    return {"tampered": flipped, "truncated": token[:-1], "half": token[: len(token) // 2],
-            "extended": token + "A", "upper-cased": token.upper() if token.upper() != token else token.lower()}
+    return {
+        "tampered": flipped,
+        "truncated": token[:-1],
+        "half": token[: len(token) // 2],
+        "extended": token + "A",
+        "upper-cased": token.upper() if token.upper() != token else token.lower(),
+    }
 
 
 @pytest.mark.django_db(transaction=True)
@@ -621,6 +708,7 @@ def test_a_token_opens_only_its_own_session():
     async def run():
         assert await socket_opens(a.pk, token) is True
         assert await socket_opens(b.pk, token) == CLOSE_UNAUTHORISED
+
     async_to_sync(run)()
 
 
@@ -639,6 +727,7 @@ def test_a_tampered_or_truncated_token_is_refused():
     async def run():
         for kind, fake in fakes.items():
             assert await socket_opens(session.pk, fake) == CLOSE_UNAUTHORISED, kind
+
     async_to_sync(run)()
 
 
@@ -659,6 +748,7 @@ def test_a_removed_students_token_stops_working():
         await database_sync_to_async(services.remove)(participant=participant)
         assert await closed_with(socket) == CLOSE_UNAUTHORISED
         assert await socket_opens(session.pk, token) == CLOSE_UNAUTHORISED
+
     async_to_sync(run)()
     assert http_answers(tablet_with(session.pk, token), session.pk) == REFUSED
     assert http_answers(tablet_with(session.pk, devices[1][1]), session.pk)["play"] == 200
@@ -666,8 +756,13 @@ def test_a_removed_students_token_stops_working():
 
 # --- Production cookies ----------------------------------------------------------------------------------
 
-COOKIE_SETTINGS = ["SESSION_COOKIE_SECURE", "SESSION_COOKIE_HTTPONLY", "SESSION_COOKIE_SAMESITE",
-                   "CSRF_COOKIE_SECURE", "CSRF_COOKIE_SAMESITE"]
+COOKIE_SETTINGS = [
+    "SESSION_COOKIE_SECURE",
+    "SESSION_COOKIE_HTTPONLY",
+    "SESSION_COOKIE_SAMESITE",
+    "CSRF_COOKIE_SECURE",
+    "CSRF_COOKIE_SAMESITE",
+]
 
 
 @pytest.fixture(scope="module")
@@ -678,9 +773,11 @@ def production_cookie_settings():
 
     found = []
     for redirect in ("1", "0"):
-        result = _production_python("import django, json; django.setup(); from django.conf import settings; "
-                                    f"print(json.dumps({{n: getattr(settings, n) for n in {COOKIE_SETTINGS!r}}}))",
-                                    SECURE_SSL_REDIRECT=redirect)
+        result = _production_python(
+            "import django, json; django.setup(); from django.conf import settings; "
+            f"print(json.dumps({{n: getattr(settings, n) for n in {COOKIE_SETTINGS!r}}}))",
+            SECURE_SSL_REDIRECT=redirect,
+        )
         assert result.returncode == 0, result.stderr
         found.append(json.loads(result.stdout.strip().splitlines()[-1]))
     assert found[0] == found[1]
@@ -688,9 +785,13 @@ def production_cookie_settings():
 
 
 def test_production_cookies_are_secure_http_only_and_same_site(production_cookie_settings):
-    assert production_cookie_settings == {"SESSION_COOKIE_SECURE": True, "SESSION_COOKIE_HTTPONLY": True,
-                                          "SESSION_COOKIE_SAMESITE": "Lax", "CSRF_COOKIE_SECURE": True,
-                                          "CSRF_COOKIE_SAMESITE": "Lax"}
+    assert production_cookie_settings == {
+        "SESSION_COOKIE_SECURE": True,
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "CSRF_COOKIE_SECURE": True,
+        "CSRF_COOKIE_SAMESITE": "Lax",
+    }
 
 
 def test_with_production_settings_every_cookie_we_set_is_secure(db, settings, production_cookie_settings):
@@ -704,16 +805,22 @@ def test_with_production_settings_every_cookie_we_set_is_secure(db, settings, pr
     teacher = make_teacher()
     browser = Client(enforce_csrf_checks=True)
     browser.get(reverse("login"))
-    signed_in = browser.post(reverse("login"), {"username": teacher.email, "password": PASSWORD,
-                                                "csrfmiddlewaretoken": browser.cookies["csrftoken"].value})
+    signed_in = browser.post(
+        reverse("login"),
+        {"username": teacher.email, "password": PASSWORD, "csrfmiddlewaretoken": browser.cookies["csrftoken"].value},
+    )
     assert signed_in.status_code == 302
     session = make_session(teacher=teacher)
     tablet = Client()
     form = tablet.get(reverse("classroom:join"))
     joined = tablet.post(reverse("classroom:join"), {"code": session.join_code, "nickname": "Robin", "players": 1})
     assert joined.status_code == 302
-    cookies = {"sessionid": signed_in.cookies["sessionid"], "csrftoken": signed_in.cookies["csrftoken"],
-               "sw_device": form.cookies["sw_device"], token_cookie(session.pk): joined.cookies[token_cookie(session.pk)]}
+    cookies = {
+        "sessionid": signed_in.cookies["sessionid"],
+        "csrftoken": signed_in.cookies["csrftoken"],
+        "sw_device": form.cookies["sw_device"],
+        token_cookie(session.pk): joined.cookies[token_cookie(session.pk)],
+    }
     for name, morsel in cookies.items():
         assert morsel["secure"] is True, f"{name} is not Secure"
         assert morsel["samesite"] == "Lax", f"{name} has no SameSite"
@@ -725,8 +832,19 @@ def test_with_production_settings_every_cookie_we_set_is_secure(db, settings, pr
 
 # A participant is a nickname, a hashed device token and the state of play: nothing else about a child.
 PARTICIPANT_FIELDS = {
-    "id", "session", "nickname", "approved", "token_hash", "move_token_hash", "players",
-    "asked_teacher_at", "refusals", "last_seen_at", "connected", "created_at", "report_secret",
+    "id",
+    "session",
+    "nickname",
+    "approved",
+    "token_hash",
+    "move_token_hash",
+    "players",
+    "asked_teacher_at",
+    "refusals",
+    "last_seen_at",
+    "connected",
+    "created_at",
+    "report_secret",
     # the language the tablet shows (its picker's choice or the browser's), for its screens and
     # report: a display setting of the device, deleted with the participant
     "language",
@@ -734,8 +852,24 @@ PARTICIPANT_FIELDS = {
     # device away: says nothing about the child, deleted with the participant
     "device_hash",
 }
-PERSONAL = {"email", "e_mail", "first_name", "last_name", "full_name", "surname", "birthday", "date_of_birth",
-            "birth_date", "gender", "phone", "address", "photo", "ip_address", "user_agent", "student_id"}
+PERSONAL = {
+    "email",
+    "e_mail",
+    "first_name",
+    "last_name",
+    "full_name",
+    "surname",
+    "birthday",
+    "date_of_birth",
+    "birth_date",
+    "gender",
+    "phone",
+    "address",
+    "photo",
+    "ip_address",
+    "user_agent",
+    "student_id",
+}
 
 
 def test_a_student_is_a_nickname_and_nothing_more():
@@ -751,7 +885,8 @@ def test_a_student_is_a_nickname_and_nothing_more():
         f"{sorted(PARTICIPANT_FIELDS - fields)}. Stormwise keeps no student data beyond a nickname "
         "(students are children). A new field must not describe the child: if it is play "
         "state, add it to PARTICIPANT_FIELDS and make sure delete_session and the retention purge "
-        "remove it; if it is personal, it does not belong here.")
+        "remove it; if it is personal, it does not belong here."
+    )
     for app in ("classroom", "games", "scoring"):
         for model in apps.get_app_config(app).get_models():
             if model is Teacher:
@@ -777,6 +912,7 @@ def test_the_join_form_asks_only_for_the_code_and_a_nickname(client, db):
 
 # --- One device, many sockets ------------------------------------------------------------------------
 
+
 @pytest.mark.django_db(transaction=True)
 def test_a_device_with_ten_sockets_gets_the_taps_of_one():
     """Ten sockets of one device share its limits: together they get the answers one socket
@@ -784,8 +920,7 @@ def test_a_device_with_ten_sockets_gets_the_taps_of_one():
     one of its sockets is closed."""
     from asgiref.sync import async_to_sync
 
-    from classroom.consumers import (CLOSE_FLOODING, CLOSE_SUPERSEDED, MAX_FRAMES_PER_SECOND,
-                                     MAX_SOCKETS_PER_DEVICE)
+    from classroom.consumers import CLOSE_FLOODING, CLOSE_SUPERSEDED, MAX_FRAMES_PER_SECOND, MAX_SOCKETS_PER_DEVICE
 
     session, devices = started_session(students=2)
     token = devices[0][1]
@@ -811,10 +946,12 @@ def test_a_device_with_ten_sockets_gets_the_taps_of_one():
             await live[0].send_to(text_data='{"type":"ping"}')
         codes = [await closed_with(socket) for socket in live]
         assert codes == [CLOSE_FLOODING] * len(live)
+
     async_to_sync(run)()
 
 
 # --- The teacher's own laptop is never locked out ---------------------------------------------------
+
 
 @pytest.mark.django_db
 def test_wrong_passwords_from_a_few_tablets_never_lock_the_teacher_out_of_their_laptop(settings):
@@ -836,24 +973,30 @@ def test_wrong_passwords_from_a_few_tablets_never_lock_the_teacher_out_of_their_
         for attempt in range(10):
             guesser.post(reverse("login"), {"username": "ms.rivera@school.test", "password": f"guess-{attempt}"})
     stranger = Client(REMOTE_ADDR="10.20.2.1")
-    assert stranger.post(reverse("login"), {"username": "ms.rivera@school.test", "password": PASSWORD}).status_code == 429
+    assert (
+        stranger.post(reverse("login"), {"username": "ms.rivera@school.test", "password": PASSWORD}).status_code == 429
+    )
     answer = laptop.post(reverse("login"), {"username": "ms.rivera@school.test", "password": PASSWORD})
     assert answer.status_code == 302 and answer.wsgi_request.user.is_authenticated
     # a forged or another account's cookie earns nothing
     stranger.cookies["sw_teacher_device"] = "forged"
-    assert stranger.post(reverse("login"), {"username": "ms.rivera@school.test", "password": PASSWORD}).status_code == 429
+    assert (
+        stranger.post(reverse("login"), {"username": "ms.rivera@school.test", "password": PASSWORD}).status_code == 429
+    )
     cache.clear()
 
 
 # --- Behind a proxy, no debug pages -------------------------------------------------------------------
+
 
 def test_debug_is_off_when_the_app_is_reached_through_a_public_name(tmp_path):
     """A laptop serving loopback behind a proxy (PUBLIC_BASE_URL with a public name) has DEBUG off,
     though DEBUG=1 and HOST is loopback; on loopback alone it stays on for development."""
     from tests.test_install import embedded_env, settings_of
 
-    proxied = settings_of(embedded_env(tmp_path, DEBUG="1", PUBLIC_BASE_URL="https://stormwise.school.example"),
-                          "DEBUG", "ALLOWED_HOSTS")
+    proxied = settings_of(
+        embedded_env(tmp_path, DEBUG="1", PUBLIC_BASE_URL="https://stormwise.school.example"), "DEBUG", "ALLOWED_HOSTS"
+    )
     assert proxied == [False, ["localhost", "127.0.0.1", "[::1]", "stormwise.school.example"]]
     assert settings_of(embedded_env(tmp_path, DEBUG="1", ALLOWED_HOSTS="*"), "DEBUG") == [False]
     assert settings_of(embedded_env(tmp_path, DEBUG="1"), "DEBUG") == [True]
@@ -873,6 +1016,7 @@ def test_a_huge_seat_or_version_number_is_a_bad_frame_not_an_error_page():
 
 
 # --- Taking a classmate's seat ----------------------------------------------------------------------
+
 
 def _ask_to_move(client, session, nickname):
     return client.post("/join", {"code": session.join_code, "nickname": nickname, "players": 1, "move": "1"})
@@ -913,8 +1057,9 @@ def test_while_the_first_tablet_is_online_the_student_allows_the_move_on_it():
     assert _ask_to_move(thief, session, ana.nickname).status_code == 302
     teacher = Client()
     teacher.force_login(session.teacher)
-    refused = teacher.post(f"/sessions/{session.pk}/do/approve-move", {"participant": ana.pk},
-                           HTTP_ACCEPT="application/json")
+    refused = teacher.post(
+        f"/sessions/{session.pk}/do/approve-move", {"participant": ana.pk}, HTTP_ACCEPT="application/json"
+    )
     assert refused.status_code == 400 and "still online" in refused.json()["message"]
     assert services.participant_for_token(session, old_token) is not None
 
@@ -922,15 +1067,19 @@ def test_while_the_first_tablet_is_online_the_student_allows_the_move_on_it():
     own.cookies[token_cookie(session.pk)] = old_token
     state = own.get(f"/play/{session.pk}/poll?since=").json()
     assert state["lobby"]["move_asked"] is True
-    answer = own.post(f"/play/{session.pk}/act", json.dumps({"type": "move", "allow": False}),
-                      content_type="application/json")
+    answer = own.post(
+        f"/play/{session.pk}/act", json.dumps({"type": "move", "allow": False}), content_type="application/json"
+    )
     assert answer.json() == {"type": "ok"}
     assert services.participant_for_token(session, old_token) is not None
     assert not Participant.objects.get(pk=ana.pk).move_token_hash
 
     assert _ask_to_move(Client(), session, ana.nickname).status_code == 302  # her new tablet, for real
-    seen = teacher.post(f"/sessions/{session.pk}/do/approve-move", {"participant": ana.pk, "seen_both": "1"},
-                        HTTP_ACCEPT="application/json")
+    seen = teacher.post(
+        f"/sessions/{session.pk}/do/approve-move",
+        {"participant": ana.pk, "seen_both": "1"},
+        HTTP_ACCEPT="application/json",
+    )
     assert seen.json()["ok"] and services.participant_for_token(session, old_token) is None
 
 
@@ -983,8 +1132,13 @@ def test_no_action_outside_a_seats_offered_actions_is_applied(scenario):
             for number, action in enumerate(_crafted(offered)):
                 game.refresh_from_db()
                 offered_now = engine.actions(engine.load(game.state), seat.number)
-                frame = {"type": "act", "id": f"crafted-http-{seat.pk}-{number}", "seat": seat.number,
-                         "version": game.version, "action": action}
+                frame = {
+                    "type": "act",
+                    "id": f"crafted-http-{seat.pk}-{number}",
+                    "seat": seat.number,
+                    "version": game.version,
+                    "action": action,
+                }
                 tablet.post(f"/play/{session.pk}/act", json.dumps(frame), content_type="application/json")
                 stored = Move.objects.filter(game=game, action_id=frame["id"]).first()
                 assert stored is None or stored.action in offered_now, (action, stored.action)
@@ -994,8 +1148,15 @@ def test_no_action_outside_a_seats_offered_actions_is_applied(scenario):
                 socket = await open_tablet(session.pk, token)
                 for number, action in enumerate(_crafted(offered)[:8]):
                     version = (await Game.objects.aget(pk=game.pk)).version
-                    await socket.send_json_to({"type": "act", "id": f"crafted-ws-{seat.pk}-{number}",
-                                               "seat": seat.number, "version": version, "action": action})
+                    await socket.send_json_to(
+                        {
+                            "type": "act",
+                            "id": f"crafted-ws-{seat.pk}-{number}",
+                            "seat": seat.number,
+                            "version": version,
+                            "action": action,
+                        }
+                    )
                     try:
                         while (await socket.receive_json_from(timeout=5)).get("type") not in ("ok", "error"):
                             pass
@@ -1003,6 +1164,7 @@ def test_no_action_outside_a_seats_offered_actions_is_applied(scenario):
                         pass
                     await asyncio.sleep(0.5)  # the socket's own pace, so each one reaches the rules
                 await socket.disconnect()
+
             async_to_sync(over_the_socket)()
             # every move a crafted frame made was offered to its seat just before it (replayed)
             state = engine.setup(game.seed, game.seats, game.options)

@@ -1,6 +1,7 @@
 """Smaller holes, each closed: formulas in exports, unapproved names on the projector, deleted
 sessions left in SQLite's log, orphan games after a teacher is deleted, a shared tablet opening
 last lesson's report, cached reports and exports, an out-of-range table, and a session quota."""
+
 import csv
 import io
 import os
@@ -95,8 +96,14 @@ left = [name for name in (b"Zebrafinch", b"Quokkapaw") if name in on_disk()]
 assert not left, left
 print("clean")
 """
-    done = subprocess.run([sys.executable, "manage.py", "shell", "-c", script], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0 and "clean" in done.stdout, done.stderr[-2000:]
 
 
@@ -137,9 +144,13 @@ def test_reports_pdfs_exports_and_the_dashboard_are_never_cached():
     services.end(session=session)
     client = teacher_client(session)
     report = Report.objects.filter(session=session).first()
-    for path in [f"/sessions/{session.pk}/dashboard.json", f"/sessions/{session.pk}/debrief/export.csv",
-                 f"/sessions/{session.pk}/debrief/export.json", f"/debrief/reports/{report.pk}/",
-                 f"/debrief/reports/{report.pk}/report.pdf"]:
+    for path in [
+        f"/sessions/{session.pk}/dashboard.json",
+        f"/sessions/{session.pk}/debrief/export.csv",
+        f"/sessions/{session.pk}/debrief/export.json",
+        f"/debrief/reports/{report.pk}/",
+        f"/debrief/reports/{report.pk}/report.pdf",
+    ]:
         response = client.get(path)
         assert response.status_code == 200, path
         directives = {d.strip() for d in response["Cache-Control"].split(",")}
@@ -154,8 +165,9 @@ def test_moving_a_student_to_a_table_that_does_not_exist_is_refused(table):
     session = make_session()
     (ana, _), *_ = join_students(session, 3)
     before = ana.seats.get().table.number
-    answer = teacher_client(session).post(f"/sessions/{session.pk}/do/move",
-                                          {"participant": ana.pk, "table": table}, HTTP_ACCEPT="application/json")
+    answer = teacher_client(session).post(
+        f"/sessions/{session.pk}/do/move", {"participant": ana.pk, "table": table}, HTTP_ACCEPT="application/json"
+    )
     assert answer.status_code == 400, answer.content
     assert answer.json()["message"]
     assert Participant.objects.get(pk=ana.pk).seats.get().table.number == before
@@ -204,13 +216,20 @@ try:
 except guesses.TooManyGuesses:
     print(True)
 """
-    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=180,
-                            env={**embedded_env(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings"})
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**embedded_env(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings"},
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "True"]
 
 
 # --- Lows: PDFs, bot seats, file modes, a shared tablet, no-store, idle dashboards, e-mail timing -----
+
 
 @pytest.mark.django_db
 def test_a_student_cannot_have_pdfs_drawn_in_a_loop():
@@ -240,8 +259,7 @@ def test_a_seat_handed_to_a_bot_refuses_its_students_taps():
     assert offered, "the seat has something to do"
     tablet = Client()
     tablet.cookies[token_cookie(session.pk)] = token
-    frame = {"type": "act", "id": "bot-seat-tap-1", "seat": seat.number, "version": game.version,
-             "action": offered[0]}
+    frame = {"type": "act", "id": "bot-seat-tap-1", "seat": seat.number, "version": game.version, "action": offered[0]}
     import json
 
     answer = tablet.post(f"/play/{session.pk}/act", json.dumps(frame), content_type="application/json").json()
@@ -256,8 +274,9 @@ def test_the_embedded_database_and_its_log_are_readable_by_their_owner_only(tmp_
 
     assert manage(tmp_path, "migrate", "--noinput").returncode == 0
     files = [p for p in tmp_path.iterdir() if p.name.startswith("db.sqlite3")]
-    assert files and all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in files), \
-        {p.name: oct(stat.S_IMODE(p.stat().st_mode)) for p in files}
+    assert files and all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in files), {
+        p.name: oct(stat.S_IMODE(p.stat().st_mode)) for p in files
+    }
 
 
 @pytest.mark.django_db
@@ -286,8 +305,7 @@ def test_a_shared_tablet_shows_the_last_childs_game_and_report_link_only_shortly
 def test_teacher_pages_listing_nicknames_are_never_stored():
     session, _devices = started_session(students=2)
     teacher = teacher_client(session)
-    for url in ["/", f"/sessions/{session.pk}/", f"/sessions/{session.pk}/screen",
-                f"/sessions/{session.pk}/kit/"]:
+    for url in ["/", f"/sessions/{session.pk}/", f"/sessions/{session.pk}/screen", f"/sessions/{session.pk}/kit/"]:
         answer = teacher.get(url)
         assert answer.status_code == 200, url
         assert "no-store" in answer.get("Cache-Control", ""), url
@@ -311,8 +329,10 @@ def test_an_open_dashboard_closes_once_its_teacher_is_signed_out_for_being_idle(
         connected, _code = await socket.connect()
         assert connected
         await sync_to_async(StoredSession.objects.filter(pk=key).update)(
-            expire_date=timezone.now() - timedelta(seconds=1))
+            expire_date=timezone.now() - timedelta(seconds=1)
+        )
         assert await closed_with(socket, timeout=5) == CLOSE_UNAUTHORISED
+
     async_to_sync(run)()
 
 

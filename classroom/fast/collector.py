@@ -14,6 +14,7 @@ waits for its next message in coroutines and futures made after its last one, so
 sockets the youngest generation always holds thousands of live objects: a pass costs about
 the same whatever the threshold, and the threshold sets how often it runs.
 """
+
 import gc
 
 THRESHOLDS = (50_000, 10, 10)

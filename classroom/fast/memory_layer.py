@@ -11,6 +11,7 @@ that went away without a word is forgotten as before. Messages are handed to eac
 shallow copy rather than a deep one: the platform's messages (``games.broadcast``,
 ``classroom.live``) are JSON-like and no consumer changes one it receives.
 """
+
 from __future__ import annotations
 
 import asyncio

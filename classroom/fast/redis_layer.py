@@ -12,6 +12,7 @@ published one message at a time: when the loop was busy, every tap's views waite
 replies of all the taps before it. Redis's client takes a pooled connection per command, so
 publishes need no lock; subscribing and unsubscribing keep theirs.
 """
+
 from __future__ import annotations
 
 import asyncio

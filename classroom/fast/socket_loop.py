@@ -17,6 +17,7 @@ all queued on the thread that also serves connects and dashboards. These consume
 database only through ``DatabaseSyncToAsync``, which closes stale connections in its own thread
 around each call, or through ``games.pgpool``, so they dispatch directly.
 """
+
 from __future__ import annotations
 
 import asyncio

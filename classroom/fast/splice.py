@@ -10,6 +10,7 @@ The snapshot is encoded with a marker (``hole``) where each table's view goes; `
 the texts in. The marker starts with a NUL and a random token drawn per process, which no
 nickname or view can contain (PostgreSQL's text holds no NUL; frames with one are refused).
 """
+
 from __future__ import annotations
 
 import secrets

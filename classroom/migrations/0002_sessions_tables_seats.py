@@ -6,94 +6,169 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('classroom', '0001_initial'),
-        ('games', '0001_initial'),
+        ("classroom", "0001_initial"),
+        ("games", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Session',
+            name="Session",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('title', models.CharField(blank=True, max_length=80, verbose_name='title')),
-                ('scenario', models.CharField(default='evacuation', max_length=40, verbose_name='scenario')),
-                ('join_code', models.CharField(max_length=6, unique=True)),
-                ('status', models.CharField(choices=[('lobby', 'Students joining'), ('playing', 'Playing'), ('paused', 'Paused'), ('parked', 'Parked until next lesson'), ('ended', 'Ended')], default='lobby', max_length=10)),
-                ('seats_per_table', models.PositiveSmallIntegerField(default=4, verbose_name='seats per table')),
-                ('fill_with_bots', models.BooleanField(default=True, verbose_name='fill empty seats with bots')),
-                ('turn_timer', models.BooleanField(default=True, verbose_name='bot plays for an idle student')),
-                ('turn_seconds', models.PositiveIntegerField(default=60, verbose_name='seconds before an idle seat is played')),
-                ('names', models.CharField(choices=[('approve', 'Students type a nickname; I approve it'), ('generated', 'Generated nicknames (adjective + animal)')], default='approve', max_length=10, verbose_name='names')),
-                ('seed', models.BigIntegerField(blank=True, null=True, verbose_name='seed')),
-                ('options', models.JSONField(blank=True, default=dict)),
-                ('arranged_by_teacher', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('ended_at', models.DateTimeField(blank=True, null=True)),
-                ('teacher', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sessions', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("title", models.CharField(blank=True, max_length=80, verbose_name="title")),
+                ("scenario", models.CharField(default="evacuation", max_length=40, verbose_name="scenario")),
+                ("join_code", models.CharField(max_length=6, unique=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("lobby", "Students joining"),
+                            ("playing", "Playing"),
+                            ("paused", "Paused"),
+                            ("parked", "Parked until next lesson"),
+                            ("ended", "Ended"),
+                        ],
+                        default="lobby",
+                        max_length=10,
+                    ),
+                ),
+                ("seats_per_table", models.PositiveSmallIntegerField(default=4, verbose_name="seats per table")),
+                ("fill_with_bots", models.BooleanField(default=True, verbose_name="fill empty seats with bots")),
+                ("turn_timer", models.BooleanField(default=True, verbose_name="bot plays for an idle student")),
+                (
+                    "turn_seconds",
+                    models.PositiveIntegerField(default=60, verbose_name="seconds before an idle seat is played"),
+                ),
+                (
+                    "names",
+                    models.CharField(
+                        choices=[
+                            ("approve", "Students type a nickname; I approve it"),
+                            ("generated", "Generated nicknames (adjective + animal)"),
+                        ],
+                        default="approve",
+                        max_length=10,
+                        verbose_name="names",
+                    ),
+                ),
+                ("seed", models.BigIntegerField(blank=True, null=True, verbose_name="seed")),
+                ("options", models.JSONField(blank=True, default=dict)),
+                ("arranged_by_teacher", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("ended_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "teacher",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sessions",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'session',
-                'verbose_name_plural': 'sessions',
-                'ordering': ['-created_at'],
+                "verbose_name": "session",
+                "verbose_name_plural": "sessions",
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Participant',
+            name="Participant",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('nickname', models.CharField(max_length=24)),
-                ('approved', models.BooleanField(default=False)),
-                ('token_hash', models.CharField(max_length=64, unique=True)),
-                ('players', models.PositiveSmallIntegerField(default=1)),
-                ('asked_teacher_at', models.DateTimeField(blank=True, null=True)),
-                ('refusals', models.PositiveSmallIntegerField(default=0)),
-                ('last_seen_at', models.DateTimeField(blank=True, null=True)),
-                ('connected', models.PositiveSmallIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='participants', to='classroom.session')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("nickname", models.CharField(max_length=24)),
+                ("approved", models.BooleanField(default=False)),
+                ("token_hash", models.CharField(max_length=64, unique=True)),
+                ("players", models.PositiveSmallIntegerField(default=1)),
+                ("asked_teacher_at", models.DateTimeField(blank=True, null=True)),
+                ("refusals", models.PositiveSmallIntegerField(default=0)),
+                ("last_seen_at", models.DateTimeField(blank=True, null=True)),
+                ("connected", models.PositiveSmallIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="participants", to="classroom.session"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created_at'],
+                "ordering": ["created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('game', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='table', to='games.game')),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='classroom.session')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "game",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="table",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="tables", to="classroom.session"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['session', 'number'],
+                "ordering": ["session", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('claimed_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='claims', to='classroom.participant')),
-                ('participant', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='seats', to='classroom.participant')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='classroom.table')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "claimed_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="claims",
+                        to="classroom.participant",
+                    ),
+                ),
+                (
+                    "participant",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="seats",
+                        to="classroom.participant",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="seats", to="classroom.table"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table', 'number'],
+                "ordering": ["table", "number"],
             },
         ),
         migrations.AddConstraint(
-            model_name='participant',
-            constraint=models.UniqueConstraint(fields=('session', 'nickname'), name='participant_unique_nickname'),
+            model_name="participant",
+            constraint=models.UniqueConstraint(fields=("session", "nickname"), name="participant_unique_nickname"),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.UniqueConstraint(fields=('session', 'number'), name='table_unique_number'),
+            model_name="table",
+            constraint=models.UniqueConstraint(fields=("session", "number"), name="table_unique_number"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('table', 'number'), name='seat_unique_number'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(fields=("table", "number"), name="seat_unique_number"),
         ),
     ]

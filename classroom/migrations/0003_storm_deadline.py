@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('classroom', '0002_sessions_tables_seats'),
+        ("classroom", "0002_sessions_tables_seats"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='session',
-            name='storm_deadline',
+            model_name="session",
+            name="storm_deadline",
             field=models.DateTimeField(blank=True, null=True),
         ),
     ]

@@ -4,19 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('classroom', '0003_storm_deadline'),
+        ("classroom", "0003_storm_deadline"),
     ]
 
     operations = [
         migrations.RemoveField(
-            model_name='seat',
-            name='claimed_by',
+            model_name="seat",
+            name="claimed_by",
         ),
         migrations.AddField(
-            model_name='participant',
-            name='move_token_hash',
-            field=models.CharField(blank=True, default='', max_length=64),
+            model_name="participant",
+            name="move_token_hash",
+            field=models.CharField(blank=True, default="", max_length=64),
         ),
     ]

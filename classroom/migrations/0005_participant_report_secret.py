@@ -1,4 +1,5 @@
 """Each participant gets a random secret of their own for their report link."""
+
 from django.db import migrations, models
 
 import classroom.models
@@ -11,7 +12,6 @@ def give_each_a_secret(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("classroom", "0004_device_moves"),
     ]

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('classroom', '0005_participant_report_secret'),
+        ("classroom", "0005_participant_report_secret"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='session',
-            name='joining_locked',
-            field=models.BooleanField(default=False, verbose_name='joining locked'),
+            model_name="session",
+            name="joining_locked",
+            field=models.BooleanField(default=False, verbose_name="joining locked"),
         ),
         migrations.AddField(
-            model_name='session',
-            name='max_participants',
-            field=models.PositiveSmallIntegerField(default=40, verbose_name='most students who may join'),
+            model_name="session",
+            name="max_participants",
+            field=models.PositiveSmallIntegerField(default=40, verbose_name="most students who may join"),
         ),
     ]

@@ -5,15 +5,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('classroom', '0006_session_join_limits'),
+        ("classroom", "0006_session_join_limits"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='session',
-            name='scenario',
-            field=models.CharField(choices=scenarios.registry.choices, default=scenarios.registry.default_key, max_length=40, verbose_name='scenario'),
+            model_name="session",
+            name="scenario",
+            field=models.CharField(
+                choices=scenarios.registry.choices,
+                default=scenarios.registry.default_key,
+                max_length=40,
+                verbose_name="scenario",
+            ),
         ),
     ]

@@ -4,20 +4,28 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('classroom', '0010_session_audience'),
+        ("classroom", "0010_session_audience"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='session',
-            name='names',
-            field=models.CharField(choices=[('approve', 'Students type a nickname; I approve it'), ('auto', 'Students type a nickname; shown at once (blocked words are still refused)'), ('generated', 'Generated nicknames (adjective + animal)')], default='approve', max_length=10, verbose_name='names'),
+            model_name="session",
+            name="names",
+            field=models.CharField(
+                choices=[
+                    ("approve", "Students type a nickname; I approve it"),
+                    ("auto", "Students type a nickname; shown at once (blocked words are still refused)"),
+                    ("generated", "Generated nicknames (adjective + animal)"),
+                ],
+                default="approve",
+                max_length=10,
+                verbose_name="names",
+            ),
         ),
         migrations.AlterField(
-            model_name='session',
-            name='turn_seconds',
-            field=models.PositiveIntegerField(default=120, verbose_name='seconds before an idle seat is played'),
+            model_name="session",
+            name="turn_seconds",
+            field=models.PositiveIntegerField(default=120, verbose_name="seconds before an idle seat is played"),
         ),
     ]

@@ -14,7 +14,8 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="session",
             name="region",
-            field=models.CharField(choices=classroom.regions.choices, default="us_gulf", max_length=20,
-                                   verbose_name="region"),
+            field=models.CharField(
+                choices=classroom.regions.choices, default="us_gulf", max_length=20, verbose_name="region"
+            ),
         ),
     ]

@@ -1,5 +1,6 @@
 """``{{ value|money }}`` and ``{{ value|number }}``: an amount in US dollars or a number as the
 active language writes it, the same way the tablets do (``scenarios.words.money``/``number``)."""
+
 from django import template
 
 from scenarios import words

@@ -5,57 +5,82 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('scenario', models.CharField(max_length=40)),
-                ('engine_version', models.CharField(max_length=20)),
-                ('content_hash', models.CharField(max_length=32)),
-                ('schema_version', models.PositiveIntegerField()),
-                ('seed', models.BigIntegerField()),
-                ('seats', models.PositiveSmallIntegerField()),
-                ('options', models.JSONField(blank=True, default=dict)),
-                ('state', models.JSONField()),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('status', models.CharField(choices=[('playing', 'Playing'), ('paused', 'Paused'), ('finished', 'Finished')], default='playing', max_length=10)),
-                ('bots', models.JSONField(blank=True, default=dict)),
-                ('seat_marks', models.JSONField(blank=True, default=dict)),
-                ('timers', models.JSONField(blank=True, default=dict)),
-                ('next_deadline', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('turn_seconds', models.PositiveIntegerField(blank=True, null=True)),
-                ('bot_step_seconds', models.FloatField(default=1.0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("scenario", models.CharField(max_length=40)),
+                ("engine_version", models.CharField(max_length=20)),
+                ("content_hash", models.CharField(max_length=32)),
+                ("schema_version", models.PositiveIntegerField()),
+                ("seed", models.BigIntegerField()),
+                ("seats", models.PositiveSmallIntegerField()),
+                ("options", models.JSONField(blank=True, default=dict)),
+                ("state", models.JSONField()),
+                ("version", models.PositiveIntegerField(default=0)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("playing", "Playing"), ("paused", "Paused"), ("finished", "Finished")],
+                        default="playing",
+                        max_length=10,
+                    ),
+                ),
+                ("bots", models.JSONField(blank=True, default=dict)),
+                ("seat_marks", models.JSONField(blank=True, default=dict)),
+                ("timers", models.JSONField(blank=True, default=dict)),
+                ("next_deadline", models.DateTimeField(blank=True, db_index=True, null=True)),
+                ("turn_seconds", models.PositiveIntegerField(blank=True, null=True)),
+                ("bot_step_seconds", models.FloatField(default=1.0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'verbose_name': 'game',
-                'verbose_name_plural': 'games',
+                "verbose_name": "game",
+                "verbose_name_plural": "games",
             },
         ),
         migrations.CreateModel(
-            name='Move',
+            name="Move",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('seat', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('actor', models.CharField(choices=[('student', 'Student'), ('bot', 'Bot'), ('timer', 'Bot standing in for an idle seat'), ('teacher', 'Teacher'), ('system', 'System')], max_length=10)),
-                ('action_id', models.CharField(max_length=64)),
-                ('action', models.JSONField()),
-                ('events', models.JSONField(default=list)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='moves', to='games.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seq", models.PositiveIntegerField()),
+                ("seat", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "actor",
+                    models.CharField(
+                        choices=[
+                            ("student", "Student"),
+                            ("bot", "Bot"),
+                            ("timer", "Bot standing in for an idle seat"),
+                            ("teacher", "Teacher"),
+                            ("system", "System"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("action_id", models.CharField(max_length=64)),
+                ("action", models.JSONField()),
+                ("events", models.JSONField(default=list)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="moves", to="games.game"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'seq'],
-                'constraints': [models.UniqueConstraint(fields=('game', 'seq'), name='move_unique_seq'), models.UniqueConstraint(fields=('game', 'action_id'), name='move_unique_action_id')],
+                "ordering": ["game", "seq"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("game", "seq"), name="move_unique_seq"),
+                    models.UniqueConstraint(fields=("game", "action_id"), name="move_unique_action_id"),
+                ],
             },
         ),
     ]

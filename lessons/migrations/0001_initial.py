@@ -5,60 +5,96 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('classroom', '0007_scenario_from_registry'),
+        ("classroom", "0007_scenario_from_registry"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='CheckItem',
+            name="CheckItem",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(default=0)),
-                ('kit_key', models.CharField(blank=True, max_length=60)),
-                ('edited', models.BooleanField(default=False)),
-                ('used', models.BooleanField(default=True, verbose_name='asked in this session')),
-                ('topic', models.CharField(blank=True, max_length=20)),
-                ('question', models.CharField(max_length=300, verbose_name='question')),
-                ('choices', models.JSONField(default=list)),
-                ('answer', models.PositiveSmallIntegerField(verbose_name='right answer')),
-                ('fact_key', models.CharField(blank=True, max_length=60)),
-                ('age_band', models.CharField(choices=[('10+', '10+'), ('13+', '13+'), ('16+', '16+')], default='10+', max_length=4)),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='check_items', to='classroom.session')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("position", models.PositiveSmallIntegerField(default=0)),
+                ("kit_key", models.CharField(blank=True, max_length=60)),
+                ("edited", models.BooleanField(default=False)),
+                ("used", models.BooleanField(default=True, verbose_name="asked in this session")),
+                ("topic", models.CharField(blank=True, max_length=20)),
+                ("question", models.CharField(max_length=300, verbose_name="question")),
+                ("choices", models.JSONField(default=list)),
+                ("answer", models.PositiveSmallIntegerField(verbose_name="right answer")),
+                ("fact_key", models.CharField(blank=True, max_length=60)),
+                (
+                    "age_band",
+                    models.CharField(
+                        choices=[("10+", "10+"), ("13+", "13+"), ("16+", "16+")], default="10+", max_length=4
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="check_items", to="classroom.session"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['session', 'position', 'pk'],
+                "ordering": ["session", "position", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='KnowledgeCheck',
+            name="KnowledgeCheck",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('enabled', models.BooleanField(default=False, verbose_name='knowledge check on')),
-                ('after_open', models.BooleanField(default=False)),
-                ('local_office', models.CharField(blank=True, max_length=200, verbose_name='local emergency-management office')),
-                ('session', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='knowledge_check', to='classroom.session')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("enabled", models.BooleanField(default=False, verbose_name="knowledge check on")),
+                ("after_open", models.BooleanField(default=False)),
+                (
+                    "local_office",
+                    models.CharField(blank=True, max_length=200, verbose_name="local emergency-management office"),
+                ),
+                (
+                    "session",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="knowledge_check",
+                        to="classroom.session",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'knowledge check',
+                "verbose_name": "knowledge check",
             },
         ),
         migrations.CreateModel(
-            name='CheckAnswer',
+            name="CheckAnswer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('phase', models.CharField(choices=[('before', 'Before play'), ('after', 'After the debrief')], max_length=6)),
-                ('choice', models.PositiveSmallIntegerField()),
-                ('correct', models.BooleanField()),
-                ('answered_at', models.DateTimeField(auto_now_add=True)),
-                ('participant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='check_answers', to='classroom.participant')),
-                ('item', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='answers', to='lessons.checkitem')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "phase",
+                    models.CharField(choices=[("before", "Before play"), ("after", "After the debrief")], max_length=6),
+                ),
+                ("choice", models.PositiveSmallIntegerField()),
+                ("correct", models.BooleanField()),
+                ("answered_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "participant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="check_answers",
+                        to="classroom.participant",
+                    ),
+                ),
+                (
+                    "item",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="answers", to="lessons.checkitem"
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('item', 'participant', 'phase'), name='check_answer_once')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("item", "participant", "phase"), name="check_answer_once")
+                ],
             },
         ),
     ]

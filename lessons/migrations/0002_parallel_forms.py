@@ -5,59 +5,65 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('classroom', '0008_participant_language'),
-        ('lessons', '0001_initial'),
+        ("classroom", "0008_participant_language"),
+        ("lessons", "0001_initial"),
     ]
 
     operations = [
         migrations.RemoveField(
-            model_name='checkitem',
-            name='topic',
+            model_name="checkitem",
+            name="topic",
         ),
         migrations.AddField(
-            model_name='checkanswer',
-            name='form',
+            model_name="checkanswer",
+            name="form",
             field=models.CharField(blank=True, max_length=1),
         ),
         migrations.AddField(
-            model_name='checkanswer',
-            name='late',
+            model_name="checkanswer",
+            name="late",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='checkanswer',
-            name='shown',
+            model_name="checkanswer",
+            name="shown",
             field=models.JSONField(default=list),
         ),
         migrations.AddField(
-            model_name='checkitem',
-            name='form',
+            model_name="checkitem",
+            name="form",
             field=models.CharField(blank=True, max_length=1),
         ),
         migrations.AddField(
-            model_name='checkitem',
-            name='objective',
+            model_name="checkitem",
+            name="objective",
             field=models.CharField(blank=True, max_length=40),
         ),
         migrations.AddField(
-            model_name='checkitem',
-            name='pair',
+            model_name="checkitem",
+            name="pair",
             field=models.CharField(blank=True, max_length=60),
         ),
         migrations.AlterField(
-            model_name='knowledgecheck',
-            name='enabled',
-            field=models.BooleanField(default=True, verbose_name='knowledge check on'),
+            model_name="knowledgecheck",
+            name="enabled",
+            field=models.BooleanField(default=True, verbose_name="knowledge check on"),
         ),
         migrations.CreateModel(
-            name='CheckStudent',
+            name="CheckStudent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('first_form', models.CharField(max_length=1)),
-                ('before_opened_at', models.DateTimeField(blank=True, null=True)),
-                ('participant', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='check_student', to='classroom.participant')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("first_form", models.CharField(max_length=1)),
+                ("before_opened_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "participant",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="check_student",
+                        to="classroom.participant",
+                    ),
+                ),
             ],
         ),
     ]

@@ -4,6 +4,7 @@
 ``ENGINE`` satisfies the engine contract of ``scenarios.base``; every reading of the rule book
 is in RULES.md. ``PRESETS["as_printed"]`` plays the printed book as closely as the engine can.
 """
+
 from .rules import ENGINE, Bermuda
 
 PRESETS = {

@@ -7,6 +7,7 @@ same moves, except that a move ending in the danger area the tablet drew (editio
 and its 1-2-3 margin, cone first; edition 1: the cone of every spin) when a move ending less
 exposed was offered is replaced by the best freight among the least exposed moves. Once the
 game has gone another way, a logged move that is no longer offered is replaced the same way."""
+
 from __future__ import annotations
 
 from ..base import play_out
@@ -19,11 +20,22 @@ def fleets(state) -> list[dict]:
     rows = []
     for result in ENGINE.results(state):
         b = result["breakdown"]
-        rows.append({"seat": result["seat"], "rank": result["rank"], "freight": b["freight"],
-                     "lost_freight": b["lost_freight"], "ships_lost": b["ships_lost"],
-                     "moves": b["moves"], "into_cone": b["into_cone"], "cone_avoidable": b["cone_avoidable"],
-                     "into_margin": b["into_margin"], "caught_outside": b["caught_outside"], "docked": b["docked"],
-                     "cone_share": round(100 * b["into_cone"] / b["moves"]) if b["moves"] else 0})
+        rows.append(
+            {
+                "seat": result["seat"],
+                "rank": result["rank"],
+                "freight": b["freight"],
+                "lost_freight": b["lost_freight"],
+                "ships_lost": b["ships_lost"],
+                "moves": b["moves"],
+                "into_cone": b["into_cone"],
+                "cone_avoidable": b["cone_avoidable"],
+                "into_margin": b["into_margin"],
+                "caught_outside": b["caught_outside"],
+                "docked": b["docked"],
+                "cone_share": round(100 * b["into_cone"] / b["moves"]) if b["moves"] else 0,
+            }
+        )
     return rows
 
 
@@ -59,9 +71,15 @@ def replay(seed, seats, options, moves, keep_clear=None, until_round=None):
             return logged
         return bot(state, seat)
 
-    play_out(ENGINE, state, choose, first_seat=True, max_moves=10_000,
-             unblock=lambda state: {"type": "end_now"},
-             until=lambda state: bool(until_round) and state["round"] > until_round)
+    play_out(
+        ENGINE,
+        state,
+        choose,
+        first_seat=True,
+        max_moves=10_000,
+        unblock=lambda state: {"type": "end_now"},
+        until=lambda state: bool(until_round) and state["round"] > until_round,
+    )
     if not ENGINE.finished(state):
         ENGINE.apply(state, None, {"type": "end_now"})
     return state
@@ -77,15 +95,21 @@ def table_story(table) -> dict:
     for row in rows:
         holder = table["holders"].get(row["seat"])
         row["name"] = holder["name"] if holder else None
-        clear = replay(table["seed"], seats, state["options"], moves, keep_clear=row["seat"],
-                       until_round=state["round"])
+        clear = replay(
+            table["seed"], seats, state["options"], moves, keep_clear=row["seat"], until_round=state["round"]
+        )
         mine = {r["seat"]: r for r in fleets(clear)}[row["seat"]]
         row["clear"] = {k: mine[k] for k in ("freight", "lost_freight", "ships_lost", "into_cone", "into_margin")}
         row["clear"].update(freight_usd=mine["freight"] * UNIT, lost_usd=mine["lost_freight"] * UNIT)
         row.update(freight_usd=row["freight"] * UNIT, lost_usd=row["lost_freight"] * UNIT)
-    return {"table": table["table"], "rounds": state["round"], "ended": state["ended"], "fleets": rows,
-            "edition": state["options"].get("edition", 1),
-            "caught": sum(r["ships_lost"] for r in rows)}
+    return {
+        "table": table["table"],
+        "rounds": state["round"],
+        "ended": state["ended"],
+        "fleets": rows,
+        "edition": state["options"].get("edition", 1),
+        "caught": sum(r["ships_lost"] for r in rows),
+    }
 
 
 def class_summary(stories) -> dict:
@@ -96,10 +120,14 @@ def class_summary(stories) -> dict:
     moves = sum(r["moves"] for r in students) or 0
     return {
         "edition": max((s["edition"] for s in stories), default=2),
-        "moves": moves, "into_cone": sum(r["into_cone"] for r in students),
+        "moves": moves,
+        "into_cone": sum(r["into_cone"] for r in students),
         "caught_outside": sum(r["caught_outside"] for r in students),
-        "tables": len(stories), "fleets": len(rows), "students": len(students),
-        "freight": sum(r["freight"] for r in students), "lost_freight": sum(r["lost_freight"] for r in students),
+        "tables": len(stories),
+        "fleets": len(rows),
+        "students": len(students),
+        "freight": sum(r["freight"] for r in students),
+        "lost_freight": sum(r["lost_freight"] for r in students),
         "ships_lost": sum(r["ships_lost"] for r in students),
         "cone_share": round(100 * sum(r["into_cone"] for r in students) / moves) if moves else 0,
         "clear_lost": sum(r["clear"]["lost_freight"] for r in students),

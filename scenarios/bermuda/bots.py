@@ -1,6 +1,7 @@
 """Three ways to sail: at random, bold (the best freight, whatever the cloud may do) and
 cautious (the best freight outside the cone: the mariner's rule of keeping out of the danger
 area). The cautious captain fills empty seats and is the yardstick in reports."""
+
 from __future__ import annotations
 
 from scenarios.base import draw, seatings_of_two, tally_head_to_head
@@ -33,7 +34,7 @@ def _worth(state, move, ship):
     if move["to"] in sea.ports:
         return _arrival(state, ship, move["to"])
     turns = 1 + len(sea.walk(move["to"], move["route"], move["direction"])) // 7
-    return 0.9 * _arrival(state, ship, move["toward"]) * 0.6 ** turns
+    return 0.9 * _arrival(state, ship, move["toward"]) * 0.6**turns
 
 
 def _pick(state, seat, score):
@@ -63,10 +64,12 @@ def cautious(state, seat):
     """The best freight less the expected loss of ship and cargo where each move ends: it sails
     into the cone only for freight worth more than that loss, and takes a ship out of the cone
     when that is worth more than the freight it forgoes."""
+
     def score(m, ship, risk):
         stake = SHIP_WORTH[ENGINE.sea(state).edition] + ENGINE.held_card(ship)
         safer = risk(ship["at"]) - risk(m["to"])  # taking a ship out of the cone
         return _worth(state, m, ship) + stake * safer
+
     return _pick(state, seat, score)
 
 
@@ -78,6 +81,7 @@ def head_to_head(careful: str, reckless: str, seeds: int = 50, options: dict | N
     """The balance yardstick: 4-fleet games with two fleets of each habit in all six seatings,
     ``seeds`` seeds each. A game is decided when the richest fleets are of one habit only;
     ``first`` counts the decided games each habit won."""
+
     def played():
         for seed in range(seeds):
             for kinds in seatings_of_two(careful, reckless):
@@ -92,5 +96,14 @@ def head_to_head(careful: str, reckless: str, seeds: int = 50, options: dict | N
 
     def mean(kind, key):
         return sum(r["breakdown"][key] if key != "score" else r["score"] for r in rows[kind]) / len(rows[kind])
-    return {**duel, "mean": {kind: {key: mean(kind, key) for key in ("score", "freight", "lost_freight", "ships_lost",
-                                                             "caught_outside", "salvage")} for kind in rows}}
+
+    return {
+        **duel,
+        "mean": {
+            kind: {
+                key: mean(kind, key)
+                for key in ("score", "freight", "lost_freight", "ships_lost", "caught_outside", "salvage")
+            }
+            for kind in rows
+        },
+    }

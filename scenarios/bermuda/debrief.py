@@ -1,6 +1,7 @@
 """Bermuda Triangle's debrief part (``scenarios.debrief.Debrief``): freight collected and lost,
 how often each fleet sailed into the cone, the same fleet replayed keeping out of the cone, and
 what keeps real ships out of a hurricane's way, cited."""
+
 from __future__ import annotations
 
 from scenarios.audience import verified
@@ -10,8 +11,13 @@ from scenarios.words import gettext_noop
 from . import analysis
 
 #: the facts the pages cite, in the order they are told
-TOPICS = ("mariners-1-2-3-rule", "tropical-storm-force-radius", "forecast-cone", "track-errors-shrinking",
-          "el-faro-joaquin")
+TOPICS = (
+    "mariners-1-2-3-rule",
+    "tropical-storm-force-radius",
+    "forecast-cone",
+    "track-errors-shrinking",
+    "el-faro-joaquin",
+)
 
 
 def cited(lesson, audience):
@@ -33,18 +39,34 @@ class BermudaDebrief:
     def page(self, lesson, audience):
         stories = [analysis.table_story(t) for t in lesson.tables]
         facts, cites = cited(lesson, audience)
-        return "scenarios/bermuda/debrief.html", {"summary": analysis.class_summary(stories), "stories": stories,
-                                                  "cited": facts, "citations": cites.facts}
+        return "scenarios/bermuda/debrief.html", {
+            "summary": analysis.class_summary(stories),
+            "stories": stories,
+            "cited": facts,
+            "citations": cites.facts,
+        }
 
     def report(self, lesson, table, seat, name, progress):
         progress(30, gettext_noop("Replaying the fleet outside the cone"))
         story = analysis.table_story(table)
         mine = next(r for r in story["fleets"] if r["seat"] == seat)
         facts, cites = cited(lesson, "student")
-        context = {"name": name, "mine": mine, "story": story, "table": table["table"], "cited": facts,
-                   "citations": cites.facts}
-        data = {"freight": mine["freight"], "lost_freight": mine["lost_freight"], "ships_lost": mine["ships_lost"],
-                "into_cone": mine["into_cone"], "clear": mine["clear"], "facts": [f.key for f in cites.facts]}
+        context = {
+            "name": name,
+            "mine": mine,
+            "story": story,
+            "table": table["table"],
+            "cited": facts,
+            "citations": cites.facts,
+        }
+        data = {
+            "freight": mine["freight"],
+            "lost_freight": mine["lost_freight"],
+            "ships_lost": mine["ships_lost"],
+            "into_cone": mine["into_cone"],
+            "clear": mine["clear"],
+            "facts": [f.key for f in cites.facts],
+        }
         return "scenarios/bermuda/student_report.html", context, data
 
     def packet(self, lesson, progress):
@@ -52,8 +74,13 @@ class BermudaDebrief:
         stories = [analysis.table_story(t) for t in lesson.tables]
         facts, cites = cited(lesson, "student")
         teacher_only = [f for f in lesson.facts("teacher") if not verified(f)]
-        context = {"summary": analysis.class_summary(stories), "stories": stories, "cited": facts,
-                   "citations": cites.facts, "teacher_only": teacher_only}
+        context = {
+            "summary": analysis.class_summary(stories),
+            "stories": stories,
+            "cited": facts,
+            "citations": cites.facts,
+            "teacher_only": teacher_only,
+        }
         return "scenarios/bermuda/class_packet.html", context, {"fleets": sum(len(s["fleets"]) for s in stories)}
 
     def decisions(self, lesson, seat_ids, named):
@@ -61,10 +88,19 @@ class BermudaDebrief:
         for table in lesson.tables:
             story = analysis.table_story(table)
             for r in story["fleets"]:
-                row = {"seat_id": seat_ids.get((table["table"], r["seat"])), "table": table["table"], "seat": r["seat"],
-                       "freight": r["freight"], "lost_freight": r["lost_freight"], "ships_lost": r["ships_lost"],
-                       "moves": r["moves"], "into_cone": r["into_cone"], "cone_avoidable": r["cone_avoidable"],
-                       "clear_lost_freight": r["clear"]["lost_freight"], "rank": r["rank"]}
+                row = {
+                    "seat_id": seat_ids.get((table["table"], r["seat"])),
+                    "table": table["table"],
+                    "seat": r["seat"],
+                    "freight": r["freight"],
+                    "lost_freight": r["lost_freight"],
+                    "ships_lost": r["ships_lost"],
+                    "moves": r["moves"],
+                    "into_cone": r["into_cone"],
+                    "cone_avoidable": r["cone_avoidable"],
+                    "clear_lost_freight": r["clear"]["lost_freight"],
+                    "rank": r["rank"],
+                }
                 if named:
                     row["nickname"] = r["name"] or ""
                 rows.append(row)

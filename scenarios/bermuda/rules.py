@@ -9,6 +9,7 @@ Words used throughout:
 - the cloud has a locator cell, a rotation letter A–H and, per letter, *capture* cells (its
   magnets: a ship on a path space there is caught) and *push* cells (the rest of its footprint).
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -17,9 +18,10 @@ from pathlib import Path
 from scenarios.base import EngineBasics, IllegalAction, draw, load_content, roll, shuffled
 from scenarios.words import gettext_noop  # marks refusal sentences for the web layer to translate
 
-CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content",
-                                     ["sea.json", "sea_2.json", "cloud.json", "cloud_2.json", "storm_3.json",
-                                      "lessons.json"])
+CONTENT, CONTENT_HASH = load_content(
+    Path(__file__).parent / "content",
+    ["sea.json", "sea_2.json", "cloud.json", "cloud_2.json", "storm_3.json", "lessons.json"],
+)
 CLOUD, LESSONS = CONTENT["cloud"], CONTENT["lessons"]
 VERSION = "3.0.0"
 SCHEMA_VERSION = 2
@@ -28,8 +30,10 @@ SCHEMA_VERSION = 2
 EDITION = 3
 EDITIONS = (1, 2, 3)
 
-ROTATIONS = {k: {"capture": [tuple(c) for c in v["capture"]], "push": [tuple(c) for c in v["push"]]}
-             for k, v in CLOUD["rotations"].items()}
+ROTATIONS = {
+    k: {"capture": [tuple(c) for c in v["capture"]], "push": [tuple(c) for c in v["push"]]}
+    for k, v in CLOUD["rotations"].items()
+}
 STEP = {"N": (0, -1), "S": (0, 1), "E": (1, 0), "W": (-1, 0)}
 
 
@@ -153,14 +157,21 @@ class Sea:
         mean = (sum(e[0] for e in ends) / len(ends), sum(e[1] for e in ends) / len(ends))
         share = rule["cone_share"]
         keep = -(-len(self.spinner) * share[0] // share[1])
-        nearest = sorted(range(len(self.spinner)), key=lambda i: ((ends[i][0] - mean[0]) ** 2 + (ends[i][1] - mean[1]) ** 2, i))
+        nearest = sorted(
+            range(len(self.spinner)), key=lambda i: ((ends[i][0] - mean[0]) ** 2 + (ends[i][1] - mean[1]) ** 2, i)
+        )
         inside = tuple(sorted(nearest[:keep]))
         cone = set()
         for i in inside:
             cone |= self.swept(at, self.spinner[i])
         m = rule["margin"]
-        margin = {(x + dx, y + dy) for x, y in cone for dx in range(-m, m + 1) for dy in range(-m, m + 1)
-                  if self.inside((x + dx, y + dy))} - cone
+        margin = {
+            (x + dx, y + dy)
+            for x, y in cone
+            for dx in range(-m, m + 1)
+            for dy in range(-m, m + 1)
+            if self.inside((x + dx, y + dy))
+        } - cone
         return frozenset(cone), frozenset(margin), inside
 
     def _blocked_at(self, at, letter):
@@ -177,8 +188,9 @@ class Sea:
         """Where a ship on ``space`` can head: ``[(path id, direction)]``, direction +1 towards the
         path's ``b`` end, -1 towards ``a``."""
         if space in self.ports:
-            return tuple((pid, 1 if p["a"] == space else -1) for pid, p in self.paths.items()
-                         if space in (p["a"], p["b"]))
+            return tuple(
+                (pid, 1 if p["a"] == space else -1) for pid, p in self.paths.items() if space in (p["a"], p["b"])
+            )
         pid, _ = self.on_path[space]
         return ((pid, 1), (pid, -1))
 
@@ -197,8 +209,11 @@ class Sea:
         return tuple(out)
 
 
-SEAS = {1: Sea(CONTENT["sea"], CLOUD["spinner"], 1), 2: Sea(CONTENT["sea_2"], CONTENT["cloud_2"]["spinner"], 2),
-        3: Sea(CONTENT["sea_2"], CONTENT["cloud_2"]["spinner"], 3, CONTENT["storm_3"])}
+SEAS = {
+    1: Sea(CONTENT["sea"], CLOUD["spinner"], 1),
+    2: Sea(CONTENT["sea_2"], CONTENT["cloud_2"]["spinner"], 2),
+    3: Sea(CONTENT["sea_2"], CONTENT["cloud_2"]["spinner"], 3, CONTENT["storm_3"]),
+}
 #: the current edition's sea, for code that draws new games (kit, tests)
 NOW = SEAS[EDITION]
 SEA = NOW.data
@@ -210,25 +225,56 @@ SPINNER = NOW.spinner
 routes, walk, blocked_cells = NOW.routes, NOW.walk, NOW.blocked_cells
 
 OPTIONS = [
-    {"name": "turns", "default": "in_turn", "choices": ["in_turn", "together"],
-     "label": gettext_noop("Ship moves"),
-     "choice_labels": {"in_turn": gettext_noop("In turn"), "together": gettext_noop("Together")},
-     "description": gettext_noop("In turn: one player after another, as the rule book plays; "
-                                 "together: every player moves one ship in the same round, in any order (a shorter game).")},
-    {"name": "target", "default": 200, "choices": [200, 350],
-     "label": gettext_noop("Freight to win (thousands of dollars)"),
-     "description": gettext_noop("The game ends when a player holds this much freight ($200,000 is the book's shorter game).")},
-    {"name": "rounds", "default": 16, "choices": [12, 16, 20, 60],
-     "label": gettext_noop("Most rounds"),
-     "description": gettext_noop("The game also ends after this many rounds, so it fits the lesson.")},
-    {"name": "cargo_at_risk", "default": True, "choices": [True, False],
-     "label": gettext_noop("Freight sails in the hold"),
-     "description": gettext_noop("A freight card stays aboard its ship until the ship docks at its next port; "
-                                 "a ship caught by the cloud loses it. Off: cards are banked at once, as printed.")},
+    {
+        "name": "turns",
+        "default": "in_turn",
+        "choices": ["in_turn", "together"],
+        "label": gettext_noop("Ship moves"),
+        "choice_labels": {"in_turn": gettext_noop("In turn"), "together": gettext_noop("Together")},
+        "description": gettext_noop(
+            "In turn: one player after another, as the rule book plays; "
+            "together: every player moves one ship in the same round, in any order (a shorter game)."
+        ),
+    },
+    {
+        "name": "target",
+        "default": 200,
+        "choices": [200, 350],
+        "label": gettext_noop("Freight to win (thousands of dollars)"),
+        "description": gettext_noop(
+            "The game ends when a player holds this much freight ($200,000 is the book's shorter game)."
+        ),
+    },
+    {
+        "name": "rounds",
+        "default": 16,
+        "choices": [12, 16, 20, 60],
+        "label": gettext_noop("Most rounds"),
+        "description": gettext_noop("The game also ends after this many rounds, so it fits the lesson."),
+    },
+    {
+        "name": "cargo_at_risk",
+        "default": True,
+        "choices": [True, False],
+        "label": gettext_noop("Freight sails in the hold"),
+        "description": gettext_noop(
+            "A freight card stays aboard its ship until the ship docks at its next port; "
+            "a ship caught by the cloud loses it. Off: cards are banked at once, as printed."
+        ),
+    },
 ]
-OPTIONS.append({"name": "edition", "default": EDITION, "choices": None, "label": gettext_noop("Rules edition"),
-                "description": gettext_noop("The rules edition a game was set up with; 1 replays games stored by "
-                                            "engine 1.0.0, 2 those stored by engine 2.0.0.")})
+OPTIONS.append(
+    {
+        "name": "edition",
+        "default": EDITION,
+        "choices": None,
+        "label": gettext_noop("Rules edition"),
+        "description": gettext_noop(
+            "The rules edition a game was set up with; 1 replays games stored by "
+            "engine 1.0.0, 2 those stored by engine 2.0.0."
+        ),
+    }
+)
 DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
 
 ACTION_FIELDS = {"sail": ("ship", "to"), "end_now": ()}
@@ -268,25 +314,61 @@ class Bermuda(EngineBasics):
         options = {**DEFAULTS, **(options or {})}
         for o in OPTIONS:
             choices = EDITIONS if o["name"] == "edition" else o["choices"]
-            if options[o["name"]] not in choices or isinstance(options[o["name"]], bool) != isinstance(o["default"], bool):
+            if options[o["name"]] not in choices or isinstance(options[o["name"]], bool) != isinstance(
+                o["default"], bool
+            ):
                 raise IllegalAction("bad_option", gettext_noop("That option is not offered."), name=o["name"])
         if not 2 <= seats <= 4:
             raise IllegalAction("bad_seats", gettext_noop("Bermuda Triangle is for 2 to 4 players."), seats=seats)
-        decks = {kind: shuffled([f"{kind}{n}" for n in range(len(values))], seed, f"deck-{kind}", None, 0)
-                 for kind, values in SEA["decks"].items()}
+        decks = {
+            kind: shuffled([f"{kind}{n}" for n in range(len(values))], seed, f"deck-{kind}", None, 0)
+            for kind, values in SEA["decks"].items()
+        }
         ships = []
         for seat in range(seats):
             for n, port in enumerate(SEA["start_ports"]):
-                ships.append({"id": f"s{seat}{n}", "seat": seat, "at": port, "from": port,
-                              "cargo": None, "loaded_at": None, "status": "afloat"})
+                ships.append(
+                    {
+                        "id": f"s{seat}{n}",
+                        "seat": seat,
+                        "at": port,
+                        "from": port,
+                        "cargo": None,
+                        "loaded_at": None,
+                        "status": "afloat",
+                    }
+                )
         state = {
-            "seed": seed, "options": options, "seats_n": seats, "round": 1, "turn": 0,
-            "moved": [False] * seats, "rolls": [0] * seats, "dice_n": [0] * seats, "spins": 0,
+            "seed": seed,
+            "options": options,
+            "seats_n": seats,
+            "round": 1,
+            "turn": 0,
+            "moved": [False] * seats,
+            "rolls": [0] * seats,
+            "dice_n": [0] * seats,
+            "spins": 0,
             "cloud": {"at": list(SEAS[options["edition"]].centre), "letter": "A", "hanging": []},
-            "ships": ships, "decks": decks, "bonus": [f"bonus{n}" for n in range(len(SEA["bonus"]))],
-            "seats": [{"banked": [], "lost_cards": [], "moves": 0, "into_cone": 0, "cone_avoidable": 0,
-                       "captured": 0, "docked": 0, "bumped": 0, "held": 0} for _ in range(seats)],
-            "history": [], "last_spin": None, "ended": None,
+            "ships": ships,
+            "decks": decks,
+            "bonus": [f"bonus{n}" for n in range(len(SEA["bonus"]))],
+            "seats": [
+                {
+                    "banked": [],
+                    "lost_cards": [],
+                    "moves": 0,
+                    "into_cone": 0,
+                    "cone_avoidable": 0,
+                    "captured": 0,
+                    "docked": 0,
+                    "bumped": 0,
+                    "held": 0,
+                }
+                for _ in range(seats)
+            ],
+            "history": [],
+            "last_spin": None,
+            "ended": None,
         }
         if options["edition"] > 1:
             for me in state["seats"]:
@@ -318,6 +400,7 @@ class Bermuda(EngineBasics):
             return 0 if space in sea.ports else 2 * (sea.danger(at, state["cloud"]["letter"])[0].get(cell, 0) > 0)
         cone, margin, _inside = sea.forecast(at)
         return 2 if cell in cone else 1 if cell in margin else 0
+
     # --- the contract ------------------------------------------------------------------------
 
     def finished(self, state):
@@ -367,13 +450,20 @@ class Bermuda(EngineBasics):
     def moves(self, state, seat):
         """Every legal sail of ``seat`` this turn, each with where it ends and why."""
         sea = self._sea(state)
-        return [m for ship in state["ships"] if ship["seat"] == seat and ship["status"] == "afloat"
-                for m in self._ship_moves(state, ship, sea)]
+        return [
+            m
+            for ship in state["ships"]
+            if ship["seat"] == seat and ship["status"] == "afloat"
+            for m in self._ship_moves(state, ship, sea)
+        ]
 
     def _has_move(self, state, seat):
         sea = self._sea(state)
-        return any(self._ship_moves(state, ship, sea) for ship in state["ships"]
-                   if ship["seat"] == seat and ship["status"] == "afloat")
+        return any(
+            self._ship_moves(state, ship, sea)
+            for ship in state["ships"]
+            if ship["seat"] == seat and ship["status"] == "afloat"
+        )
 
     def _sea(self, state):
         """What every move looks at: the cells under the cloud, path spaces taken, ships per port."""
@@ -420,9 +510,18 @@ class Bermuda(EngineBasics):
                 if not free:
                     continue
                 to = free[-1]
-            out.append({"ship": ship["id"], "to": to, "route": pid, "direction": direction,
-                        "toward": ahead[-1], "stop": stop, "exact": exact,
-                        "steps": reached.index(to) + 1})
+            out.append(
+                {
+                    "ship": ship["id"],
+                    "to": to,
+                    "route": pid,
+                    "direction": direction,
+                    "toward": ahead[-1],
+                    "stop": stop,
+                    "exact": exact,
+                    "steps": reached.index(to) + 1,
+                }
+            )
         return out
 
     def _port_count(self, state, port):
@@ -448,7 +547,9 @@ class Bermuda(EngineBasics):
             if self._port_count(state, to) >= state["seats_n"]:
                 raise IllegalAction("port_full", gettext_noop("That port is full."), port=to)
             raise IllegalAction("two_own", gettext_noop("You already have two ships in that port."), port=to)
-        raise IllegalAction("wrong_count", gettext_noop("Your dice do not take that ship there."), roll=state["rolls"][seat])
+        raise IllegalAction(
+            "wrong_count", gettext_noop("Your dice do not take that ship there."), roll=state["rolls"][seat]
+        )
 
     def _sail(self, state, seat, move, offered):
         geo = self.sea(state)
@@ -469,10 +570,28 @@ class Bermuda(EngineBasics):
             me["cone_avoidable"] += risk > safest
             entry = {"zone": risk, "safest": safest}
         me["moves"] += 1
-        state["history"].append({"round": state["round"], "seat": seat, "ship": ship["id"], "to": move["to"],
-                                 **entry, "spin": state["spins"]})
-        events = [{"type": "sailed", "seat": seat, "ship": ship["id"], "from": ship["at"], "to": move["to"],
-                   "steps": move["steps"], "stop": move["stop"], **({"risk": risk} if geo.edition == 1 else {"zone": risk})}]
+        state["history"].append(
+            {
+                "round": state["round"],
+                "seat": seat,
+                "ship": ship["id"],
+                "to": move["to"],
+                **entry,
+                "spin": state["spins"],
+            }
+        )
+        events = [
+            {
+                "type": "sailed",
+                "seat": seat,
+                "ship": ship["id"],
+                "from": ship["at"],
+                "to": move["to"],
+                "steps": move["steps"],
+                "stop": move["stop"],
+                **({"risk": risk} if geo.edition == 1 else {"zone": risk}),
+            }
+        ]
         if ship["at"] in geo.ports:
             ship["from"] = ship["at"]
         ship["at"] = move["to"]
@@ -481,13 +600,26 @@ class Bermuda(EngineBasics):
                 if other is not ship and other["status"] == "afloat" and other["at"] == move["to"]:
                     other["at"] = self._send_back(state, other)
                     state["seats"][other["seat"]]["bumped"] += 1
-                    events.append({"type": "landed_on", "seat": seat, "ship": other["id"], "owner": other["seat"],
-                                   "to": other["at"]})
+                    events.append(
+                        {
+                            "type": "landed_on",
+                            "seat": seat,
+                            "ship": other["id"],
+                            "owner": other["seat"],
+                            "to": other["at"],
+                        }
+                    )
         if move["to"] in geo.ports:
             events += self._dock(state, ship)
             if geo.salvage and self._settle(state, seat):
-                events.append({"type": "salvage_paid", "seat": seat, "paid": state["seats"][seat]["salvage"],
-                               "owed": state["seats"][seat]["owed"]})
+                events.append(
+                    {
+                        "type": "salvage_paid",
+                        "seat": seat,
+                        "paid": state["seats"][seat]["salvage"],
+                        "owed": state["seats"][seat]["owed"],
+                    }
+                )
         return events
 
     def _send_back(self, state, ship):
@@ -514,8 +646,15 @@ class Bermuda(EngineBasics):
             return events  # cargo is delivered to another port: the hold stays full here
         if ship["cargo"]:
             me["banked"].append(ship["cargo"])
-            events.append({"type": "delivered", "seat": ship["seat"], "ship": ship["id"], "card": ship["cargo"],
-                           "value": CARDS[ship["cargo"]]["value"]})
+            events.append(
+                {
+                    "type": "delivered",
+                    "seat": ship["seat"],
+                    "ship": ship["id"],
+                    "card": ship["cargo"],
+                    "value": CARDS[ship["cargo"]]["value"],
+                }
+            )
             ship["cargo"] = None
         port = self.sea(state).ports[ship["at"]]
         if port["home"]:
@@ -533,8 +672,16 @@ class Bermuda(EngineBasics):
                     ship["cargo"], ship["loaded_at"] = card, ship["at"]
                 else:
                     me["banked"].append(card)
-                events.append({"type": "freight", "seat": ship["seat"], "ship": ship["id"], "card": card,
-                               "kind": port["freight"], "value": CARDS[card]["value"]})
+                events.append(
+                    {
+                        "type": "freight",
+                        "seat": ship["seat"],
+                        "ship": ship["id"],
+                        "card": card,
+                        "kind": port["freight"],
+                        "value": CARDS[card]["value"],
+                    }
+                )
         return events
 
     # --- rounds and the cloud ----------------------------------------------------------------
@@ -542,8 +689,9 @@ class Bermuda(EngineBasics):
     def _start_round(self, state):
         for seat in range(state["seats_n"]):
             n = state["dice_n"][seat]
-            state["rolls"][seat] = sum(roll(state["seed"], "dice", seat, 2 * n + k, SEA["dice"]["sides"])
-                                       for k in range(SEA["dice"]["count"]))
+            state["rolls"][seat] = sum(
+                roll(state["seed"], "dice", seat, 2 * n + k, SEA["dice"]["sides"]) for k in range(SEA["dice"]["count"])
+            )
             state["dice_n"][seat] += 1
             state["moved"][seat] = False
         state["turn"] = 0
@@ -600,15 +748,27 @@ class Bermuda(EngineBasics):
         before = list(cloud["at"])
         if geo.edition > 1:  # where the tablet's forecast stood when the ships moved
             cone, margin, _inside = geo.forecast(tuple(before))
-            zones = {s["id"]: 2 if geo.cell[s["at"]] in cone else 1 if geo.cell[s["at"]] in margin else 0
-                     for s in state["ships"] if s["status"] == "afloat"}
+            zones = {
+                s["id"]: 2 if geo.cell[s["at"]] in cone else 1 if geo.cell[s["at"]] in margin else 0
+                for s in state["ships"]
+                if s["status"] == "afloat"
+            }
         cloud["letter"] = outcome["letter"]
         caught = self._capture(state, geo.catching(tuple(cloud["at"]), cloud["letter"]))
         for cell in geo.track(tuple(cloud["at"]), outcome):
             cloud["at"] = list(cell)
             caught += self._capture(state, geo.catching(cell, cloud["letter"]))
-        events = [{"type": "spin", "sector": sector, "letter": outcome["letter"], "count": outcome["count"],
-                   "direction": outcome["direction"], "from": before, "to": list(cloud["at"])}]
+        events = [
+            {
+                "type": "spin",
+                "sector": sector,
+                "letter": outcome["letter"],
+                "count": outcome["count"],
+                "direction": outcome["direction"],
+                "from": before,
+                "to": list(cloud["at"]),
+            }
+        ]
         for ship in caught:
             event = {"type": "caught", "seat": ship["seat"], "ship": ship["id"], "card": ship["lost_card"]}
             if geo.edition > 1:
@@ -627,8 +787,14 @@ class Bermuda(EngineBasics):
             cloud["at"], cloud["letter"] = list(geo.centre), "A"
             events.append({"type": "lifted", "ships": lifted})
         events += self._push(state)
-        state["last_spin"] = {"round": state["round"], "sector": sector, "from": before, "to": list(cloud["at"]),
-                              "caught": [s["id"] for s in caught], "lifted": lifted}
+        state["last_spin"] = {
+            "round": state["round"],
+            "sector": sector,
+            "from": before,
+            "to": list(cloud["at"]),
+            "caught": [s["id"] for s in caught],
+            "lifted": lifted,
+        }
         return events
 
     def _capture(self, state, cells):
@@ -725,17 +891,30 @@ class Bermuda(EngineBasics):
         for seat in range(state["seats_n"]):
             me = state["seats"][seat]
             afloat = sum(1 for s in state["ships"] if s["seat"] == seat and s["status"] == "afloat")
-            rows.append({"seat": seat, "score": self.held(state, seat) * UNIT, "rank": None, "breakdown": {
-                "freight": self.held(state, seat),
-                "banked": sum(CARDS[c]["value"] for c in me["banked"]),
-                "lost_freight": sum(CARDS[c]["value"] for c in me["lost_cards"]),
-                "ships_afloat": afloat, "ships_lost": SEA["ships_per_seat"] - afloat,
-                "moves": me["moves"], "into_cone": me["into_cone"], "cone_avoidable": me["cone_avoidable"],
-                "docked": me["docked"], "bumped": me["bumped"],
-                # edition 2: moves into the cone's margin, and ships caught outside the drawn cone
-                "into_margin": me.get("into_margin", 0), "caught_outside": me.get("caught_outside", 0),
-                # edition 3: what the fleet paid for its caught ships
-                "salvage": me.get("salvage", 0)}})
+            rows.append(
+                {
+                    "seat": seat,
+                    "score": self.held(state, seat) * UNIT,
+                    "rank": None,
+                    "breakdown": {
+                        "freight": self.held(state, seat),
+                        "banked": sum(CARDS[c]["value"] for c in me["banked"]),
+                        "lost_freight": sum(CARDS[c]["value"] for c in me["lost_cards"]),
+                        "ships_afloat": afloat,
+                        "ships_lost": SEA["ships_per_seat"] - afloat,
+                        "moves": me["moves"],
+                        "into_cone": me["into_cone"],
+                        "cone_avoidable": me["cone_avoidable"],
+                        "docked": me["docked"],
+                        "bumped": me["bumped"],
+                        # edition 2: moves into the cone's margin, and ships caught outside the drawn cone
+                        "into_margin": me.get("into_margin", 0),
+                        "caught_outside": me.get("caught_outside", 0),
+                        # edition 3: what the fleet paid for its caught ships
+                        "salvage": me.get("salvage", 0),
+                    },
+                }
+            )
         for row in rows:
             row["rank"] = 1 + sum(1 for other in rows if other["score"] > row["score"])
         return rows
@@ -743,14 +922,25 @@ class Bermuda(EngineBasics):
     # --- what the screens show ---------------------------------------------------------------
 
     def board(self):
-        return {**self._sea_board(NOW), "unit": UNIT,
-                "rotations": CLOUD["rotations"], "spinner": SPINNER, "decks": SEA["decks"],
-                "bonus": SEA["bonus"], "lessons": LESSONS["lessons"], "options": self.options()}
+        return {
+            **self._sea_board(NOW),
+            "unit": UNIT,
+            "rotations": CLOUD["rotations"],
+            "spinner": SPINNER,
+            "decks": SEA["decks"],
+            "bonus": SEA["bonus"],
+            "lessons": LESSONS["lessons"],
+            "options": self.options(),
+        }
 
     @staticmethod
     def _sea_board(sea):
-        return {"grid": sea.grid, "ports": sea.data["ports"], "paths": sea.data["paths"],
-                "spaces": {k: list(v) for k, v in sea.cell.items()}}
+        return {
+            "grid": sea.grid,
+            "ports": sea.data["ports"],
+            "paths": sea.data["paths"],
+            "spaces": {k: list(v) for k, v in sea.cell.items()},
+        }
 
     def view(self, state, seat):
         geo = self.sea(state)
@@ -771,49 +961,100 @@ class Bermuda(EngineBasics):
         moves = []
         if seat is not None and seat in acting:
             for m in self.moves(state, seat):
-                moves.append({"ship": m["ship"], "to": m["to"], "toward": m["toward"], "steps": m["steps"],
-                              "stop": m["stop"], "risk": risk(m["to"]), "docks": m["to"] in geo.ports,
-                              "gain": self._dock_gain(state, m["to"]) if m["to"] in geo.ports else None})
+                moves.append(
+                    {
+                        "ship": m["ship"],
+                        "to": m["to"],
+                        "toward": m["toward"],
+                        "steps": m["steps"],
+                        "stop": m["stop"],
+                        "risk": risk(m["to"]),
+                        "docks": m["to"] in geo.ports,
+                        "gain": self._dock_gain(state, m["to"]) if m["to"] in geo.ports else None,
+                    }
+                )
         ships = []
         for s in state["ships"]:
-            ships.append({"id": s["id"], "seat": s["seat"], "at": s["at"], "status": s["status"],
-                          "cargo": CARDS[s["cargo"]]["value"] if s["cargo"] else None,
-                          "risk": risk(s["at"]) if s["status"] == "afloat" else 0})
+            ships.append(
+                {
+                    "id": s["id"],
+                    "seat": s["seat"],
+                    "at": s["at"],
+                    "status": s["status"],
+                    "cargo": CARDS[s["cargo"]]["value"] if s["cargo"] else None,
+                    "risk": risk(s["at"]) if s["status"] == "afloat" else 0,
+                }
+            )
         ports = {}
         for pid, port in geo.ports.items():
             deck = state["bonus"] if port["home"] else state["decks"][port["freight"]]
-            ports[pid] = {"top": CARDS[deck[0]]["value"] if deck else None, "left": len(deck),
-                          "ships": self._port_count(state, pid), "closed": geo.cell[pid] in (capture | push)}
+            ports[pid] = {
+                "top": CARDS[deck[0]]["value"] if deck else None,
+                "left": len(deck),
+                "ships": self._port_count(state, pid),
+                "closed": geo.cell[pid] in (capture | push),
+            }
         out = {
-            "edition": geo.edition, "forecast": geo.edition > 1,
-            "round": state["round"], "rounds": state["options"]["rounds"], "target": state["options"]["target"],
-            "turns": state["options"]["turns"], "turn": state["turn"], "acting": acting,
+            "edition": geo.edition,
+            "forecast": geo.edition > 1,
+            "round": state["round"],
+            "rounds": state["options"]["rounds"],
+            "target": state["options"]["target"],
+            "turns": state["options"]["turns"],
+            "turn": state["turn"],
+            "acting": acting,
             "roll": state["rolls"][seat] if seat is not None else None,
-            "moved": list(state["moved"]), "over": self.finished(state), "ended": state["ended"],
-            "cloud": {"at": list(cloud["at"]), "letter": cloud["letter"], "hanging": list(cloud["hanging"]),
-                      "capture": sorted(map(list, capture)), "push": sorted(map(list, push)),
-                      "catch": sorted(map(list, geo.catching(at, cloud["letter"])))},
+            "moved": list(state["moved"]),
+            "over": self.finished(state),
+            "ended": state["ended"],
+            "cloud": {
+                "at": list(cloud["at"]),
+                "letter": cloud["letter"],
+                "hanging": list(cloud["hanging"]),
+                "capture": sorted(map(list, capture)),
+                "push": sorted(map(list, push)),
+                "catch": sorted(map(list, geo.catching(at, cloud["letter"]))),
+            },
             "salvage": geo.salvage,
             "cone": drawn,
             "cover": sorted([x, y, n] for (x, y), n in cover.items()),
-            "sectors": total, "ships": ships, "ports": ports, "moves": moves,
-            "seats": [{"seat": n, "freight": self.held(state, n),
-                       "lost_freight": sum(CARDS[c]["value"] for c in state["seats"][n]["lost_cards"]),
-                       "afloat": sum(1 for s in state["ships"] if s["seat"] == n and s["status"] == "afloat"),
-                       # edition 3: salvage paid from banked freight, and salvage owed in all
-                       "salvage": state["seats"][n].get("salvage", 0), "owed": state["seats"][n].get("owed", 0),
-                       "into_cone": state["seats"][n]["into_cone"], "moves": state["seats"][n]["moves"]}
-                      for n in range(state["seats_n"])],
+            "sectors": total,
+            "ships": ships,
+            "ports": ports,
+            "moves": moves,
+            "seats": [
+                {
+                    "seat": n,
+                    "freight": self.held(state, n),
+                    "lost_freight": sum(CARDS[c]["value"] for c in state["seats"][n]["lost_cards"]),
+                    "afloat": sum(1 for s in state["ships"] if s["seat"] == n and s["status"] == "afloat"),
+                    # edition 3: salvage paid from banked freight, and salvage owed in all
+                    "salvage": state["seats"][n].get("salvage", 0),
+                    "owed": state["seats"][n].get("owed", 0),
+                    "into_cone": state["seats"][n]["into_cone"],
+                    "moves": state["seats"][n]["moves"],
+                }
+                for n in range(state["seats_n"])
+            ],
             "last_spin": state["last_spin"],
             "last_sail": state["history"][-1] if state["history"] else None,
-            "cards": ([{"kind": CARDS[c]["kind"], "value": CARDS[c]["value"], "aboard": False}
-                       for c in state["seats"][seat]["banked"]]
-                      + [{"kind": CARDS[sh["cargo"]]["kind"], "value": CARDS[sh["cargo"]]["value"], "aboard": sh["id"]}
-                         for sh in state["ships"] if sh["seat"] == seat and sh["status"] == "afloat" and sh["cargo"]])
-            if seat is not None else [],
+            "cards": (
+                [
+                    {"kind": CARDS[c]["kind"], "value": CARDS[c]["value"], "aboard": False}
+                    for c in state["seats"][seat]["banked"]
+                ]
+                + [
+                    {"kind": CARDS[sh["cargo"]]["kind"], "value": CARDS[sh["cargo"]]["value"], "aboard": sh["id"]}
+                    for sh in state["ships"]
+                    if sh["seat"] == seat and sh["status"] == "afloat" and sh["cargo"]
+                ]
+            )
+            if seat is not None
+            else [],
             "actions": self.actions(state, seat) if seat is not None else [],
-            "progress": min(100, round(100 * max(self.held(state, n) for n in range(state["seats_n"]))
-                                       / state["options"]["target"])),
+            "progress": min(
+                100, round(100 * max(self.held(state, n) for n in range(state["seats_n"])) / state["options"]["target"])
+            ),
         }
         if geo.data is not NOW.data:  # a game of an older edition draws its own sea
             out["sea"] = self._sea_board(geo)

@@ -4,6 +4,7 @@ Every seat plays at once on its own clock; see ``RULES.md`` for every interpreta
 rule book and ``rules.py`` (which gathers ``book``, ``roads``, ``state``, ``moves``, ``points`` and
 ``screens``) for the rules themselves.
 """
+
 from __future__ import annotations
 
 from ..base import canonical
@@ -13,8 +14,7 @@ from . import rules
 #: "as_printed" plays and scores as the rule book prints it; where the book contradicts
 #: itself it takes the Scoring section's destination points (RULES.md, "As printed").
 PRESETS = {
-    "as_printed": {"race_points": "on", "bank_scoring": "book", "timeline": "off",
-                   "destination_points": "scoring"},
+    "as_printed": {"race_points": "on", "bank_scoring": "book", "timeline": "off", "destination_points": "scoring"},
 }
 
 

@@ -9,6 +9,7 @@ Policies are built from one plan with switches, so the balance report can take o
 at a time: bank (and how much), home supplies, friends, fuel, store supplies, when to leave,
 where to go.
 """
+
 from __future__ import annotations
 
 from ..base import draw, seatings_of_two, tally_head_to_head
@@ -40,10 +41,21 @@ def _first_legal(state, seat, candidates):
     return None
 
 
-def make_policy(name, *, bank=0, bank_below=None, home=True, friends=False, fuel=True, supplies=True,
-                supplies_below=60,
-                leave_minute=0, destinations=("relative", "hotel", "shelter"),
-                leave_reason="unsafe", destination_reason="family"):
+def make_policy(
+    name,
+    *,
+    bank=0,
+    bank_below=None,
+    home=True,
+    friends=False,
+    fuel=True,
+    supplies=True,
+    supplies_below=60,
+    leave_minute=0,
+    destinations=("relative", "hotel", "shelter"),
+    leave_reason="unsafe",
+    destination_reason="family",
+):
     """A household that does its chosen errands in a fixed order, then drives to safety.
 
     Errands, in order: ``bank`` dollars from the bank (one trip per $2,000; only if cash is
@@ -56,8 +68,11 @@ def make_policy(name, *, bank=0, bank_below=None, home=True, friends=False, fuel
     def policy(state, seat):
         s = state["seats"][seat]
         if s["prompt"] == "leave":
-            return {"type": "reason", "about": "leave",
-                    "choice": "warning" if s["clock"] >= 720 and leave_reason == "unsafe" else leave_reason}
+            return {
+                "type": "reason",
+                "about": "leave",
+                "choice": "warning" if s["clock"] >= 720 and leave_reason == "unsafe" else leave_reason,
+            }
         if s["prompt"] == "destination":
             return {"type": "reason", "about": "destination", "choice": destination_reason}
         if s["status"] != "playing" or state["ended"]:
@@ -80,12 +95,18 @@ def make_policy(name, *, bank=0, bank_below=None, home=True, friends=False, fuel
         if s["destination"] not in open_dests:
             return {"type": "set_destination", "destination": open_dests[0]}
         # Errands.
-        if bank and s["withdrawn"] < min(bank, rules.MONEY["bank_total"]) and (
-                bank_below is None or s["cash"] < bank_below or s["pos"] == "BK"):
+        if (
+            bank
+            and s["withdrawn"] < min(bank, rules.MONEY["bank_total"])
+            and (bank_below is None or s["cash"] < bank_below or s["pos"] == "BK")
+        ):
             if here == "BK":
                 if not s["visit"][0]:
                     left = min(rules.MONEY["bank_trip"], bank - s["withdrawn"])
-                    return {"type": "withdraw", "amount": left - left % rules.MONEY["bank_step"] or rules.MONEY["bank_step"]}
+                    return {
+                        "type": "withdraw",
+                        "amount": left - left % rules.MONEY["bank_step"] or rules.MONEY["bank_step"],
+                    }
                 hop = _first_legal(state, seat, [{"type": "drive", "to": n} for n, _, _ in rules.ADJ["BK"]])
                 if hop:
                     return hop
@@ -116,8 +137,7 @@ def make_policy(name, *, bank=0, bank_below=None, home=True, friends=False, fuel
         at_gas = rules.NODES[here].get("activity") == "gas"
         # A full tank is an errand near home (far from safety) or when already at a station;
         # on the road only "enough to get there" sends the car back to a station.
-        want_fuel = can_pay and (s["fuel"] < enough or (
-            fuel and s["fuel"] < 15 and (at_gas or (to_go or 0) >= 7)))
+        want_fuel = can_pay and (s["fuel"] < enough or (fuel and s["fuel"] < 15 and (at_gas or (to_go or 0) >= 7)))
         if want_fuel and near and not at_gas and s["fuel"] <= near[1]:
             want_fuel = False  # cannot reach a station anyway: keep going and call a tow if needed
         want_supplies = supplies and s["supplies"] < supplies_below and s["cash"] >= 25 * system["supply_price"]
@@ -170,16 +190,33 @@ def _refuel(state, seat, s, system):
 
 #: Leaves at the watch and prepares: $2,000 from the bank if it has under $1,000, shutters
 #: (then home to put them up), a full tank, 25 more supplies if under 30; then the relative's.
-cautious = make_policy("cautious", bank=2000, bank_below=1000, home=True, fuel=True, supplies=True,
-                       supplies_below=30,
-                       leave_reason="unsafe", destination_reason="family")
+cautious = make_policy(
+    "cautious",
+    bank=2000,
+    bank_below=1000,
+    home=True,
+    fuel=True,
+    supplies=True,
+    supplies_below=30,
+    leave_reason="unsafe",
+    destination_reason="family",
+)
 #: Watches the news until hour 36, then drives straight to the hotel, buying fuel only if low.
-last_minute = make_policy("last_minute", bank=0, home=False, fuel=False, supplies=False,
-                          leave_minute=36 * 60, destinations=("hotel", "relative", "shelter"),
-                          leave_reason="warning", destination_reason="close")
+last_minute = make_policy(
+    "last_minute",
+    bank=0,
+    home=False,
+    fuel=False,
+    supplies=False,
+    leave_minute=36 * 60,
+    destinations=("hotel", "relative", "shelter"),
+    leave_reason="warning",
+    destination_reason="close",
+)
 #: Two bank trips for the full $4,000, nothing else, then the relative's home.
-bank_farming = make_policy("bank_farming", bank=4000, home=False, fuel=False, supplies=False,
-                           leave_reason="ready", destination_reason="cost")
+bank_farming = make_policy(
+    "bank_farming", bank=4000, home=False, fuel=False, supplies=False, leave_reason="ready", destination_reason="cost"
+)
 
 BOTS = {
     "random": random_bot,

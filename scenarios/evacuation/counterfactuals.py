@@ -32,6 +32,7 @@ class 19 households stop at 40 and 13 play all 100.
 Reported per household, as the household's outcome in each branch: arrived before the winds,
 hour of arrival, cash at the end, home damage. Never as "a bot did better than you".
 """
+
 from __future__ import annotations
 
 import pickle
@@ -102,9 +103,16 @@ def household_policy(story: dict, *, leave_minute: int, home: bool | None = None
     first = story.get("chosen_destination") or story.get("destination") or "relative"
     order = (first,) + tuple(d for d in ("relative", "hotel", "shelter") if d != first)
     bank = min(rules.MONEY["bank_total"], story.get("withdrawn") or 0)
-    return bots.make_policy("counterfactual", bank=bank - bank % rules.MONEY["bank_step"],
-                            home=story["secured"] if home is None else home, friends=story["friends"],
-                            fuel=True, supplies=True, leave_minute=leave_minute, destinations=order)
+    return bots.make_policy(
+        "counterfactual",
+        bank=bank - bank % rules.MONEY["bank_step"],
+        home=story["secured"] if home is None else home,
+        friends=story["friends"],
+        fuel=True,
+        supplies=True,
+        leave_minute=leave_minute,
+        destinations=order,
+    )
 
 
 def play_future(base: dict, seat: int, policy, k: int) -> dict:
@@ -119,18 +127,26 @@ def play_future(base: dict, seat: int, policy, k: int) -> dict:
     if not state["done"]:
         _finish(state, [])
     row = next(r for r in rules.results(state) if r["seat"] == seat)
-    return {"arrived": s["status"] == "arrived", "arrived_hour": row["breakdown"]["safety"]["arrived_hour"],
-            "cash": row["breakdown"]["cash"]["total"], "damage": row["breakdown"]["cash"]["home_damage"],
-            "score": row["score"], "outcome": row["breakdown"]["safety"]["outcome"]}
+    return {
+        "arrived": s["status"] == "arrived",
+        "arrived_hour": row["breakdown"]["safety"]["arrived_hour"],
+        "cash": row["breakdown"]["cash"]["total"],
+        "damage": row["breakdown"]["cash"]["home_damage"],
+        "score": row["score"],
+        "outcome": row["breakdown"]["safety"]["outcome"],
+    }
 
 
 def _summary(outcomes):
     n = len(outcomes)
     arrived = [o for o in outcomes if o["arrived"]]
-    return {"futures": n, "arrived": len(arrived),
-            "mean_arrival_hour": round(sum(o["arrived_hour"] for o in arrived) / len(arrived), 1) if arrived else None,
-            "mean_cash": round(sum(o["cash"] for o in outcomes) / n) if n else 0,
-            "mean_damage": round(sum(o["damage"] for o in outcomes) / n) if n else 0}
+    return {
+        "futures": n,
+        "arrived": len(arrived),
+        "mean_arrival_hour": round(sum(o["arrived_hour"] for o in arrived) / len(arrived), 1) if arrived else None,
+        "mean_cash": round(sum(o["cash"] for o in outcomes) / n) if n else 0,
+        "mean_damage": round(sum(o["damage"] for o in outcomes) / n) if n else 0,
+    }
 
 
 def compare(base, seat, policy_a, policy_b, futures, a=None, b=None):
@@ -154,8 +170,8 @@ def _paired_clear(a: list[dict], b: list[dict], damage: bool) -> bool:
     gaps = [y["damage"] - x["damage"] for x, y in zip(a, b)]
     n = len(gaps)
     mean = sum(gaps) / n
-    spread = (sum((g - mean) ** 2 for g in gaps) / (n - 1)) ** .5 if n > 1 else 0.0
-    return spread == 0 or abs(mean) >= 4 * spread / n ** .5
+    spread = (sum((g - mean) ** 2 for g in gaps) / (n - 1)) ** 0.5 if n > 1 else 0.0
+    return spread == 0 or abs(mean) >= 4 * spread / n**0.5
 
 
 def for_household(table: dict, story: dict, futures: int = FUTURES, first: int = FIRST_FUTURES) -> list[dict]:
@@ -179,36 +195,60 @@ def for_household(table: dict, story: dict, futures: int = FUTURES, first: int =
     else:
         alt = clock if actual_leave - clock >= 180 else min(actual_leave + 12 * 60, 40 * 60)
         # Both decisions share the "as played" branch: same policy, same futures.
-        policies = {"as_played": household_policy(story, leave_minute=actual_leave),
-                    "leave": household_policy(story, leave_minute=alt),
-                    "secure_home": household_policy(story, leave_minute=actual_leave, home=not story["secured"])}
-    runs = {name: [play_future(base, seat, policy, k) for k in range(min(first, futures))]
-            for name, policy in policies.items()}
+        policies = {
+            "as_played": household_policy(story, leave_minute=actual_leave),
+            "leave": household_policy(story, leave_minute=alt),
+            "secure_home": household_policy(story, leave_minute=actual_leave, home=not story["secured"]),
+        }
+    runs = {
+        name: [play_future(base, seat, policy, k) for k in range(min(first, futures))]
+        for name, policy in policies.items()
+    }
     if stayed:
         clear = _paired_clear(runs["leave"], runs["leave"], damage=False)
     else:
-        clear = (_paired_clear(runs["as_played"], runs["leave"], damage=False)
-                 and _paired_clear(runs["as_played"], runs["secure_home"], damage=True))
+        clear = _paired_clear(runs["as_played"], runs["leave"], damage=False) and _paired_clear(
+            runs["as_played"], runs["secure_home"], damage=True
+        )
     if not clear:
         for name, policy in policies.items():
             runs[name] += [play_future(base, seat, policy, k) for k in range(len(runs[name]), futures)]
     out = []
     if stayed:
         n = len(runs["leave"])
-        stay_outcomes = {"futures": n, "arrived": 0, "mean_arrival_hour": None,
-                         "mean_cash": None, "mean_damage": None}
+        stay_outcomes = {"futures": n, "arrived": 0, "mean_arrival_hour": None, "mean_cash": None, "mean_damage": None}
         result = {"actual": stay_outcomes, "alternative": _summary(runs["leave"])}
-        out.append({"decision": "leave", "actual_hour": None, "alternative_hour": round(alt / 60, 1), **result,
-                    "sentence": _leave_sentence(None, alt, result)})
+        out.append(
+            {
+                "decision": "leave",
+                "actual_hour": None,
+                "alternative_hour": round(alt / 60, 1),
+                **result,
+                "sentence": _leave_sentence(None, alt, result),
+            }
+        )
         return out
     result = compare(base, seat, None, None, 0, runs["as_played"], runs["leave"])
-    out.append({"decision": "leave", "actual_hour": round(actual_leave / 60, 1),
-                "alternative_hour": round(alt / 60, 1), **result,
-                "sentence": _leave_sentence(actual_leave, alt, result)})
+    out.append(
+        {
+            "decision": "leave",
+            "actual_hour": round(actual_leave / 60, 1),
+            "alternative_hour": round(alt / 60, 1),
+            **result,
+            "sentence": _leave_sentence(actual_leave, alt, result),
+        }
+    )
     result = compare(base, seat, None, None, 0, runs["as_played"], runs["secure_home"])
-    out.append({"decision": "secure_home", "actual": result["actual"], "alternative": result["alternative"],
-                "secured": story["secured"], "both_arrived": result["both_arrived"],
-                "sentence": _home_sentence(story["secured"], result)})
+    out.append(
+        {
+            "decision": "secure_home",
+            "actual": result["actual"],
+            "alternative": result["alternative"],
+            "secured": story["secured"],
+            "both_arrived": result["both_arrived"],
+            "sentence": _home_sentence(story["secured"], result),
+        }
+    )
     return out
 
 
@@ -216,39 +256,80 @@ def _leave_sentence(actual, alt, result):
     a, b = result["actual"], result["alternative"]
     n = b["futures"]
     if actual is None:
-        return _("Had your household left at hour %(alt)s instead of staying home, it would have reached "
-                 "safety before the tropical-storm winds in %(arrived)s of %(n)s futures.") % {
-            "alt": f"{alt / 60:.0f}", "arrived": b["arrived"], "n": n}
-    at = {"alt": f"{alt / 60:.0f}", "actual": f"{actual / 60:.0f}", "arrived": b["arrived"],
-          "as_played": a["arrived"], "n": n}
+        return _(
+            "Had your household left at hour %(alt)s instead of staying home, it would have reached "
+            "safety before the tropical-storm winds in %(arrived)s of %(n)s futures."
+        ) % {"alt": f"{alt / 60:.0f}", "arrived": b["arrived"], "n": n}
+    at = {
+        "alt": f"{alt / 60:.0f}",
+        "actual": f"{actual / 60:.0f}",
+        "arrived": b["arrived"],
+        "as_played": a["arrived"],
+        "n": n,
+    }
     if a["mean_arrival_hour"] is not None and b["mean_arrival_hour"] is not None:
         at.update(then=f"{b['mean_arrival_hour']:.0f}", now=f"{a['mean_arrival_hour']:.0f}")
         if alt < actual:
-            return _("Had you left at hour %(alt)s instead of hour %(actual)s, your household would have arrived "
-                     "before the winds in %(arrived)s of %(n)s futures, against %(as_played)s of %(n)s leaving at "
-                     "hour %(actual)s (on average arriving at hour %(then)s rather than %(now)s); leaving earlier "
-                     "is the only thing that changed.") % at
-        return _("Had you left at hour %(alt)s instead of hour %(actual)s, your household would have arrived "
-                 "before the winds in %(arrived)s of %(n)s futures, against %(as_played)s of %(n)s leaving at "
-                 "hour %(actual)s (on average arriving at hour %(then)s rather than %(now)s); leaving later "
-                 "is the only thing that changed.") % at
+            return (
+                _(
+                    "Had you left at hour %(alt)s instead of hour %(actual)s, your household would have arrived "
+                    "before the winds in %(arrived)s of %(n)s futures, against %(as_played)s of %(n)s leaving at "
+                    "hour %(actual)s (on average arriving at hour %(then)s rather than %(now)s); leaving earlier "
+                    "is the only thing that changed."
+                )
+                % at
+            )
+        return (
+            _(
+                "Had you left at hour %(alt)s instead of hour %(actual)s, your household would have arrived "
+                "before the winds in %(arrived)s of %(n)s futures, against %(as_played)s of %(n)s leaving at "
+                "hour %(actual)s (on average arriving at hour %(then)s rather than %(now)s); leaving later "
+                "is the only thing that changed."
+            )
+            % at
+        )
     if alt < actual:
-        return _("Had you left at hour %(alt)s instead of hour %(actual)s, your household would have arrived "
-                 "before the winds in %(arrived)s of %(n)s futures, against %(as_played)s of %(n)s leaving at "
-                 "hour %(actual)s; leaving earlier is the only thing that changed.") % at
-    return _("Had you left at hour %(alt)s instead of hour %(actual)s, your household would have arrived "
-             "before the winds in %(arrived)s of %(n)s futures, against %(as_played)s of %(n)s leaving at "
-             "hour %(actual)s; leaving later is the only thing that changed.") % at
+        return (
+            _(
+                "Had you left at hour %(alt)s instead of hour %(actual)s, your household would have arrived "
+                "before the winds in %(arrived)s of %(n)s futures, against %(as_played)s of %(n)s leaving at "
+                "hour %(actual)s; leaving earlier is the only thing that changed."
+            )
+            % at
+        )
+    return (
+        _(
+            "Had you left at hour %(alt)s instead of hour %(actual)s, your household would have arrived "
+            "before the winds in %(arrived)s of %(n)s futures, against %(as_played)s of %(n)s leaving at "
+            "hour %(actual)s; leaving later is the only thing that changed."
+        )
+        % at
+    )
 
 
 def _home_sentence(secured, result):
     a, b = result["actual"], result["alternative"]
-    at = {"n": a["futures"], "arrived": b["arrived"], "as_played": a["arrived"],
-          "damage": money(b["mean_damage"]), "damage_as_played": money(a["mean_damage"])}
+    at = {
+        "n": a["futures"],
+        "arrived": b["arrived"],
+        "as_played": a["arrived"],
+        "damage": money(b["mean_damage"]),
+        "damage_as_played": money(a["mean_damage"]),
+    }
     if secured:
-        return _("Putting up shutters cost time: without them your household would have arrived in time in "
-                 "%(arrived)s of %(n)s futures (with them: %(as_played)s), and the home would have taken on "
-                 "average %(damage)s of damage instead of %(damage_as_played)s.") % at
-    return _("Had you secured your home before leaving, the house would have taken on average "
-             "%(damage)s of damage instead of %(damage_as_played)s, and your household would have "
-             "arrived in time in %(arrived)s of %(n)s futures (as you played: %(as_played)s).") % at
+        return (
+            _(
+                "Putting up shutters cost time: without them your household would have arrived in time in "
+                "%(arrived)s of %(n)s futures (with them: %(as_played)s), and the home would have taken on "
+                "average %(damage)s of damage instead of %(damage_as_played)s."
+            )
+            % at
+        )
+    return (
+        _(
+            "Had you secured your home before leaving, the house would have taken on average "
+            "%(damage)s of damage instead of %(damage_as_played)s, and your household would have "
+            "arrived in time in %(arrived)s of %(n)s futures (as you played: %(as_played)s)."
+        )
+        % at
+    )

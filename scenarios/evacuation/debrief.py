@@ -1,5 +1,6 @@
 """Hurricane Approaching!'s debrief part (``scenarios.debrief.Debrief``): the projector page, each
 household's report with its counterfactual futures, the class packet and the export's rows."""
+
 from __future__ import annotations
 
 from scenarios.audience import verified
@@ -9,9 +10,18 @@ from scenarios.words import gettext_noop
 from . import analysis, charts, counterfactuals
 
 #: facts picked first when several speak to a decision
-FACT_PRIORITY = ["destinations-florida-2004", "when-households-leave-ike", "watch-warning-lead-times",
-                 "mitigation-pays", "fortified-roofs-sally", "shelter-last-resort", "water-per-day",
-                 "katrina-contraflow", "rita-evacuation-deaths", "what-kills-1963-2012"]
+FACT_PRIORITY = [
+    "destinations-florida-2004",
+    "when-households-leave-ike",
+    "watch-warning-lead-times",
+    "mitigation-pays",
+    "fortified-roofs-sally",
+    "shelter-last-resort",
+    "water-per-day",
+    "katrina-contraflow",
+    "rita-evacuation-deaths",
+    "what-kills-1963-2012",
+]
 
 
 def matching_facts(tags, facts, limit=2) -> list:
@@ -49,8 +59,9 @@ class EvacuationDebrief:
             "destinations": real_dest,
             "timing": facts.get("when-households-leave-ike"),
             "lead_times": facts.get("watch-warning-lead-times"),
-            "unsafe": facts.get("rita-evacuation-deaths") or facts.get("what-kills-1963-2012")
-                      or facts.get("cat4-damage"),
+            "unsafe": facts.get("rita-evacuation-deaths")
+            or facts.get("what-kills-1963-2012")
+            or facts.get("cat4-damage"),
             "shelter": facts.get("shelter-last-resort"),
         }
         if real_dest:
@@ -59,8 +70,12 @@ class EvacuationDebrief:
             summary["questions"] = analysis.discussion_questions(summary, real_dest.values["relative"])
         citations = list(dict.fromkeys(f for f in comparisons.values() if f))
         cite = {name: citations.index(f) + 1 for name, f in comparisons.items() if f}
-        return "scenarios/evacuation/debrief.html", {"summary": summary, "facts": comparisons, "cite": cite,
-                                                     "citations": citations}
+        return "scenarios/evacuation/debrief.html", {
+            "summary": summary,
+            "facts": comparisons,
+            "cite": cite,
+            "citations": citations,
+        }
 
     def report(self, lesson, table, seat, name, progress):
         """One household's report: decisions beside facts, points and safety, counterfactuals."""
@@ -71,28 +86,47 @@ class EvacuationDebrief:
         cites = Citations()
         for step in story["timeline"]:
             step["facts"] = [cites.cite(f) for f in matching_facts(step["tags"], facts)]
-        outcome_tags = {"evacuated": ["destination", story["destination"] or ""], "stayed home": ["stay"],
-                        "caught on the road": ["traffic"], "game ended early": ["leave_time"]}[story["outcome"]]
+        outcome_tags = {
+            "evacuated": ["destination", story["destination"] or ""],
+            "stayed home": ["stay"],
+            "caught on the road": ["traffic"],
+            "game ended early": ["leave_time"],
+        }[story["outcome"]]
         outcome_facts = [cites.cite(f) for f in matching_facts(outcome_tags, facts)]
         progress(30, gettext_noop("Re-running futures from the decision point"))
         items = counterfactuals.for_household(table, story, counterfactuals.FUTURES)
         progress(70, gettext_noop("Drawing charts"))
-        chart_urls = {"timeline": data_uri(charts.decision_timeline(story)),
-                      "departures": data_uri(charts.departures(summary["departures"], story["left_hour"]))}
+        chart_urls = {
+            "timeline": data_uri(charts.decision_timeline(story)),
+            "departures": data_uri(charts.departures(summary["departures"], story["left_hour"])),
+        }
         if items:
             chart_urls["counterfactual"] = data_uri(charts.counterfactual(items))
         context = {
-            "story": story, "name": name, "table": table["table"], "seat": seat + 1,
-            "counterfactuals": items, "charts": chart_urls, "outcome_facts": outcome_facts,
-            "citations": cites.facts, "summary": summary,
+            "story": story,
+            "name": name,
+            "table": table["table"],
+            "seat": seat + 1,
+            "counterfactuals": items,
+            "charts": chart_urls,
+            "outcome_facts": outcome_facts,
+            "citations": cites.facts,
+            "summary": summary,
             "futures": items[0]["alternative"]["futures"] if items else counterfactuals.FUTURES,
-            "first_futures": counterfactuals.FIRST_FUTURES, "all_futures": counterfactuals.FUTURES,
+            "first_futures": counterfactuals.FIRST_FUTURES,
+            "all_futures": counterfactuals.FUTURES,
         }
-        data = {"seat": seat, "table": table["table"], "left_hour": story["left_hour"],
-                "outcome": story["outcome"], "score": story["score"],
-                "counterfactuals": [{k: v for k, v in item.items() if k != "sentence"} | {"sentence": item["sentence"]}
-                                    for item in items],
-                "facts": [f.key for f in cites.facts]}
+        data = {
+            "seat": seat,
+            "table": table["table"],
+            "left_hour": story["left_hour"],
+            "outcome": story["outcome"],
+            "score": story["score"],
+            "counterfactuals": [
+                {k: v for k, v in item.items() if k != "sentence"} | {"sentence": item["sentence"]} for item in items
+            ],
+            "facts": [f.key for f in cites.facts],
+        }
         return "scenarios/evacuation/student_report.html", context, data
 
     def packet(self, lesson, progress):
@@ -105,33 +139,59 @@ class EvacuationDebrief:
                 row["real"] = real.values.get(row["key"])
             summary["questions"] = analysis.discussion_questions(summary, real.values["relative"])
         cites = Citations()
-        names = {"destinations": "destinations-florida-2004", "timing": "when-households-leave-ike",
-                 "shelter": "shelter-last-resort"}
+        names = {
+            "destinations": "destinations-florida-2004",
+            "timing": "when-households-leave-ike",
+            "shelter": "shelter-last-resort",
+        }
         cited = {name: cites.cite(facts[key]) for name, key in names.items() if key in facts}
         progress(40, gettext_noop("Drawing charts"))
-        chart_urls = {"departures": data_uri(charts.departures(summary["departures"], None)),
-                      "destinations": data_uri(charts.destinations(summary["destinations"],
-                                                                   "Florida 2004 [%d]" % cited["destinations"]["n"]
-                                                                   if real else None))}
+        chart_urls = {
+            "departures": data_uri(charts.departures(summary["departures"], None)),
+            "destinations": data_uri(
+                charts.destinations(
+                    summary["destinations"], "Florida 2004 [%d]" % cited["destinations"]["n"] if real else None
+                )
+            ),
+        }
         teacher_only = [f for f in lesson.facts("teacher") if not verified(f)]
         homes = analysis.households(lesson.tables)
-        context = {"summary": summary, "charts": chart_urls, "cited": cited, "citations": cites.facts,
-                   "homes": homes, "teacher_only": teacher_only}
-        return ("scenarios/evacuation/class_packet.html", context,
-                {"households": summary["households"], "questions": summary["questions"]})
+        context = {
+            "summary": summary,
+            "charts": chart_urls,
+            "cited": cited,
+            "citations": cites.facts,
+            "homes": homes,
+            "teacher_only": teacher_only,
+        }
+        return (
+            "scenarios/evacuation/class_packet.html",
+            context,
+            {"households": summary["households"], "questions": summary["questions"]},
+        )
 
     def decisions(self, lesson, seat_ids, named):
         rows = []
         for story in analysis.households(lesson.tables):
-            row = {"seat_id": seat_ids.get((story["table"], story["seat"])), "table": story["table"],
-                   "seat": story["seat"], "left_hour": story["left_hour"], "destination": story["destination"],
-                   "outcome": story["outcome"], "secured": story["secured"], "friends": story["friends"],
-                   "fuel": story["fuel"], "supplies": story["supplies"], "score": story["score"],
-                   "reason_leave": story["reason_keys"].get("leave"),
-                   "reason_destination": story["reason_keys"].get("destination"),
-                   "reason_leave_by": story["reason_by"]["leave"],
-                   "reason_destination_by": story["reason_by"]["destination"],
-                   "unfinished": story["flags"]["unfinished"], "bot_finished": story["flags"]["bot_finished"]}
+            row = {
+                "seat_id": seat_ids.get((story["table"], story["seat"])),
+                "table": story["table"],
+                "seat": story["seat"],
+                "left_hour": story["left_hour"],
+                "destination": story["destination"],
+                "outcome": story["outcome"],
+                "secured": story["secured"],
+                "friends": story["friends"],
+                "fuel": story["fuel"],
+                "supplies": story["supplies"],
+                "score": story["score"],
+                "reason_leave": story["reason_keys"].get("leave"),
+                "reason_destination": story["reason_keys"].get("destination"),
+                "reason_leave_by": story["reason_by"]["leave"],
+                "reason_destination_by": story["reason_by"]["destination"],
+                "unfinished": story["flags"]["unfinished"],
+                "bot_finished": story["flags"]["bot_finished"],
+            }
             if named:
                 row["nickname"] = story["holder"]["name"]
             rows.append(row)

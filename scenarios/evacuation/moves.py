@@ -1,20 +1,51 @@
 """Checking and applying actions, and reading whose turn it is and what a seat may do."""
+
 from __future__ import annotations
 
 from ..base import IllegalAction, roll
 from ..words import gettext_noop  # gettext_noop marks sentences for the web layer to translate
 from .tables import (
-    CARDS, CHANCE, DESTINATIONS, END, FAIL_MIN, HOME, LINKS, LINK_MIN, MINUTES, MIN_SUPPLIES, MONEY,
-    NODES, NODE_DEST, NODE_IDS, REASONS, STOPS, TANK, _LINK_FAST, _refuse,
+    CARDS,
+    CHANCE,
+    DESTINATIONS,
+    END,
+    FAIL_MIN,
+    HOME,
+    LINKS,
+    LINK_MIN,
+    MINUTES,
+    MIN_SUPPLIES,
+    MONEY,
+    NODES,
+    NODE_DEST,
+    NODE_IDS,
+    REASONS,
+    STOPS,
+    TANK,
+    _LINK_FAST,
+    _refuse,
 )
 from .roads import _ROUTES, _routes
 from .state import (
-    _add_change, _advance, _die, _draw_card, _event, _fuel_cost, _fuel_price_here, _max_gallons,
-    _nearest_gas, _seat, _spend, _system_span, _towed_here, system_at,
+    _add_change,
+    _advance,
+    _die,
+    _draw_card,
+    _event,
+    _fuel_cost,
+    _fuel_price_here,
+    _max_gallons,
+    _nearest_gas,
+    _seat,
+    _spend,
+    _system_span,
+    _towed_here,
+    system_at,
 )
 
 
 # --- Validation --------------------------------------------------------------------------------
+
 
 def check(state, seat, action):
     """Raise IllegalAction unless ``seat`` may take ``action`` now. Changes nothing."""
@@ -61,22 +92,42 @@ def _check_drive(state, s, system, action):
     if to == s["pos"]:
         _refuse("already_there", gettext_noop("You are already there."), to=to)
     if s["fuel"] <= 0:
-        _refuse("not_enough_fuel", gettext_noop("You have 0 gallons left: buy fuel here if you can, or call a tow."),
-                need=1, have=0)
+        _refuse(
+            "not_enough_fuel",
+            gettext_noop("You have 0 gallons left: buy fuel here if you can, or call a tow."),
+            need=1,
+            have=0,
+        )
     config = system["config"]
     dest = NODE_DEST.get(to)
     if dest is not None:
         if not system["destination." + dest]:
-            _refuse("destination_closed", gettext_noop("The %(place)s is not taking anyone now: choose another place."),
-                    destination=dest, place=DESTINATIONS[dest]["label"].lower())
+            _refuse(
+                "destination_closed",
+                gettext_noop("The %(place)s is not taking anyone now: choose another place."),
+                destination=dest,
+                place=DESTINATIONS[dest]["label"].lower(),
+            )
         if s["destination"] != dest:
-            _refuse("choose_destination_first", gettext_noop("Choose the %(place)s as your destination first."),
-                    destination=dest, place=DESTINATIONS[dest]["label"].lower())
+            _refuse(
+                "choose_destination_first",
+                gettext_noop("Choose the %(place)s as your destination first."),
+                destination=dest,
+                place=DESTINATIONS[dest]["label"].lower(),
+            )
         if s["home_supplies"] and s["pos"] != HOME and s["pos"] in _routes(config, HOME):
-            _refuse("secure_home_first", gettext_noop("You bought shutters and plywood: drive home to put them up before you leave for good."))
+            _refuse(
+                "secure_home_first",
+                gettext_noop("You bought shutters and plywood: drive home to put them up before you leave for good."),
+            )
     if s["pos"] not in _routes(config, to):
-        _refuse("no_route", gettext_noop("No open road goes there from here right now (a bridge may be closed, or contraflow runs the other way)."),
-                to=to)
+        _refuse(
+            "no_route",
+            gettext_noop(
+                "No open road goes there from here right now (a bridge may be closed, or contraflow runs the other way)."
+            ),
+            to=to,
+        )
     return None
 
 
@@ -91,10 +142,22 @@ def _check_withdraw(state, s, system, action):
     amount = action.get("amount")
     left = min(MONEY["bank_trip"], MONEY["bank_total"] - s["withdrawn"])
     if s["visit"][0]:
-        _refuse("bank_trip_used", gettext_noop("You already took cash on this trip: drive away and come back for more."))
+        _refuse(
+            "bank_trip_used", gettext_noop("You already took cash on this trip: drive away and come back for more.")
+        )
     if left <= 0:
-        _refuse("bank_limit", gettext_noop("You have taken out the most the bank allows ($4,000)."), limit=MONEY["bank_total"])
-    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0 or amount > left or amount % MONEY["bank_step"]:
+        _refuse(
+            "bank_limit",
+            gettext_noop("You have taken out the most the bank allows ($4,000)."),
+            limit=MONEY["bank_total"],
+        )
+    if (
+        not isinstance(amount, int)
+        or isinstance(amount, bool)
+        or amount <= 0
+        or amount > left
+        or amount % MONEY["bank_step"]
+    ):
         _refuse("bad_amount", gettext_noop("Choose $500, $1,000, ... up to $%(most)s."), amount=amount, most=left)
 
 
@@ -103,8 +166,12 @@ def _check_home_supplies(state, s, system, action):
     if s["home_supplies"] or s["secured"]:
         _refuse("already_have", gettext_noop("You already have supplies for your home."))
     if s["cash"] < MONEY["home_supplies"]:
-        _refuse("not_enough_cash", gettext_noop("Home supplies cost $%(need)s and you have $%(have)s: visit the bank first."),
-                need=MONEY["home_supplies"], have=s["cash"])
+        _refuse(
+            "not_enough_cash",
+            gettext_noop("Home supplies cost $%(need)s and you have $%(have)s: visit the bank first."),
+            need=MONEY["home_supplies"],
+            have=s["cash"],
+        )
 
 
 def _check_friends(state, s, system, action):
@@ -116,20 +183,38 @@ def _check_friends(state, s, system, action):
 def _check_fuel(state, s, system, action):
     price = _fuel_price_here(s, system)
     if price is None:
-        _refuse("wrong_place", gettext_noop("Fuel is sold at the gas stations (and for 3 times the price at the bank, the home supply store and your friends' house)."))
+        _refuse(
+            "wrong_place",
+            gettext_noop(
+                "Fuel is sold at the gas stations (and for 3 times the price at the bank, the home supply store and your friends' house)."
+            ),
+        )
     gallons = action.get("gallons")
     if not isinstance(gallons, int) or isinstance(gallons, bool) or gallons <= 0:
         _refuse("bad_amount", gettext_noop("Choose how many gallons."), gallons=gallons)
     if s["fuel"] + gallons > TANK:
-        _refuse("tank_full", gettext_noop("Your tank holds %(tank)s gallons and has %(fuel)s."), room=TANK - s["fuel"],
-                tank=TANK, fuel=s["fuel"])
+        _refuse(
+            "tank_full",
+            gettext_noop("Your tank holds %(tank)s gallons and has %(fuel)s."),
+            room=TANK - s["fuel"],
+            tank=TANK,
+            fuel=s["fuel"],
+        )
     if gallons > system["fuel_limit"]:
-        _refuse("fuel_limit", gettext_noop("Stations sell at most %(limit)s gallons per car right now."),
-                limit=system["fuel_limit"])
+        _refuse(
+            "fuel_limit",
+            gettext_noop("Stations sell at most %(limit)s gallons per car right now."),
+            limit=system["fuel_limit"],
+        )
     cost = _fuel_cost(s, price, gallons)
     if cost > s["cash"] and not _towed_here(s):
-        _refuse("not_enough_cash", gettext_noop("%(gallons)s gallons cost $%(need)s and you have $%(have)s."),
-                need=cost, have=s["cash"], gallons=gallons)
+        _refuse(
+            "not_enough_cash",
+            gettext_noop("%(gallons)s gallons cost $%(need)s and you have $%(have)s."),
+            need=cost,
+            have=s["cash"],
+            gallons=gallons,
+        )
 
 
 def _check_supplies(state, s, system, action):
@@ -140,28 +225,48 @@ def _check_supplies(state, s, system, action):
         _refuse("bad_amount", gettext_noop("Supplies come in packs of %(step)s."), units=units, step=step)
     cost = units * system["supply_price"]
     if cost > s["cash"]:
-        _refuse("not_enough_cash", gettext_noop("%(units)s supplies cost $%(need)s and you have $%(have)s."),
-                need=cost, have=s["cash"], units=units)
+        _refuse(
+            "not_enough_cash",
+            gettext_noop("%(units)s supplies cost $%(need)s and you have $%(have)s."),
+            need=cost,
+            have=s["cash"],
+            units=units,
+        )
 
 
 def _check_destination(state, s, system, action):
     dest = action.get("destination")
     if not isinstance(dest, str) or dest not in DESTINATIONS:
-        _refuse("no_such_destination", gettext_noop("Choose the relative's home, the hotel or the public shelter."), destination=dest)
+        _refuse(
+            "no_such_destination",
+            gettext_noop("Choose the relative's home, the hotel or the public shelter."),
+            destination=dest,
+        )
     if not system["destination." + dest]:
-        _refuse("destination_closed", gettext_noop("The %(place)s is not taking anyone now."), destination=dest,
-                place=DESTINATIONS[dest]["label"].lower())
+        _refuse(
+            "destination_closed",
+            gettext_noop("The %(place)s is not taking anyone now."),
+            destination=dest,
+            place=DESTINATIONS[dest]["label"].lower(),
+        )
     if s["destination"] == dest:
         _refuse("already_chosen", gettext_noop("That is already your destination."), destination=dest)
 
 
 def _check_tow(state, s, system, action):
     if s["fuel"] > 0:
-        _refuse("not_empty", gettext_noop("You still have fuel: you only need a tow with an empty tank."), have=s["fuel"])
+        _refuse(
+            "not_empty", gettext_noop("You still have fuel: you only need a tow with an empty tank."), have=s["fuel"]
+        )
     if NODES[s["pos"]].get("activity") == "gas":
         _refuse("at_gas", gettext_noop("You are at a gas station already: buy fuel here."))
     if _nearest_gas(s, system["config"]) is None:
-        _refuse("no_tow", gettext_noop("No tow truck can reach you now (the roads to the gas stations are closed): wait, or stay if you are home."))
+        _refuse(
+            "no_tow",
+            gettext_noop(
+                "No tow truck can reach you now (the roads to the gas stations are closed): wait, or stay if you are home."
+            ),
+        )
 
 
 def _check_wait(state, s, system, action):
@@ -182,23 +287,46 @@ def _check_reason(state, s, system, action):
 
 
 _CHECKS = {
-    "drive": _check_drive, "withdraw": _check_withdraw, "buy_home_supplies": _check_home_supplies,
-    "pick_up_friends": _check_friends, "buy_fuel": _check_fuel, "buy_supplies": _check_supplies,
-    "set_destination": _check_destination, "tow": _check_tow, "wait": _check_wait,
-    "stay_home": _check_stay, "reason": _check_reason,
+    "drive": _check_drive,
+    "withdraw": _check_withdraw,
+    "buy_home_supplies": _check_home_supplies,
+    "pick_up_friends": _check_friends,
+    "buy_fuel": _check_fuel,
+    "buy_supplies": _check_supplies,
+    "set_destination": _check_destination,
+    "tow": _check_tow,
+    "wait": _check_wait,
+    "stay_home": _check_stay,
+    "reason": _check_reason,
 }
 
 
 # What an action of each type may carry (students' and, last two, the teacher's), and every word
 # its fields may hold: what ``canonical`` keeps of an applied action for the move log.
 ACTION_FIELDS = {
-    "drive": ("to",), "withdraw": ("amount",), "buy_home_supplies": (), "pick_up_friends": (),
-    "buy_fuel": ("gallons",), "buy_supplies": ("units",), "set_destination": ("destination",),
-    "tow": (), "wait": (), "stay_home": (), "reason": ("about", "choice"),
-    "end_now": (), "skip": ("seat",),
+    "drive": ("to",),
+    "withdraw": ("amount",),
+    "buy_home_supplies": (),
+    "pick_up_friends": (),
+    "buy_fuel": ("gallons",),
+    "buy_supplies": ("units",),
+    "set_destination": ("destination",),
+    "tow": (),
+    "wait": (),
+    "stay_home": (),
+    "reason": ("about", "choice"),
+    "end_now": (),
+    "skip": ("seat",),
 }
-ACTION_WORDS = frozenset([*NODE_IDS, *DESTINATIONS, *REASONS, "skip",
-                          *(choice for reason in REASONS.values() for choice in reason["choices"])])
+ACTION_WORDS = frozenset(
+    [
+        *NODE_IDS,
+        *DESTINATIONS,
+        *REASONS,
+        "skip",
+        *(choice for reason in REASONS.values() for choice in reason["choices"]),
+    ]
+)
 
 
 def legal(state, seat, action):
@@ -211,6 +339,7 @@ def legal(state, seat, action):
 
 
 # --- Applying ----------------------------------------------------------------------------------
+
 
 def apply(state, seat, action):
     """Validate, then play ``action`` for ``seat`` (None: teacher/system). Returns the events."""
@@ -480,9 +609,16 @@ def _do_stay(state, s, action, events):
 
 
 _DO = {
-    "drive": _do_drive, "withdraw": _do_withdraw, "buy_home_supplies": _do_home_supplies,
-    "pick_up_friends": _do_friends, "buy_fuel": _do_fuel, "buy_supplies": _do_supplies,
-    "set_destination": _do_destination, "tow": _do_tow, "wait": _do_wait, "stay_home": _do_stay,
+    "drive": _do_drive,
+    "withdraw": _do_withdraw,
+    "buy_home_supplies": _do_home_supplies,
+    "pick_up_friends": _do_friends,
+    "buy_fuel": _do_fuel,
+    "buy_supplies": _do_supplies,
+    "set_destination": _do_destination,
+    "tow": _do_tow,
+    "wait": _do_wait,
+    "stay_home": _do_stay,
 }
 
 
@@ -499,6 +635,7 @@ def _finish(state, events):
 
 
 # --- Reading the state -------------------------------------------------------------------------
+
 
 def finished(state):
     """True when every seat has arrived, stayed or run out of time, or the teacher ended it."""

@@ -1,4 +1,5 @@
 """Scoring: points, safety and the ranking of the households."""
+
 from __future__ import annotations
 
 from .tables import BOOK, CLOCK_POINTS, DESTINATIONS, HOME, MONEY, RACE_FACTOR
@@ -6,6 +7,7 @@ from .state import final_system
 
 
 # --- Scoring -----------------------------------------------------------------------------------
+
 
 def _arrival_points(state):
     order = BOOK["time_points"]["order"]
@@ -52,22 +54,44 @@ def results(state):
         else:
             order = round(order_points.get(s["seat"], 0) * RACE_FACTOR[opts.get("race_points", "on")], 2)
         score = round(cash_points + destination_points + in_time + order, 2)
-        rows.append({
-            "seat": s["seat"], "score": score, "rank": None,
-            "breakdown": {
-                "points": {"cash": round(cash_points, 2), "destination": destination_points,
-                           "in_time": in_time, "arrival_order": order, "total": score},
-                "cash": {"on_hand": s["cash"], "bank_savings_not_scored": savings,
-                         "fuel_value": fuel_value, "supply_value": supply_value,
-                         "home_damage": damage, "damage_roll": die, "accommodation": accommodation,
-                         "total": total_cash},
-                "safety": {"arrived_in_time": arrived, "home_secured": s["secured"],
-                           "supplies": s["supplies"], "supplies_short_on_arrival": s["short"],
-                           "fuel": s["fuel"], "destination": dest or "none",
-                           "outcome": _outcome(s), "arrived_hour": None if s["arrived_at"] is None else s["arrived_at"] / 60,
-                           "sent_home_by_card": s["card_home"], "friends": s["friends"]},
-            },
-        })
+        rows.append(
+            {
+                "seat": s["seat"],
+                "score": score,
+                "rank": None,
+                "breakdown": {
+                    "points": {
+                        "cash": round(cash_points, 2),
+                        "destination": destination_points,
+                        "in_time": in_time,
+                        "arrival_order": order,
+                        "total": score,
+                    },
+                    "cash": {
+                        "on_hand": s["cash"],
+                        "bank_savings_not_scored": savings,
+                        "fuel_value": fuel_value,
+                        "supply_value": supply_value,
+                        "home_damage": damage,
+                        "damage_roll": die,
+                        "accommodation": accommodation,
+                        "total": total_cash,
+                    },
+                    "safety": {
+                        "arrived_in_time": arrived,
+                        "home_secured": s["secured"],
+                        "supplies": s["supplies"],
+                        "supplies_short_on_arrival": s["short"],
+                        "fuel": s["fuel"],
+                        "destination": dest or "none",
+                        "outcome": _outcome(s),
+                        "arrived_hour": None if s["arrived_at"] is None else s["arrived_at"] / 60,
+                        "sent_home_by_card": s["card_home"],
+                        "friends": s["friends"],
+                    },
+                },
+            }
+        )
     for row in rows:
         row["rank"] = 1 + sum(1 for other in rows if other["score"] > row["score"])
     return rows

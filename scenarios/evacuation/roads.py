@@ -1,4 +1,5 @@
 """Routing: which roads a system configuration opens and how far a place is from another."""
+
 from __future__ import annotations
 
 import heapq

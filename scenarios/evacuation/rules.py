@@ -10,13 +10,44 @@ The rules live beside this module, one module per part: ``tables`` (the content 
 the views). This module is their one public face: the engine, bots, analyses and tests use it
 (a bot or test that needs a private helper imports it from the helper's own module).
 """
+
 from __future__ import annotations
 
 from .tables import (  # noqa: F401
-    ADJ, BASE_SYSTEM, BOOK, CARDS, CARD_IDS, CHANCE, CONTENT, CONTENT_HASH, DESTINATIONS, DEST_NODE,
-    END, FAIL_MIN, GAS, HOME, LINKS, LINK_MIN, MINUTES, MIN_SUPPLIES, MONEY, NETWORK, NODES,
-    NODE_DEST, NODE_IDS, OPTIONS, OPTION_DEFAULTS, RACE_FACTOR, REASONS, RULES_FINGERPRINT,
-    SCHEMA_VERSION, START, STOPS, TANK, VERSION, WORDS,
+    ADJ,
+    BASE_SYSTEM,
+    BOOK,
+    CARDS,
+    CARD_IDS,
+    CHANCE,
+    CONTENT,
+    CONTENT_HASH,
+    DESTINATIONS,
+    DEST_NODE,
+    END,
+    FAIL_MIN,
+    GAS,
+    HOME,
+    LINKS,
+    LINK_MIN,
+    MINUTES,
+    MIN_SUPPLIES,
+    MONEY,
+    NETWORK,
+    NODES,
+    NODE_DEST,
+    NODE_IDS,
+    OPTIONS,
+    OPTION_DEFAULTS,
+    RACE_FACTOR,
+    REASONS,
+    RULES_FINGERPRINT,
+    SCHEMA_VERSION,
+    START,
+    STOPS,
+    TANK,
+    VERSION,
+    WORDS,
 )
 from .roads import hops, threshold  # noqa: F401
 from .state import dump, final_system, force, load, new_state, system_at  # noqa: F401

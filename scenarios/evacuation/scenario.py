@@ -1,4 +1,5 @@
 """Hurricane Approaching! as the classroom sees it: its name, its seats and how it is played."""
+
 from django.utils.translation import gettext_lazy as _
 
 from scenarios.registry import Scenario

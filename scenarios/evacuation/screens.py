@@ -1,12 +1,31 @@
 """What the screens show: the static board and each seat's and the teacher's view."""
+
 from __future__ import annotations
 
 from bisect import bisect_right
 
 from ..words import english, gettext_noop, said  # gettext_noop marks sentences for the web layer to translate
 from .tables import (
-    ADJ, BOOK, CARDS, CARD_IDS, CONTENT_HASH, DESTINATIONS, END, LINKS, MINUTES, MIN_SUPPLIES,
-    MONEY, NETWORK, NODES, OPTIONS, REASONS, START, VERSION, _chance_in_10, _needs_label, _needs_say,
+    ADJ,
+    BOOK,
+    CARDS,
+    CARD_IDS,
+    CONTENT_HASH,
+    DESTINATIONS,
+    END,
+    LINKS,
+    MINUTES,
+    MIN_SUPPLIES,
+    MONEY,
+    NETWORK,
+    NODES,
+    OPTIONS,
+    REASONS,
+    START,
+    VERSION,
+    _chance_in_10,
+    _needs_label,
+    _needs_say,
 )
 from .roads import _allowed, threshold
 from .state import _fuel_cost, _fuel_price_here, _seat, final_system, system_at
@@ -16,35 +35,59 @@ from .points import results
 
 # --- What the screens show ---------------------------------------------------------------------
 
+
 def board():
     """Everything that never changes during a game: sent once, cached by content hash."""
     return {
-        "key": "evacuation", "version": VERSION, "content_hash": CONTENT_HASH,
-        "box": [1000, 1000], "water": NETWORK["water"],
+        "key": "evacuation",
+        "version": VERSION,
+        "content_hash": CONTENT_HASH,
+        "box": [1000, 1000],
+        "water": NETWORK["water"],
         "nodes": [dict(n) for n in NETWORK["nodes"]],
-        "links": [{
-            **link,
-            "black_label": _needs_label(link["black"]), "red_label": _needs_label(link["red"]),
-            "contraflow_black_label": _needs_label(None if link["bridge"] else max(1, link["black"] - 2)) if link["contraflow"] else None,
-            "contraflow_red_label": _needs_label(None if link["bridge"] else max(1, link["red"] - 2)) if link["contraflow"] else None,
-            "needs": {column: threshold(link, system) for column, system in _NEED_COLUMNS.items()},
-        } for link in LINKS],
+        "links": [
+            {
+                **link,
+                "black_label": _needs_label(link["black"]),
+                "red_label": _needs_label(link["red"]),
+                "contraflow_black_label": _needs_label(None if link["bridge"] else max(1, link["black"] - 2))
+                if link["contraflow"]
+                else None,
+                "contraflow_red_label": _needs_label(None if link["bridge"] else max(1, link["red"] - 2))
+                if link["contraflow"]
+                else None,
+                "needs": {column: threshold(link, system) for column, system in _NEED_COLUMNS.items()},
+            }
+            for link in LINKS
+        ],
         "chance_in_10": {str(t): _chance_in_10(t) for t in range(1, 11)},
         "cards": [dict(CARDS[c]) for c in CARD_IDS],
-        "destinations": {k: {**v, "points": {name: table[k] for name, table in BOOK["destination_points"].items()}}
-                         for k, v in DESTINATIONS.items()},
+        "destinations": {
+            k: {**v, "points": {name: table[k] for name, table in BOOK["destination_points"].items()}}
+            for k, v in DESTINATIONS.items()
+        },
         "timeline": [dict(item) for item in BOOK["timeline"]],
-        "reasons": REASONS, "consequences": BOOK["consequences"], "options": options(),
-        "rules": {"minutes": MINUTES, "money": MONEY, "start": START, "clock": BOOK["clock"],
-                  "time_points": BOOK["time_points"]},
+        "reasons": REASONS,
+        "consequences": BOOK["consequences"],
+        "options": options(),
+        "rules": {
+            "minutes": MINUTES,
+            "money": MONEY,
+            "start": START,
+            "clock": BOOK["clock"],
+            "time_points": BOOK["time_points"],
+        },
         "die": "d10, 0 counts as 10; a road marked 3 needs 3 or more: 'needs 3+ (8 in 10)'",
     }
 
 
 # The roll a link needs depends on the system only through these two fields: the board lists
 # each link's need for every combination, and a view names the column that applies.
-_NEED_COLUMNS = {f"{numbers}{'+contraflow' if contraflow else ''}": {"numbers": numbers, "contraflow": contraflow}
-                 for numbers in ("black", "red") for contraflow in (False, True)}
+_NEED_COLUMNS = {
+    f"{numbers}{'+contraflow' if contraflow else ''}": {"numbers": numbers, "contraflow": contraflow}
+    for numbers in ("black", "red")
+    for contraflow in (False, True)
+}
 
 
 def _need_column(system):
@@ -58,8 +101,10 @@ def options():
 
 def _system_view(system):
     return {
-        "numbers": system["numbers"], "fuel_price": system["fuel_price"],
-        "fuel_limit": system["fuel_limit"], "supply_price": system["supply_price"],
+        "numbers": system["numbers"],
+        "fuel_price": system["fuel_price"],
+        "fuel_limit": system["fuel_limit"],
+        "supply_price": system["supply_price"],
         "bridges": {b: system["bridge." + b] for b in ("west", "bay", "east")},
         "contraflow": system["contraflow"],
         "destinations": {d: system["destination." + d] for d in DESTINATIONS},
@@ -74,26 +119,38 @@ def _label(node):
 
 
 _FEED_SAY = {
-    "moved": lambda e: (said(gettext_noop("Drove to %(place)s (rolled %(roll)s, needed %(needs)s+)"),
-                             place=_label(e["to"]), roll=e["roll"], needs=e["needs"]) if e.get("roll")
-                        else said(gettext_noop("Drove to %(place)s over the bridge"), place=_label(e["to"]))),
-    "stuck": lambda e: said(gettext_noop("Stuck in traffic: rolled %(roll)s, needed %(needs)s+"),
-                            roll=e["roll"], needs=e["needs"]),
+    "moved": lambda e: (
+        said(
+            gettext_noop("Drove to %(place)s (rolled %(roll)s, needed %(needs)s+)"),
+            place=_label(e["to"]),
+            roll=e["roll"],
+            needs=e["needs"],
+        )
+        if e.get("roll")
+        else said(gettext_noop("Drove to %(place)s over the bridge"), place=_label(e["to"]))
+    ),
+    "stuck": lambda e: said(
+        gettext_noop("Stuck in traffic: rolled %(roll)s, needed %(needs)s+"), roll=e["roll"], needs=e["needs"]
+    ),
     "card": lambda e: said(gettext_noop("Chance: %(title)s"), title=CARDS[e["card"]]["title"]),
     "left_home": lambda e: said(gettext_noop("Left home")),
-    "arrived": lambda e: said(gettext_noop("Arrived at the %(place)s"),
-                              place=DESTINATIONS[e["destination"]]["label"].lower()),
+    "arrived": lambda e: said(
+        gettext_noop("Arrived at the %(place)s"), place=DESTINATIONS[e["destination"]]["label"].lower()
+    ),
     "home_secured": lambda e: said(gettext_noop("Put up shutters and plywood: home secured")),
     "withdrew": lambda e: said(gettext_noop("Took $%(amount)s from the bank"), amount=e["amount"]),
     "bought_home_supplies": lambda e: said(gettext_noop("Bought shutters and plywood")),
     "picked_up_friends": lambda e: said(gettext_noop("Picked up friends")),
-    "bought_fuel": lambda e: said(gettext_noop("Bought %(gallons)s gallons for $%(cost)s"),
-                                  gallons=e["gallons"], cost=e["cost"]),
-    "bought_supplies": lambda e: said(gettext_noop("Bought %(units)s supplies for $%(cost)s"),
-                                      units=e["units"], cost=e["cost"]),
+    "bought_fuel": lambda e: said(
+        gettext_noop("Bought %(gallons)s gallons for $%(cost)s"), gallons=e["gallons"], cost=e["cost"]
+    ),
+    "bought_supplies": lambda e: said(
+        gettext_noop("Bought %(units)s supplies for $%(cost)s"), units=e["units"], cost=e["cost"]
+    ),
     "lost_turn": lambda e: said(gettext_noop("Bought gas and supplies at one stop: lost a turn")),
-    "destination": lambda e: said(gettext_noop("Chose the %(place)s"),
-                                  place=DESTINATIONS[e["destination"]]["label"].lower()),
+    "destination": lambda e: said(
+        gettext_noop("Chose the %(place)s"), place=DESTINATIONS[e["destination"]]["label"].lower()
+    ),
     "towed": lambda e: said(gettext_noop("Towed to %(place)s for $%(cost)s"), place=_label(e["to"]), cost=e["cost"]),
     "waited": lambda e: said(gettext_noop("Waited and watched the news")),
     "stayed_home": lambda e: said(gettext_noop("Decided to stay home")),
@@ -105,8 +162,9 @@ _FEED_SAY = {
     "no_way_home": lambda e: said(gettext_noop("No open road leads home: you stay here")),
     "friends_drive": lambda e: said(gettext_noop("A friend took the wheel")),
     "no_cash": lambda e: said(gettext_noop("No cash: lost %(minutes)s minutes"), minutes=e["minutes"]),
-    "supplies_short": lambda e: said(gettext_noop("Arrived with too few supplies: bought %(short)s for $%(cost)s"),
-                                     short=e["short"], cost=e["cost"]),
+    "supplies_short": lambda e: said(
+        gettext_noop("Arrived with too few supplies: bought %(short)s for $%(cost)s"), short=e["short"], cost=e["cost"]
+    ),
     "skipped": lambda e: said(gettext_noop("Turn skipped by the teacher")),
     "reason": lambda e: said(gettext_noop("Gave a reason")),
 }
@@ -121,8 +179,12 @@ def say(event):
 def feed_line(event):
     """``event`` as a line of a feed: its hour, type, English text and what it says."""
     line = say(event)
-    return {"hour": event["minute"] / 60, "type": event["type"],
-            "text": english(line["template"], line["params"]), "say": line}
+    return {
+        "hour": event["minute"] / 60,
+        "type": event["type"],
+        "text": english(line["template"], line["params"]),
+        "say": line,
+    }
 
 
 def own(state, seat):
@@ -133,8 +195,9 @@ def own(state, seat):
 
 def others(state, seat):
     """The ``others`` part of a seat's view: where the other households are on their clocks."""
-    return [{"seat": o["seat"], "status": o["status"], "hour": o["clock"] / 60}
-            for o in state["seats"] if o["seat"] != seat]
+    return [
+        {"seat": o["seat"], "status": o["status"], "hour": o["clock"] / 60} for o in state["seats"] if o["seat"] != seat
+    ]
 
 
 def _seat_view(state, s, with_actions):
@@ -151,32 +214,65 @@ def _seat_view(state, s, with_actions):
         ok = _allowed(link, inbound, system["config"])
         need = threshold(link, system)
         odds = _needs_say(need) if ok else said(gettext_noop("closed"))
-        roads.append({"to": nxt, "label": NODES[nxt]["label"], "link": link["id"], "open": ok, "needs": need,
-                      "needs_label": english(odds["template"], odds["params"]), "say": {**odds, "into": "needs_label"}})
+        roads.append(
+            {
+                "to": nxt,
+                "label": NODES[nxt]["label"],
+                "link": link["id"],
+                "open": ok,
+                "needs": need,
+                "needs_label": english(odds["template"], odds["params"]),
+                "say": {**odds, "into": "needs_label"},
+            }
+        )
     prompt = None
     if s["prompt"]:
         about = s["prompt"]
-        prompt = {"about": about, "question": REASONS[about]["question"],
-                  "choices": [{"key": k, "text": v} for k, v in REASONS[about]["choices"].items()] + [{"key": "skip", "text": "Skip"}]}
+        prompt = {
+            "about": about,
+            "question": REASONS[about]["question"],
+            "choices": [{"key": k, "text": v} for k, v in REASONS[about]["choices"].items()]
+            + [{"key": "skip", "text": "Skip"}],
+        }
     view = {
-        "seat": s["seat"], "status": s["status"], "clock": clock, "hour": clock / 60,
-        "phase": _phase(clock), "minutes_left": END - clock,
-        "position": s["pos"], "position_label": NODES[s["pos"]]["label"],
-        "tally": {"fuel": s["fuel"], "cash": s["cash"], "supplies": s["supplies"],
-                  "supplies_short": max(0, MIN_SUPPLIES - s["supplies"]),
-                  "withdrawn": s["withdrawn"], "friends": s["friends"],
-                  "home_supplies_in_car": s["home_supplies"], "home_secured": s["secured"],
-                  "destination": s["destination"], "start_fuel": s["start_fuel"],
-                  "start_cash": s["start_cash"], "tow_price": s["tow_price"],
-                  "left_home": s["left_home"]},
-        "system": _system_view(system), "links": _links_view(system),
+        "seat": s["seat"],
+        "status": s["status"],
+        "clock": clock,
+        "hour": clock / 60,
+        "phase": _phase(clock),
+        "minutes_left": END - clock,
+        "position": s["pos"],
+        "position_label": NODES[s["pos"]]["label"],
+        "tally": {
+            "fuel": s["fuel"],
+            "cash": s["cash"],
+            "supplies": s["supplies"],
+            "supplies_short": max(0, MIN_SUPPLIES - s["supplies"]),
+            "withdrawn": s["withdrawn"],
+            "friends": s["friends"],
+            "home_supplies_in_car": s["home_supplies"],
+            "home_secured": s["secured"],
+            "destination": s["destination"],
+            "start_fuel": s["start_fuel"],
+            "start_cash": s["start_cash"],
+            "tow_price": s["tow_price"],
+            "left_home": s["left_home"],
+        },
+        "system": _system_view(system),
+        "links": _links_view(system),
         "timeline": _timeline_view(state, clock),
-        "changes": [{"hour": c[0] / 60, "field": c[2], "value": c[3], "source": c[4]}
-                    for c in state["changes"] if c[0] <= clock and c[4] != "timeline"][-6:],
+        "changes": [
+            {"hour": c[0] / 60, "field": c[2], "value": c[3], "source": c[4]}
+            for c in state["changes"]
+            if c[0] <= clock and c[4] != "timeline"
+        ][-6:],
         "last_card": card,
         "feed": [feed_line(e) for e in s["feed"]],
-        "roads": roads, "reason_prompt": prompt, "reasons": dict(s["reasons"]),
-        "turns": s["turns"], "taps": s["taps"],
+        "roads": roads,
+        "reason_prompt": prompt,
+        "reasons": dict(s["reasons"]),
+        "turns": s["turns"],
+        "taps": s["taps"],
     }
     if with_actions:
         view["actions"] = actions(state, s["seat"])
@@ -270,14 +366,19 @@ def view(state, seat):
     """What ``seat`` sees (its own tally, clock, system, feed, actions); None: the teacher."""
     common = {"finished": finished(state), "ended_early": state["ended"], "seats": len(state["seats"])}
     if seat is None:
-        return {**common, "teacher": True,
-                "system": _system_view(final_system(state)),
-                "changes": [{"hour": c[0] / 60, "field": c[2], "value": c[3], "source": c[4], "seat": c[5]}
-                            for c in state["changes"]],
-                "tables": [_household(state, s) for s in state["seats"]],
-                "progress": _class_progress(state),
-                "to_act": to_act(state),
-                "results": results(state) if finished(state) else None}
+        return {
+            **common,
+            "teacher": True,
+            "system": _system_view(final_system(state)),
+            "changes": [
+                {"hour": c[0] / 60, "field": c[2], "value": c[3], "source": c[4], "seat": c[5]}
+                for c in state["changes"]
+            ],
+            "tables": [_household(state, s) for s in state["seats"]],
+            "progress": _class_progress(state),
+            "to_act": to_act(state),
+            "results": results(state) if finished(state) else None,
+        }
     s = _seat(state, seat)
     out = {**common, **_seat_view(state, s, True), "others": others(state, seat)}
     if out["finished"]:

@@ -1,5 +1,6 @@
 """The game state: a new game, the system's changes on the clock, dice and cards, the small
 helpers moves share, and dump/load."""
+
 from __future__ import annotations
 
 import hashlib
@@ -8,13 +9,28 @@ from bisect import bisect_right
 from ..base import json_copy, roll
 from ..words import gettext_noop  # gettext_noop marks sentences for the web layer to translate
 from .tables import (
-    BASE_SYSTEM, BOOK, CARD_IDS, CONTENT_HASH, END, GAS, HOME, MONEY, NODES, OPTIONS,
-    OPTION_DEFAULTS, SCHEMA_VERSION, START, TANK, VERSION, _refuse,
+    BASE_SYSTEM,
+    BOOK,
+    CARD_IDS,
+    CONTENT_HASH,
+    END,
+    GAS,
+    HOME,
+    MONEY,
+    NODES,
+    OPTIONS,
+    OPTION_DEFAULTS,
+    SCHEMA_VERSION,
+    START,
+    TANK,
+    VERSION,
+    _refuse,
 )
 from .roads import _config, _routes
 
 
 # --- State -------------------------------------------------------------------------------------
+
 
 def new_state(seed, seats, options=None):
     """A new game: every seat at home at hour 0 with 50 supplies, 10 + d10 gallons, $100 x d10."""
@@ -28,9 +44,17 @@ def new_state(seed, seats, options=None):
         opts[key] = value
     seed = int(seed)
     state = {
-        "engine": "evacuation", "version": VERSION, "schema": SCHEMA_VERSION,
-        "content_hash": CONTENT_HASH, "seed": seed, "options": opts,
-        "changes": [], "change_seq": 0, "ended": False, "done": False, "seats": [],
+        "engine": "evacuation",
+        "version": VERSION,
+        "schema": SCHEMA_VERSION,
+        "content_hash": CONTENT_HASH,
+        "seed": seed,
+        "options": opts,
+        "changes": [],
+        "change_seq": 0,
+        "ended": False,
+        "done": False,
+        "seats": [],
     }
     if opts["timeline"] == "on":
         for item in BOOK["timeline"]:
@@ -39,16 +63,40 @@ def new_state(seed, seats, options=None):
     for i in range(seats):
         fuel = START["fuel_base"] + roll(seed, "setup", i, 0)
         cash = START["cash_per_pip"] * roll(seed, "setup", i, 1)
-        state["seats"].append({
-            "seat": i, "pos": HOME, "clock": 0, "status": "playing",
-            "fuel": fuel, "cash": cash, "supplies": START["supplies"],
-            "start_fuel": fuel, "start_cash": cash, "withdrawn": 0, "spent": 0,
-            "friends": False, "home_supplies": False, "secured": False, "card_home": False,
-            "destination": None, "arrived_at": None, "left_home": False, "short": 0,
-            "visit": [False, False, False], "tow_price": False,
-            "dice": 0, "cards": 0, "turns": 0, "taps": 0, "prompt": None, "reasons": {},
-            "last_card": None, "feed": [], "damage_roll": None,
-        })
+        state["seats"].append(
+            {
+                "seat": i,
+                "pos": HOME,
+                "clock": 0,
+                "status": "playing",
+                "fuel": fuel,
+                "cash": cash,
+                "supplies": START["supplies"],
+                "start_fuel": fuel,
+                "start_cash": cash,
+                "withdrawn": 0,
+                "spent": 0,
+                "friends": False,
+                "home_supplies": False,
+                "secured": False,
+                "card_home": False,
+                "destination": None,
+                "arrived_at": None,
+                "left_home": False,
+                "short": 0,
+                "visit": [False, False, False],
+                "tow_price": False,
+                "dice": 0,
+                "cards": 0,
+                "turns": 0,
+                "taps": 0,
+                "prompt": None,
+                "reasons": {},
+                "last_card": None,
+                "feed": [],
+                "damage_roll": None,
+            }
+        )
     return state
 
 
@@ -65,7 +113,7 @@ def _add_change(state, minute, field, value, source, seat):
         changes.insert(k, entry)
         stamps.insert(k, minute)
         system = snapshots[k]
-        del snapshots[k + 1:]
+        del snapshots[k + 1 :]
         for change in changes[k:]:
             system = dict(system)
             system[change[2]] = change[3]
@@ -117,6 +165,7 @@ def final_system(state):
 
 
 # --- Dice and cards ----------------------------------------------------------------------------
+
 
 def force(state, seat, dice=(), cards=(), damage=None):
     """Test helper: queue dice and card ids a seat will get next, and its damage roll.
@@ -186,6 +235,7 @@ def _draw_card(state, s):
 
 
 # --- Helpers -----------------------------------------------------------------------------------
+
 
 def _seat(state, seat):
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state["seats"]):
@@ -283,6 +333,7 @@ def _find_nearest_gas(pos, config):
 
 
 # --- Dump and load -----------------------------------------------------------------------------
+
 
 def dump(state):
     """A JSON-ready deep copy (the state is plain JSON already)."""

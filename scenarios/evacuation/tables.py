@@ -1,4 +1,5 @@
 """The rule book as data: the board's content, its constants and the teacher's options."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -19,8 +20,24 @@ CONTENT, CONTENT_HASH = load_content(
 CONTENT["cards"] = CONTENT.pop(CARD_FILES[CARDS_EDITION].removesuffix(".json"))
 #: Content fields that are words, and a claim's tags for its readers (``scenarios.audience``):
 #: what makes each edition's rules the same (RULES.md, "Content versions").
-WORDS = frozenset({"about", "title", "text", "basis", "source", "fact", "grade", "url", "label", "name",
-                   "reasons", "consequences", "deaths", "age_band"})
+WORDS = frozenset(
+    {
+        "about",
+        "title",
+        "text",
+        "basis",
+        "source",
+        "fact",
+        "grade",
+        "url",
+        "label",
+        "name",
+        "reasons",
+        "consequences",
+        "deaths",
+        "age_band",
+    }
+)
 RULES_FINGERPRINT = rules_fingerprint(CONTENT, WORDS)
 NETWORK = CONTENT["network"]
 CARDS = {card["id"]: card for card in CONTENT["cards"]["cards"]}
@@ -49,12 +66,18 @@ STOPS = frozenset(n["id"] for n in NETWORK["nodes"] if n["kind"] in ("activity",
 CHANCE = frozenset(n["id"] for n in NETWORK["nodes"] if n["kind"] == "chance")
 LINKS = []
 for _i, _link in enumerate(NETWORK["links"]):
-    LINKS.append({
-        "id": f"L{_i + 1}", "a": _link["a"], "b": _link["b"],
-        "black": _link.get("black"), "red": _link.get("red"),
-        "bridge": _link.get("bridge"), "name": _link.get("name"),
-        "contraflow": bool(_link.get("contraflow")),
-    })
+    LINKS.append(
+        {
+            "id": f"L{_i + 1}",
+            "a": _link["a"],
+            "b": _link["b"],
+            "black": _link.get("black"),
+            "red": _link.get("red"),
+            "bridge": _link.get("bridge"),
+            "name": _link.get("name"),
+            "contraflow": bool(_link.get("contraflow")),
+        }
+    )
 # Per link, for the drive loop: (black, red, contraflow, id); black is None for a bridge.
 _LINK_FAST = [(lk["black"], lk["red"], lk["contraflow"], lk["id"]) for lk in LINKS]
 # ADJ[node] = [(neighbour, link index, inbound)]: inbound means driving b -> a, toward home.
@@ -64,38 +87,70 @@ for _i, _link in enumerate(LINKS):
     ADJ[_link["b"]].append((_link["a"], _i, True))
 
 OPTIONS = [
-    {"name": "destination_points", "label": gettext_noop("Points for the destination"),
-     "default": "scoring", "choices": ["scoring", "table"],
-     "choice_labels": {"scoring": gettext_noop("Scoring section"), "table": gettext_noop("Destination table")},
-     "description": gettext_noop("Points for where you end up. Scoring section (of the rule book): relative 25, "
-                                 "hotel 20, shelter 5. Destination table (of the book): relative 50, hotel 25, "
-                                 "shelter 5.")},
-    {"name": "bank_scoring", "label": gettext_noop("Cash from the bank"),
-     "default": "net", "choices": ["net", "book"],
-     "choice_labels": {"net": gettext_noop("Savings"), "book": gettext_noop("As the book")},
-     "description": gettext_noop("Savings: cash taken from the bank is your own savings moved to your pocket, "
-                                 "so it does not add points (it lets you pay on the road). As the book: every "
-                                 "dollar in your pocket scores (bank trips then add up to 40 points).")},
-    {"name": "race_points", "label": gettext_noop("Points for arriving early"),
-     "default": "clock", "choices": ["clock", "on", "half", "off"],
-     "choice_labels": {"clock": gettext_noop("By the clock"), "on": gettext_noop("Full"),
-                       "half": gettext_noop("Half"), "off": gettext_noop("Off")},
-     "description": gettext_noop("By the clock (default): 15 points for arriving at least a day before the "
-                                 "tropical-storm winds (by hour 24), 10 for 18 hours before (hour 30), 5 for 12 "
-                                 "hours before (hour 36), however the others do: leaving early pays, racing "
-                                 "the other players does not. Full (the book): 30/20/10 to the first, second "
-                                 "and third at the table. Half: 15/10/5. Off: none. The 20 points for arriving "
-                                 "in time always stay.")},
-    {"name": "timeline", "label": gettext_noop("Warning timeline"),
-     "default": "on", "choices": ["on", "off"],
-     "choice_labels": {"on": gettext_noop("On"), "off": gettext_noop("Off")},
-     "description": gettext_noop("On: the warning timeline changes the roads on the clock (contraflow at "
-                                 "hour 14, heavy traffic 16-30, fuel limits at 36, causeway closes at 40, all "
-                                 "bridges at 44). Off: only chance cards change the state of the system.")},
-    {"name": "reasons", "label": gettext_noop("Ask why"),
-     "default": "on", "choices": ["on", "off"],
-     "choice_labels": {"on": gettext_noop("On"), "off": gettext_noop("Off")},
-     "description": gettext_noop("Ask a one-tap reason when a player leaves home and chooses a destination.")},
+    {
+        "name": "destination_points",
+        "label": gettext_noop("Points for the destination"),
+        "default": "scoring",
+        "choices": ["scoring", "table"],
+        "choice_labels": {"scoring": gettext_noop("Scoring section"), "table": gettext_noop("Destination table")},
+        "description": gettext_noop(
+            "Points for where you end up. Scoring section (of the rule book): relative 25, "
+            "hotel 20, shelter 5. Destination table (of the book): relative 50, hotel 25, "
+            "shelter 5."
+        ),
+    },
+    {
+        "name": "bank_scoring",
+        "label": gettext_noop("Cash from the bank"),
+        "default": "net",
+        "choices": ["net", "book"],
+        "choice_labels": {"net": gettext_noop("Savings"), "book": gettext_noop("As the book")},
+        "description": gettext_noop(
+            "Savings: cash taken from the bank is your own savings moved to your pocket, "
+            "so it does not add points (it lets you pay on the road). As the book: every "
+            "dollar in your pocket scores (bank trips then add up to 40 points)."
+        ),
+    },
+    {
+        "name": "race_points",
+        "label": gettext_noop("Points for arriving early"),
+        "default": "clock",
+        "choices": ["clock", "on", "half", "off"],
+        "choice_labels": {
+            "clock": gettext_noop("By the clock"),
+            "on": gettext_noop("Full"),
+            "half": gettext_noop("Half"),
+            "off": gettext_noop("Off"),
+        },
+        "description": gettext_noop(
+            "By the clock (default): 15 points for arriving at least a day before the "
+            "tropical-storm winds (by hour 24), 10 for 18 hours before (hour 30), 5 for 12 "
+            "hours before (hour 36), however the others do: leaving early pays, racing "
+            "the other players does not. Full (the book): 30/20/10 to the first, second "
+            "and third at the table. Half: 15/10/5. Off: none. The 20 points for arriving "
+            "in time always stay."
+        ),
+    },
+    {
+        "name": "timeline",
+        "label": gettext_noop("Warning timeline"),
+        "default": "on",
+        "choices": ["on", "off"],
+        "choice_labels": {"on": gettext_noop("On"), "off": gettext_noop("Off")},
+        "description": gettext_noop(
+            "On: the warning timeline changes the roads on the clock (contraflow at "
+            "hour 14, heavy traffic 16-30, fuel limits at 36, causeway closes at 40, all "
+            "bridges at 44). Off: only chance cards change the state of the system."
+        ),
+    },
+    {
+        "name": "reasons",
+        "label": gettext_noop("Ask why"),
+        "default": "on",
+        "choices": ["on", "off"],
+        "choice_labels": {"on": gettext_noop("On"), "off": gettext_noop("Off")},
+        "description": gettext_noop("Ask a one-tap reason when a player leaves home and chooses a destination."),
+    },
 ]
 RACE_FACTOR = {"on": 1, "half": 0.5, "off": 0, "clock": 0}
 #: ``race_points="clock"``: (minute, points) for arriving at or before it: 24, 18 and 12 hours

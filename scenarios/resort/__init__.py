@@ -3,6 +3,7 @@
 ``ENGINE`` satisfies the engine contract of ``scenarios.base``; every reading of the rule book is
 in ``RULES.md``. The hurricane programs are built from NOAA's best tracks by ``build_programs``.
 """
+
 from .rules import Resort
 
 ENGINE = Resort()

@@ -1,6 +1,7 @@
 """Bots for the resort game: random, a prepared owner who buys options in proportion to how
 often real storms reach each resort (the policy bot), and two fixed habits for the balance table.
 Each is ``bot(state, seat) -> action`` and returns one of ``ENGINE.actions(state, seat)``."""
+
 from __future__ import annotations
 
 
@@ -22,6 +23,7 @@ def _best(rid, edition) -> int:
     def cost(k):
         expected = sum(season_damage(p, {rid: k}, edition, net=True) for p in deck.values()) / len(deck)
         return options_price(rid, 0, k, edition) + expected - resort_value(resort, k, edition)
+
     return min(range(6), key=lambda k: (round(cost(k)), k))
 
 
@@ -45,6 +47,7 @@ def _habit(want_options):
     """A bot that rolls, buys what it can afford keeping a reserve, places the storm exactly and
     wants ``want_options(resort, state)`` options on each resort; it sails from wherever is
     nearer and, out of the Bermuda Triangle, goes to the first Shelter ahead."""
+
     def bot(state, seat):
         phase = state["phase"]
         if phase == "track":
@@ -61,8 +64,11 @@ def _habit(want_options):
                 k -= 1
             return {"type": "pass"}
         if phase == "option":
-            short = [a for a in actions if a["type"] == "option"
-                     and state["held"][a["resort"]] < want_options(a["resort"], state)]
+            short = [
+                a
+                for a in actions
+                if a["type"] == "option" and state["held"][a["resort"]] < want_options(a["resort"], state)
+            ]
             if short:
                 return max(short, key=lambda a: (EXPOSURE[a["resort"]], a["resort"]))
             return {"type": "pass"}
@@ -75,6 +81,7 @@ def _habit(want_options):
             pawn = state["seats"][seat]["pawn"]
             return min(actions, key=lambda a: (a["space"] - pawn) % len(OUTER))
         return actions[0]
+
     return bot
 
 
@@ -106,6 +113,7 @@ def head_to_head(careful: str, reckless: str, seeds: int = 4, options: dict | No
     """The balance yardstick: 4-seat games with two seats of each habit, in all six seatings, on
     every real storm of the deck and ``seeds`` seeds each. A game is decided when the richest
     seats are of one habit only; ``first`` counts the decided games each habit won."""
+
     def played():
         for storm in PROGRAM_IDS:
             for seed in range(seeds):
@@ -113,4 +121,7 @@ def head_to_head(careful: str, reckless: str, seeds: int = 4, options: dict | No
                     yield bots, ENGINE.results(play_out(seed, list(bots), dict(options or {}, storm=storm)))
 
     duel = tally_head_to_head(played(), careful, reckless)
-    return {**duel, "mean_worth": {bot: sum(r["score"] for r in rows) / len(rows) for bot, rows in duel["rows"].items()}}
+    return {
+        **duel,
+        "mean_worth": {bot: sum(r["score"] for r in rows) / len(rows) for bot, rows in duel["rows"].items()},
+    }

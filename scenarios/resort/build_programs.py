@@ -14,6 +14,7 @@ board and its landfalls (HURDAT2 ``L`` records), then fills the other lines even
 shows a storm weaker than it was. ``--check`` exits 1 if a committed file differs from what the
 data gives. Pure Python, no Django.
 """
+
 from __future__ import annotations
 
 import json
@@ -55,8 +56,17 @@ def parse(text: str) -> list[dict]:
             continue
         lat = float(cells[4][:-1]) * (1 if cells[4].endswith("N") else -1)
         lon = float(cells[5][:-1]) * (1 if cells[5].endswith("W") else -1)
-        current["fixes"].append({"date": cells[0], "time": cells[1], "record": cells[2], "status": cells[3],
-                                 "lat": lat, "lon": lon, "wind": int(cells[6])})
+        current["fixes"].append(
+            {
+                "date": cells[0],
+                "time": cells[1],
+                "record": cells[2],
+                "status": cells[3],
+                "lat": lat,
+                "lon": lon,
+                "wind": int(cells[6]),
+            }
+        )
     return storms
 
 
@@ -99,27 +109,46 @@ def program(storm: dict, edition: int = 2) -> dict | None:
         chosen = keep_key_fixes(storm, synoptic, MAX_LINES)
     lines = []
     for fix in chosen:
-        lines.append({"lat": grid(fix["lat"]), "lon": grid(fix["lon"]), "wind": fix["wind"],
-                      "category": category(fix["wind"]), "when": f"{fix['date']} {fix['time']}Z"})
+        lines.append(
+            {
+                "lat": grid(fix["lat"]),
+                "lon": grid(fix["lon"]),
+                "wind": fix["wind"],
+                "category": category(fix["wind"]),
+                "when": f"{fix['date']} {fix['time']}Z",
+            }
+        )
     if len(lines) < MIN_LINES or max(line["category"] for line in lines) == 0:
         return None
     peak = max(storm["fixes"], key=lambda f: f["wind"])
-    return {"key": f"{storm['name'].lower()}-{storm['year']}", "id": storm["id"], "name": storm["name"], "year": storm["year"],
-            "peak_wind": peak["wind"], "peak_category": category(peak["wind"]), "lines": lines,
-            "track": [[round(f["lat"], 1), round(f["lon"], 1), f["wind"]] for f in synoptic]}
+    return {
+        "key": f"{storm['name'].lower()}-{storm['year']}",
+        "id": storm["id"],
+        "name": storm["name"],
+        "year": storm["year"],
+        "peak_wind": peak["wind"],
+        "peak_category": category(peak["wind"]),
+        "lines": lines,
+        "track": [[round(f["lat"], 1), round(f["lon"], 1), f["wind"]] for f in synoptic],
+    }
 
 
 def build(source: str, edition: int = 2) -> dict:
     storms = parse(Path(source).read_text(encoding="utf-8"))
     programs = [p for p in (program(s, edition) for s in storms) if p]
-    chosen = ("6-hourly fixes inside the board" if edition == 1 else
-              "the storm's peak and its landfalls on the board, then 6-hourly fixes inside it")
+    chosen = (
+        "6-hourly fixes inside the board"
+        if edition == 1
+        else "the storm's peak and its landfalls on the board, then 6-hourly fixes inside it"
+    )
     return {
-        "provenance": ("NOAA National Hurricane Center, HURDAT2 Atlantic best-track data (public domain), "
-                       "https://www.nhc.noaa.gov/data/#hurdat; built by scenarios/resort/build_programs.py "
-                       f"from {Path(source).name}: {chosen}, at most {MAX_LINES} "
-                       "a storm, positions rounded to even degrees, wind in knots, category by the "
-                       "Saffir-Simpson scale"),
+        "provenance": (
+            "NOAA National Hurricane Center, HURDAT2 Atlantic best-track data (public domain), "
+            "https://www.nhc.noaa.gov/data/#hurdat; built by scenarios/resort/build_programs.py "
+            f"from {Path(source).name}: {chosen}, at most {MAX_LINES} "
+            "a storm, positions rounded to even degrees, wind in knots, category by the "
+            "Saffir-Simpson scale"
+        ),
         "programs": programs,
     }
 
@@ -135,9 +164,11 @@ class MissingData(Exception):
 def source_file(argv: list[str]) -> Path:
     """The HURDAT2 file: the first argument that is not an option, else ``$STORMWISE_HURDAT2``."""
     named = next((a for a in argv if not a.startswith("--")), None) or os.environ.get(ENV)
-    hint = ("Download NHC's Atlantic best-track file (HURDAT2, hurdat2-1851-YYYY-*.txt) from "
-            "https://www.nhc.noaa.gov/data/#hurdat and pass its path: "
-            "python -m scenarios.resort.build_programs PATH (or set STORMWISE_HURDAT2=PATH).")
+    hint = (
+        "Download NHC's Atlantic best-track file (HURDAT2, hurdat2-1851-YYYY-*.txt) from "
+        "https://www.nhc.noaa.gov/data/#hurdat and pass its path: "
+        "python -m scenarios.resort.build_programs PATH (or set STORMWISE_HURDAT2=PATH)."
+    )
     if not named:
         raise MissingData("No HURDAT2 file given. " + hint)
     path = Path(named)

@@ -2,6 +2,7 @@
 with its real track beside the lines the game read, what each option cost and saved on this
 storm and across every real storm in the deck (the same resorts re-run with other choices),
 how well the class plotted the storm, and cited facts on codes, seawalls, insurance and plans."""
+
 from __future__ import annotations
 
 from scenarios.audience import verified
@@ -32,18 +33,40 @@ def cited(lesson, audience):
 
 
 def questions(summary) -> list[dict]:
-    out = [{"text": _("Which of your resorts did the storm reach, and which options would you buy again for them?")},
-           {"text": _("Was buying every option for every resort worth its price? Where is protection worth it, and where is it not?")},
-           {"text": _("Why do forecasters give a storm's position as latitude and longitude? What went wrong when someone plotted it on the wrong square?")}]
+    out = [
+        {"text": _("Which of your resorts did the storm reach, and which options would you buy again for them?")},
+        {
+            "text": _(
+                "Was buying every option for every resort worth its price? Where is protection worth it, and where is it not?"
+            )
+        },
+        {
+            "text": _(
+                "Why do forecasters give a storm's position as latitude and longitude? What went wrong when someone plotted it on the wrong square?"
+            )
+        },
+    ]
     if summary["damage"] and summary["saved"]:
-        out.insert(1, {"text": _("Options saved the class money on this storm. Would they have saved as much on a storm that missed you?")})
+        out.insert(
+            1,
+            {
+                "text": _(
+                    "Options saved the class money on this storm. Would they have saved as much on a storm that missed you?"
+                )
+            },
+        )
     return out
 
 
 def storm_chart(table) -> str:
     state = table["state"]
-    return data_uri(charts.track_map(ENGINE.program(state), state["line"],
-                                     {"legend": _("Dashed line: the storm's real track. Numbered dots: the program lines read in the game.")}))
+    return data_uri(
+        charts.track_map(
+            ENGINE.program(state),
+            state["line"],
+            {"legend": _("Dashed line: the storm's real track. Numbered dots: the program lines read in the game.")},
+        )
+    )
 
 
 class ResortDebrief:
@@ -69,8 +92,12 @@ class ResortDebrief:
         for table in lesson.tables:  # one chart per storm the class met
             first.setdefault(table["state"]["program"], table)
         charts_ = [{"storm": ENGINE.program(t["state"])["name"], "src": storm_chart(t)} for t in first.values()]
-        return "scenarios/resort/debrief.html", {"summary": summary, "cited": facts, "citations": cites.facts,
-                                                 "charts": charts_}
+        return "scenarios/resort/debrief.html", {
+            "summary": summary,
+            "cited": facts,
+            "citations": cites.facts,
+            "charts": charts_,
+        }
 
     def report(self, lesson, table, seat, name, progress):
         progress(30, gettext_noop("Re-running your resorts through every storm"))
@@ -78,13 +105,28 @@ class ResortDebrief:
         facts, cites = cited(lesson, "student")
         progress(60, gettext_noop("Drawing the storm's track"))
         program = ENGINE.program(table["state"])
-        context = {"name": name, "story": story, "table": table["table"], "seat": seat + 1, "cited": facts,
-                   "citations": cites.facts, "chart": storm_chart(table), "storm": program,
-                   "lines": analysis.storm_lines(table["state"]),
-                   "flags": analysis.table_flags(table), "deck_size": len(analysis.PROGRAMS)}
-        data = {"storm": program["key"], "worth": story["worth"], "damage": story["storm_damage"],
-                "saved": story["storm_saved"], "spent": story["spent"], "exact": story["exact"],
-                "facts": [f.key for f in cites.facts]}
+        context = {
+            "name": name,
+            "story": story,
+            "table": table["table"],
+            "seat": seat + 1,
+            "cited": facts,
+            "citations": cites.facts,
+            "chart": storm_chart(table),
+            "storm": program,
+            "lines": analysis.storm_lines(table["state"]),
+            "flags": analysis.table_flags(table),
+            "deck_size": len(analysis.PROGRAMS),
+        }
+        data = {
+            "storm": program["key"],
+            "worth": story["worth"],
+            "damage": story["storm_damage"],
+            "saved": story["storm_saved"],
+            "spent": story["spent"],
+            "exact": story["exact"],
+            "facts": [f.key for f in cites.facts],
+        }
         return "scenarios/resort/student_report.html", context, data
 
     def packet(self, lesson, progress):
@@ -93,21 +135,36 @@ class ResortDebrief:
         facts, cites = cited(lesson, "student")
         progress(40, gettext_noop("Listing every resort owner"))
         teacher_only = [f for f in lesson.facts("teacher") if not verified(f)]
-        context = {"summary": summary, "rows": analysis.seat_rows(lesson.tables), "cited": facts,
-                   "citations": cites.facts, "teacher_only": teacher_only}
+        context = {
+            "summary": summary,
+            "rows": analysis.seat_rows(lesson.tables),
+            "cited": facts,
+            "citations": cites.facts,
+            "teacher_only": teacher_only,
+        }
         return "scenarios/resort/class_packet.html", context, {"seats": summary["seats"], "tables": summary["tables"]}
 
     def decisions(self, lesson, seat_ids, named):
         rows = []
         for row in analysis.seat_rows(lesson.tables):
-            out = {"seat_id": seat_ids.get((row["table"], row["seat"])), "table": row["table"], "seat": row["seat"],
-                   "storm": row["storm"], "resorts": [r["id"] for r in row["resorts"]],
-                   "options_held": sum(r["options"] for r in row["resorts"]),
-                   "most_options": max((r["options"] for r in row["resorts"]), default=0),
-                   "options_bought": row["options_bought"],
-                   "spent_on_options": row["spent"], "damage": row["storm_damage"], "saved_by_options": row["storm_saved"],
-                   "deck_none": row["deck_none"], "deck_as_held": row["deck_as_held"], "exact_plots": row["exact"],
-                   "plots": row["tracked"], "worth": row["worth"]}
+            out = {
+                "seat_id": seat_ids.get((row["table"], row["seat"])),
+                "table": row["table"],
+                "seat": row["seat"],
+                "storm": row["storm"],
+                "resorts": [r["id"] for r in row["resorts"]],
+                "options_held": sum(r["options"] for r in row["resorts"]),
+                "most_options": max((r["options"] for r in row["resorts"]), default=0),
+                "options_bought": row["options_bought"],
+                "spent_on_options": row["spent"],
+                "damage": row["storm_damage"],
+                "saved_by_options": row["storm_saved"],
+                "deck_none": row["deck_none"],
+                "deck_as_held": row["deck_as_held"],
+                "exact_plots": row["exact"],
+                "plots": row["tracked"],
+                "worth": row["worth"],
+            }
             if named:
                 out["nickname"] = row["holder"]["name"] if row["holder"] else ""
             rows.append(out)

@@ -3,6 +3,7 @@
 Pure rules, no Django: ``Resort`` satisfies ``scenarios.base.Engine``. Every reading of the rule
 book, and every hole it leaves that this engine fills, is in ``RULES.md``. Money is in dollars.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -11,9 +12,10 @@ from pathlib import Path
 from scenarios.base import EngineBasics, IllegalAction, draw, load_content, roll, shuffled
 from scenarios.words import gettext_noop  # marks refusal sentences for the web layer to translate
 
-CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content",
-                                     ["board.json", "bulletins.json", "programs.json", "programs_2.json",
-                                      "measures.json"])
+CONTENT, CONTENT_HASH = load_content(
+    Path(__file__).parent / "content",
+    ["board.json", "bulletins.json", "programs.json", "programs_2.json", "measures.json"],
+)
 BOARD = CONTENT["board"]
 SEA = BOARD["sea"]
 RESORTS = {r["id"]: r for r in BOARD["resorts"]}
@@ -22,8 +24,10 @@ OUTER = BOARD["outer"]
 BULLETINS = {c["id"]: c for c in CONTENT["bulletins"]["cards"]}
 #: the program cards of each rules edition: edition 1 sampled every storm's fixes evenly (and so
 #: dropped some peaks and landfalls); edition 2 keeps them (RULES.md, "Program cards")
-DECKS = {1: {p["key"]: p for p in CONTENT["programs"]["programs"]},
-         2: {p["key"]: p for p in CONTENT["programs_2"]["programs"]}}
+DECKS = {
+    1: {p["key"]: p for p in CONTENT["programs"]["programs"]},
+    2: {p["key"]: p for p in CONTENT["programs_2"]["programs"]},
+}
 PROGRAMS = DECKS[2]
 PROGRAM_IDS = list(PROGRAMS)
 MEASURES = CONTENT["measures"]
@@ -48,19 +52,51 @@ EDITION = 2
 EDITIONS = (1, 2)
 
 OPTIONS = [
-    {"name": "storm", "default": "surprise", "choices": ["surprise"] + PROGRAM_IDS, "label": gettext_noop("Storm"),
-     "choice_labels": {"surprise": gettext_noop("Surprise")},
-     "description": gettext_noop("The real storm whose best track is the hurricane program (name and year), or a surprise.")},
-    {"name": "round_cap", "default": 30, "choices": [20, 30, 40], "label": gettext_noop("Season length (rounds of four players)"),
-     "description": gettext_noop("After this many rounds of a four-player table (proportionally more for fewer players) the rest of the storm's program is read out at once.")},
-    {"name": "track_bonus", "default": True, "label": gettext_noop("Pay for an exact storm position"),
-     "description": gettext_noop("The bank pays a small bonus to every player who places the storm exactly.")},
-    {"name": "edition", "default": EDITION, "choices": None, "label": gettext_noop("Rules edition"),
-     "description": gettext_noop("The rules edition a game was set up with; 1 replays games stored by engine 1.")},
+    {
+        "name": "storm",
+        "default": "surprise",
+        "choices": ["surprise"] + PROGRAM_IDS,
+        "label": gettext_noop("Storm"),
+        "choice_labels": {"surprise": gettext_noop("Surprise")},
+        "description": gettext_noop(
+            "The real storm whose best track is the hurricane program (name and year), or a surprise."
+        ),
+    },
+    {
+        "name": "round_cap",
+        "default": 30,
+        "choices": [20, 30, 40],
+        "label": gettext_noop("Season length (rounds of four players)"),
+        "description": gettext_noop(
+            "After this many rounds of a four-player table (proportionally more for fewer players) the rest of the storm's program is read out at once."
+        ),
+    },
+    {
+        "name": "track_bonus",
+        "default": True,
+        "label": gettext_noop("Pay for an exact storm position"),
+        "description": gettext_noop("The bank pays a small bonus to every player who places the storm exactly."),
+    },
+    {
+        "name": "edition",
+        "default": EDITION,
+        "choices": None,
+        "label": gettext_noop("Rules edition"),
+        "description": gettext_noop("The rules edition a game was set up with; 1 replays games stored by engine 1."),
+    },
 ]
-ACTION_FIELDS = {"roll": (), "buy": ("options",), "pass": (), "option": ("resort",), "return": (),
-                 "stay": (), "track": ("lat", "lon"), "end_now": (), "refuge": ("space",),
-                 "sail_from": ("dock",)}
+ACTION_FIELDS = {
+    "roll": (),
+    "buy": ("options",),
+    "pass": (),
+    "option": ("resort",),
+    "return": (),
+    "stay": (),
+    "track": ("lat", "lon"),
+    "end_now": (),
+    "refuge": ("space",),
+    "sail_from": ("dock",),
+}
 WORDS = frozenset(RESORT_IDS)
 TRACK_POINTS = [(lat, lon) for lat in LATS for lon in LONS]
 
@@ -191,9 +227,16 @@ def _premium(rid) -> int:
 
 
 #: edition 2: each resort's price of each measure, rounded to 100 dollars
-MEASURE_PRICE = {rid: [max(100, round((_premium(rid) if mid == "insurance" else RESORTS[rid]["price"] * _measure_share(mid)) / 100) * 100)
-                       for mid in OPTION_IDS]
-                 for rid in RESORT_IDS}
+MEASURE_PRICE = {
+    rid: [
+        max(
+            100,
+            round((_premium(rid) if mid == "insurance" else RESORTS[rid]["price"] * _measure_share(mid)) / 100) * 100,
+        )
+        for mid in OPTION_IDS
+    ]
+    for rid in RESORT_IDS
+}
 
 
 def option_price(rid, held, edition=EDITION) -> int:
@@ -230,7 +273,12 @@ class Resort(EngineBasics):
             if name == "edition":
                 bad = value not in EDITIONS or isinstance(value, bool)
             else:
-                bad = "choices" in spec and value not in spec["choices"] or "choices" not in spec and not isinstance(value, bool)
+                bad = (
+                    "choices" in spec
+                    and value not in spec["choices"]
+                    or "choices" not in spec
+                    and not isinstance(value, bool)
+                )
             if bad:
                 raise IllegalAction("bad_option", gettext_noop("That option is not offered."), name=name)
             chosen[name] = value
@@ -243,21 +291,55 @@ class Resort(EngineBasics):
             storm = PROGRAM_IDS[draw(seed, "storm", None, 0) % len(PROGRAM_IDS)]
         deck = shuffled(sorted(BULLETINS), seed, "bulletins", None, 0)
         return {
-            "seed": seed, "options": chosen, "program": storm, "line": 0, "round": 1, "turn": 0,
+            "seed": seed,
+            "options": chosen,
+            "program": storm,
+            "line": 0,
+            "round": 1,
+            "turn": 0,
             # the same number of turns at any table size: a lesson's time goes by turns
             "cap": -(-chosen["round_cap"] * 4 // seats),
-            "phase": "roll", "ended": False, "over": False, "deck": deck, "rolls": 0,
-            "owner": {rid: None for rid in RESORT_IDS}, "held": {rid: 0 for rid in RESORT_IDS},
+            "phase": "roll",
+            "ended": False,
+            "over": False,
+            "deck": deck,
+            "rolls": 0,
+            "owner": {rid: None for rid in RESORT_IDS},
+            "held": {rid: 0 for rid in RESORT_IDS},
             "since": {rid: None for rid in RESORT_IDS},  # the program line a resort was bought at
-            "disk": None, "tracks": {}, "last": [],
-            "seats": [{"seat": n, "cash": MONEY["start_cash"], "pawn": 0, "yacht": list(CRUISEPORT),
-                       "docked": None, "sail_to": None, "sail_turn": 0, "lost": 0, "in_triangle": False,
-                       "spent_options": 0, "options_bought": 0, "damage": 0, "unprotected_damage": 0,
-                       "fees_paid": 0, "fees_received": 0, "bonus": 0, "tracked": 0, "exact": 0,
-                       "track_error": 0, "bulletins": 0, "bought": [],
-                       # edition 2: what insurance paid back, and resort hits with and without a plan
-                       "claims": 0, "people_safe": 0, "people_at_risk": 0}
-                      for n in range(seats)],
+            "disk": None,
+            "tracks": {},
+            "last": [],
+            "seats": [
+                {
+                    "seat": n,
+                    "cash": MONEY["start_cash"],
+                    "pawn": 0,
+                    "yacht": list(CRUISEPORT),
+                    "docked": None,
+                    "sail_to": None,
+                    "sail_turn": 0,
+                    "lost": 0,
+                    "in_triangle": False,
+                    "spent_options": 0,
+                    "options_bought": 0,
+                    "damage": 0,
+                    "unprotected_damage": 0,
+                    "fees_paid": 0,
+                    "fees_received": 0,
+                    "bonus": 0,
+                    "tracked": 0,
+                    "exact": 0,
+                    "track_error": 0,
+                    "bulletins": 0,
+                    "bought": [],
+                    # edition 2: what insurance paid back, and resort hits with and without a plan
+                    "claims": 0,
+                    "people_safe": 0,
+                    "people_at_risk": 0,
+                }
+                for n in range(seats)
+            ],
         }
 
     def load(self, data):
@@ -299,11 +381,17 @@ class Resort(EngineBasics):
             return [{"type": "track", "lat": lat, "lon": lon} for lat, lon in TRACK_POINTS]
         if phase == "buy":
             rid = OUTER[me["pawn"]]
-            return [{"type": "buy", "options": k} for k in range(6)
-                    if RESORTS[rid]["price"] + options_price(rid, 0, k, self.edition(state)) <= me["cash"]] + [{"type": "pass"}]
+            return [
+                {"type": "buy", "options": k}
+                for k in range(6)
+                if RESORTS[rid]["price"] + options_price(rid, 0, k, self.edition(state)) <= me["cash"]
+            ] + [{"type": "pass"}]
         if phase == "option":
-            return [{"type": "option", "resort": rid} for rid in self.mine(state, seat)
-                    if state["held"][rid] < 5 and self.next_option_price(state, rid) <= me["cash"]] + [{"type": "pass"}]
+            return [
+                {"type": "option", "resort": rid}
+                for rid in self.mine(state, seat)
+                if state["held"][rid] < 5 and self.next_option_price(state, rid) <= me["cash"]
+            ] + [{"type": "pass"}]
         if phase == "shelter":
             return [{"type": "return"}, {"type": "stay"}]
         if phase == "refuge":
@@ -318,8 +406,16 @@ class Resort(EngineBasics):
             return False
         if action.get("type") == "track" and state["phase"] == "track" and not self.finished(state):
             lat, lon = action.get("lat"), action.get("lon")
-            return (type(seat) is int and 0 <= seat < len(state["seats"]) and str(seat) not in state["tracks"]
-                    and len(action) == 3 and type(lat) is int and type(lon) is int and lat in LATS and lon in LONS)
+            return (
+                type(seat) is int
+                and 0 <= seat < len(state["seats"])
+                and str(seat) not in state["tracks"]
+                and len(action) == 3
+                and type(lat) is int
+                and type(lon) is int
+                and lat in LATS
+                and lon in LONS
+            )
         return action in self.actions(state, seat)
 
     def space_resort(self, state, seat):
@@ -370,8 +466,10 @@ class Resort(EngineBasics):
         if me["sail_to"]:
             return [{"type": "rolled", "seat": seat, "die": n}] + self._sail(state, seat, n)
         me["pawn"] = (me["pawn"] + n) % len(OUTER)
-        events = [{"type": "rolled", "seat": seat, "die": n},
-                  {"type": "moved", "seat": seat, "space": me["pawn"], "kind": self.space_kind(me["pawn"])}]
+        events = [
+            {"type": "rolled", "seat": seat, "die": n},
+            {"type": "moved", "seat": seat, "space": me["pawn"], "kind": self.space_kind(me["pawn"])},
+        ]
         return events + self._land(state, seat)
 
     def space_kind(self, index):
@@ -395,25 +493,46 @@ class Resort(EngineBasics):
                 fee = MONEY["mismanaged_fee"]
                 if self.edition(state) == 1:  # edition 1 read the book backwards: the lander paid
                     self._pay(state, seat, owner, fee)
-                    return [{"type": "mismanaged", "seat": seat, "owner": owner, "resort": space, "fee": fee}] + self._end_turn(state)
+                    return [
+                        {"type": "mismanaged", "seat": seat, "owner": owner, "resort": space, "fee": fee}
+                    ] + self._end_turn(state)
                 self._pay(state, owner, seat, fee)  # the book: the absent owner pays the lander
-                return [{"type": "mismanaged", "seat": seat, "owner": owner, "resort": space, "fee": fee,
-                         "paid_by": owner}] + self._end_turn(state)
+                return [
+                    {"type": "mismanaged", "seat": seat, "owner": owner, "resort": space, "fee": fee, "paid_by": owner}
+                ] + self._end_turn(state)
             if me["docked"] == space:
                 return self._dock(state, seat, space, double=False) + self._end_turn(state)
             if me["docked"] is not None and self.edition(state) > 1:
                 # the book: a docked yacht need not go back to START; it may sail from where it is
                 me["sail_to"], me["sail_turn"] = space, 0
                 state["phase"] = "sail_from"
-                return [{"type": "may_sail", "seat": seat, "resort": space, "owner": owner,
-                         "from_dock": SAIL[space][tuple(me["yacht"])], "from_port": SAIL[space][CRUISEPORT]}]
+                return [
+                    {
+                        "type": "may_sail",
+                        "seat": seat,
+                        "resort": space,
+                        "owner": owner,
+                        "from_dock": SAIL[space][tuple(me["yacht"])],
+                        "from_port": SAIL[space][CRUISEPORT],
+                    }
+                ]
             if me["docked"] is None:
                 me["yacht"] = list(CRUISEPORT)
             me["sail_to"], me["sail_turn"], me["docked"] = space, 0, None
-            return [{"type": "must_sail", "seat": seat, "resort": space, "owner": owner,
-                     "squares": SAIL[space][tuple(me["yacht"])]}] + self._end_turn(state)
+            return [
+                {
+                    "type": "must_sail",
+                    "seat": seat,
+                    "resort": space,
+                    "owner": owner,
+                    "squares": SAIL[space][tuple(me["yacht"])],
+                }
+            ] + self._end_turn(state)
         if space == "p":
-            if any(state["held"][rid] < 5 and self.next_option_price(state, rid) <= me["cash"] for rid in self.mine(state, seat)):
+            if any(
+                state["held"][rid] < 5 and self.next_option_price(state, rid) <= me["cash"]
+                for rid in self.mine(state, seat)
+            ):
                 state["phase"] = "option"
                 return []
             return self._end_turn(state)
@@ -438,8 +557,16 @@ class Resort(EngineBasics):
         if not dock:
             me["yacht"] = list(CRUISEPORT)
         me["docked"] = None
-        return [{"type": "must_sail", "seat": seat, "resort": space, "owner": state["owner"][space],
-                 "squares": SAIL[space][tuple(me["yacht"])], "from_dock": dock}] + self._end_turn(state)
+        return [
+            {
+                "type": "must_sail",
+                "seat": seat,
+                "resort": space,
+                "owner": state["owner"][space],
+                "squares": SAIL[space][tuple(me["yacht"])],
+                "from_dock": dock,
+            }
+        ] + self._end_turn(state)
 
     def _refuge(self, state, seat, space):
         """Edition 2: out of the Bermuda Triangle, the pawn goes to the Shelter of the player's
@@ -518,8 +645,9 @@ class Resort(EngineBasics):
         me["options_bought"] += options
         me["bought"].append(rid)
         state["owner"][rid], state["held"][rid], state["since"][rid] = seat, options, state["line"]
-        events = [{"type": "bought", "seat": seat, "resort": rid, "price": resort["price"], "options": options,
-                   "cost": cost}]
+        events = [
+            {"type": "bought", "seat": seat, "resort": rid, "price": resort["price"], "options": options, "cost": cost}
+        ]
         colour = resort["colour"]
         if all(state["owner"][r] == seat for r in RESORT_IDS if RESORTS[r]["colour"] == colour):
             me["cash"] += COLOURS[colour]
@@ -534,7 +662,9 @@ class Resort(EngineBasics):
         me["spent_options"] += cost
         me["options_bought"] += 1
         state["held"][rid] += 1
-        return [{"type": "option_bought", "seat": seat, "resort": rid, "held": state["held"][rid], "cost": cost}] + self._end_turn(state)
+        return [
+            {"type": "option_bought", "seat": seat, "resort": rid, "held": state["held"][rid], "cost": cost}
+        ] + self._end_turn(state)
 
     def _bulletin(self, state, seat):
         me = state["seats"][seat]
@@ -598,8 +728,14 @@ class Resort(EngineBasics):
                 s["exact"] += 1
                 if state["options"]["track_bonus"]:
                     s["cash"] += MONEY["exact_track_bonus"]
-        events.append({"type": "placed", "exact": [s["seat"] for s in state["seats"]
-                                                   if state["tracks"][str(s["seat"])] == [line["lat"], line["lon"]]]})
+        events.append(
+            {
+                "type": "placed",
+                "exact": [
+                    s["seat"] for s in state["seats"] if state["tracks"][str(s["seat"])] == [line["lat"], line["lon"]]
+                ],
+            }
+        )
         events += self._reveal(state)
         state["phase"] = "roll"
         if state["over"]:
@@ -612,8 +748,16 @@ class Resort(EngineBasics):
         line = lines[state["line"]]
         state["line"] += 1
         state["disk"] = [line["lat"], line["lon"]]
-        events = [{"type": "storm", "line": state["line"], "lat": line["lat"], "lon": line["lon"],
-                   "wind": line["wind"], "category": line["category"]}]
+        events = [
+            {
+                "type": "storm",
+                "line": state["line"],
+                "lat": line["lat"],
+                "lon": line["lon"],
+                "wind": line["wind"],
+                "category": line["category"],
+            }
+        ]
         for rid in RESORT_IDS:
             owner = state["owner"][rid]
             cat = category_hit(line, RESORTS[rid])
@@ -626,8 +770,15 @@ class Resort(EngineBasics):
             me["cash"] -= cost
             me["damage"] += cost
             me["unprotected_damage"] += bare
-            event = {"type": "damage", "seat": owner, "resort": rid, "category": cat,
-                     "options": held, "cost": cost, "saved": bare - cost}
+            event = {
+                "type": "damage",
+                "seat": owner,
+                "resort": rid,
+                "category": cat,
+                "options": held,
+                "cost": cost,
+                "saved": bare - cost,
+            }
             if edition > 1:
                 claim = claim_for(cost, held, edition)
                 me["cash"] += claim
@@ -670,8 +821,11 @@ class Resort(EngineBasics):
                 state["phase"] = "refuge"
                 events.append({"type": "triangle_over", "seat": me["seat"]})
                 return events
-            me["pawn"] = next((me["pawn"] + i) % len(OUTER) for i in range(1, len(OUTER) + 1)
-                              if OUTER[(me["pawn"] + i) % len(OUTER)] == "shelter")
+            me["pawn"] = next(
+                (me["pawn"] + i) % len(OUTER)
+                for i in range(1, len(OUTER) + 1)
+                if OUTER[(me["pawn"] + i) % len(OUTER)] == "shelter"
+            )
             events.append({"type": "left_triangle", "seat": me["seat"], "space": me["pawn"]})
             return events
 
@@ -687,27 +841,46 @@ class Resort(EngineBasics):
 
     def board(self):
         return {
-            "sea": {"lats": LATS, "lons": LONS, "rows": SEA["rows"], "cruiseport": list(CRUISEPORT),
-                    "triangle": list(TRIANGLE), "bermuda_island": SEA["bermuda_island"]},
-            "resorts": [dict(r, storms_hit=HIT_BY[r["id"]], fee=docking_fee(r), fee_edition_1=r["fee"])
-                        for r in BOARD["resorts"]],
+            "sea": {
+                "lats": LATS,
+                "lons": LONS,
+                "rows": SEA["rows"],
+                "cruiseport": list(CRUISEPORT),
+                "triangle": list(TRIANGLE),
+                "bermuda_island": SEA["bermuda_island"],
+            },
+            "resorts": [
+                dict(r, storms_hit=HIT_BY[r["id"]], fee=docking_fee(r), fee_edition_1=r["fee"])
+                for r in BOARD["resorts"]
+            ],
             "storms_in_deck": len(PROGRAMS),
-            "outer": [{"index": i, "kind": self.space_kind(i), "resort": s if s in RESORTS else None}
-                      for i, s in enumerate(OUTER)],
-            "options": OPTION_IDS, "damage_table": {str(k): v for k, v in DAMAGE.items()}, "value_table": VALUE,
-            "measures": {"loss_percent": {str(k): v for k, v in LOSS.items()}, "surge_share": SURGE,
-                         "seawall_avoids": MEASURE["seawall"]["avoids"],
-                         "reinforce_avoids": MEASURE["reinforce"]["avoids"], "claim_share": CLAIM,
-                         "prices": MEASURE_PRICE},
-            "money": dict(MONEY), "colours": dict(COLOURS), "sail_turns": SAIL_TURNS,
+            "outer": [
+                {"index": i, "kind": self.space_kind(i), "resort": s if s in RESORTS else None}
+                for i, s in enumerate(OUTER)
+            ],
+            "options": OPTION_IDS,
+            "damage_table": {str(k): v for k, v in DAMAGE.items()},
+            "value_table": VALUE,
+            "measures": {
+                "loss_percent": {str(k): v for k, v in LOSS.items()},
+                "surge_share": SURGE,
+                "seawall_avoids": MEASURE["seawall"]["avoids"],
+                "reinforce_avoids": MEASURE["reinforce"]["avoids"],
+                "claim_share": CLAIM,
+                "prices": MEASURE_PRICE,
+            },
+            "money": dict(MONEY),
+            "colours": dict(COLOURS),
+            "sail_turns": SAIL_TURNS,
             "bulletins": [{"id": c["id"], "title": c["title"], "text": c["text"]} for c in BULLETINS.values()],
             "engine_options": self.options(),
         }
 
     def worth(self, state, seat):
         me = state["seats"][seat]
-        return me["cash"] + sum(resort_value(RESORTS[rid], state["held"][rid], self.edition(state))
-                                for rid in self.mine(state, seat))
+        return me["cash"] + sum(
+            resort_value(RESORTS[rid], state["held"][rid], self.edition(state)) for rid in self.mine(state, seat)
+        )
 
     def view(self, state, seat):
         program = self.program(state)
@@ -717,21 +890,43 @@ class Resort(EngineBasics):
         n = len(lines)
         current = lines[state["line"]] if state["phase"] == "track" and not over else None
         out = {
-            "phase": "over" if over else state["phase"], "turn": state["turn"], "round": state["round"],
-            "round_cap": state["cap"], "over": over, "ended": state["ended"],
+            "phase": "over" if over else state["phase"],
+            "turn": state["turn"],
+            "round": state["round"],
+            "round_cap": state["cap"],
+            "over": over,
+            "ended": state["ended"],
             "seat": seat,
             "program": {
-                "lines_total": n, "read": state["line"], "side": "A" if state["line"] < (n + 1) // 2 else "B",
+                "lines_total": n,
+                "read": state["line"],
+                "side": "A" if state["line"] < (n + 1) // 2 else "B",
                 "current": dict(current, number=state["line"] + 1) if current else None,
-                "revealed": [dict(line, number=i + 1) for i, line in enumerate(lines[:state["line"]])],
-                "storm": ({"key": program["key"], "id": program["id"], "name": program["name"], "year": program["year"],
-                           "track": program["track"]} if over else None),
+                "revealed": [dict(line, number=i + 1) for i, line in enumerate(lines[: state["line"]])],
+                "storm": (
+                    {
+                        "key": program["key"],
+                        "id": program["id"],
+                        "name": program["name"],
+                        "year": program["year"],
+                        "track": program["track"],
+                    }
+                    if over
+                    else None
+                ),
             },
             "disk": state["disk"],
             "tracked": sorted(int(k) for k in state["tracks"]) if state["phase"] == "track" else [],
             "my_track": state["tracks"].get(str(seat)) if seat is not None and state["phase"] == "track" else None,
-            "resorts": [{"id": rid, "owner": state["owner"][rid], "held": state["held"][rid],
-                         "value": resort_value(RESORTS[rid], state["held"][rid], edition)} for rid in RESORT_IDS],
+            "resorts": [
+                {
+                    "id": rid,
+                    "owner": state["owner"][rid],
+                    "held": state["held"][rid],
+                    "value": resort_value(RESORTS[rid], state["held"][rid], edition),
+                }
+                for rid in RESORT_IDS
+            ],
             "seats": [self._seat_view(state, s) for s in state["seats"]],
             "events": state["last"],
             "actions": self.actions(state, seat) if seat is not None else [],
@@ -740,51 +935,99 @@ class Resort(EngineBasics):
         if seat is not None and state["phase"] == "buy" and state["turn"] == seat and not over:
             rid = OUTER[state["seats"][seat]["pawn"]]
             resort = RESORTS[rid]
-            out["offer"] = {"resort": rid, "price": resort["price"],
-                            "option": resort["option"] if edition == 1 else None,
-                            "measures": [option_price(rid, k, edition) for k in range(5)],
-                            "choices": [{"options": k, "total": resort["price"] + options_price(rid, 0, k, edition),
-                                         "damage": [damage_for(resort, c, k, edition) for c in range(1, 6)],
-                                         "net": [damage_for(resort, c, k, edition)
-                                                 - claim_for(damage_for(resort, c, k, edition), k, edition)
-                                                 for c in range(1, 6)]}
-                                        for k in range(6)]}
+            out["offer"] = {
+                "resort": rid,
+                "price": resort["price"],
+                "option": resort["option"] if edition == 1 else None,
+                "measures": [option_price(rid, k, edition) for k in range(5)],
+                "choices": [
+                    {
+                        "options": k,
+                        "total": resort["price"] + options_price(rid, 0, k, edition),
+                        "damage": [damage_for(resort, c, k, edition) for c in range(1, 6)],
+                        "net": [
+                            damage_for(resort, c, k, edition) - claim_for(damage_for(resort, c, k, edition), k, edition)
+                            for c in range(1, 6)
+                        ],
+                    }
+                    for k in range(6)
+                ],
+            }
         if seat is not None and state["phase"] == "option" and state["turn"] == seat and not over:
-            out["upgrades"] = [{"resort": rid, "cost": self.next_option_price(state, rid), "held": state["held"][rid],
-                                "damage_now": [damage_for(RESORTS[rid], c, state["held"][rid], edition) for c in range(1, 6)],
-                                "damage_after": [damage_for(RESORTS[rid], c, state["held"][rid] + 1, edition) for c in range(1, 6)]}
-                               for rid in self.mine(state, seat) if state["held"][rid] < 5]
+            out["upgrades"] = [
+                {
+                    "resort": rid,
+                    "cost": self.next_option_price(state, rid),
+                    "held": state["held"][rid],
+                    "damage_now": [damage_for(RESORTS[rid], c, state["held"][rid], edition) for c in range(1, 6)],
+                    "damage_after": [damage_for(RESORTS[rid], c, state["held"][rid] + 1, edition) for c in range(1, 6)],
+                }
+                for rid in self.mine(state, seat)
+                if state["held"][rid] < 5
+            ]
         if seat is not None and state["phase"] == "sail_from" and state["turn"] == seat and not over:
             me = state["seats"][seat]
-            out["sail_choice"] = {"resort": me["sail_to"], "from_dock": SAIL[me["sail_to"]][tuple(me["yacht"])],
-                                  "from_port": SAIL[me["sail_to"]][CRUISEPORT]}
+            out["sail_choice"] = {
+                "resort": me["sail_to"],
+                "from_dock": SAIL[me["sail_to"]][tuple(me["yacht"])],
+                "from_port": SAIL[me["sail_to"]][CRUISEPORT],
+            }
         if seat is None:
             out["progress"] = 100 if over else round(100 * state["line"] / max(1, n))
         return out
 
     def _seat_view(self, state, s):
         target = s["sail_to"]
-        return {"seat": s["seat"], "cash": s["cash"], "worth": self.worth(state, s["seat"]), "pawn": s["pawn"],
-                "space": self.space_kind(s["pawn"]), "yacht": s["yacht"], "docked": s["docked"], "sail_to": target,
-                "squares_left": SAIL[target][tuple(s["yacht"])] if target else None,
-                "sail_turns_left": SAIL_TURNS - s["sail_turn"] if target else None,
-                "lost": s["lost"], "in_triangle": s["in_triangle"], "resorts": self.mine(state, s["seat"]),
-                "damage": s["damage"], "exact": s["exact"], "tracked": s["tracked"]}
+        return {
+            "seat": s["seat"],
+            "cash": s["cash"],
+            "worth": self.worth(state, s["seat"]),
+            "pawn": s["pawn"],
+            "space": self.space_kind(s["pawn"]),
+            "yacht": s["yacht"],
+            "docked": s["docked"],
+            "sail_to": target,
+            "squares_left": SAIL[target][tuple(s["yacht"])] if target else None,
+            "sail_turns_left": SAIL_TURNS - s["sail_turn"] if target else None,
+            "lost": s["lost"],
+            "in_triangle": s["in_triangle"],
+            "resorts": self.mine(state, s["seat"]),
+            "damage": s["damage"],
+            "exact": s["exact"],
+            "tracked": s["tracked"],
+        }
 
     def results(self, state):
         rows = []
         for s in state["seats"]:
             seat = s["seat"]
             holdings = {rid: state["held"][rid] for rid in self.mine(state, seat)}
-            rows.append({"seat": seat, "score": self.worth(state, seat), "rank": None, "breakdown": {
-                "cash": s["cash"], "resorts": sorted(holdings), "options_held": sum(holdings.values()),
-                "resort_value": self.worth(state, seat) - s["cash"], "options_bought": s["options_bought"],
-                "spent_on_options": s["spent_options"], "damage": s["damage"],
-                "saved_by_options": s["unprotected_damage"] - s["damage"], "fees_paid": s["fees_paid"],
-                "claims": s.get("claims", 0), "people_safe": s.get("people_safe", 0),
-                "people_at_risk": s.get("people_at_risk", 0),
-                "fees_received": s["fees_received"], "bonus": s["bonus"], "tracked": s["tracked"],
-                "exact": s["exact"], "track_error": s["track_error"]}})
+            rows.append(
+                {
+                    "seat": seat,
+                    "score": self.worth(state, seat),
+                    "rank": None,
+                    "breakdown": {
+                        "cash": s["cash"],
+                        "resorts": sorted(holdings),
+                        "options_held": sum(holdings.values()),
+                        "resort_value": self.worth(state, seat) - s["cash"],
+                        "options_bought": s["options_bought"],
+                        "spent_on_options": s["spent_options"],
+                        "damage": s["damage"],
+                        "saved_by_options": s["unprotected_damage"] - s["damage"],
+                        "fees_paid": s["fees_paid"],
+                        "claims": s.get("claims", 0),
+                        "people_safe": s.get("people_safe", 0),
+                        "people_at_risk": s.get("people_at_risk", 0),
+                        "fees_received": s["fees_received"],
+                        "bonus": s["bonus"],
+                        "tracked": s["tracked"],
+                        "exact": s["exact"],
+                        "track_error": s["track_error"],
+                    },
+                }
+            )
         for row in rows:
             row["rank"] = 1 + sum(1 for other in rows if other["score"] > row["score"])
         return rows

@@ -1,4 +1,5 @@
 """Hurricane (the resort game) as the classroom sees it."""
+
 from django.utils.translation import gettext_lazy as _
 
 from scenarios.registry import Scenario
@@ -12,8 +13,10 @@ def storm_label(program: dict) -> str:
 
 
 #: the storm option's choices: each real storm by name and year, or a surprise
-STORM_LABELS = {"surprise": _("Surprise me: a real storm drawn at random"),
-                **{key: storm_label(program) for key, program in PROGRAMS.items()}}
+STORM_LABELS = {
+    "surprise": _("Surprise me: a real storm drawn at random"),
+    **{key: storm_label(program) for key, program in PROGRAMS.items()},
+}
 
 
 def card_subtitle(options: dict, summary: dict | None):
@@ -30,12 +33,23 @@ def card_subtitle(options: dict, summary: dict | None):
 SCENARIO = Scenario(
     key="resort",
     name=_("Hurricane — run a coastal resort through a real storm"),
-    blurb=_("Buy resorts and preparedness options, sail your yacht, and plot a real hurricane's track by latitude and longitude."),
+    blurb=_(
+        "Buy resorts and preparedness options, sail your yacht, and plot a real hurricane's track by latitude and longitude."
+    ),
     seats=(2, 4),
     age_band="10+",
     languages=("en", "es", "nl"),
-    facts=("saffir-simpson", "mitigation-pays", "charley-building-code", "fortified-roofs-sally",
-           "what-kills-1963-2012", "forecast-cone", "track-errors-shrinking", "kit-three-days", "cat4-damage"),
+    facts=(
+        "saffir-simpson",
+        "mitigation-pays",
+        "charley-building-code",
+        "fortified-roofs-sally",
+        "what-kills-1963-2012",
+        "forecast-cone",
+        "track-errors-shrinking",
+        "kit-three-days",
+        "cat4-damage",
+    ),
     choice_labels={"storm": STORM_LABELS},
     card_subtitle_hook=card_subtitle,
 )

@@ -7,6 +7,7 @@ rule book is in ``RULES.md``.
 ``PRESETS`` are named sets of engine options, merged over the defaults. ``as_printed`` plays
 the printed rule book as closely as the engine can; RULES.md's table says why each value.
 """
+
 from .rules import Stormfury
 
 ENGINE = Stormfury()

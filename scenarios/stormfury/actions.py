@@ -4,6 +4,7 @@
 with the checks ``moves.py`` shares (an open space, a Fortify card's price, dam targets, a
 trade offer still good).
 """
+
 from __future__ import annotations
 
 import math
@@ -11,8 +12,19 @@ from itertools import combinations
 
 from .state import _counts, _hand_size
 from .tables import (
-    CHITS, CITIES, CITY_IDS, DRAW, FORTIFY_KINDS, HAND_LIMIT, KINDS, NEIGHBOURS, OFFERS_PER_TURN, RCARDS,
-    ROADS_AT, ROLE_IDS, SPACES,
+    CHITS,
+    CITIES,
+    CITY_IDS,
+    DRAW,
+    FORTIFY_KINDS,
+    HAND_LIMIT,
+    KINDS,
+    NEIGHBOURS,
+    OFFERS_PER_TURN,
+    RCARDS,
+    ROADS_AT,
+    ROLE_IDS,
+    SPACES,
 )
 
 
@@ -22,7 +34,6 @@ def _multisets(hand: dict, n: int, reserve: dict | None = None) -> list[list[str
     for k in KINDS:
         pool.extend([k] * max(0, min(n, hand.get(k, 0) - (reserve or {}).get(k, 0))))
     return [list(c) for c in sorted(set(combinations(pool, n)), key=lambda c: [KINDS.index(k) for k in c])]
-
 
 
 class LegalActions:
@@ -40,8 +51,12 @@ class LegalActions:
             if p["role"] is not None:
                 return []
             taken = {q["role"] for q in state["players"]}
-            return [{"type": "pick_role", "role": role, "city": city}
-                    for role in ROLE_IDS if role not in taken for city in CITY_IDS]
+            return [
+                {"type": "pick_role", "role": role, "city": city}
+                for role in ROLE_IDS
+                if role not in taken
+                for city in CITY_IDS
+            ]
         if phase != "player":
             return []
         out: list[dict] = []
@@ -55,9 +70,11 @@ class LegalActions:
             return out
         hand = p["hand"]
         if status == "start":
-            return [{"type": "draw", "from": "deck"}] + [
-                {"type": "draw", "from": "pile", "cards": c}
-                for c in self._pile_choices(state)] + out
+            return (
+                [{"type": "draw", "from": "deck"}]
+                + [{"type": "draw", "from": "pile", "cards": c} for c in self._pile_choices(state)]
+                + out
+            )
         city = p["city"]
         if p["moves"] > 0:
             for rid, other in ROADS_AT[city]:
@@ -67,8 +84,7 @@ class LegalActions:
         if can_play:
             tokens_left = self._fortification_chits(state)
             for kind in FORTIFY_KINDS:
-                if hand[kind] and RCARDS[kind]["tokens"] <= tokens_left \
-                        and self._fortify_payment(p, kind) is not None:
+                if hand[kind] and RCARDS[kind]["tokens"] <= tokens_left and self._fortify_payment(p, kind) is not None:
                     for sid in CITIES[city]["spaces"]:
                         sid = sid["id"]
                         if self._space_open(state, sid):
@@ -92,8 +108,7 @@ class LegalActions:
         if status == "drawn":
             out.append({"type": "draw_more", "from": "deck"})
             if role != "relief_corps":
-                out.extend({"type": "draw_more", "from": "pile", "cards": c}
-                           for c in self._pile_choices(state))
+                out.extend({"type": "draw_more", "from": "pile", "cards": c} for c in self._pile_choices(state))
         if p["offers_made"] < OFFERS_PER_TURN:
             for other in state["players"]:
                 if other["seat"] == seat or other["city"] != city:
@@ -103,8 +118,7 @@ class LegalActions:
                         continue
                     for get in KINDS:
                         if get != give and (other["hand"][get] or not state["options"]["open_hands"]):
-                            out.append({"type": "offer_trade", "to": other["seat"],
-                                        "give": give, "get": get})
+                            out.append({"type": "offer_trade", "to": other["seat"], "give": give, "get": get})
         if _hand_size(hand) > HAND_LIMIT:
             out.extend({"type": "discard", "card": k} for k in KINDS if hand[k])
         else:
@@ -118,12 +132,12 @@ class LegalActions:
         out: list[dict] = [{"type": "end_now"}]
         if phase == "roles":
             out.append({"type": "auto_roles"})
-            out.extend({"type": "skip", "seat": p["seat"]}
-                       for p in state["players"] if p["role"] is None)
+            out.extend({"type": "skip", "seat": p["seat"]} for p in state["players"] if p["role"] is None)
         elif phase == "player":
             out.append({"type": "storm_moves"})
-            out.extend({"type": "skip", "seat": p["seat"]}
-                       for p in state["players"] if p["status"] not in ("ended", "waiting"))
+            out.extend(
+                {"type": "skip", "seat": p["seat"]} for p in state["players"] if p["status"] not in ("ended", "waiting")
+            )
         elif phase == "storm":
             out.append({"type": "storm_moves"})
         return out
@@ -150,8 +164,7 @@ class LegalActions:
         hand = p["hand"]
         if hand["material"] >= need:
             return {"material": need}
-        if (p["role"] == "architect" and not p["power_used"] and hand["sandbag"]
-                and hand["material"] >= need - 1):
+        if p["role"] == "architect" and not p["power_used"] and hand["sandbag"] and hand["material"] >= need - 1:
             pay = {"sandbag": 1}
             if need > 1:
                 pay["material"] = need - 1

@@ -14,6 +14,7 @@ Population damage is "people not yet evacuated", in the game's own words. The po
 result on the same storm and deck (``games.services.policy_results``) is passed in by the caller
 and always shown beside the team's, never as a contest.
 """
+
 from __future__ import annotations
 
 from collections import Counter, defaultdict
@@ -21,9 +22,12 @@ from collections import Counter, defaultdict
 from scenarios.stormfury import rules as sf
 from scenarios.words import gettext as _, gettext_noop, ngettext
 
-DAMAGE_TYPES = [("infrastructure", gettext_noop("Infrastructure")),
-                ("population", gettext_noop("People not yet evacuated")), ("roads", gettext_noop("Roads"))]
-LIKELY = 0.5   # a forecast "likely hit": at least even odds
+DAMAGE_TYPES = [
+    ("infrastructure", gettext_noop("Infrastructure")),
+    ("population", gettext_noop("People not yet evacuated")),
+    ("roads", gettext_noop("Roads")),
+]
+LIKELY = 0.5  # a forecast "likely hit": at least even odds
 UNLIKELY = 0.2
 #: the knowledge-base facts each part of a team report draws on, best first
 TOPIC_FACTS = {
@@ -54,10 +58,13 @@ def table_flags(table: dict) -> dict:
     state, moves = table["state"], table["moves"]
     humans = {seat for seat, holder in table["holders"].items() if holder}
     ended = state.get("ended")
-    return {"finished": ended in ("dissipated", "turn_cap"), "ended_early": ended == "ended_now",
-            "unfinished": ended not in ("dissipated", "turn_cap"),
-            "bot_finished": any(str(m.get("action_id", "")).startswith("finish:") for m in moves),
-            "stand_in_moves": sum(1 for m in moves if m["seat"] in humans and m["actor"] in ("bot", "timer"))}
+    return {
+        "finished": ended in ("dissipated", "turn_cap"),
+        "ended_early": ended == "ended_now",
+        "unfinished": ended not in ("dissipated", "turn_cap"),
+        "bot_finished": any(str(m.get("action_id", "")).startswith("finish:") for m in moves),
+        "stand_in_moves": sum(1 for m in moves if m["seat"] in humans and m["actor"] in ("bot", "timer")),
+    }
 
 
 def _bot_team(bot_results: list[dict] | None, stopped_after: int | None = None) -> dict | None:
@@ -92,26 +99,54 @@ def team_story(table: dict, bot_results: list[dict] | None = None) -> dict:
             kind = event["type"]
             if kind == "forecast":
                 current = event["round"]
-                rounds[current] = {"round": current, "cards": list(event["cards"]), "deck": event["deck"],
-                                   "hit_cities": [], "people_hit": 0, "held": [], "destroyed": [],
-                                   "flooded": [], "dam_held": [], "spent": []}
+                rounds[current] = {
+                    "round": current,
+                    "cards": list(event["cards"]),
+                    "deck": event["deck"],
+                    "hit_cities": [],
+                    "people_hit": 0,
+                    "held": [],
+                    "destroyed": [],
+                    "flooded": [],
+                    "dam_held": [],
+                    "spent": [],
+                }
             elif kind in ("fortified", "dammed", "evacuated"):
                 if kind == "fortified":
                     space = event["space"]
-                    row = {"kind": "fortify", "city": sf.SPACES[space]["city"], "space": space,
-                           "amount": event["tokens"], "people": sf.SPACES[space]["kind"] == "population",
-                           "text": ngettext("%(n)s fortification on %(place)s", "%(n)s fortifications on %(place)s",
-                                            event["tokens"]) % {"n": event["tokens"], "place": space_name(space)}}
+                    row = {
+                        "kind": "fortify",
+                        "city": sf.SPACES[space]["city"],
+                        "space": space,
+                        "amount": event["tokens"],
+                        "people": sf.SPACES[space]["kind"] == "population",
+                        "text": ngettext(
+                            "%(n)s fortification on %(place)s", "%(n)s fortifications on %(place)s", event["tokens"]
+                        )
+                        % {"n": event["tokens"], "place": space_name(space)},
+                    }
                 elif kind == "dammed":
-                    row = {"kind": "dam", "city": event["city"], "road": event["road"], "amount": 1,
-                           "sealed": event["sealed"],
-                           "text": (_("dam at the %(city)s end of %(road)s (road sealed)") if event["sealed"]
-                                    else _("dam at the %(city)s end of %(road)s"))
-                           % {"city": city_name(event["city"]), "road": road_name(event["road"])}}
+                    row = {
+                        "kind": "dam",
+                        "city": event["city"],
+                        "road": event["road"],
+                        "amount": 1,
+                        "sealed": event["sealed"],
+                        "text": (
+                            _("dam at the %(city)s end of %(road)s (road sealed)")
+                            if event["sealed"]
+                            else _("dam at the %(city)s end of %(road)s")
+                        )
+                        % {"city": city_name(event["city"]), "road": road_name(event["road"])},
+                    }
                 else:
-                    row = {"kind": "evacuate", "city": event["city"], "amount": event["people"],
-                           "text": _("evacuated %(n)s from %(city)s") % {"n": event["people"],
-                                                                         "city": city_name(event["city"])}}
+                    row = {
+                        "kind": "evacuate",
+                        "city": event["city"],
+                        "amount": event["people"],
+                        "text": _("evacuated %(n)s from %(city)s")
+                        % {"n": event["people"], "city": city_name(event["city"])},
+                    }
                 row.update(round=current, seat=event["seat"], by_bot=by_bot)
                 actions.append(row)
                 if current in rounds:
@@ -135,18 +170,40 @@ def team_story(table: dict, bot_results: list[dict] | None = None) -> dict:
     for number, here in rounds.items():
         move = history.get(number)
         if move is None:  # the game stopped before this round's storm
-            here.update(played=False, start=None, end=None, category=None, risk={}, road_risk={}, likely=[],
-                        likely_hit=[], surprises=[], threats=[], hit_names=[])
+            here.update(
+                played=False,
+                start=None,
+                end=None,
+                category=None,
+                risk={},
+                road_risk={},
+                likely=[],
+                likely_hit=[],
+                surprises=[],
+                threats=[],
+                hit_names=[],
+            )
             continue
-        outlook = sf.forecast_outlook(tuple(move["from"]), move["category"], tuple(here["cards"]),
-                                      state["options"].get("edition", 1))
-        here.update(played=True, start=move["from"], end=move["to"], category=move["category"],
-                    after=move["after"], risk=outlook["city_risk"], road_risk=outlook["road_risk"],
-                    likely=[c for c, p in outlook["city_risk"].items() if p >= LIKELY],
-                    in_reach=tuple(move["to"]) in {tuple(h) for h in outlook["reach"]})
+        outlook = sf.forecast_outlook(
+            tuple(move["from"]), move["category"], tuple(here["cards"]), state["options"].get("edition", 1)
+        )
+        here.update(
+            played=True,
+            start=move["from"],
+            end=move["to"],
+            category=move["category"],
+            after=move["after"],
+            risk=outlook["city_risk"],
+            road_risk=outlook["road_risk"],
+            likely=[c for c, p in outlook["city_risk"].items() if p >= LIKELY],
+            in_reach=tuple(move["to"]) in {tuple(h) for h in outlook["reach"]},
+        )
         here["likely_hit"] = [c for c in here["likely"] if c in here["hit_cities"]]
-        here["threats"] = [f"{city_name(c)} {round(100 * p)}%" for c, p in
-                           sorted(outlook["city_risk"].items(), key=lambda item: -item[1]) if p >= UNLIKELY]
+        here["threats"] = [
+            f"{city_name(c)} {round(100 * p)}%"
+            for c, p in sorted(outlook["city_risk"].items(), key=lambda item: -item[1])
+            if p >= UNLIKELY
+        ]
         here["surprises"] = [c for c in here["hit_cities"] if here["risk"].get(c, 0) < UNLIKELY]
     for here in rounds.values():
         here["hit_names"] = [city_name(c) for c in here["hit_cities"]]
@@ -164,12 +221,14 @@ def team_story(table: dict, bot_results: list[dict] | None = None) -> dict:
         first = hit_from.get(target)
         row["hit"] = first is not None and first >= row["round"]
         row["hit_this_round"] = first == row["round"] or (
-            row["kind"] != "dam" and row["city"] in here.get("hit_cities", []))
+            row["kind"] != "dam" and row["city"] in here.get("hit_cities", [])
+        )
     team = _team_result(state)
     weights = [row["amount"] for row in actions]
     total = sum(weights) or 1
     spending = {
-        "actions": len(actions), "units": sum(weights),
+        "actions": len(actions),
+        "units": sum(weights),
         "fortify_people": sum(r["amount"] for r in actions if r["kind"] == "fortify" and r["people"]),
         "fortify_infrastructure": sum(r["amount"] for r in actions if r["kind"] == "fortify" and not r["people"]),
         "dams": sum(1 for r in actions if r["kind"] == "dam"),
@@ -189,20 +248,41 @@ def team_story(table: dict, bot_results: list[dict] | None = None) -> dict:
         spent = by_city.get(cid, {"fortify": 0, "dam": 0, "evacuate": 0})
         hit = cid in hit_from
         if sum(spent.values()) or hit or max_risk[cid] >= UNLIKELY:
-            cities.append({"city": cid, "name": city_name(cid), **spent, "units": sum(spent.values()),
-                           "max_risk": round(max_risk[cid], 2), "hit": hit, "hit_round": hit_from.get(cid),
-                           "damage": state["damage_by_city"].get(cid, 0),
-                           "people_left": state["population"].get(cid, 0)})
+            cities.append(
+                {
+                    "city": cid,
+                    "name": city_name(cid),
+                    **spent,
+                    "units": sum(spent.values()),
+                    "max_risk": round(max_risk[cid], 2),
+                    "hit": hit,
+                    "hit_round": hit_from.get(cid),
+                    "damage": state["damage_by_city"].get(cid, 0),
+                    "people_left": state["population"].get(cid, 0),
+                }
+            )
     held = Counter(s for r in played for s in r["held"])
-    lost = [{"space": s, "name": space_name(s), "type": sf.SPACES[s].get("type"), "city": city_name(sf.SPACES[s]["city"]),
-             "round": next((r["round"] for r in played if s in r["destroyed"]), None)} for s in state["destroyed"]]
+    lost = [
+        {
+            "space": s,
+            "name": space_name(s),
+            "type": sf.SPACES[s].get("type"),
+            "city": city_name(sf.SPACES[s]["city"]),
+            "round": next((r["round"] for r in played if s in r["destroyed"]), None),
+        }
+        for s in state["destroyed"]
+    ]
     people_hit = [{"city": city_name(c), "people": n, "left": state["population"][c]} for c, n in caught.items()]
     flooded = [{"road": rid, "name": road_name(rid), "round": hit_from.get(rid)} for rid in state["flooded"]]
-    cut_off = [city_name(c) for c in sf.CITY_IDS
-               if all(rid in state["flooded"] for rid, _other in sf.ROADS_AT[c])]
-    escape = {"open": len(sf.ROAD_IDS) - len(state["flooded"]), "total": len(sf.ROAD_IDS), "flooded": flooded,
-              "held": [road_name(r) for r in sorted({r for x in played for r in x["dam_held"]})],
-              "sealed": [road_name(r) for r in spending["sealed"]], "cut_off": cut_off}
+    cut_off = [city_name(c) for c in sf.CITY_IDS if all(rid in state["flooded"] for rid, _other in sf.ROADS_AT[c])]
+    escape = {
+        "open": len(sf.ROAD_IDS) - len(state["flooded"]),
+        "total": len(sf.ROAD_IDS),
+        "flooded": flooded,
+        "held": [road_name(r) for r in sorted({r for x in played for r in x["dam_held"]})],
+        "sealed": [road_name(r) for r in spending["sealed"]],
+        "cut_off": cut_off,
+    }
     forecast = {
         "rounds": len(played),
         "likely": sum(len(r["likely"]) for r in played),
@@ -215,18 +295,37 @@ def team_story(table: dict, bot_results: list[dict] | None = None) -> dict:
     for player in state["players"]:
         holder = table["holders"].get(player["seat"])
         role = sf.ROLES.get(player["role"] or "", {})
-        seats.append({"seat": player["seat"], "name": holder["name"] if holder else None,
-                      "role": role.get("name", player["role"] or "no role"), "human": bool(holder),
-                      **{k: player["stats"][k] for k in ("fortifications", "dams", "evacuated", "trades")}})
+        seats.append(
+            {
+                "seat": player["seat"],
+                "name": holder["name"] if holder else None,
+                "role": role.get("name", player["role"] or "no role"),
+                "human": bool(holder),
+                **{k: player["stats"][k] for k in ("fortifications", "dams", "evacuated", "trades")},
+            }
+        )
     flags = table_flags(table)
     stopped_after = len(state["storm"]["history"]) if flags["unfinished"] else None
     return {
-        "table": table["table"], "game": table["game"], "flags": flags, "team": team,
-        "bot": _bot_team(bot_results, stopped_after), "stopped_after": stopped_after, "rounds": [rounds[n] for n in sorted(rounds)], "actions": actions,
-        "spending": spending, "cities": cities, "held": [{"space": s, "name": space_name(s), "city":
-                                                          city_name(sf.SPACES[s]["city"]), "times": n}
-                                                         for s, n in held.items()],
-        "lost": lost, "people_hit": people_hit, "escape": escape, "forecast": forecast, "seats": seats,
+        "table": table["table"],
+        "game": table["game"],
+        "flags": flags,
+        "team": team,
+        "bot": _bot_team(bot_results, stopped_after),
+        "stopped_after": stopped_after,
+        "rounds": [rounds[n] for n in sorted(rounds)],
+        "actions": actions,
+        "spending": spending,
+        "cities": cities,
+        "held": [
+            {"space": s, "name": space_name(s), "city": city_name(sf.SPACES[s]["city"]), "times": n}
+            for s, n in held.items()
+        ],
+        "lost": lost,
+        "people_hit": people_hit,
+        "escape": escape,
+        "forecast": forecast,
+        "seats": seats,
         "track": [dict(h) for h in state["storm"]["history"]],
         "names": [s["name"] for s in seats if s["name"]],
     }
@@ -237,10 +336,15 @@ def _team_result(state: dict) -> dict:
     by_type: dict[str, int] = {}
     for sid in state["destroyed"]:
         by_type[sf.SPACES[sid]["type"]] = by_type.get(sf.SPACES[sid]["type"], 0) + 1
-    return {"damage_total": state["damage"]["total"],
-            "damage_by_type": {k: state["damage"][k] for k in ("infrastructure", "population", "roads")},
-            "infrastructure_lost": by_type, "people_not_evacuated": sum(state["population"].values()),
-            "flooded_roads": list(state["flooded"]), "rounds": state["round"], "ended": state["ended"]}
+    return {
+        "damage_total": state["damage"]["total"],
+        "damage_by_type": {k: state["damage"][k] for k in ("infrastructure", "population", "roads")},
+        "infrastructure_lost": by_type,
+        "people_not_evacuated": sum(state["population"].values()),
+        "flooded_roads": list(state["flooded"]),
+        "rounds": state["round"],
+        "ended": state["ended"],
+    }
 
 
 def share(part: float, whole: float) -> float:
@@ -255,18 +359,27 @@ def class_summary(stories: list[dict]) -> dict:
     rows = []
     for story in teams:
         team, bot = story["team"], story["bot"]
-        rows.append({"table": story["table"], "names": story["names"], "flags": story["flags"],
-                     "total": team["damage_total"], **team["damage_by_type"],
-                     # a stopped team beside the bot after as many storm moves, not its whole storm
-                     "bot_total": (bot.get("damage_at_stop", bot["damage_total"])) if bot else None,
-                     "stopped_after": story["stopped_after"],
-                     "bot": bot["damage_by_type"] if bot else None,
-                     "evacuated": story["spending"]["evacuated"],
-                     "fortify_people": story["spending"]["fortify_people"],
-                     "fortify_infrastructure": story["spending"]["fortify_infrastructure"],
-                     "dams": story["spending"]["dams"], "sealed": len(story["spending"]["sealed"]),
-                     "open_roads": story["escape"]["open"], "in_storm_path": story["spending"]["in_storm_path"],
-                     "people_left": story["team"]["people_not_evacuated"]})
+        rows.append(
+            {
+                "table": story["table"],
+                "names": story["names"],
+                "flags": story["flags"],
+                "total": team["damage_total"],
+                **team["damage_by_type"],
+                # a stopped team beside the bot after as many storm moves, not its whole storm
+                "bot_total": (bot.get("damage_at_stop", bot["damage_total"])) if bot else None,
+                "stopped_after": story["stopped_after"],
+                "bot": bot["damage_by_type"] if bot else None,
+                "evacuated": story["spending"]["evacuated"],
+                "fortify_people": story["spending"]["fortify_people"],
+                "fortify_infrastructure": story["spending"]["fortify_infrastructure"],
+                "dams": story["spending"]["dams"],
+                "sealed": len(story["spending"]["sealed"]),
+                "open_roads": story["escape"]["open"],
+                "in_storm_path": story["spending"]["in_storm_path"],
+                "people_left": story["team"]["people_not_evacuated"],
+            }
+        )
     top = max((r["total"] for r in rows), default=0) or 1
     for row in rows:
         row["widths"] = {key: round(100 * row[key] / top) for key, _label in DAMAGE_TYPES}
@@ -274,14 +387,19 @@ def class_summary(stories: list[dict]) -> dict:
     for story in teams:
         forecast.update(story["forecast"])
     summary = {
-        "teams": len(rows), "rows": rows, "damage": damage, "damage_total": total,
+        "teams": len(rows),
+        "rows": rows,
+        "damage": damage,
+        "damage_total": total,
         "damage_share": {key: share(value, total) for key, value in damage.items()},
         "labels": dict(DAMAGE_TYPES),
         "evacuated": sum(r["evacuated"] for r in rows),
         "fortify_people": sum(r["fortify_people"] for r in rows),
         "fortify_infrastructure": sum(r["fortify_infrastructure"] for r in rows),
-        "dams": sum(r["dams"] for r in rows), "sealed": sum(r["sealed"] for r in rows),
-        "roads_total": len(sf.ROAD_IDS), "forecast": dict(forecast),
+        "dams": sum(r["dams"] for r in rows),
+        "sealed": sum(r["sealed"] for r in rows),
+        "roads_total": len(sf.ROAD_IDS),
+        "forecast": dict(forecast),
         "spread": (min(r["total"] for r in rows), max(r["total"] for r in rows)) if rows else (0, 0),
         "unfinished_tables": [r["table"] for r in rows if r["flags"]["unfinished"]],
         "bot_finished_tables": [r["table"] for r in rows if r["flags"]["bot_finished"]],
@@ -301,44 +419,93 @@ def discussion_questions(summary: dict) -> list[dict]:
     candidates = []
     people = summary["damage"]["population"]
     if people:
-        candidates.append((share(people, summary["damage_total"]) + 10, "people",
-            ngettext("People not yet evacuated took %(people)s of the %(total)s damage our %(n)s team "
-                     "suffered. In real hurricanes rising water, not wind, is the greatest danger to people. "
-                     "What made moving people out hard, and what would have made it easier?",
-                     "People not yet evacuated took %(people)s of the %(total)s damage our %(n)s teams "
-                     "suffered. In real hurricanes rising water, not wind, is the greatest danger to people. "
-                     "What made moving people out hard, and what would have made it easier?", n)
-            % {"people": people, "total": summary["damage_total"], "n": n}))
+        candidates.append(
+            (
+                share(people, summary["damage_total"]) + 10,
+                "people",
+                ngettext(
+                    "People not yet evacuated took %(people)s of the %(total)s damage our %(n)s team "
+                    "suffered. In real hurricanes rising water, not wind, is the greatest danger to people. "
+                    "What made moving people out hard, and what would have made it easier?",
+                    "People not yet evacuated took %(people)s of the %(total)s damage our %(n)s teams "
+                    "suffered. In real hurricanes rising water, not wind, is the greatest danger to people. "
+                    "What made moving people out hard, and what would have made it easier?",
+                    n,
+                )
+                % {"people": people, "total": summary["damage_total"], "n": n},
+            )
+        )
     roads = summary["damage"]["roads"]
     if roads:
-        candidates.append((share(roads, n * summary["roads_total"]) * 1.5, "roads",
-            _("Teams lost %(roads)s roads to flooding in all (out of %(total)s each); roads sealed with dams "
-              "at both ends: %(sealed)s. Which roads were escape routes, and when should a city's last road "
-              "out be protected?") % {"roads": roads, "total": summary["roads_total"], "sealed": summary["sealed"]}))
+        candidates.append(
+            (
+                share(roads, n * summary["roads_total"]) * 1.5,
+                "roads",
+                _(
+                    "Teams lost %(roads)s roads to flooding in all (out of %(total)s each); roads sealed with dams "
+                    "at both ends: %(sealed)s. Which roads were escape routes, and when should a city's last road "
+                    "out be protected?"
+                )
+                % {"roads": roads, "total": summary["roads_total"], "sealed": summary["sealed"]},
+            )
+        )
     forecast = summary["forecast"]
     if forecast.get("likely"):
         missed = forecast["likely"] - forecast.get("likely_hit", 0)
-        candidates.append((share(missed, forecast["likely"]) + share(forecast.get("surprises", 0), forecast.get("hits") or 1), "forecast",
-            _("The forecast gave %(likely)s city-turns at least even odds of a hit; the storm hit %(hit)s of "
-              "them, and %(surprises)s hits came where the forecast said under 20%%. Real storms leave the "
-              "forecast cone about one time in three. How should a team spend when the forecast is uncertain?")
-            % {"likely": forecast["likely"], "hit": forecast.get("likely_hit", 0),
-               "surprises": forecast.get("surprises", 0)}))
+        candidates.append(
+            (
+                share(missed, forecast["likely"]) + share(forecast.get("surprises", 0), forecast.get("hits") or 1),
+                "forecast",
+                _(
+                    "The forecast gave %(likely)s city-turns at least even odds of a hit; the storm hit %(hit)s of "
+                    "them, and %(surprises)s hits came where the forecast said under 20%%. Real storms leave the "
+                    "forecast cone about one time in three. How should a team spend when the forecast is uncertain?"
+                )
+                % {
+                    "likely": forecast["likely"],
+                    "hit": forecast.get("likely_hit", 0),
+                    "surprises": forecast.get("surprises", 0),
+                },
+            )
+        )
     choice = summary["evacuated"] + summary["fortify_people"]
     if choice:
-        candidates.append((abs(share(summary["evacuated"], choice) - 50) / 2 + 20, "evacuate",
-            _("Our class evacuated %(evacuated)s people and put %(fortified)s fortifications on "
-              "neighborhoods instead. When is it better to move people out than to protect them where they "
-              "are?") % {"evacuated": summary["evacuated"], "fortified": summary["fortify_people"]}))
+        candidates.append(
+            (
+                abs(share(summary["evacuated"], choice) - 50) / 2 + 20,
+                "evacuate",
+                _(
+                    "Our class evacuated %(evacuated)s people and put %(fortified)s fortifications on "
+                    "neighborhoods instead. When is it better to move people out than to protect them where they "
+                    "are?"
+                )
+                % {"evacuated": summary["evacuated"], "fortified": summary["fortify_people"]},
+            )
+        )
     low, high = summary["spread"]
     if n > 1 and high > low:
-        candidates.append((share(high - low, high) * 0.8, "spread",
-            _("Every table faced the same kind of storm, yet damage ran from %(low)s to %(high)s. "
-              "What did the teams with less damage do differently, and when did they do it?")
-            % {"low": low, "high": high}))
-    candidates.append(((100 - summary["mean_in_storm_path"]) * 0.6, "spending",
-        _("On average %(share)s%% of a team's resources went to places the storm then reached. Was the "
-          "rest wasted, or was it still worth spending?") % {"share": summary["mean_in_storm_path"]}))
+        candidates.append(
+            (
+                share(high - low, high) * 0.8,
+                "spread",
+                _(
+                    "Every table faced the same kind of storm, yet damage ran from %(low)s to %(high)s. "
+                    "What did the teams with less damage do differently, and when did they do it?"
+                )
+                % {"low": low, "high": high},
+            )
+        )
+    candidates.append(
+        (
+            (100 - summary["mean_in_storm_path"]) * 0.6,
+            "spending",
+            _(
+                "On average %(share)s%% of a team's resources went to places the storm then reached. Was the "
+                "rest wasted, or was it still worth spending?"
+            )
+            % {"share": summary["mean_in_storm_path"]},
+        )
+    )
     candidates.sort(key=lambda c: -c[0])
     return [{"topic": topic, "text": text} for _salience, topic, text in candidates[:3]]
 

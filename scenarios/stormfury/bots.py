@@ -4,13 +4,25 @@ Both are deterministic (their only randomness is ``base.draw`` with the purpose 
 seat and the table's action counter) and only ever return a legal action for a seat that may
 act (``ENGINE.to_act``).
 """
+
 from __future__ import annotations
 
 from ..base import draw
 from .hexes import distance
 from .rules import (
-    CITY_HEX, CITY_IDS, FORTIFY_KINDS, HAND_LIMIT, INFRA, KINDS, NEIGHBOURS, POP_SPACE, RCARDS, ROADS_AT, ROLE_IDS,
-    Stormfury, forecast_outlook,
+    CITY_HEX,
+    CITY_IDS,
+    FORTIFY_KINDS,
+    HAND_LIMIT,
+    INFRA,
+    KINDS,
+    NEIGHBOURS,
+    POP_SPACE,
+    RCARDS,
+    ROADS_AT,
+    ROLE_IDS,
+    Stormfury,
+    forecast_outlook,
 )
 
 _ENGINE = Stormfury()
@@ -86,8 +98,7 @@ def _compute_risks(state: dict, at: tuple) -> tuple[dict, dict]:
     storm = state["storm"]
     city_risk, road_risk = {}, {}
     if state["forecast"]:
-        out = forecast_outlook(at, storm["category"], tuple(state["forecast"]),
-                               state["options"]["edition"])
+        out = forecast_outlook(at, storm["category"], tuple(state["forecast"]), state["options"]["edition"])
         city_risk, road_risk = dict(out["city_risk"]), dict(out["road_risk"])
     reach = 2 * storm["category"] + 3
     for c in CITY_IDS:
@@ -121,8 +132,7 @@ def _plays_in(state: dict, p: dict, city: str, city_risk: dict, road_risk: dict)
                 n = 2 if people == 2 and _hand_total(hand) >= 5 else 1
                 cards = _cheapest(hand, 2 * n, {"evacuate": 1})
                 if cards:
-                    out.append((risk * n + 0.3 * n, {"type": "evacuate", "people": n,
-                                                     "discard": cards}))
+                    out.append((risk * n + 0.3 * n, {"type": "evacuate", "people": n, "discard": cards}))
             if p["role"] == "evac_specialist":
                 cards = _cheapest(hand, 2, {})
                 if cards:
@@ -156,8 +166,7 @@ def _start_city(state: dict) -> str:
     """The free city nearest the storm (inland ties broken by content order)."""
     at = tuple(state["storm"]["at"])
     taken = {q["city"] for q in state["players"]}
-    return min((c for c in CITY_IDS if c not in taken) or CITY_IDS,
-               key=lambda c: distance(at, CITY_HEX[c]))
+    return min((c for c in CITY_IDS if c not in taken) or CITY_IDS, key=lambda c: distance(at, CITY_HEX[c]))
 
 
 def _best_move(state: dict, p: dict, city_risk: dict, road_risk: dict) -> str | None:
@@ -175,7 +184,7 @@ def _best_move(state: dict, p: dict, city_risk: dict, road_risk: dict) -> str | 
                 seen.add(other)
                 step = first or other
                 plays = _plays_in(state, p, other, city_risk, road_risk)
-                value = (plays[0][0] if plays else 0.0) * (0.9 ** depth)
+                value = (plays[0][0] if plays else 0.0) * (0.9**depth)
                 if value > best_value:
                     best_value, best_step = value, step
                 nxt.append((other, step))
@@ -207,15 +216,14 @@ def cooperative_bot(state: dict, seat: int) -> dict:
     hand = p["hand"]
     for o in state["offers"]:
         if o["to"] == seat:
-            if _ENGINE._offer_ok(state, o) and (
-                    _card_value(hand, o["give"]) > _card_value(hand, o["get"]) + 0.5):
+            if _ENGINE._offer_ok(state, o) and (_card_value(hand, o["give"]) > _card_value(hand, o["get"]) + 0.5):
                 return {"type": "accept_trade", "offer": o["id"]}
             return {"type": "decline_trade", "offer": o["id"]}
     status = p["status"]
     if status == "start":
         useful = [k for k in ("dam", "sandbag", "material", "evacuate") if k in state["pile"]]
         if useful:
-            cards = sorted((useful * 2)[:min(2, len(state["pile"]))], key=KINDS.index)
+            cards = sorted((useful * 2)[: min(2, len(state["pile"]))], key=KINDS.index)
             if all(state["pile"].count(k) >= cards.count(k) for k in cards):
                 return {"type": "draw", "from": "pile", "cards": cards}
         return {"type": "draw", "from": "deck"}
@@ -237,13 +245,11 @@ def cooperative_bot(state: dict, seat: int) -> dict:
     if status == "drawn":
         return {"type": "draw_more", "from": "deck"}
     pileable = [k for k in KINDS if hand[k] and p["pile_cards"].get(k)]
-    if status == "more" and p["role"] == "relief_corps" and pileable \
-            and _hand_total(hand) > HAND_LIMIT:
+    if status == "more" and p["role"] == "relief_corps" and pileable and _hand_total(hand) > HAND_LIMIT:
         k = min(pileable, key=lambda k: (_card_value(hand, k), KINDS.index(k)))
         return {"type": "use_role", "card": k}
     if _hand_total(hand) > HAND_LIMIT:
-        k = min((k for k in KINDS if hand[k]), key=lambda k: (_card_value(hand, k),
-                                                               KINDS.index(k)))
+        k = min((k for k in KINDS if hand[k]), key=lambda k: (_card_value(hand, k), KINDS.index(k)))
         return {"type": "discard", "card": k}
     return {"type": "end_turn"}
 

@@ -1,6 +1,7 @@
 """Project Stormfury's debrief part (``scenarios.debrief.Debrief``): per team, not per seat. The
 projector page, each team's report beside the policy bot on the same storm, the class packet and
 the export's one row per team."""
+
 from __future__ import annotations
 
 from scenarios.audience import verified
@@ -25,12 +26,18 @@ class StormfuryDebrief:
         """The projector page: teams' damage by type beside real figures, and questions."""
         summary = analysis.class_summary(team_stories(lesson))
         facts = {f.key: f for f in lesson.facts(audience)}
-        comparisons = {topic: (analysis.facts_for(topic, facts, limit=1) or [None])[0]
-                       for topic in ("people", "forecast", "roads", "held", "infrastructure")}
+        comparisons = {
+            topic: (analysis.facts_for(topic, facts, limit=1) or [None])[0]
+            for topic in ("people", "forecast", "roads", "held", "infrastructure")
+        }
         citations = list(dict.fromkeys(f for f in comparisons.values() if f))
         cite = {name: citations.index(f) + 1 for name, f in comparisons.items() if f}
-        return "scenarios/stormfury/debrief.html", {"summary": summary, "facts": comparisons, "cite": cite,
-                                                    "citations": citations}
+        return "scenarios/stormfury/debrief.html", {
+            "summary": summary,
+            "facts": comparisons,
+            "cite": cite,
+            "citations": citations,
+        }
 
     def report(self, lesson, table, seat, name, progress):
         """One team's report: spending against forecast and storm, what held and was lost, escape
@@ -39,20 +46,34 @@ class StormfuryDebrief:
         story = team_stories(lesson, [table])[0]
         facts = {f.key: f for f in lesson.facts("student")}
         cites = Citations()
-        cited = {topic: [cites.cite(f) for f in analysis.facts_for(topic, facts)]
-                 for topic in ("forecast", "held", "infrastructure", "people", "roads", "evacuate")}
+        cited = {
+            topic: [cites.cite(f) for f in analysis.facts_for(topic, facts)]
+            for topic in ("forecast", "held", "infrastructure", "people", "roads", "evacuate")
+        }
         progress(50, gettext_noop("Drawing charts"))
-        chart_urls = {"map": data_uri(charts.storm_map(story)),
-                      "spending": data_uri(charts.spending_vs_forecast(story["cities"])),
-                      "damage": data_uri(charts.damage_side_by_side(story["team"], story["bot"]))}
-        context = {"story": story, "table": table["table"], "charts": chart_urls, "cited": cited,
-                   "citations": cites.facts, "labels": dict(analysis.DAMAGE_TYPES),
-                   "likely": int(analysis.LIKELY * 100)}
-        data = {"table": table["table"], "names": story["names"], "damage": story["team"]["damage_total"],
-                "damage_by_type": story["team"]["damage_by_type"],
-                "policy_bot": story["bot"]["damage_total"] if story["bot"] else None,
-                "spending": {k: v for k, v in story["spending"].items() if k != "sealed"},
-                "facts": [f.key for f in cites.facts]}
+        chart_urls = {
+            "map": data_uri(charts.storm_map(story)),
+            "spending": data_uri(charts.spending_vs_forecast(story["cities"])),
+            "damage": data_uri(charts.damage_side_by_side(story["team"], story["bot"])),
+        }
+        context = {
+            "story": story,
+            "table": table["table"],
+            "charts": chart_urls,
+            "cited": cited,
+            "citations": cites.facts,
+            "labels": dict(analysis.DAMAGE_TYPES),
+            "likely": int(analysis.LIKELY * 100),
+        }
+        data = {
+            "table": table["table"],
+            "names": story["names"],
+            "damage": story["team"]["damage_total"],
+            "damage_by_type": story["team"]["damage_by_type"],
+            "policy_bot": story["bot"]["damage_total"] if story["bot"] else None,
+            "spending": {k: v for k, v in story["spending"].items() if k != "sealed"},
+            "facts": [f.key for f in cites.facts],
+        }
         return "scenarios/stormfury/team_report.html", context, data
 
     def packet(self, lesson, progress):
@@ -60,29 +81,48 @@ class StormfuryDebrief:
         summary = analysis.class_summary(team_stories(lesson))
         facts = {f.key: f for f in lesson.facts("student")}
         cites = Citations()
-        cited = {topic: [cites.cite(f) for f in analysis.facts_for(topic, facts)]
-                 for topic in ("people", "forecast", "roads", "held")}
+        cited = {
+            topic: [cites.cite(f) for f in analysis.facts_for(topic, facts)]
+            for topic in ("people", "forecast", "roads", "held")
+        }
         progress(40, gettext_noop("Drawing charts"))
         chart_urls = {"damage": data_uri(charts.class_damage(summary["rows"]))}
         teacher_only = [f for f in lesson.facts("teacher") if not verified(f)]
-        context = {"summary": summary, "charts": chart_urls, "cited": cited, "citations": cites.facts,
-                   "teacher_only": teacher_only}
-        return ("scenarios/stormfury/class_packet.html", context,
-                {"teams": summary["teams"], "questions": summary["questions"]})
+        context = {
+            "summary": summary,
+            "charts": chart_urls,
+            "cited": cited,
+            "citations": cites.facts,
+            "teacher_only": teacher_only,
+        }
+        return (
+            "scenarios/stormfury/class_packet.html",
+            context,
+            {"teams": summary["teams"], "questions": summary["questions"]},
+        )
 
     def decisions(self, lesson, seat_ids, named):
         rows = []
         for table in lesson.tables:
             story = analysis.team_story(table)
-            seats_held = [seat_ids.get((table["table"], seat)) for seat, holder in sorted(table["holders"].items()) if holder]
-            row = {"table": table["table"], "seat_ids": seats_held, "damage": story["team"]["damage_total"],
-                   **{f"damage_{key}": value for key, value in story["team"]["damage_by_type"].items()},
-                   "people_not_evacuated": story["team"]["people_not_evacuated"],
-                   "flooded_roads": story["team"]["flooded_roads"], "evacuated": story["spending"]["evacuated"],
-                   "fortify_people": story["spending"]["fortify_people"],
-                   "fortify_infrastructure": story["spending"]["fortify_infrastructure"],
-                   "dams": story["spending"]["dams"], "rounds": story["team"]["rounds"],
-                   "unfinished": story["flags"]["unfinished"], "bot_finished": story["flags"]["bot_finished"]}
+            seats_held = [
+                seat_ids.get((table["table"], seat)) for seat, holder in sorted(table["holders"].items()) if holder
+            ]
+            row = {
+                "table": table["table"],
+                "seat_ids": seats_held,
+                "damage": story["team"]["damage_total"],
+                **{f"damage_{key}": value for key, value in story["team"]["damage_by_type"].items()},
+                "people_not_evacuated": story["team"]["people_not_evacuated"],
+                "flooded_roads": story["team"]["flooded_roads"],
+                "evacuated": story["spending"]["evacuated"],
+                "fortify_people": story["spending"]["fortify_people"],
+                "fortify_infrastructure": story["spending"]["fortify_infrastructure"],
+                "dams": story["spending"]["dams"],
+                "rounds": story["team"]["rounds"],
+                "unfinished": story["flags"]["unfinished"],
+                "bot_finished": story["flags"]["bot_finished"],
+            }
             if named:
                 row["nicknames"] = story["names"]
             rows.append(row)

@@ -2,11 +2,17 @@
 
 Coordinates are axial ``(q, r)``; the third cube coordinate is ``-q - r``. North is ``r - 1``.
 """
+
 from __future__ import annotations
 
 #: Compass directions of the flat-top hex grid, as ``(dq, dr)``.
 DIRECTIONS: dict[str, tuple[int, int]] = {
-    "N": (0, -1), "NE": (1, -1), "SE": (1, 0), "S": (0, 1), "SW": (-1, 1), "NW": (-1, 0),
+    "N": (0, -1),
+    "NE": (1, -1),
+    "SE": (1, 0),
+    "S": (0, 1),
+    "SW": (-1, 1),
+    "NW": (-1, 0),
 }
 
 

@@ -5,13 +5,28 @@ the fields and words of each action type that ``canonical`` keeps for the move l
 ``Moves`` is the part of the ``Stormfury`` engine class (``rules.py``) that changes the state
 for a tap; the turn flow it sets off is in ``turns.py`` and ``storm.py``.
 """
+
 from __future__ import annotations
 
 from ..words import gettext_noop  # marks refusal sentences for the web layer to translate
 from .state import _check_cards, _city_name, _counts, _draw_cards, _hand_size, _refuse, _spend
 from .tables import (
-    CITIES, CITY_IDS, DRAW, FORTIFY_KINDS, HAND_LIMIT, KINDS, NEIGHBOURS, OFFERS_PER_TURN, RCARDS, ROAD_IDS,
-    ROADS, ROADS_AT, ROLE_IDS, ROLES, SPACE_IDS, SPACES,
+    CITIES,
+    CITY_IDS,
+    DRAW,
+    FORTIFY_KINDS,
+    HAND_LIMIT,
+    KINDS,
+    NEIGHBOURS,
+    OFFERS_PER_TURN,
+    RCARDS,
+    ROAD_IDS,
+    ROADS,
+    ROADS_AT,
+    ROLE_IDS,
+    ROLES,
+    SPACE_IDS,
+    SPACES,
 )
 
 
@@ -38,8 +53,7 @@ class Moves:
                 raise _refuse("no_such_seat", gettext_noop("There is no such seat at this table."), seat=seat)
             handler = self._PLAYER.get(kind)
             if handler is None:
-                raise _refuse("unknown_action", gettext_noop("That is not an action this game knows."),
-                              action=kind)
+                raise _refuse("unknown_action", gettext_noop("That is not an action this game knows."), action=kind)
             events = handler(self, state, seat, action)
         state["moves_made"] += 1
         if state["offers"]:
@@ -58,8 +72,12 @@ class Moves:
         if role not in ROLES:
             raise _refuse("no_such_role", gettext_noop("Pick one of the four roles."), role=role)
         if any(q["role"] == role for q in state["players"]):
-            raise _refuse("role_taken", gettext_noop("Someone at your table is already the %(role_name)s: pick another role."),
-                          role=role, role_name=ROLES[role]["name"])
+            raise _refuse(
+                "role_taken",
+                gettext_noop("Someone at your table is already the %(role_name)s: pick another role."),
+                role=role,
+                role_name=ROLES[role]["name"],
+            )
         city = action.get("city", ROLES[role]["start_city"])
         if city not in CITIES:
             raise _refuse("no_such_city", gettext_noop("Pick a city on the map to start in."), city=city)
@@ -83,8 +101,7 @@ class Moves:
         taken = {q["role"] for q in state["players"]}
         role = next(r for r in ROLE_IDS if r not in taken)
         p["role"], p["city"] = role, ROLES[role]["start_city"]
-        events.append({"type": "role_picked", "seat": p["seat"], "role": role,
-                       "city": p["city"], "auto": True})
+        events.append({"type": "role_picked", "seat": p["seat"], "role": role, "city": p["city"], "auto": True})
 
     # player phase
 
@@ -101,11 +118,14 @@ class Moves:
             if status == "start":
                 raise _refuse("draw_first", gettext_noop("Draw your 2 cards first."))
             if status == "more":
-                raise _refuse("drew_more", gettext_noop("You drew 2 more cards this turn, so you cannot "
-                                                        "play cards until next turn."))
+                raise _refuse(
+                    "drew_more",
+                    gettext_noop("You drew 2 more cards this turn, so you cannot play cards until next turn."),
+                )
             if status == "played":
-                raise _refuse("already_played", gettext_noop("You already played cards this turn, so you "
-                                                             "cannot draw more."))
+                raise _refuse(
+                    "already_played", gettext_noop("You already played cards this turn, so you cannot draw more.")
+                )
             raise _refuse("not_now", gettext_noop("You cannot do that now."))
         return p
 
@@ -151,11 +171,20 @@ class Moves:
             raise _refuse("no_moves_left", gettext_noop("You already traveled to 2 cities this turn."))
         road = next((rid for rid, other in ROADS_AT[p["city"]] if other == to), None)
         if road is None:
-            raise _refuse("no_road", gettext_noop("No road goes from %(here)s straight to %(there)s."), city=to,
-                          here=_city_name(p["city"]), there=_city_name(to))
+            raise _refuse(
+                "no_road",
+                gettext_noop("No road goes from %(here)s straight to %(there)s."),
+                city=to,
+                here=_city_name(p["city"]),
+                there=_city_name(to),
+            )
         if road in state["flooded"]:
-            raise _refuse("road_flooded", gettext_noop("The road to %(there)s is flooded: find another way."),
-                          road=road, there=_city_name(to))
+            raise _refuse(
+                "road_flooded",
+                gettext_noop("The road to %(there)s is flooded: find another way."),
+                road=road,
+                there=_city_name(to),
+            )
         frm = p["city"]
         p["city"] = to
         p["moves"] -= 1
@@ -168,35 +197,62 @@ class Moves:
         if kind not in FORTIFY_KINDS:
             raise _refuse("not_a_fortify_card", gettext_noop("Choose a Fortify card."), card=kind)
         if not p["hand"][kind]:
-            raise _refuse("missing_card", gettext_noop("You don't have a %(card_name)s card."),
-                          card=kind, card_name=RCARDS[kind]["name"])
+            raise _refuse(
+                "missing_card",
+                gettext_noop("You don't have a %(card_name)s card."),
+                card=kind,
+                card_name=RCARDS[kind]["name"],
+            )
         sid = action.get("space")
         if sid not in SPACES:
             raise _refuse("no_such_space", gettext_noop("Choose a place in your city."), space=sid)
         if SPACES[sid]["city"] != p["city"]:
-            raise _refuse("wrong_city", gettext_noop("You are in %(here)s: you can only build there, not in %(there)s."),
-                          space=sid, here=_city_name(p["city"]), there=_city_name(SPACES[sid]["city"]))
+            raise _refuse(
+                "wrong_city",
+                gettext_noop("You are in %(here)s: you can only build there, not in %(there)s."),
+                space=sid,
+                here=_city_name(p["city"]),
+                there=_city_name(SPACES[sid]["city"]),
+            )
         if not self._space_open(state, sid):
             if SPACES[sid]["kind"] == "population":
                 raise _refuse("nobody_home", gettext_noop("Everyone has already left: nothing to protect."))
-            raise _refuse("space_destroyed", gettext_noop("The %(place)s is already destroyed."),
-                          place=SPACES[sid]["name"])
+            raise _refuse(
+                "space_destroyed", gettext_noop("The %(place)s is already destroyed."), place=SPACES[sid]["name"]
+            )
         tokens = RCARDS[kind]["tokens"]
         left = self._fortification_chits(state)
         if tokens > left:
-            sentence = (gettext_noop("Only %(left)s fortification token is left in the box: %(card_name)s needs %(need)s.")
-                        if left == 1 else
-                        gettext_noop("Only %(left)s fortification tokens are left in the box: %(card_name)s needs %(need)s."))
+            sentence = (
+                gettext_noop("Only %(left)s fortification token is left in the box: %(card_name)s needs %(need)s.")
+                if left == 1
+                else gettext_noop(
+                    "Only %(left)s fortification tokens are left in the box: %(card_name)s needs %(need)s."
+                )
+            )
             raise _refuse("no_chits", sentence, left=left, need=tokens, card_name=RCARDS[kind]["name"])
         pay = self._fortify_payment(p, kind)
         need = RCARDS[kind]["cost"]["material"]
         if pay is None:
-            if (p["role"] == "architect" and p["power_used"] and p["hand"]["sandbag"]
-                    and p["hand"]["material"] >= need - 1):
-                raise _refuse("power_used", gettext_noop("You already used your Architect power this turn: "
-                                                         "you need %(need)s Material."), need=need)
-            raise _refuse("missing_resources", gettext_noop("%(card_name)s needs %(need)s Material and you have %(have)s."),
-                          need=need, have=p["hand"]["material"], resource="material", card_name=RCARDS[kind]["name"])
+            if (
+                p["role"] == "architect"
+                and p["power_used"]
+                and p["hand"]["sandbag"]
+                and p["hand"]["material"] >= need - 1
+            ):
+                raise _refuse(
+                    "power_used",
+                    gettext_noop("You already used your Architect power this turn: you need %(need)s Material."),
+                    need=need,
+                )
+            raise _refuse(
+                "missing_resources",
+                gettext_noop("%(card_name)s needs %(need)s Material and you have %(have)s."),
+                need=need,
+                have=p["hand"]["material"],
+                resource="material",
+                card_name=RCARDS[kind]["name"],
+            )
         _spend(state, p["hand"], {kind: 1, **pay})
         if "sandbag" in pay:
             p["power_used"] = True
@@ -204,8 +260,7 @@ class Moves:
         p["status"] = "played"
         p["stats"]["fortifications"] += tokens
         p["stats"]["cards_played"] += 1
-        return [{"type": "fortified", "seat": seat, "space": sid, "tokens": tokens,
-                 "card": kind, "paid": pay}]
+        return [{"type": "fortified", "seat": seat, "space": sid, "tokens": tokens, "card": kind, "paid": pay}]
 
     def _dam(self, state: dict, seat: int, action: dict) -> list[dict]:
         p = self._active(state, seat, ("drawn", "played"))
@@ -214,33 +269,57 @@ class Moves:
             raise _refuse("no_such_road", gettext_noop("Choose a road on the map."), road=rid)
         road = ROADS[rid]
         if end not in (road["a"], road["b"]):
-            raise _refuse("wrong_city", gettext_noop("That road does not reach %(there)s."), road=rid,
-                          there=_city_name(end))
+            raise _refuse(
+                "wrong_city", gettext_noop("That road does not reach %(there)s."), road=rid, there=_city_name(end)
+            )
         if end != p["city"]:
             if p["role"] != "aquatic_engineer":
-                raise _refuse("wrong_city", gettext_noop("You are in %(here)s: you can only dam roads there."),
-                              road=rid, city=end, here=_city_name(p["city"]))
+                raise _refuse(
+                    "wrong_city",
+                    gettext_noop("You are in %(here)s: you can only dam roads there."),
+                    road=rid,
+                    city=end,
+                    here=_city_name(p["city"]),
+                )
             if end not in NEIGHBOURS[p["city"]]:
-                raise _refuse("too_far", gettext_noop("%(there)s is not next to %(here)s."), city=end,
-                              there=_city_name(end), here=_city_name(p["city"]))
+                raise _refuse(
+                    "too_far",
+                    gettext_noop("%(there)s is not next to %(here)s."),
+                    city=end,
+                    there=_city_name(end),
+                    here=_city_name(p["city"]),
+                )
         if rid in state["flooded"]:
-            raise _refuse("road_flooded", gettext_noop("The %(road_name)s road is already flooded."),
-                          road=rid, road_name=road["name"])
+            raise _refuse(
+                "road_flooded",
+                gettext_noop("The %(road_name)s road is already flooded."),
+                road=rid,
+                road_name=road["name"],
+            )
         if end in state["dams"][rid]:
-            raise _refuse("already_dammed", gettext_noop("That end of the %(road_name)s road already has a dam."),
-                          road=rid, city=end, road_name=road["name"])
+            raise _refuse(
+                "already_dammed",
+                gettext_noop("That end of the %(road_name)s road already has a dam."),
+                road=rid,
+                city=end,
+                road_name=road["name"],
+            )
         if not p["hand"]["dam"]:
             raise _refuse("missing_card", gettext_noop("You don't have a Dam card."), card="dam")
         if not p["hand"]["sandbag"]:
-            raise _refuse("missing_resources", gettext_noop("A Dam needs 1 Sandbag and you have none."),
-                          need=1, have=0, resource="sandbag")
+            raise _refuse(
+                "missing_resources",
+                gettext_noop("A Dam needs 1 Sandbag and you have none."),
+                need=1,
+                have=0,
+                resource="sandbag",
+            )
         _spend(state, p["hand"], {"dam": 1, "sandbag": 1})
         state["dams"][rid].append(end)
         p["status"] = "played"
         p["stats"]["dams"] += 1
         p["stats"]["cards_played"] += 1
-        return [{"type": "dammed", "seat": seat, "road": rid, "city": end,
-                 "sealed": len(state["dams"][rid]) == 2}]
+        return [{"type": "dammed", "seat": seat, "road": rid, "city": end, "sealed": len(state["dams"][rid]) == 2}]
 
     def _evacuate(self, state: dict, seat: int, action: dict) -> list[dict]:
         p = self._active(state, seat, ("drawn", "played"))
@@ -249,11 +328,16 @@ class Moves:
         if not p["hand"]["evacuate"]:
             raise _refuse("missing_card", gettext_noop("You don't have an Evacuate card."), card="evacuate")
         if pop == 0:
-            raise _refuse("nobody_home", gettext_noop("Everyone has already left %(here)s."),
-                          here=_city_name(p["city"]))
+            raise _refuse(
+                "nobody_home", gettext_noop("Everyone has already left %(here)s."), here=_city_name(p["city"])
+            )
         if not isinstance(people, int) or isinstance(people, bool) or not 1 <= people <= pop:
-            raise _refuse("bad_people", gettext_noop("You can move 1 to %(most)s people out of %(here)s."),
-                          most=pop, here=_city_name(p["city"]))
+            raise _refuse(
+                "bad_people",
+                gettext_noop("You can move 1 to %(most)s people out of %(here)s."),
+                most=pop,
+                here=_city_name(p["city"]),
+            )
         want = _check_cards(p["hand"], action.get("discard"), 2 * people, {"evacuate": 1})
         _spend(state, p["hand"], {"evacuate": 1})
         _spend(state, p["hand"], want)
@@ -261,72 +345,119 @@ class Moves:
         p["status"] = "played"
         p["stats"]["evacuated"] += people
         p["stats"]["cards_played"] += 1
-        return [{"type": "evacuated", "seat": seat, "city": p["city"], "people": people,
-                 "left": state["population"][p["city"]]}]
+        return [
+            {
+                "type": "evacuated",
+                "seat": seat,
+                "city": p["city"],
+                "people": people,
+                "left": state["population"][p["city"]],
+            }
+        ]
 
     def _use_role(self, state: dict, seat: int, action: dict) -> list[dict]:
         p = self._active(state, seat)
         role = p["role"]
         if role == "evac_specialist":
             if state["population"][p["city"]] == 0:
-                raise _refuse("nobody_home", gettext_noop("Everyone has already left %(here)s."),
-                              here=_city_name(p["city"]))
+                raise _refuse(
+                    "nobody_home", gettext_noop("Everyone has already left %(here)s."), here=_city_name(p["city"])
+                )
             want = _check_cards(p["hand"], action.get("discard"), 2)
             _spend(state, p["hand"], want)
             state["population"][p["city"]] -= 1
             p["stats"]["evacuated"] += 1
-            return [{"type": "evacuated", "seat": seat, "city": p["city"], "people": 1,
-                     "left": state["population"][p["city"]], "power": role}]
+            return [
+                {
+                    "type": "evacuated",
+                    "seat": seat,
+                    "city": p["city"],
+                    "people": 1,
+                    "left": state["population"][p["city"]],
+                    "power": role,
+                }
+            ]
         if role == "relief_corps":
             k = action.get("card")
             if k not in RCARDS or not p["hand"][k]:
                 raise _refuse("missing_card", gettext_noop("Choose a card from your hand."), card=k)
             if p["to_pile"] <= 0:
-                raise _refuse("power_used", gettext_noop("You can only put cards you drew this turn on the "
-                                                         "Relief pile, and you already did."))
+                raise _refuse(
+                    "power_used",
+                    gettext_noop("You can only put cards you drew this turn on the Relief pile, and you already did."),
+                )
             if state["options"]["edition"] > 1 and not p["pile_cards"].get(k):
-                raise _refuse("not_drawn", gettext_noop("You did not draw a %(card_name)s card this turn: "
-                                                        "only cards you drew this turn go on the Relief pile."),
-                              card=k, card_name=RCARDS[k]["name"])
+                raise _refuse(
+                    "not_drawn",
+                    gettext_noop(
+                        "You did not draw a %(card_name)s card this turn: "
+                        "only cards you drew this turn go on the Relief pile."
+                    ),
+                    card=k,
+                    card_name=RCARDS[k]["name"],
+                )
             p["hand"][k] -= 1
             p["to_pile"] -= 1
             if p["pile_cards"].get(k):
                 p["pile_cards"][k] -= 1
             state["pile"].append(k)
             return [{"type": "to_relief_pile", "seat": seat, "card": k}]
-        raise _refuse("passive_power", gettext_noop("The %(role_name)s's power works by itself when you build: "
-                                                    "there is no button for it."),
-                      role=role, role_name=ROLES[role]["name"])
+        raise _refuse(
+            "passive_power",
+            gettext_noop("The %(role_name)s's power works by itself when you build: there is no button for it."),
+            role=role,
+            role_name=ROLES[role]["name"],
+        )
 
     def _offer_trade(self, state: dict, seat: int, action: dict) -> list[dict]:
         p = self._active(state, seat)
         to, give, get = action.get("to"), action.get("give"), action.get("get")
-        if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < state["seats"] \
-                or to == seat:
+        if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < state["seats"] or to == seat:
             raise _refuse("no_such_player", gettext_noop("Choose another player to trade with."), to=to)
         if give not in RCARDS or get not in RCARDS or give == get:
             raise _refuse("bad_cards", gettext_noop("Choose one card to give and a different one to get."))
         other = state["players"][to]
         if other["city"] != p["city"]:
-            raise _refuse("not_same_city", gettext_noop("You can only trade with someone in your city: "
-                                                        "they are in %(there)s."),
-                          to=to, there=_city_name(other["city"]))
+            raise _refuse(
+                "not_same_city",
+                gettext_noop("You can only trade with someone in your city: they are in %(there)s."),
+                to=to,
+                there=_city_name(other["city"]),
+            )
         if not p["hand"][give]:
-            raise _refuse("missing_card", gettext_noop("You don't have a %(card_name)s card."),
-                          card=give, card_name=RCARDS[give]["name"])
+            raise _refuse(
+                "missing_card",
+                gettext_noop("You don't have a %(card_name)s card."),
+                card=give,
+                card_name=RCARDS[give]["name"],
+            )
         if state["options"]["open_hands"] and not other["hand"][get]:
-            raise _refuse("they_lack_card", gettext_noop("They don't have a %(card_name)s card."),
-                          card=get, card_name=RCARDS[get]["name"])
+            raise _refuse(
+                "they_lack_card",
+                gettext_noop("They don't have a %(card_name)s card."),
+                card=get,
+                card_name=RCARDS[get]["name"],
+            )
         if p["offers_made"] >= OFFERS_PER_TURN:
-            raise _refuse("too_many_offers", gettext_noop("%(most)s of your trade offers were not "
-                                                          "taken this turn: no more offers until your next turn."),
-                          most=OFFERS_PER_TURN)
+            raise _refuse(
+                "too_many_offers",
+                gettext_noop(
+                    "%(most)s of your trade offers were not taken this turn: no more offers until your next turn."
+                ),
+                most=OFFERS_PER_TURN,
+            )
         events = []
         for o in [o for o in state["offers"] if o["from"] == seat]:
             state["offers"].remove(o)
             events.append({"type": "offer_withdrawn", "offer": o["id"]})
-        offer = {"id": state["next_offer"], "from": seat, "to": to, "give": give, "get": get,
-                 "made_at": state["moves_made"]}
+        offer = {
+            "id": state["next_offer"],
+            "from": seat,
+            "to": to,
+            "give": give,
+            "get": get,
+            "made_at": state["moves_made"],
+        }
         state["next_offer"] += 1
         state["offers"].append(offer)
         p["offers_made"] += 1
@@ -347,8 +478,12 @@ class Moves:
         if a["city"] != b["city"]:
             raise _refuse("not_same_city", gettext_noop("You are no longer in the same city."))
         if not b["hand"][o["get"]]:
-            raise _refuse("missing_card", gettext_noop("You don't have a %(card_name)s card to give."),
-                          card=o["get"], card_name=RCARDS[o["get"]]["name"])
+            raise _refuse(
+                "missing_card",
+                gettext_noop("You don't have a %(card_name)s card to give."),
+                card=o["get"],
+                card_name=RCARDS[o["get"]]["name"],
+            )
         if not a["hand"][o["give"]]:
             raise _refuse("they_lack_card", gettext_noop("They no longer have that card."), card=o["give"])
         a["hand"][o["give"]] -= 1
@@ -360,8 +495,7 @@ class Moves:
             a["offers_made"] -= 1
         a["stats"]["trades"] += 1
         b["stats"]["trades"] += 1
-        return [{"type": "traded", "offer": o["id"], "from": o["from"], "to": seat,
-                 "give": o["give"], "get": o["get"]}]
+        return [{"type": "traded", "offer": o["id"], "from": o["from"], "to": seat, "give": o["give"], "get": o["get"]}]
 
     def _decline_trade(self, state: dict, seat: int, action: dict) -> list[dict]:
         o = self._find_offer(state, seat, action)
@@ -382,8 +516,13 @@ class Moves:
         p = self._active(state, seat)
         size = _hand_size(p["hand"])
         if size > HAND_LIMIT:
-            raise _refuse("hand_too_big", gettext_noop("You have %(have)s cards: discard %(extra)s to keep %(most)s."),
-                          have=size, most=HAND_LIMIT, extra=size - HAND_LIMIT)
+            raise _refuse(
+                "hand_too_big",
+                gettext_noop("You have %(have)s cards: discard %(extra)s to keep %(most)s."),
+                have=size,
+                most=HAND_LIMIT,
+                extra=size - HAND_LIMIT,
+            )
         events: list[dict] = []
         self._finish_turn(state, p, events)
         return events
@@ -442,31 +581,56 @@ class Moves:
         ttl = state["options"]["trade_expiry"]
         keep = []
         for o in state["offers"]:
-            if state["moves_made"] - o["made_at"] > ttl or not self._offer_ok(state, o) \
-                    or state["players"][o["from"]]["status"] not in ("drawn", "played", "more"):
+            if (
+                state["moves_made"] - o["made_at"] > ttl
+                or not self._offer_ok(state, o)
+                or state["players"][o["from"]]["status"] not in ("drawn", "played", "more")
+            ):
                 events.append({"type": "offer_expired", "offer": o["id"]})
             else:
                 keep.append(o)
         state["offers"] = keep
 
     _PLAYER = {
-        "pick_role": _pick_role, "draw": _draw, "draw_more": _draw_more, "move": _move,
-        "fortify": _fortify, "dam": _dam, "evacuate": _evacuate, "use_role": _use_role,
-        "offer_trade": _offer_trade, "accept_trade": _accept_trade,
-        "decline_trade": _decline_trade, "discard": _discard, "end_turn": _end_turn,
+        "pick_role": _pick_role,
+        "draw": _draw,
+        "draw_more": _draw_more,
+        "move": _move,
+        "fortify": _fortify,
+        "dam": _dam,
+        "evacuate": _evacuate,
+        "use_role": _use_role,
+        "offer_trade": _offer_trade,
+        "accept_trade": _accept_trade,
+        "decline_trade": _decline_trade,
+        "discard": _discard,
+        "end_turn": _end_turn,
     }
     _SYSTEM = {
-        "auto_roles": _auto_roles, "skip": _skip, "storm_moves": _storm_moves,
+        "auto_roles": _auto_roles,
+        "skip": _skip,
+        "storm_moves": _storm_moves,
         "end_now": _end_now,
     }
     # What an action of each type may carry, and every word its fields may hold: what
     # ``canonical`` keeps of an applied action for the move log.
     ACTION_FIELDS = {
-        "pick_role": ("role", "city"), "draw": ("from", "cards"), "draw_more": ("from", "cards"),
-        "move": ("to",), "fortify": ("card", "space"), "dam": ("road", "city"),
-        "evacuate": ("people", "discard"), "use_role": ("discard", "card"),
-        "offer_trade": ("to", "give", "get"), "accept_trade": ("offer",), "decline_trade": ("offer",),
-        "discard": ("card",), "end_turn": (),
-        "auto_roles": (), "skip": ("seat",), "storm_moves": (), "end_now": (),
+        "pick_role": ("role", "city"),
+        "draw": ("from", "cards"),
+        "draw_more": ("from", "cards"),
+        "move": ("to",),
+        "fortify": ("card", "space"),
+        "dam": ("road", "city"),
+        "evacuate": ("people", "discard"),
+        "use_role": ("discard", "card"),
+        "offer_trade": ("to", "give", "get"),
+        "accept_trade": ("offer",),
+        "decline_trade": ("offer",),
+        "discard": ("card",),
+        "end_turn": (),
+        "auto_roles": (),
+        "skip": ("seat",),
+        "storm_moves": (),
+        "end_now": (),
     }
     ACTION_WORDS = frozenset([*ROLE_IDS, *CITY_IDS, *SPACE_IDS, *ROAD_IDS, *KINDS, "deck", "pile"])

@@ -1,5 +1,6 @@
 """Project Stormfury as the classroom sees it: a team game whose storm can move for the whole
 class at once (the teacher's "storm moves" button and the dashboard's storm panel)."""
+
 from django.utils.translation import gettext_lazy as _
 
 from scenarios.registry import Scenario
@@ -36,9 +37,12 @@ SCENARIO = Scenario(
     languages=("en", "es", "nl"),
     team_play=True,
     session_options=(
-        {"name": "shared_storm", "default": True,
-         "label": _("Project Stormfury: every table faces the same storm"),
-         "help": _("The storm moves for the whole class at once, so teams can be compared.")},
+        {
+            "name": "shared_storm",
+            "default": True,
+            "label": _("Project Stormfury: every table faces the same storm"),
+            "help": _("The storm moves for the whole class at once, so teams can be compared."),
+        },
     ),
     class_step={"option": "shared_storm", "action": {"type": "storm_moves"}, "hold": "hold_storm"},
     managed_options=("hold_storm", "storm_seed"),

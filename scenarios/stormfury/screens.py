@@ -4,14 +4,30 @@ the chits left in the box, and the results.
 ``Screens`` is the part of the ``Stormfury`` engine class (``rules.py``) that reads the state for
 the screens; it never changes it.
 """
+
 from __future__ import annotations
 
 from .hexes import DIRECTIONS, distance
 from .state import _hand_size
 from .storm import footprint, forecast_outlook
 from .tables import (
-    CHITS, CITIES, CITY_HEX, CITY_IDS, CONTENT, CONTENT_HASH, DRAW, FORECAST_SIZE, HAND_LIMIT, INFRA, MAP,
-    RADIUS, ROAD_IDS, SPACES, SPEED, TERRAINS, VERSION,
+    CHITS,
+    CITIES,
+    CITY_HEX,
+    CITY_IDS,
+    CONTENT,
+    CONTENT_HASH,
+    DRAW,
+    FORECAST_SIZE,
+    HAND_LIMIT,
+    INFRA,
+    MAP,
+    RADIUS,
+    ROAD_IDS,
+    SPACES,
+    SPEED,
+    TERRAINS,
+    VERSION,
 )
 
 
@@ -53,7 +69,6 @@ def _progress(state: dict) -> int:
     return max(0, min(100, round(100 * len(state["storm"]["history"]) / cap)))
 
 
-
 class Screens:
     """The board, the views and the results (a part of the ``Stormfury`` engine class, see
     ``rules.py``)."""
@@ -61,7 +76,9 @@ class Screens:
     def board(self) -> dict:
         """Everything that never changes during a game: enough to draw the map and the cards."""
         return {
-            "key": self.key, "version": VERSION, "content_hash": CONTENT_HASH,
+            "key": self.key,
+            "version": VERSION,
+            "content_hash": CONTENT_HASH,
             "layout": MAP["layout"],
             "directions": {k: list(v) for k, v in DIRECTIONS.items()},
             "hexes": MAP["hexes"],
@@ -74,7 +91,9 @@ class Screens:
             "hurricane_cards": CONTENT["hurricane_cards"]["cards"],
             "resource_cards": CONTENT["resource_cards"]["cards"],
             "roles": CONTENT["roles"]["roles"],
-            "hand_limit": HAND_LIMIT, "forecast_size": FORECAST_SIZE, "draw": DRAW,
+            "hand_limit": HAND_LIMIT,
+            "forecast_size": FORECAST_SIZE,
+            "draw": DRAW,
             "evacuate": {"card": "evacuate", "cards_per_person": 2},
             "damage_words": {"population": "people not yet evacuated"},
         }
@@ -88,8 +107,15 @@ class Screens:
         players = []
         for p in state["players"]:
             size = _hand_size(p["hand"])
-            pv = {"seat": p["seat"], "role": p["role"], "city": p["city"], "status": p["status"],
-                  "moves_left": p["moves"], "power_used": p["power_used"], "hand_size": size}
+            pv = {
+                "seat": p["seat"],
+                "role": p["role"],
+                "city": p["city"],
+                "status": p["status"],
+                "moves_left": p["moves"],
+                "power_used": p["power_used"],
+                "hand_size": size,
+            }
             # Only when they apply, to keep the view small: cards to discard before the turn can
             # end, and cards the Relief Corps may still put on the pile.
             if size > HAND_LIMIT:
@@ -99,26 +125,38 @@ class Screens:
             if open_hands or seat is None or seat == p["seat"]:
                 pv["hand"] = dict(p["hand"])
             players.append(pv)
-        forecast = {"cards": list(state["forecast"]), "draws": min(SPEED[cat], FORECAST_SIZE),
-                    "deck": storm["deck"], "reach": [], "threat": []}
+        forecast = {
+            "cards": list(state["forecast"]),
+            "draws": min(SPEED[cat], FORECAST_SIZE),
+            "deck": storm["deck"],
+            "reach": [],
+            "threat": [],
+        }
         if state["forecast"] and state["phase"] in ("player", "storm"):
-            outlook = forecast_outlook((q, r), cat, tuple(state["forecast"]),
-                                       state["options"]["edition"])
+            outlook = forecast_outlook((q, r), cat, tuple(state["forecast"]), state["options"]["edition"])
             forecast["reach"] = [list(h) for h in outlook["reach"]]
             forecast["threat"] = [list(h) for h in outlook["threat"]]
             forecast["city_risk"] = outlook["city_risk"]
-        offers = [dict(o) for o in state["offers"]
-                  if seat is None or seat in (o["from"], o["to"])]
+        offers = [dict(o) for o in state["offers"] if seat is None or seat in (o["from"], o["to"])]
         me = state["players"][seat] if seat is not None and 0 <= seat < state["seats"] else None
         out = {
-            "phase": state["phase"], "round": state["round"],
-            "turn_cap": state["options"]["turn_cap"], "turn_order": state["options"]["turn_order"],
-            "turn": state["turn"], "ended": state["ended"], "to_act": self.to_act(state),
-            "storm": {"at": [q, r], "category": cat, "radius": RADIUS[cat],
-                      "across": 2 * RADIUS[cat] + 1, "nearest": _nearest_city((q, r)),
-                      "over": TERRAINS[state["options"]["edition"]][(q, r)],
-                      "footprint": footprint(q, r, RADIUS[cat], state["options"]["edition"]),
-                      "history": [dict(h) for h in storm["history"]]},
+            "phase": state["phase"],
+            "round": state["round"],
+            "turn_cap": state["options"]["turn_cap"],
+            "turn_order": state["options"]["turn_order"],
+            "turn": state["turn"],
+            "ended": state["ended"],
+            "to_act": self.to_act(state),
+            "storm": {
+                "at": [q, r],
+                "category": cat,
+                "radius": RADIUS[cat],
+                "across": 2 * RADIUS[cat] + 1,
+                "nearest": _nearest_city((q, r)),
+                "over": TERRAINS[state["options"]["edition"]][(q, r)],
+                "footprint": footprint(q, r, RADIUS[cat], state["options"]["edition"]),
+                "history": [dict(h) for h in storm["history"]],
+            },
             "forecast": forecast,
             "players": players,
             "hand": dict(me["hand"]) if me else None,
@@ -164,8 +202,7 @@ class Screens:
         team = {
             "better": "lower",
             "damage_total": state["damage"]["total"],
-            "damage_by_type": {k: state["damage"][k]
-                               for k in ("infrastructure", "population", "roads")},
+            "damage_by_type": {k: state["damage"][k] for k in ("infrastructure", "population", "roads")},
             "damage_by_city": dict(state["damage_by_city"]),
             "infrastructure_lost": by_type,
             "flooded_roads": list(state["flooded"]),
@@ -177,6 +214,12 @@ class Screens:
             #: policy bot's damage after as many moves (``score_track``, as the platform reads it)
             "score_track": list(state["damage_track"]),
         }
-        return [{"seat": p["seat"], "score": state["damage"]["total"], "rank": 1,
-                 "breakdown": {"team": team, "role": p["role"], "contributions": dict(p["stats"])}}
-                for p in state["players"]]
+        return [
+            {
+                "seat": p["seat"],
+                "score": state["damage"]["total"],
+                "rank": 1,
+                "breakdown": {"team": team, "role": p["role"], "contributions": dict(p["stats"])},
+            }
+            for p in state["players"]
+        ]

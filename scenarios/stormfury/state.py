@@ -4,6 +4,7 @@ upgrades), who may act, and the small helpers every rule uses on the state.
 ``Bookkeeping`` is the part of the ``Stormfury`` engine class (``rules.py``) that sets a table
 up and reads where it stands.
 """
+
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -11,60 +12,135 @@ from typing import Any, Mapping
 from ..base import IllegalAction, draw, json_copy, shuffled
 from ..words import gettext_noop  # marks refusal sentences for the web layer to translate
 from .tables import (
-    CENTRE_START, CITIES, CITY_IDS, CONTENT, CONTENT_HASH, EDITION, KINDS, MAPS, RCARDS, ROAD_IDS, ROLE_IDS,
-    SCHEMA_VERSION, SPACE_IDS, START_HAND, STORM_STARTS, VERSION,
+    CENTRE_START,
+    CITIES,
+    CITY_IDS,
+    CONTENT,
+    CONTENT_HASH,
+    EDITION,
+    KINDS,
+    MAPS,
+    RCARDS,
+    ROAD_IDS,
+    ROLE_IDS,
+    SCHEMA_VERSION,
+    SPACE_IDS,
+    START_HAND,
+    STORM_STARTS,
+    VERSION,
 )
 
 # --- Options ------------------------------------------------------------------------------------
 
 OPTIONS = [
-    {"name": "storm_seed", "label": gettext_noop("Storm seed"),
-     "default": None, "choices": None,
-     "description": gettext_noop("Seed of the storm alone (forecast deals and flips). Give every table of a "
-                                 "class the same number and they face the same storm. Empty: from the seed.")},
-    {"name": "hold_storm", "label": gettext_noop("Hold the storm for the class"),
-     "default": False, "choices": [False, True],
-     "description": gettext_noop("When every player has ended the Player Phase, wait for the 'storm moves' "
-                                 "button (so the whole class's storm moves at once).")},
-    {"name": "turn_order", "label": gettext_noop("Turn order"),
-     "default": "simultaneous", "choices": ["simultaneous", "round_table"],
-     "choice_labels": {"simultaneous": gettext_noop("All at once"), "round_table": gettext_noop("Round the table")},
-     "description": gettext_noop("Everyone plays the Player Phase at once, or one after another round the "
-                                 "table as in the rule book.")},
-    {"name": "turn_cap", "label": gettext_noop("Most turns"),
-     "default": 12, "choices": [6, 8, 10, 12, 15, 20],
-     "description": gettext_noop("The game ends after this many turns even if the storm has not died out.")},
-    {"name": "open_hands", "label": gettext_noop("Open hands"),
-     "default": True, "choices": [True, False],
-     "description": gettext_noop("Players see each other's cards (it is a team game).")},
-    {"name": "hits", "label": gettext_noop("Storm hits"),
-     "default": "per_turn", "choices": ["per_turn", "per_step"],
-     "choice_labels": {"per_turn": gettext_noop("Once per turn"), "per_step": gettext_noop("Once per hex")},
-     "description": gettext_noop("A city under the storm is hit once per turn, or once for every hex the "
-                                 "storm's center passes through.")},
-    {"name": "final_move_damage", "label": gettext_noop("Damage on the storm's last move"),
-     "default": True, "choices": [True, False],
-     "description": gettext_noop("The storm's last move, the one in which it dies out, still does damage.")},
-    {"name": "land_decay", "label": gettext_noop("Storms weaken over land"),
-     "default": True, "choices": [True, False],
-     "description": gettext_noop("A storm that ends its move over land always weakens one category.")},
-    {"name": "trade_expiry", "label": gettext_noop("Trade offers expire after (actions)"),
-     "default": 8, "choices": [4, 8, 16],
-     "description": gettext_noop("A trade offer nobody answers expires after this many actions at the table "
-                                 "(and always at the end of the Player Phase).")},
-    {"name": "chits", "label": gettext_noop("Only the box's chits"),
-     "default": False, "choices": [False, True],
-     "description": gettext_noop("Only the box's chits: at most 30 fortification tokens on the board at once, "
-                                 "and no more damage once all 30 damage chits are used.")},
-    {"name": "storm_start", "label": gettext_noop("Where the storm starts"),
-     "default": "seeded", "choices": ["seeded", "single"],
-     "choice_labels": {"seeded": gettext_noop("One of three hexes"), "single": gettext_noop("Always the center")},
-     "description": gettext_noop("The storm starts on one of three hexes far out in the Gulf (west, center "
-                                 "or east, drawn by lot), or always on the center one.")},
-    {"name": "edition", "label": gettext_noop("Rules edition"),
-     "default": EDITION, "choices": None,
-     "description": gettext_noop("The rules edition a game was set up with; 1 replays games stored by "
-                                 "engine 1.0.0.")},
+    {
+        "name": "storm_seed",
+        "label": gettext_noop("Storm seed"),
+        "default": None,
+        "choices": None,
+        "description": gettext_noop(
+            "Seed of the storm alone (forecast deals and flips). Give every table of a "
+            "class the same number and they face the same storm. Empty: from the seed."
+        ),
+    },
+    {
+        "name": "hold_storm",
+        "label": gettext_noop("Hold the storm for the class"),
+        "default": False,
+        "choices": [False, True],
+        "description": gettext_noop(
+            "When every player has ended the Player Phase, wait for the 'storm moves' "
+            "button (so the whole class's storm moves at once)."
+        ),
+    },
+    {
+        "name": "turn_order",
+        "label": gettext_noop("Turn order"),
+        "default": "simultaneous",
+        "choices": ["simultaneous", "round_table"],
+        "choice_labels": {"simultaneous": gettext_noop("All at once"), "round_table": gettext_noop("Round the table")},
+        "description": gettext_noop(
+            "Everyone plays the Player Phase at once, or one after another round the table as in the rule book."
+        ),
+    },
+    {
+        "name": "turn_cap",
+        "label": gettext_noop("Most turns"),
+        "default": 12,
+        "choices": [6, 8, 10, 12, 15, 20],
+        "description": gettext_noop("The game ends after this many turns even if the storm has not died out."),
+    },
+    {
+        "name": "open_hands",
+        "label": gettext_noop("Open hands"),
+        "default": True,
+        "choices": [True, False],
+        "description": gettext_noop("Players see each other's cards (it is a team game)."),
+    },
+    {
+        "name": "hits",
+        "label": gettext_noop("Storm hits"),
+        "default": "per_turn",
+        "choices": ["per_turn", "per_step"],
+        "choice_labels": {"per_turn": gettext_noop("Once per turn"), "per_step": gettext_noop("Once per hex")},
+        "description": gettext_noop(
+            "A city under the storm is hit once per turn, or once for every hex the storm's center passes through."
+        ),
+    },
+    {
+        "name": "final_move_damage",
+        "label": gettext_noop("Damage on the storm's last move"),
+        "default": True,
+        "choices": [True, False],
+        "description": gettext_noop("The storm's last move, the one in which it dies out, still does damage."),
+    },
+    {
+        "name": "land_decay",
+        "label": gettext_noop("Storms weaken over land"),
+        "default": True,
+        "choices": [True, False],
+        "description": gettext_noop("A storm that ends its move over land always weakens one category."),
+    },
+    {
+        "name": "trade_expiry",
+        "label": gettext_noop("Trade offers expire after (actions)"),
+        "default": 8,
+        "choices": [4, 8, 16],
+        "description": gettext_noop(
+            "A trade offer nobody answers expires after this many actions at the table "
+            "(and always at the end of the Player Phase)."
+        ),
+    },
+    {
+        "name": "chits",
+        "label": gettext_noop("Only the box's chits"),
+        "default": False,
+        "choices": [False, True],
+        "description": gettext_noop(
+            "Only the box's chits: at most 30 fortification tokens on the board at once, "
+            "and no more damage once all 30 damage chits are used."
+        ),
+    },
+    {
+        "name": "storm_start",
+        "label": gettext_noop("Where the storm starts"),
+        "default": "seeded",
+        "choices": ["seeded", "single"],
+        "choice_labels": {"seeded": gettext_noop("One of three hexes"), "single": gettext_noop("Always the center")},
+        "description": gettext_noop(
+            "The storm starts on one of three hexes far out in the Gulf (west, center "
+            "or east, drawn by lot), or always on the center one."
+        ),
+    },
+    {
+        "name": "edition",
+        "label": gettext_noop("Rules edition"),
+        "default": EDITION,
+        "choices": None,
+        "description": gettext_noop(
+            "The rules edition a game was set up with; 1 replays games stored by engine 1.0.0."
+        ),
+    },
 ]
 _DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
 
@@ -90,6 +166,7 @@ def _options(options: Mapping | None, seed: int) -> dict:
 
 
 # --- Small state helpers ------------------------------------------------------------------------
+
 
 def _upgrade_1_to_2(state: dict) -> None:
     """Schema 1 to 2: the game plays on by the rules edition it was set up with (edition 1),
@@ -117,8 +194,9 @@ def _draw_cards(state: dict, n: int) -> list[str]:
             if not state["discards"]:
                 break
             state["ctr"]["deck"] += 1
-            deck[:] = shuffled(sorted(state["discards"], key=KINDS.index), state["seed"],
-                               "deck", None, state["ctr"]["deck"])
+            deck[:] = shuffled(
+                sorted(state["discards"], key=KINDS.index), state["seed"], "deck", None, state["ctr"]["deck"]
+            )
             state["discards"] = []
         out.append(deck.pop())
     return out
@@ -139,8 +217,11 @@ def _check_cards(hand: dict, cards: Any, n: int, reserve: dict | None = None) ->
     for k, c in want.items():
         have = hand.get(k, 0) - (reserve or {}).get(k, 0)
         if have < c:
-            sentence = (gettext_noop("You don't have %(need)s %(card_name)s cards to spare.") if c > 1
-                        else gettext_noop("You don't have %(need)s %(card_name)s card to spare."))
+            sentence = (
+                gettext_noop("You don't have %(need)s %(card_name)s cards to spare.")
+                if c > 1
+                else gettext_noop("You don't have %(need)s %(card_name)s card to spare.")
+            )
             raise _refuse("missing_card", sentence, card=k, need=c, have=max(have, 0), card_name=RCARDS[k]["name"])
     return want
 
@@ -171,11 +252,21 @@ class Bookkeeping:
             start = STORM_STARTS[draw(storm_seed, "start", None, 0) % len(STORM_STARTS)]
         deck = [c["kind"] for c in CONTENT["resource_cards"]["cards"] for _ in range(c["count"])]
         state = {
-            "schema": SCHEMA_VERSION, "version": VERSION, "content_hash": CONTENT_HASH,
-            "seed": seed, "seats": seats, "options": opts,
-            "phase": "roles", "round": 0, "turn": None, "ended": None, "moves_made": 0,
+            "schema": SCHEMA_VERSION,
+            "version": VERSION,
+            "content_hash": CONTENT_HASH,
+            "seed": seed,
+            "seats": seats,
+            "options": opts,
+            "phase": "roles",
+            "round": 0,
+            "turn": None,
+            "ended": None,
+            "moves_made": 0,
             "ctr": {"deck": 0},
-            "deck": shuffled(deck, seed, "deck", None, 0), "discards": [], "pile": [],
+            "deck": shuffled(deck, seed, "deck", None, 0),
+            "discards": [],
+            "pile": [],
             "storm": {"at": list(start), "category": 2, "deck": "ocean", "history": []},
             "forecast": [],
             "players": [],
@@ -187,20 +278,37 @@ class Bookkeeping:
             "damage": {"total": 0, "infrastructure": 0, "population": 0, "roads": 0},
             "damage_by_city": {cid: 0 for cid in CITY_IDS},
             "damage_track": [],
-            "offers": [], "next_offer": 1,
+            "offers": [],
+            "next_offer": 1,
             "last_storm": [],
         }
         for seat in range(seats):
             hand = {k: 0 for k in KINDS}
             for k in _draw_cards(state, START_HAND):
                 hand[k] += 1
-            state["players"].append({
-                "seat": seat, "role": None, "city": None, "hand": hand, "status": "waiting",
-                "moves": 0, "drawn": 0, "to_pile": 0, "pile_cards": {}, "power_used": False,
-                "offers_made": 0,
-                "stats": {"fortifications": 0, "dams": 0, "evacuated": 0, "trades": 0,
-                          "cards_played": 0, "moved": 0},
-            })
+            state["players"].append(
+                {
+                    "seat": seat,
+                    "role": None,
+                    "city": None,
+                    "hand": hand,
+                    "status": "waiting",
+                    "moves": 0,
+                    "drawn": 0,
+                    "to_pile": 0,
+                    "pile_cards": {},
+                    "power_used": False,
+                    "offers_made": 0,
+                    "stats": {
+                        "fortifications": 0,
+                        "dams": 0,
+                        "evacuated": 0,
+                        "trades": 0,
+                        "cards_played": 0,
+                        "moved": 0,
+                    },
+                }
+            )
         return state
 
     def load(self, data: dict) -> dict:

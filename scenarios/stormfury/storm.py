@@ -4,6 +4,7 @@
 The geometry functions are pure lookups over the static tables, cached; ``HurricanePhase`` is
 the part of the ``Stormfury`` engine class (``rules.py``) that moves the storm.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -11,7 +12,18 @@ from functools import lru_cache
 from ..base import shuffled
 from .hexes import disk
 from .tables import (
-    CARD_STEPS, CHITS, CITY_HEX, CITY_IDS, EDITION, HCARDS, INFRA, POP_SPACE, RADIUS, ROAD_IDS, ROADS, SPEED,
+    CARD_STEPS,
+    CHITS,
+    CITY_HEX,
+    CITY_IDS,
+    EDITION,
+    HCARDS,
+    INFRA,
+    POP_SPACE,
+    RADIUS,
+    ROAD_IDS,
+    ROADS,
+    SPEED,
     TERRAINS,
 )
 
@@ -52,8 +64,7 @@ def _map_disk(q: int, r: int, radius: int, edition: int = EDITION) -> tuple:
 
 
 @lru_cache(maxsize=2048)
-def forecast_outlook(start: tuple[int, int], category: int, cards: tuple[str, ...],
-                     edition: int = EDITION) -> dict:
+def forecast_outlook(start: tuple[int, int], category: int, cards: tuple[str, ...], edition: int = EDITION) -> dict:
     """Every way the forecast can play out: all orders of every draw of ``SPEED`` cards.
 
     Returns ``reach`` (possible end centres), ``threat`` (hexes the storm may cover) and
@@ -127,10 +138,8 @@ class HurricanePhase:
         storm = state["storm"]
         cat = storm["category"]
         start = tuple(storm["at"])
-        flips = shuffled(state["forecast"], opts["storm_seed"], "flip", None,
-                         state["round"])[:SPEED[cat]]
-        log: list[dict] = [{"type": "storm_flips", "round": state["round"], "cards": flips,
-                            "category": cat}]
+        flips = shuffled(state["forecast"], opts["storm_seed"], "flip", None, state["round"])[: SPEED[cat]]
+        log: list[dict] = [{"type": "storm_flips", "round": state["round"], "cards": flips, "category": cat}]
         edition = opts["edition"]
         terrain = TERRAINS[edition]
         q, r = start
@@ -140,11 +149,9 @@ class HurricanePhase:
                 if (q + dq, r + dr) in terrain:
                     q, r = q + dq, r + dr
                     path.append((q, r))
-                    log.append({"type": "storm_step", "card": cid, "direction": name,
-                                "at": [q, r]})
+                    log.append({"type": "storm_step", "card": cid, "direction": name, "at": [q, r]})
                 else:
-                    log.append({"type": "storm_blocked", "card": cid, "direction": name,
-                                "at": [q, r]})
+                    log.append({"type": "storm_blocked", "card": cid, "direction": name, "at": [q, r]})
         storm["at"] = [q, r]
         over = terrain[(q, r)]
         ups = sum(HCARDS[c]["strengthen"] for c in flips)
@@ -162,8 +169,15 @@ class HurricanePhase:
         elif new_cat != cat:
             log.append({"type": "category", "from": cat, "to": new_cat, "over": over})
         storm["category"] = new_cat
-        storm["history"].append({"round": state["round"], "from": list(start), "to": [q, r],
-                                 "category": cat, "after": 0 if dies else new_cat})
+        storm["history"].append(
+            {
+                "round": state["round"],
+                "from": list(start),
+                "to": [q, r],
+                "category": cat,
+                "after": 0 if dies else new_cat,
+            }
+        )
         state["damage_track"].append(state["damage"]["total"])
         state["last_storm"] = log
         state["forecast"] = []
@@ -173,8 +187,7 @@ class HurricanePhase:
         elif state["round"] >= opts["turn_cap"]:
             self._game_over(state, "turn_cap")
         if state["phase"] == "over":
-            events.append({"type": "game_over", "ended": state["ended"],
-                           "damage": state["damage"]["total"]})
+            events.append({"type": "game_over", "ended": state["ended"], "damage": state["damage"]["total"]})
             return
         self._begin_round(state, events)
 
@@ -189,8 +202,7 @@ class HurricanePhase:
                 cs, rs = cover(q, r, radius)
                 cities.update(cs)
                 roads.update(rs)
-            hits = [(tuple(c for c in CITY_IDS if c in cities),
-                     tuple(rd for rd in ROAD_IDS if rd in roads))]
+            hits = [(tuple(c for c in CITY_IDS if c in cities), tuple(rd for rd in ROAD_IDS if rd in roads))]
         damage = state["damage"]
         by_city = state["damage_by_city"]
         forts = state["fortifications"]
@@ -207,8 +219,7 @@ class HurricanePhase:
                         continue
                     if forts[sid]:
                         forts[sid] -= 1
-                        log.append({"type": "held", "space": sid, "city": cid,
-                                    "left": forts[sid]})
+                        log.append({"type": "held", "space": sid, "city": cid, "left": forts[sid]})
                     elif not chits(1):
                         log.append({"type": "no_chits", "space": sid, "city": cid})
                     else:
@@ -231,8 +242,7 @@ class HurricanePhase:
                     damage["population"] += people
                     damage["total"] += people
                     by_city[cid] += people
-                    log.append({"type": "people_hit", "space": sid, "city": cid,
-                                "damage": people})
+                    log.append({"type": "people_hit", "space": sid, "city": cid, "damage": people})
             for rid in roads:
                 if rid in state["flooded"]:
                     continue

@@ -3,6 +3,7 @@
 The engine's other modules read these and never change them. Every rule interpretation is in
 ``RULES.md`` beside this file ("RULES.md §n" in comments).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,8 +14,7 @@ from .hexes import DIRECTIONS
 #: The cards' words come in editions too (RULES.md, "Editions"): ``hurricane_cards.json`` and
 #: ``resource_cards.json`` keep the words stored games were set up with; the ``_2`` files correct
 #: words and tag each claim for its readers (``scenarios.audience``), with the same rules.
-CONTENT_FILES = ["map.json", "map_2.json", "hurricane_cards_2.json", "resource_cards_2.json",
-                 "roles.json"]
+CONTENT_FILES = ["map.json", "map_2.json", "hurricane_cards_2.json", "resource_cards_2.json", "roles.json"]
 CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content", CONTENT_FILES)
 CONTENT["hurricane_cards"] = CONTENT.pop("hurricane_cards_2")
 CONTENT["resource_cards"] = CONTENT.pop("resource_cards_2")
@@ -31,7 +31,8 @@ SCHEMA_VERSION = 2
 EDITION = 2
 MAPS = {1: CONTENT["map"], 2: CONTENT["map_2"]}
 TERRAINS: dict[int, dict[tuple[int, int], str]] = {
-    g: {(h["q"], h["r"]): h["terrain"] for h in m["hexes"]} for g, m in MAPS.items()}
+    g: {(h["q"], h["r"]): h["terrain"] for h in m["hexes"]} for g, m in MAPS.items()
+}
 TERRAIN = TERRAINS[EDITION]
 MAP = MAPS[EDITION]
 CITIES = {c["id"]: c for c in MAP["cities"]}
@@ -40,8 +41,7 @@ CITY_HEX = {c["id"]: (c["q"], c["r"]) for c in MAP["cities"]}
 SPACES = {s["id"]: dict(s, city=c["id"]) for c in MAP["cities"] for s in c["spaces"]}
 SPACE_IDS = list(SPACES)
 POP_SPACE = {cid: f"{cid}_people" for cid in CITY_IDS}
-INFRA = {cid: [s["id"] for s in CITIES[cid]["spaces"] if s["kind"] == "infrastructure"]
-         for cid in CITY_IDS}
+INFRA = {cid: [s["id"] for s in CITIES[cid]["spaces"] if s["kind"] == "infrastructure"] for cid in CITY_IDS}
 ROADS = {r["id"]: r for r in MAP["roads"]}
 ROAD_IDS = list(ROADS)
 ROADS_AT: dict[str, list[tuple[str, str]]] = {cid: [] for cid in CITY_IDS}
@@ -52,8 +52,9 @@ NEIGHBOURS = {cid: [other for _, other in ROADS_AT[cid]] for cid in CITY_IDS}
 STORM_STARTS = [tuple(h) for h in MAP["storm_starts"]]
 
 HCARDS = {c["id"]: c for c in CONTENT["hurricane_cards"]["cards"]}
-DECKS = {deck: [c["id"] for c in CONTENT["hurricane_cards"]["cards"] if c["deck"] == deck]
-         for deck in ("ocean", "land")}
+DECKS = {
+    deck: [c["id"] for c in CONTENT["hurricane_cards"]["cards"] if c["deck"] == deck] for deck in ("ocean", "land")
+}
 CARD_STEPS = {cid: [DIRECTIONS[d] for d in c["steps"]] for cid, c in HCARDS.items()}
 CATEGORY = {int(k): v for k, v in CONTENT["hurricane_cards"]["categories"].items()}
 RADIUS = {k: v["radius"] for k, v in CATEGORY.items()}

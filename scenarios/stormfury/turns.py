@@ -4,6 +4,7 @@ and the end of the game (the Hurricane Phase between rounds is in ``storm.py``).
 ``TurnFlow`` is the part of the ``Stormfury`` engine class (``rules.py``) that moves a table
 from one phase to the next.
 """
+
 from __future__ import annotations
 
 from ..base import shuffled
@@ -21,14 +22,13 @@ class TurnFlow:
         terrain = TERRAINS[state["options"]["edition"]]
         deck = "ocean" if terrain[tuple(storm["at"])] == "ocean" else "land"
         storm["deck"] = deck
-        state["forecast"] = shuffled(DECKS[deck], state["options"]["storm_seed"], "forecast",
-                                     None, state["round"])[:FORECAST_SIZE]
-        events.append({"type": "forecast", "round": state["round"], "deck": deck,
-                       "cards": list(state["forecast"])})
+        state["forecast"] = shuffled(DECKS[deck], state["options"]["storm_seed"], "forecast", None, state["round"])[
+            :FORECAST_SIZE
+        ]
+        events.append({"type": "forecast", "round": state["round"], "deck": deck, "cards": list(state["forecast"])})
         state["phase"] = "player"
         for p in state["players"]:
-            p.update(status="waiting", moves=MOVES, drawn=0, to_pile=0, pile_cards={},
-                     power_used=False, offers_made=0)
+            p.update(status="waiting", moves=MOVES, drawn=0, to_pile=0, pile_cards={}, power_used=False, offers_made=0)
         if state["options"]["turn_order"] == "round_table":
             state["turn"] = 0
             self._start_turn(state, state["players"][0])

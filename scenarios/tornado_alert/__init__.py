@@ -3,6 +3,7 @@
 The engine is pure (no Django): ``rules.py`` holds the rules, ``RULES.md`` the translation of the
 Dutch rule book and every decision taken where it is silent.
 """
+
 from __future__ import annotations
 
 from ..base import EngineBasics, draw, json_copy
@@ -11,8 +12,19 @@ from . import rules
 #: "as_printed": the first slap to arrive wins (no race window), as a table's hands would.
 PRESETS = {"as_printed": {"variant": "turns", "race_ms": 0, "face_down_value": 0}}
 
-ACTION_FIELDS = {"play": ("card",), "slap": ("pile",), "wait": ("pile",), "settle": (), "open": (),
-                 "allow": ("seat", "ms"), "keep": (), "strike": (), "use_plus": (), "use_minus": (), "end_now": ()}
+ACTION_FIELDS = {
+    "play": ("card",),
+    "slap": ("pile",),
+    "wait": ("pile",),
+    "settle": (),
+    "open": (),
+    "allow": ("seat", "ms"),
+    "keep": (),
+    "strike": (),
+    "use_plus": (),
+    "use_minus": (),
+    "end_now": (),
+}
 
 
 class TornadoAlertEngine(EngineBasics):
@@ -80,10 +92,13 @@ class TornadoAlertEngine(EngineBasics):
 
     def board(self):
         """What never changes: the cards, the locations with their safety notes, the options."""
-        return {"locations": json_copy(rules.DECKS[rules.EDITION]["locations"]),
-                "specials": json_copy(rules.DECKS[rules.EDITION]["specials"]),
-                "cards": {cid: dict(card) for cid, card in rules.CARDS.items()},
-                "rounds": rules.ROUNDS, "options": self.options()}
+        return {
+            "locations": json_copy(rules.DECKS[rules.EDITION]["locations"]),
+            "specials": json_copy(rules.DECKS[rules.EDITION]["specials"]),
+            "cards": {cid: dict(card) for cid, card in rules.CARDS.items()},
+            "rounds": rules.ROUNDS,
+            "options": self.options(),
+        }
 
     def view(self, state, seat):
         """What ``seat`` may see (None: the teacher, who sees no hands)."""
@@ -92,25 +107,43 @@ class TornadoAlertEngine(EngineBasics):
         seats = []
         for s in range(state["seats"]):
             stack = state["stacks"][s]
-            seats.append({
-                "seat": s, "top": rules.top_card(stack), "location": rules.location_of(stack),
-                "cards": len(stack), "face_down": sum(1 for _, up in stack if not up),
-                "average": rules.average(stack, fdv, rules.edition(state)), "chips": list(state["chips"][s]),
-                "hand": len(state["hands"][s]) if state["phase"] == "play" else 0,
-                "results": json_copy(state["results"][s]), "score": rules.final(state["results"][s]),
-                "decided": state["decided"][s], "in_race": bool(race and s in race["slaps"]),
-            })
+            seats.append(
+                {
+                    "seat": s,
+                    "top": rules.top_card(stack),
+                    "location": rules.location_of(stack),
+                    "cards": len(stack),
+                    "face_down": sum(1 for _, up in stack if not up),
+                    "average": rules.average(stack, fdv, rules.edition(state)),
+                    "chips": list(state["chips"][s]),
+                    "hand": len(state["hands"][s]) if state["phase"] == "play" else 0,
+                    "results": json_copy(state["results"][s]),
+                    "score": rules.final(state["results"][s]),
+                    "decided": state["decided"][s],
+                    "in_race": bool(race and s in race["slaps"]),
+                }
+            )
         pile = state["pile"]
         view = {
-            "round": state["round"], "rounds": rules.ROUNDS, "phase": state["phase"],
-            "variant": state["options"]["variant"], "race_ms": state["options"]["race_ms"],
-            "pile": pile[-6:], "pile_size": len(pile), "pile_id": state["pile_id"],
-            "take": rules.value(pile[-1]) if pile else 0, "draw": len(state["draw"]),
+            "round": state["round"],
+            "rounds": rules.ROUNDS,
+            "phase": state["phase"],
+            "variant": state["options"]["variant"],
+            "race_ms": state["options"]["race_ms"],
+            "pile": pile[-6:],
+            "pile_size": len(pile),
+            "pile_id": state["pile_id"],
+            "take": rules.value(pile[-1]) if pile else 0,
+            "draw": len(state["draw"]),
             "turn": state["turn"] if state["options"]["variant"] == "turns" else None,
-            "last_player": state["last_player"], "last_take": json_copy(state["last_take"]),
+            "last_player": state["last_player"],
+            "last_take": json_copy(state["last_take"]),
             "race": {"pile": race["pile"], "slaps": len(race["slaps"])} if race else None,
-            "seats": seats, "events": json_copy(state["last"]), "over": rules.finished(state),
-            "moves": state["moves"], "edition": rules.edition(state),
+            "seats": seats,
+            "events": json_copy(state["last"]),
+            "over": rules.finished(state),
+            "moves": state["moves"],
+            "edition": rules.edition(state),
             # the reaction allowance: the pile waits before the next card (RULES.md)
             "hold": bool(state.get("hold")),
         }

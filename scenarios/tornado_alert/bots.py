@@ -5,6 +5,7 @@
 - ``daredevil``: slaps every pile it may, plays its most dangerous card.
 - ``random``: any legal action, from the seed's stream.
 """
+
 from __future__ import annotations
 
 from scenarios.base import draw
@@ -45,8 +46,12 @@ def photographer(state, seat):
             gain = sum(rules.value(c) for c in group)
             # worth at least the average so far (before cheat bonuses), or any decent pile while
             # the stack is small: a short stack is at the mercy of one tornado
-            if (not stack or gain * len(stack) >= total * len(group) or "gameover" in group
-                    or (len(stack) < 6 and gain >= 2 * len(group))):
+            if (
+                not stack
+                or gain * len(stack) >= total * len(group)
+                or "gameover" in group
+                or (len(stack) < 6 and gain >= 2 * len(group))
+            ):
                 return {"type": "slap", "pile": state["pile_id"]}
         if not rules.may_play(state, seat):
             return {"type": "wait", "pile": state["pile_id"]}

@@ -2,6 +2,7 @@
 their score came from places the Weather Service calls dangerous, what the tornado and lightning
 struck, beside what really keeps people safe in tornadoes. The question the game is built on:
 would you take that photo?"""
+
 from __future__ import annotations
 
 from scenarios.audience import verified
@@ -11,10 +12,15 @@ from scenarios.words import gettext_noop
 from . import ENGINE, rules, whatif
 
 #: topic -> knowledge-base fact; a page cites only the facts its audience may see
-TOPICS = {"underground": "tornado-shelter-underground", "interior": "tornado-interior-room",
-          "vehicles": "tornado-vehicles", "debris": "tornado-flying-debris",
-          "where_hurt": "tornado-deaths-mobile-homes", "roofs": "cat4-damage",
-          "what_kills": "what-kills-1963-2012"}
+TOPICS = {
+    "underground": "tornado-shelter-underground",
+    "interior": "tornado-interior-room",
+    "vehicles": "tornado-vehicles",
+    "debris": "tornado-flying-debris",
+    "where_hurt": "tornado-deaths-mobile-homes",
+    "roofs": "cat4-damage",
+    "what_kills": "what-kills-1963-2012",
+}
 #: locations where the safety notes say you are sheltered: everything else is a risk
 SHELTERED = rules.SAFE
 LOCATIONS = rules.LOCATIONS
@@ -31,13 +37,27 @@ def players(lesson) -> list[dict]:
             photos = sum(b["locations"].values())
             risky = sum(n for loc, n in b["locations"].items() if loc not in SHELTERED)
             holder = table["holders"].get(result["seat"])
-            rows.append({"table": table["table"], "seat": result["seat"], "holder": holder,
-                         "score": result["score"], "rank": result["rank"], "photos": photos, "risky": risky,
-                         "risky_share": round(100 * risky / photos) if photos else 0,
-                         "tornado": b["tornado"], "lightning": b["lightning"], "rover": b["rover"],
-                         "races_won": b["races_won"], "races_lost": b["races_lost"], "takes": b["takes"],
-                         "rounds": b["rounds"], "locations": b["locations"],
-                         "favourite": max(b["locations"], key=b["locations"].get) if b["locations"] else None})
+            rows.append(
+                {
+                    "table": table["table"],
+                    "seat": result["seat"],
+                    "holder": holder,
+                    "score": result["score"],
+                    "rank": result["rank"],
+                    "photos": photos,
+                    "risky": risky,
+                    "risky_share": round(100 * risky / photos) if photos else 0,
+                    "tornado": b["tornado"],
+                    "lightning": b["lightning"],
+                    "rover": b["rover"],
+                    "races_won": b["races_won"],
+                    "races_lost": b["races_lost"],
+                    "takes": b["takes"],
+                    "rounds": b["rounds"],
+                    "locations": b["locations"],
+                    "favourite": max(b["locations"], key=b["locations"].get) if b["locations"] else None,
+                }
+            )
     return rows
 
 
@@ -60,10 +80,17 @@ def summary(lesson) -> dict:
         for loc, n in row["locations"].items():
             places[loc] = places.get(loc, 0) + n
     photos = sum(places.values())
-    by_place = [{"id": loc["id"], "name": loc["name"], "value": loc["value"], "count": places.get(loc["id"], 0),
-                 "share": round(100 * places.get(loc["id"], 0) / photos) if photos else 0,
-                 "sheltered": loc["id"] in SHELTERED}
-                for loc in rules.DECKS[rules.EDITION]["locations"]]
+    by_place = [
+        {
+            "id": loc["id"],
+            "name": loc["name"],
+            "value": loc["value"],
+            "count": places.get(loc["id"], 0),
+            "share": round(100 * places.get(loc["id"], 0) / photos) if photos else 0,
+            "sheltered": loc["id"] in SHELTERED,
+        }
+        for loc in rules.DECKS[rules.EDITION]["locations"]
+    ]
     risky = sum(p["count"] for p in by_place if not p["sheltered"])
     # the safety notes of the places the class photographed most: the tablets' notes, graded
     notes, seen = [], set()
@@ -73,12 +100,21 @@ def summary(lesson) -> dict:
             seen.add(basis["fact"])
             notes.append({"place": place["name"], **basis})
     winners = [r for r in rows if r["rank"] == 1]
-    return {"players": len(rows), "tables": len(lesson.tables), "photos": photos, "risky": risky,
-            "risky_share": round(100 * risky / photos) if photos else 0, "places": by_place,
-            "tornado": sum(r["tornado"] for r in rows), "lightning": sum(r["lightning"] for r in rows),
-            "rover": sum(r["rover"] for r in rows), "races": sum(r["races_won"] for r in rows),
-            "notes": notes, "winner_risky_share": round(sum(r["risky_share"] for r in winners) / len(winners)) if winners else 0,
-            **_flags(lesson)}
+    return {
+        "players": len(rows),
+        "tables": len(lesson.tables),
+        "photos": photos,
+        "risky": risky,
+        "risky_share": round(100 * risky / photos) if photos else 0,
+        "places": by_place,
+        "tornado": sum(r["tornado"] for r in rows),
+        "lightning": sum(r["lightning"] for r in rows),
+        "rover": sum(r["rover"] for r in rows),
+        "races": sum(r["races_won"] for r in rows),
+        "notes": notes,
+        "winner_risky_share": round(sum(r["risky_share"] for r in winners) / len(winners)) if winners else 0,
+        **_flags(lesson),
+    }
 
 
 def cited(lesson, audience):
@@ -103,8 +139,12 @@ class TornadoAlertDebrief:
         facts, cites = cited(lesson, audience)
         shown = summary(lesson)
         replays = whatif.what_if(lesson.tables, SHELTERED) if shown["photos"] else None
-        return "scenarios/tornado_alert/debrief.html", {"summary": shown, "cited": facts,
-                                                         "citations": cites.facts, "whatif": replays}
+        return "scenarios/tornado_alert/debrief.html", {
+            "summary": shown,
+            "cited": facts,
+            "citations": cites.facts,
+            "whatif": replays,
+        }
 
     def report(self, lesson, table, seat, name, progress):
         progress(40, gettext_noop("Reading the photos"))
@@ -113,28 +153,50 @@ class TornadoAlertDebrief:
         mine["favourite_name"] = LOCATION_NAMES.get(mine["favourite"], "")
         basis = LOCATIONS[mine["favourite"]]["basis"] if mine["favourite"] else {}
         mine["note"] = basis if basis.get("fact") else None  # a sourced note only, never the game's own reasoning
-        context = {"name": name, "mine": mine, "table": table["table"], "seat": seat + 1, "cited": facts,
-                   "citations": cites.facts}
-        return "scenarios/tornado_alert/student_report.html", context, {
-            "score": mine["score"], "risky_share": mine["risky_share"], "facts": [f.key for f in cites.facts]}
+        context = {
+            "name": name,
+            "mine": mine,
+            "table": table["table"],
+            "seat": seat + 1,
+            "cited": facts,
+            "citations": cites.facts,
+        }
+        return (
+            "scenarios/tornado_alert/student_report.html",
+            context,
+            {"score": mine["score"], "risky_share": mine["risky_share"], "facts": [f.key for f in cites.facts]},
+        )
 
     def packet(self, lesson, progress):
         facts, cites = cited(lesson, "student")
         rows = players(lesson)
         progress(50, gettext_noop("Reading every table"))
         teacher_only = [f for f in lesson.facts("teacher") if not verified(f) and f.key in TOPICS.values()]
-        context = {"summary": summary(lesson), "rows": rows, "cited": facts, "citations": cites.facts,
-                   "teacher_only": teacher_only}
+        context = {
+            "summary": summary(lesson),
+            "rows": rows,
+            "cited": facts,
+            "citations": cites.facts,
+            "teacher_only": teacher_only,
+        }
         return "scenarios/tornado_alert/class_packet.html", context, {"players": len(rows)}
 
     def decisions(self, lesson, seat_ids, named):
         out = []
         for row in players(lesson):
-            item = {"seat_id": seat_ids.get((row["table"], row["seat"])), "table": row["table"], "seat": row["seat"],
-                    "score": row["score"], "photos": row["photos"], "risky": row["risky"],
-                    "tornado": row["tornado"], "lightning": row["lightning"], "races_won": row["races_won"],
-                    "races_lost": row["races_lost"],
-                    "struck_rounds": sum(1 for r in row["rounds"] if r["struck"])}
+            item = {
+                "seat_id": seat_ids.get((row["table"], row["seat"])),
+                "table": row["table"],
+                "seat": row["seat"],
+                "score": row["score"],
+                "photos": row["photos"],
+                "risky": row["risky"],
+                "tornado": row["tornado"],
+                "lightning": row["lightning"],
+                "races_won": row["races_won"],
+                "races_lost": row["races_lost"],
+                "struck_rounds": sum(1 for r in row["rounds"] if r["struck"]),
+            }
             if named:
                 item["nickname"] = row["holder"]["name"] if row["holder"] else ""
             out.append(item)

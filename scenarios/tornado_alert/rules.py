@@ -7,6 +7,7 @@ item is the top. ``pile_id`` counts every change of the play pile's top, and a s
 faster"). Slaps aimed at the same pile within the race window form a *race*, settled by a fair
 draw from the seed (RULES.md, "Slapping on a school network").
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -46,11 +47,19 @@ def _build_cards(deck: dict, mark: str) -> dict:
     cards = {}
     for loc in deck["locations"]:
         for n in range(1, loc["plain"] + 1):
-            cards[f"{loc['id']}{mark}{n}"] = {"kind": "location", "location": loc["id"], "value": loc["value"],
-                                              "tornado": False}
+            cards[f"{loc['id']}{mark}{n}"] = {
+                "kind": "location",
+                "location": loc["id"],
+                "value": loc["value"],
+                "tornado": False,
+            }
         for n in range(1, loc["tornado"] + 1):
-            cards[f"{loc['id']}{mark}t{n}"] = {"kind": "location", "location": loc["id"], "value": loc["value"],
-                                               "tornado": True}
+            cards[f"{loc['id']}{mark}t{n}"] = {
+                "kind": "location",
+                "location": loc["id"],
+                "value": loc["value"],
+                "tornado": True,
+            }
     for sp in deck["specials"]:
         for n in range(1, sp["count"] + 1):
             cid = sp["id"] if sp["count"] == 1 else f"{sp['id']}-{n}"
@@ -66,42 +75,92 @@ DECK = {edition: sorted(cards) for edition, cards in _BY_EDITION.items()}
 WORDS = frozenset(CARDS)
 
 OPTIONS = [
-    {"name": "variant", "default": "turns", "choices": ["turns", "free"], "label": gettext_noop("Variant"),
-     "choice_labels": {"turns": gettext_noop("Turns"), "free": gettext_noop("Free")},
-     "description": gettext_noop("Turns: play in seat order, as the rule book's main game. Free (Tornado Alert! 2): "
-                                 "no turn order, anyone plays whenever they like (3 to 6 players).")},
-    {"name": "race_ms", "default": 300, "choices": [0, 300, 600], "label": gettext_noop("Slaps this close together are a tie (milliseconds)"),
-     "description": gettext_noop("Slaps aimed at the same pile that reach the server within this window are equal: "
-                                 "a fair draw picks the winner, so the tablet nearest the access point does not always win. "
-                                 "0: the first slap to arrive wins.")},
-    {"name": "bot_reaction_ms", "default": 900, "choices": [500, 900, 1500], "label": gettext_noop("How long a bot takes to slap (milliseconds)"),
-     "description": gettext_noop("About how long a bot takes to slap a pile it likes (it varies by up to half either way).")},
-    {"name": "face_down_value", "default": 0, "choices": [0, -1], "label": gettext_noop("Face-down card value"),
-     "description": gettext_noop("The printed rule book says a face-down card is worth 0 in three places and -1 in one.")},
-    {"name": "allowance_ms", "default": 0, "choices": [0, 1500, 3000, 5000],
-     "label": gettext_noop("Extra time to react (milliseconds)"),
-     "description": gettext_noop("An accommodation for students who react slowly (a screen reader, a switch, a "
-                                 "slower hand): after every change of the pile it waits this long before the next "
-                                 "card, and every slap in that time competes in the fair draw. 0: no allowance.")},
-    {"name": "edition", "default": EDITION, "choices": None, "label": gettext_noop("Rules edition"),
-     "description": gettext_noop("The rules edition a game was set up with; 1 replays games stored by engine 1.0.0.")},
+    {
+        "name": "variant",
+        "default": "turns",
+        "choices": ["turns", "free"],
+        "label": gettext_noop("Variant"),
+        "choice_labels": {"turns": gettext_noop("Turns"), "free": gettext_noop("Free")},
+        "description": gettext_noop(
+            "Turns: play in seat order, as the rule book's main game. Free (Tornado Alert! 2): "
+            "no turn order, anyone plays whenever they like (3 to 6 players)."
+        ),
+    },
+    {
+        "name": "race_ms",
+        "default": 300,
+        "choices": [0, 300, 600],
+        "label": gettext_noop("Slaps this close together are a tie (milliseconds)"),
+        "description": gettext_noop(
+            "Slaps aimed at the same pile that reach the server within this window are equal: "
+            "a fair draw picks the winner, so the tablet nearest the access point does not always win. "
+            "0: the first slap to arrive wins."
+        ),
+    },
+    {
+        "name": "bot_reaction_ms",
+        "default": 900,
+        "choices": [500, 900, 1500],
+        "label": gettext_noop("How long a bot takes to slap (milliseconds)"),
+        "description": gettext_noop(
+            "About how long a bot takes to slap a pile it likes (it varies by up to half either way)."
+        ),
+    },
+    {
+        "name": "face_down_value",
+        "default": 0,
+        "choices": [0, -1],
+        "label": gettext_noop("Face-down card value"),
+        "description": gettext_noop(
+            "The printed rule book says a face-down card is worth 0 in three places and -1 in one."
+        ),
+    },
+    {
+        "name": "allowance_ms",
+        "default": 0,
+        "choices": [0, 1500, 3000, 5000],
+        "label": gettext_noop("Extra time to react (milliseconds)"),
+        "description": gettext_noop(
+            "An accommodation for students who react slowly (a screen reader, a switch, a "
+            "slower hand): after every change of the pile it waits this long before the next "
+            "card, and every slap in that time competes in the fair draw. 0: no allowance."
+        ),
+    },
+    {
+        "name": "edition",
+        "default": EDITION,
+        "choices": None,
+        "label": gettext_noop("Rules edition"),
+        "description": gettext_noop(
+            "The rules edition a game was set up with; 1 replays games stored by engine 1.0.0."
+        ),
+    },
 ]
 DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
 DECIDE = ("keep", "strike", "use_plus", "use_minus")
 #: the refusal of a slap at a pile someone already took, per seat of the one who took it: whole
 #: sentences, so the web layer can translate each ("Player 2 was faster.")
-FASTER = (gettext_noop("Player 1 was faster."), gettext_noop("Player 2 was faster."), gettext_noop("Player 3 was faster."),
-          gettext_noop("Player 4 was faster."), gettext_noop("Player 5 was faster."), gettext_noop("Player 6 was faster."))
+FASTER = (
+    gettext_noop("Player 1 was faster."),
+    gettext_noop("Player 2 was faster."),
+    gettext_noop("Player 3 was faster."),
+    gettext_noop("Player 4 was faster."),
+    gettext_noop("Player 5 was faster."),
+    gettext_noop("Player 6 was faster."),
+)
 #: edition 2, with a race window: a slap that reaches the server after the race was settled
-TOO_LATE = (gettext_noop("Too late: the pile was taken by Player 1."),
-            gettext_noop("Too late: the pile was taken by Player 2."),
-            gettext_noop("Too late: the pile was taken by Player 3."),
-            gettext_noop("Too late: the pile was taken by Player 4."),
-            gettext_noop("Too late: the pile was taken by Player 5."),
-            gettext_noop("Too late: the pile was taken by Player 6."))
+TOO_LATE = (
+    gettext_noop("Too late: the pile was taken by Player 1."),
+    gettext_noop("Too late: the pile was taken by Player 2."),
+    gettext_noop("Too late: the pile was taken by Player 3."),
+    gettext_noop("Too late: the pile was taken by Player 4."),
+    gettext_noop("Too late: the pile was taken by Player 5."),
+    gettext_noop("Too late: the pile was taken by Player 6."),
+)
 
 
 # --- Set-up ---------------------------------------------------------------------------------------
+
 
 def new_state(seed: int, seats: int, options=None) -> dict:
     options = {**DEFAULTS, **(options or {})}
@@ -113,13 +172,32 @@ def new_state(seed: int, seats: int, options=None) -> dict:
     if options["edition"] > 1 and options["variant"] == "free" and seats < 3:
         options["variant"] = "turns"  # Tornado Alert! 2 is for 3 to 6 players: two play the main game
     state = {
-        "seed": seed, "options": options, "seats": seats, "round": 0, "phase": "play",
-        "ended": False, "moves": 0, "races": 0,
+        "seed": seed,
+        "options": options,
+        "seats": seats,
+        "round": 0,
+        "phase": "play",
+        "ended": False,
+        "moves": 0,
+        "races": 0,
         "chips": [[0, 0] for _ in range(seats)],  # [plus, minus] chips held
-        "results": [[] for _ in range(seats)],    # per round: avg, applied, struck
+        "results": [[] for _ in range(seats)],  # per round: avg, applied, struck
         "decided": [False] * seats,
-        "stats": [{"takes": 0, "cards": 0, "value": 0, "locations": {}, "tornado": 0, "lightning": 0,
-                   "rover": 0, "races_won": 0, "races_lost": 0, "slaps_refused": 0} for _ in range(seats)],
+        "stats": [
+            {
+                "takes": 0,
+                "cards": 0,
+                "value": 0,
+                "locations": {},
+                "tornado": 0,
+                "lightning": 0,
+                "rover": 0,
+                "races_won": 0,
+                "races_lost": 0,
+                "slaps_refused": 0,
+            }
+            for _ in range(seats)
+        ],
         "last": [],
     }
     if options["edition"] > 1:
@@ -144,17 +222,31 @@ def _deal(state: dict) -> None:
         for hand in hands:
             hand.append(deck.pop())
     first = draw(state["seed"], "first", None, n) % state["seats"]
-    state.update({
-        "phase": "play", "draw": deck, "pile": [], "pile_id": 0, "hands": hands,
-        "stacks": [[] for _ in range(state["seats"])], "turn": first, "last_player": None,
-        "last_taker": None, "taken_since_play": False, "race": None, "passed": [],
-        "last_take": None, "decided": [False] * state["seats"], "gone": [],
-    })
+    state.update(
+        {
+            "phase": "play",
+            "draw": deck,
+            "pile": [],
+            "pile_id": 0,
+            "hands": hands,
+            "stacks": [[] for _ in range(state["seats"])],
+            "turn": first,
+            "last_player": None,
+            "last_taker": None,
+            "taken_since_play": False,
+            "race": None,
+            "passed": [],
+            "last_take": None,
+            "decided": [False] * state["seats"],
+            "gone": [],
+        }
+    )
     if edition(state) > 1:
         state["hold"] = None
 
 
 # --- Reading the state --------------------------------------------------------------------------------
+
 
 def value(card: str) -> int:
     return CARDS[card]["value"]
@@ -217,12 +309,18 @@ def due(state: dict) -> dict | None:
         return None
     hold = state.get("hold")
     if hold:  # the reaction allowance: every slap until then competes (RULES.md, "Reaction allowance")
-        return {"key": f"hold-{state['round']}-{hold['pile']}", "seconds": hold["ms"] / 1000,
-                "action": {"type": "open"}}
+        return {
+            "key": f"hold-{state['round']}-{hold['pile']}",
+            "seconds": hold["ms"] / 1000,
+            "action": {"type": "open"},
+        }
     if state["race"] is None:
         return None
-    return {"key": f"race-{state['round']}-{state['races']}", "seconds": state["options"]["race_ms"] / 1000,
-            "action": {"type": "settle"}}
+    return {
+        "key": f"race-{state['round']}-{state['races']}",
+        "seconds": state["options"]["race_ms"] / 1000,
+        "action": {"type": "settle"},
+    }
 
 
 def finished(state: dict) -> bool:
@@ -285,6 +383,7 @@ def actions(state: dict, seat) -> list[dict]:
 
 
 # --- Changing the state ---------------------------------------------------------------------------
+
 
 def apply(state: dict, seat, action: dict) -> list[dict]:
     """Validate, then apply; raises IllegalAction with the state untouched."""
@@ -396,7 +495,7 @@ def _take(state: dict, seat: int, how: str | None = None, slaps: list | None = N
     aimed = state["pile_id"]
     short = len(pile) < n
     group = pile[-n:] if not short else list(pile)
-    del pile[len(pile) - len(group):]
+    del pile[len(pile) - len(group) :]
     events = [{"type": "take", "seat": seat, "cards": list(group), "short": short}]
     me["takes"] += 1
     me["cards"] += len(group)
@@ -520,8 +619,14 @@ def _allow(state: dict, action: dict) -> list:
     """The teacher's accommodation for one seat: its reaction allowance in ms (edition 2)."""
     seat, ms = action.get("seat"), action.get("ms")
     choices = next(o["choices"] for o in OPTIONS if o["name"] == "allowance_ms")
-    if (edition(state) == 1 or not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["seats"]
-            or ms not in choices or isinstance(ms, bool)):
+    if (
+        edition(state) == 1
+        or not isinstance(seat, int)
+        or isinstance(seat, bool)
+        or not 0 <= seat < state["seats"]
+        or ms not in choices
+        or isinstance(ms, bool)
+    ):
         raise IllegalAction("not_now", gettext_noop("That is not something you can do now."))
     state["allow"][seat] = ms
     return [{"type": "allow", "seat": seat, "ms": ms}]
@@ -540,12 +645,22 @@ def _end_round(state: dict, reason: str, seat=None) -> list:
     if "hold" in state:
         state["hold"] = None
     for s in range(state["seats"]):
-        if (state["options"]["variant"] == "free" and reason in ("game_over", "game_over_drawn")
-                and len(state["hands"][s]) != hand_size(state["seats"])):
+        if (
+            state["options"]["variant"] == "free"
+            and reason in ("game_over", "game_over_drawn")
+            and len(state["hands"][s]) != hand_size(state["seats"])
+        ):
             state["chips"][s][1] += 1
             events.append({"type": "hand_penalty", "seat": s})
-        state["results"][s].append({"round": state["round"], "avg": average(state["stacks"][s], fdv, edition(state)),
-                                    "applied": 0, "struck": False, "cards": len(state["stacks"][s])})
+        state["results"][s].append(
+            {
+                "round": state["round"],
+                "avg": average(state["stacks"][s], fdv, edition(state)),
+                "applied": 0,
+                "struck": False,
+                "cards": len(state["stacks"][s]),
+            }
+        )
     if state["round"] >= ROUNDS:
         _finish(state)
     else:
@@ -588,6 +703,7 @@ def _decide(state: dict, seat: int, kind: str) -> list:
 
 # --- Scores ------------------------------------------------------------------------------------------
 
+
 def final(results: list) -> float:
     """The worst counted result (struck rounds do not count; the last round always does)."""
     counted = [r["avg"] + r["applied"] for r in results if not r["struck"]]
@@ -597,9 +713,18 @@ def final(results: list) -> float:
 def results(state: dict) -> list[dict]:
     rows = []
     for s in range(state["seats"]):
-        rows.append({"seat": s, "score": final(state["results"][s]), "rank": None,
-                     "breakdown": {"rounds": json_copy(state["results"][s]), "chips": list(state["chips"][s]),
-                                   **json_copy(state["stats"][s])}})
+        rows.append(
+            {
+                "seat": s,
+                "score": final(state["results"][s]),
+                "rank": None,
+                "breakdown": {
+                    "rounds": json_copy(state["results"][s]),
+                    "chips": list(state["chips"][s]),
+                    **json_copy(state["stats"][s]),
+                },
+            }
+        )
     for row in rows:
         row["rank"] = 1 + sum(1 for other in rows if other["score"] > row["score"])
     return rows

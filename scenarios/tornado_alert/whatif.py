@@ -7,6 +7,7 @@ It speaks to the engine only through its public interface (``setup``, ``results`
 bots, played by ``scenarios.base.play_out``), so it follows the rules of whatever edition the
 table was set up with. Pure: no Django; the same table always gives the same replay.
 """
+
 from __future__ import annotations
 
 from scenarios.base import play_out
@@ -28,9 +29,14 @@ def measure(results: list[dict], sheltered: set) -> dict:
         risky += sum(n for loc, n in b["locations"].items() if loc not in sheltered)
         strikes += b["tornado"]
     players = len(results) or 1
-    return {"photos": photos, "risky": risky, "risky_share": round(100 * risky / photos) if photos else 0,
-            "tornado": strikes, "tornado_per_player": round(strikes / players, 1),
-            "score": round(sum(r["score"] for r in results) / players, 2)}
+    return {
+        "photos": photos,
+        "risky": risky,
+        "risky_share": round(100 * risky / photos) if photos else 0,
+        "tornado": strikes,
+        "tornado_per_player": round(strikes / players, 1),
+        "score": round(sum(r["score"] for r in results) / players, 2),
+    }
 
 
 def _system_step(state: dict) -> dict:
@@ -57,5 +63,8 @@ def what_if(tables: list[dict], sheltered: set) -> dict:
         actual += ENGINE.results(state)
         for style in STYLES:
             styled[style] += replay(table["seed"], state["seats"], state["options"], style)
-    return {"class": measure(actual, sheltered), **{style: measure(rows, sheltered) for style, rows in styled.items()},
-            "tables": len(tables)}
+    return {
+        "class": measure(actual, sheltered),
+        **{style: measure(rows, sheltered) for style, rows in styled.items()},
+        "tables": len(tables),
+    }

@@ -5,69 +5,145 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('classroom', '0002_sessions_tables_seats'),
+        ("classroom", "0002_sessions_tables_seats"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Fact',
+            name="Fact",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.SlugField(max_length=60, unique=True)),
-                ('statement', models.TextField()),
-                ('number', models.CharField(max_length=200)),
-                ('values', models.JSONField(blank=True, default=dict)),
-                ('source', models.CharField(max_length=200, verbose_name='organisation or authors')),
-                ('title', models.CharField(max_length=300)),
-                ('year', models.PositiveSmallIntegerField()),
-                ('url', models.URLField(blank=True, max_length=300)),
-                ('decisions', models.JSONField(default=list)),
-                ('scenarios', models.JSONField(default=list)),
-                ('confidence', models.CharField(choices=[('O', 'Checked against an official or peer-reviewed source'), ('S', 'Secondary report of official data'), ('U', 'Not re-verified')], max_length=1)),
-                ('verified', models.BooleanField(default=False)),
-                ('age_band', models.CharField(choices=[('10+', '10+'), ('13+', '13+'), ('16+', '16+')], default='10+', max_length=4)),
-                ('deaths', models.BooleanField(default=False, verbose_name='mentions deaths')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("key", models.SlugField(max_length=60, unique=True)),
+                ("statement", models.TextField()),
+                ("number", models.CharField(max_length=200)),
+                ("values", models.JSONField(blank=True, default=dict)),
+                ("source", models.CharField(max_length=200, verbose_name="organisation or authors")),
+                ("title", models.CharField(max_length=300)),
+                ("year", models.PositiveSmallIntegerField()),
+                ("url", models.URLField(blank=True, max_length=300)),
+                ("decisions", models.JSONField(default=list)),
+                ("scenarios", models.JSONField(default=list)),
+                (
+                    "confidence",
+                    models.CharField(
+                        choices=[
+                            ("O", "Checked against an official or peer-reviewed source"),
+                            ("S", "Secondary report of official data"),
+                            ("U", "Not re-verified"),
+                        ],
+                        max_length=1,
+                    ),
+                ),
+                ("verified", models.BooleanField(default=False)),
+                (
+                    "age_band",
+                    models.CharField(
+                        choices=[("10+", "10+"), ("13+", "13+"), ("16+", "16+")], default="10+", max_length=4
+                    ),
+                ),
+                ("deaths", models.BooleanField(default=False, verbose_name="mentions deaths")),
             ],
             options={
-                'ordering': ['key'],
+                "ordering": ["key"],
             },
         ),
         migrations.CreateModel(
-            name='DebriefSettings',
+            name="DebriefSettings",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('intensity', models.CharField(choices=[('gentle', 'Gentle: no death tolls'), ('frank', 'Frank: death tolls shown where a fact has them')], default='gentle', max_length=10)),
-                ('age_band', models.CharField(choices=[('10+', '10+'), ('13+', '13+'), ('16+', '16+')], default='10+', max_length=4, verbose_name='youngest students')),
-                ('research_opt_in', models.BooleanField(default=False, verbose_name='share nicknames in research exports')),
-                ('session', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='debrief_settings', to='classroom.session')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "intensity",
+                    models.CharField(
+                        choices=[
+                            ("gentle", "Gentle: no death tolls"),
+                            ("frank", "Frank: death tolls shown where a fact has them"),
+                        ],
+                        default="gentle",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "age_band",
+                    models.CharField(
+                        choices=[("10+", "10+"), ("13+", "13+"), ("16+", "16+")],
+                        default="10+",
+                        max_length=4,
+                        verbose_name="youngest students",
+                    ),
+                ),
+                (
+                    "research_opt_in",
+                    models.BooleanField(default=False, verbose_name="share nicknames in research exports"),
+                ),
+                (
+                    "session",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="debrief_settings",
+                        to="classroom.session",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Report',
+            name="Report",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('student', 'Student report'), ('team', 'Team report'), ('class', 'Class packet')], max_length=10)),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], default='queued', max_length=10)),
-                ('progress', models.PositiveSmallIntegerField(default=0)),
-                ('step', models.CharField(blank=True, max_length=120)),
-                ('error', models.TextField(blank=True)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('html', models.TextField(blank=True)),
-                ('pdf', models.BinaryField(blank=True, default=b'')),
-                ('data', models.JSONField(blank=True, default=dict)),
-                ('queued_at', models.DateTimeField(blank=True, null=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('seat', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='reports', to='classroom.seat')),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='reports', to='classroom.session')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("student", "Student report"), ("team", "Team report"), ("class", "Class packet")],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("queued", "Queued"), ("running", "Running"), ("done", "Done"), ("failed", "Failed")],
+                        default="queued",
+                        max_length=10,
+                    ),
+                ),
+                ("progress", models.PositiveSmallIntegerField(default=0)),
+                ("step", models.CharField(blank=True, max_length=120)),
+                ("error", models.TextField(blank=True)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("html", models.TextField(blank=True)),
+                ("pdf", models.BinaryField(blank=True, default=b"")),
+                ("data", models.JSONField(blank=True, default=dict)),
+                ("queued_at", models.DateTimeField(blank=True, null=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "seat",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="reports",
+                        to="classroom.seat",
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="reports", to="classroom.session"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['session', 'kind', 'seat__table__number', 'seat__number'],
-                'constraints': [models.UniqueConstraint(fields=('session', 'kind', 'seat'), name='report_unique_seat'), models.UniqueConstraint(condition=models.Q(('seat__isnull', True)), fields=('session', 'kind'), name='report_unique_class')],
+                "ordering": ["session", "kind", "seat__table__number", "seat__number"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("session", "kind", "seat"), name="report_unique_seat"),
+                    models.UniqueConstraint(
+                        condition=models.Q(("seat__isnull", True)),
+                        fields=("session", "kind"),
+                        name="report_unique_class",
+                    ),
+                ],
             },
         ),
     ]

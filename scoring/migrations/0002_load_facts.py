@@ -1,5 +1,6 @@
 """Load the knowledge base from scoring/outcomes/facts.json. After editing the file, run
 ``manage.py load_facts`` (idempotent) rather than adding a migration for every wording change."""
+
 from django.db import migrations
 
 

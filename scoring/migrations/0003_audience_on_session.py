@@ -1,6 +1,7 @@
 """What students may see (intensity, age band) moves from the debrief settings to the session,
 where the new-session form sets it: each session keeps the choice its teacher made. The knowledge
 base is loaded again, because its facts now say which ones students may see."""
+
 from django.db import migrations
 
 
@@ -15,8 +16,9 @@ def copy_back(apps, schema_editor):
     DebriefSettings = apps.get_model("scoring", "DebriefSettings")
     Session = apps.get_model("classroom", "Session")
     for session in Session.objects.all().only("pk", "intensity", "age_band"):
-        DebriefSettings.objects.update_or_create(session_id=session.pk, defaults={
-            "intensity": session.intensity, "age_band": session.age_band})
+        DebriefSettings.objects.update_or_create(
+            session_id=session.pk, defaults={"intensity": session.intensity, "age_band": session.age_band}
+        )
 
 
 def reload_facts(apps, schema_editor):

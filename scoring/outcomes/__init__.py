@@ -3,6 +3,7 @@
 The file is the source of truth; ``load_facts`` (called by a data migration and by the
 ``load_facts`` management command) makes the table match it, so running it twice changes nothing.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,21 @@ FACTS_FILE = Path(__file__).parent / "facts.json"
 # Beside it, translations/<language>.json: each fact's statement and number in that language.
 TRANSLATIONS = Path(__file__).parent / "translations"
 TRANSLATED = ("statement", "number")
-FIELDS = ("statement", "number", "source", "title", "year", "url", "decisions", "scenarios",
-          "confidence", "verified", "age_band", "deaths", "values")
+FIELDS = (
+    "statement",
+    "number",
+    "source",
+    "title",
+    "year",
+    "url",
+    "decisions",
+    "scenarios",
+    "confidence",
+    "verified",
+    "age_band",
+    "deaths",
+    "values",
+)
 
 
 def read_facts(path: Path = FACTS_FILE) -> list[dict]:
@@ -24,8 +38,22 @@ def read_facts(path: Path = FACTS_FILE) -> list[dict]:
     facts = json.loads(path.read_text(encoding="utf-8"))["facts"]
     keys = set()
     for fact in facts:
-        missing = [f for f in ("key", "statement", "number", "source", "title", "year", "decisions",
-                               "confidence", "verified", "age_band") if f not in fact]
+        missing = [
+            f
+            for f in (
+                "key",
+                "statement",
+                "number",
+                "source",
+                "title",
+                "year",
+                "decisions",
+                "confidence",
+                "verified",
+                "age_band",
+            )
+            if f not in fact
+        ]
         if missing:
             raise ValueError(f"Fact {fact.get('key')!r} lacks {', '.join(missing)}")
         if fact["key"] in keys:
@@ -44,7 +72,8 @@ def load_facts(Fact, path: Path = FACTS_FILE) -> int:
     for fact in facts:
         Fact.objects.update_or_create(
             key=fact["key"],
-            defaults={field: fact.get(field, Fact._meta.get_field(field).get_default()) for field in FIELDS})
+            defaults={field: fact.get(field, Fact._meta.get_field(field).get_default()) for field in FIELDS},
+        )
     Fact.objects.exclude(key__in=[f["key"] for f in facts]).delete()
     return len(facts)
 

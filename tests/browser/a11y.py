@@ -15,6 +15,7 @@ A new scenario's lesson test calls these on each of its phases: ``check_axe`` on
 the keyboard helpers to play a turn without the mouse, ``announcements`` to read what a screen
 reader heard.
 """
+
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +41,9 @@ def axe_violations(page, *, include=None):
             {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}, resultTypes: ['violations']});
           return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
             nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' :: ' + (n.failureSummary || '').split('\\n').slice(0, 3).join(' '))}));
-        }""", include)
+        }""",
+        include,
+    )
 
 
 def check_axe(page, where: str, *, include=None):
@@ -65,15 +68,20 @@ def focused(page) -> str:
 
 
 def focus_matches(page, selector: str) -> bool:
-    return page.evaluate("(sel) => { const el = document.activeElement; return !!el && el !== document.body && !!el.closest(sel); }",
-                         selector)
+    return page.evaluate(
+        "(sel) => { const el = document.activeElement; return !!el && el !== document.body && !!el.closest(sel); }",
+        selector,
+    )
 
 
 def expect_focus_in(page, selector: str, *, timeout=5_000):
     """Waits until the focused element is (inside) selector; fails saying where focus is."""
     try:
-        page.wait_for_function("(sel) => { const el = document.activeElement; return !!el && el !== document.body && !!el.closest(sel); }",
-                               arg=selector, timeout=timeout)
+        page.wait_for_function(
+            "(sel) => { const el = document.activeElement; return !!el && el !== document.body && !!el.closest(sel); }",
+            arg=selector,
+            timeout=timeout,
+        )
     except Exception:
         raise AssertionError(f"focus is on {focused(page)!r}, not in {selector!r}") from None
 

@@ -1,4 +1,5 @@
 """Driving a whole lesson through real browsers: a teacher page and one page per tablet."""
+
 import json
 import re
 import time
@@ -82,7 +83,8 @@ def _policy_key(participant_nickname, session_id):
     from games.services import _bot, policy_bot
 
     seat = Seat.objects.select_related("table__game").get(
-        table__session_id=session_id, participant__nickname=participant_nickname)
+        table__session_id=session_id, participant__nickname=participant_nickname
+    )
     game = seat.table.game
     engine = ENGINES[game.scenario]
     state = engine.load(game.state)
@@ -109,12 +111,16 @@ def tap_once(page, nickname, session_id) -> bool:
     wanted = in_thread(_policy_key, nickname, session_id)
     if wanted not in keys:
         wanted = next((k for prefix in PRIORITY for k in keys if prefix in k), keys[0])
-    before = page.evaluate("() => document.querySelectorAll('.evac-feed li').length + ':' + document.body.innerText.length")
+    before = page.evaluate(
+        "() => document.querySelectorAll('.evac-feed li').length + ':' + document.body.innerText.length"
+    )
     page.locator(f"button.evac-act[data-key='{wanted}']").first.click()
     # The buttons are disabled until the server answers; wait for the answer before the next tap.
     # (and any question the tap asked, answered in the page, has closed)
-    page.wait_for_function("() => !document.querySelector('.sw-ask') && (!document.querySelector('button.evac-act[disabled]') || document.querySelector('.evac-results'))",
-                           timeout=10_000)
+    page.wait_for_function(
+        "() => !document.querySelector('.sw-ask') && (!document.querySelector('button.evac-act[disabled]') || document.querySelector('.evac-results'))",
+        timeout=10_000,
+    )
     del before
     return True
 
@@ -205,7 +211,9 @@ class Tapper:
         False when there is nothing to tap now."""
         if page.locator(self.results).count():
             return None
-        keys = page.locator(f"{self.buttons}:not([disabled])").evaluate_all("(bs) => bs.map((b) => b.dataset.key || '')")
+        keys = page.locator(f"{self.buttons}:not([disabled])").evaluate_all(
+            "(bs) => bs.map((b) => b.dataset.key || '')"
+        )
         if not keys:
             return False
         wanted = self.choose(page, nickname, session_id, keys)
@@ -220,8 +228,9 @@ class Tapper:
         except Exception:  # the view moved on under the finger: look again
             return False
         try:
-            page.wait_for_function(f"() => window.__swAnswers > {before} || document.querySelector('{self.results}')",
-                                   timeout=5_000)
+            page.wait_for_function(
+                f"() => window.__swAnswers > {before} || document.querySelector('{self.results}')", timeout=5_000
+            )
         except Exception:  # a tap the page let go unsent (a slap race another tablet settled): look again
             pass
         return True
@@ -259,12 +268,17 @@ class TornadoTapper(Tapper):
 TAPPERS = {
     "evacuation": Tapper("button.evac-act", ".evac-results", PRIORITY),
     "bermuda": Tapper("button.bt-act", ".bt-results", ('{"type":"sail"',)),
-    "stormfury": Tapper("button.sf-act", ".sf-results",
-                        ('{"type":"pick_role"', '{"type":"decline_trade"', '{"type":"discard"', '{"type":"end_turn"',
-                         '{"type":"draw"'), policy=False),
-    "resort": ResortTapper("button.rs-act", ".rs-results",
-                           ('{"type":"buy","options":2', '{"type":"option"', '{"type":"roll"', '{"type":"stay"',
-                            '{"type":"pass"')),
+    "stormfury": Tapper(
+        "button.sf-act",
+        ".sf-results",
+        ('{"type":"pick_role"', '{"type":"decline_trade"', '{"type":"discard"', '{"type":"end_turn"', '{"type":"draw"'),
+        policy=False,
+    ),
+    "resort": ResortTapper(
+        "button.rs-act",
+        ".rs-results",
+        ('{"type":"buy","options":2', '{"type":"option"', '{"type":"roll"', '{"type":"stay"', '{"type":"pass"'),
+    ),
     # "Let it go" (a pass) answers a pile one will not slap: the race settles once every seat has
     "tornado_alert": TornadoTapper(":is(button.ta-act, button.ta-pass)", ".ta-results", policy=False),
 }

@@ -1,12 +1,20 @@
 """Accessibility in real Chromium: axe-core on every page and every phase of every game screen,
 where focus goes after each action, and what the live region says."""
+
 import re
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.a11y import (announcements, check_axe, expect_focus_in, focus_is_visible, focused, press_until,
-                                watch_announcements)
+from tests.browser.a11y import (
+    announcements,
+    check_axe,
+    expect_focus_in,
+    focus_is_visible,
+    focused,
+    press_until,
+    watch_announcements,
+)
 from tests.browser.lesson import create_session, student_page, teacher_page
 from tests.conftest import in_thread
 
@@ -194,15 +202,17 @@ def test_a_whole_stormfury_turn_by_keyboard_with_axe_and_the_live_region(browser
     for _ in range(12):
         if student.locator("button.sf-act[data-key*='end_turn']:not([disabled])").count():
             break
-        if student.locator("button.sf-act[data-key*='\"type\":\"discard\"']:not([disabled])").count():
-            press_until(student, "button.sf-act[data-key*='\"type\":\"discard\"']:not([disabled])", limit=80)
+        if student.locator('button.sf-act[data-key*=\'"type":"discard"\']:not([disabled])').count():
+            press_until(student, 'button.sf-act[data-key*=\'"type":"discard"\']:not([disabled])', limit=80)
         else:
             press_until(student, "button[data-key='kind-discard']", limit=80)
         student.keyboard.press("Enter")
         student.wait_for_timeout(400)
     press_until(student, "button.sf-act[data-key*='end_turn']", limit=80)
     student.keyboard.press("Enter")
-    student.wait_for_function("() => (window.__announced || []).some((t) => t.includes('The storm moved'))", timeout=20_000)
+    student.wait_for_function(
+        "() => (window.__announced || []).some((t) => t.includes('The storm moved'))", timeout=20_000
+    )
     assert focused(student) != "body"
     check_axe(student, "Stormfury: after the storm")
 
@@ -222,7 +232,12 @@ def test_the_dashboard_keeps_focus_announces_alerts_and_moves_only_on_the_button
     code, session_id = create_session(teacher, bots=False, seats=2)
     students = {name: student_page(browser, asgi_server, code, name) for name in ("Ana", "Ben")}
     expect(teacher.locator(".roster")).to_contain_text("Ben")
-    table_of = lambda name: in_thread(lambda: Seat.objects.get(table__session_id=session_id, participant__nickname=name).table.number)  # noqa: E731
+
+    def table_of(name):
+        return in_thread(
+            lambda: Seat.objects.get(table__session_id=session_id, participant__nickname=name).table.number
+        )
+
     before = table_of("Ana")
 
     select = teacher.get_by_label("Move to table: Ana")
@@ -232,11 +247,15 @@ def test_the_dashboard_keeps_focus_announces_alerts_and_moves_only_on_the_button
     assert table_of("Ana") == before
     # A student joining changes the dashboard: focus is still on the same list, and what did not
     # change (the join panel, Ana's row) is the same node as before, so a screen reader keeps its place.
-    teacher.evaluate("() => { window.__kept = [document.querySelector('.join-panel'), document.querySelector('.roster-row')]; }")
+    teacher.evaluate(
+        "() => { window.__kept = [document.querySelector('.join-panel'), document.querySelector('.roster-row')]; }"
+    )
     student_page(browser, asgi_server, code, "Chloe")
     expect(teacher.locator(".roster")).to_contain_text("Chloe")
     expect_focus_in(teacher, "select[aria-label='Move to table: Ana']")
-    assert teacher.evaluate("() => window.__kept[0] === document.querySelector('.join-panel')"), "the join panel was redrawn"
+    assert teacher.evaluate("() => window.__kept[0] === document.querySelector('.join-panel')"), (
+        "the join panel was redrawn"
+    )
     assert teacher.evaluate("() => window.__kept[1] === document.querySelector('.roster-row')"), "Ana's row was redrawn"
     teacher.get_by_role("button", name="Move Ana").click()
     expect(teacher.get_by_label("Move to table: Ana")).not_to_have_value(str(before))
@@ -285,10 +304,22 @@ def test_the_turn_timer_warns_offers_more_time_and_says_when_the_bot_moved(brows
     assert focused(ana) != "body"
     assert any("more time" in t for t in announcements(ana))
 
-    ben.wait_for_function("() => (window.__announced || []).some((t) => t.includes('a bot moved for you'))", timeout=30_000)
-    seat_of = lambda name: in_thread(lambda: Seat.objects.get(table__session_id=session_id, participant__nickname=name).number)  # noqa: E731
-    actors = lambda seat: set(in_thread(lambda: list(Move.objects.filter(game__table__session_id=session_id, seat=seat)  # noqa: E731
-                                                       .values_list("actor", flat=True))))
+    ben.wait_for_function(
+        "() => (window.__announced || []).some((t) => t.includes('a bot moved for you'))", timeout=30_000
+    )
+
+    def seat_of(name):
+        return in_thread(lambda: Seat.objects.get(table__session_id=session_id, participant__nickname=name).number)
+
+    def actors(seat):
+        return set(
+            in_thread(
+                lambda: list(
+                    Move.objects.filter(game__table__session_id=session_id, seat=seat).values_list("actor", flat=True)
+                )
+            )
+        )
+
     assert actors(seat_of("Ben")) == {Move.Actor.STUDENT, Move.Actor.TIMER}
     assert actors(seat_of("Ana")) == {Move.Actor.STUDENT}  # her fresh turn is still running
     game = in_thread(lambda: Game.objects.get(table__session_id=session_id))
@@ -355,7 +386,8 @@ def test_axe_finds_nothing_serious_on_every_game_screen_in_spanish_and_dutch(bro
     from tests.browser.test_renderer_contract import HARNESS, screens
 
     harness = HARNESS.replace('<html lang="en">', f'<html lang="{lang}">').replace(
-        '<script type="module">', '<script src="/jsi18n/"></script>\n<script type="module">')
+        '<script type="module">', '<script src="/jsi18n/"></script>\n<script type="module">'
+    )
     context = browser.new_context(base_url=asgi_server, viewport={"width": 768, "height": 1024}, locale=lang)
     context.add_cookies([{"name": "django_language", "value": lang, "url": asgi_server}])
     page = context.new_page()
@@ -363,10 +395,21 @@ def test_axe_finds_nothing_serious_on_every_game_screen_in_spanish_and_dutch(bro
         scenario = registry.get(key)
         fixtures, teacher = screens(scenario)
         for name, msg in fixtures.items():
-            html = harness % {"css": scenario.stylesheet, "js": scenario.renderer, "fixture": json.dumps(
-                {"board": scenario.engine.board(), "message": msg, "teacher": teacher}).replace("</", "<\\/")}
-            page.route(f"{asgi_server}/renderer-harness", (lambda body: lambda route: route.fulfill(
-                status=200, content_type="text/html; charset=utf-8", body=body))(html))
+            html = harness % {
+                "css": scenario.stylesheet,
+                "js": scenario.renderer,
+                "fixture": json.dumps({"board": scenario.engine.board(), "message": msg, "teacher": teacher}).replace(
+                    "</", "<\\/"
+                ),
+            }
+            page.route(
+                f"{asgi_server}/renderer-harness",
+                (
+                    lambda body: (
+                        lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=body)
+                    )
+                )(html),
+            )
             page.goto("/renderer-harness")
             page.wait_for_selector("body[data-done='1']", timeout=10_000)
             where = f"{key} {name} in {lang}"
@@ -391,12 +434,17 @@ def test_axe_finds_nothing_serious_on_every_page_in_spanish_and_dutch(browser, a
     _code, session_id = create_session(teacher, bots=True)
     host = re.sub(r"^https?://|:\d+$", "", asgi_server)
     teacher.context.add_cookies([{"name": "django_language", "value": lang, "domain": host, "path": "/"}])
-    for url, what in (("/", "the sessions list"), ("/sessions/new/", "the new-session form"),
-                      (f"/sessions/{session_id}/", "the dashboard"), (f"/sessions/{session_id}/screen", "the projector"),
-                      (f"/sessions/{session_id}/kit/", "the lesson kit"), ("/lessons/evacuation/guide", "the guide"),
-                      ("/lessons/evacuation/how-to-play", "the how-to-play card"),
-                      (f"/sessions/{session_id}/delete", "the delete-session page"),
-                      ("/accounts/password_change/", "the change-password page")):
+    for url, what in (
+        ("/", "the sessions list"),
+        ("/sessions/new/", "the new-session form"),
+        (f"/sessions/{session_id}/", "the dashboard"),
+        (f"/sessions/{session_id}/screen", "the projector"),
+        (f"/sessions/{session_id}/kit/", "the lesson kit"),
+        ("/lessons/evacuation/guide", "the guide"),
+        ("/lessons/evacuation/how-to-play", "the how-to-play card"),
+        (f"/sessions/{session_id}/delete", "the delete-session page"),
+        ("/accounts/password_change/", "the change-password page"),
+    ):
         teacher.goto(url)
         expect(teacher.locator("html")).to_have_attribute("lang", lang)
         check_axe(teacher, f"{what} ({lang})")

@@ -1,6 +1,7 @@
 """A whole Bermuda Triangle lesson in real browsers: two students join by code, sail their
 fleets by tapping a ship then a space (and by keyboard), read the cone, and finish; then the
 bell (finish with bots), the class debrief with its cited facts, and the written reports."""
+
 import json
 import os
 import re
@@ -20,8 +21,10 @@ policy_key = policy_action  # the cautious captain: Bermuda's policy bot
 
 
 def wait_for_answer(page):
-    page.wait_for_function("() => !document.querySelector('button.bt-act[disabled]') || document.querySelector('.bt-results')",
-                           timeout=10_000)
+    page.wait_for_function(
+        "() => !document.querySelector('button.bt-act[disabled]') || document.querySelector('.bt-results')",
+        timeout=10_000,
+    )
 
 
 def tap(page, nickname, session_id, how="button") -> bool:
@@ -42,7 +45,9 @@ def tap(page, nickname, session_id, how="button") -> bool:
         # tap the ship on the map, then the space it marks (ships in a port sit close together,
         # so the tap goes to the ship's own shape)
         page.locator(f"g.bt-ship.can-pick[data-ship='{action['ship']}']").dispatch_event("click")
-        expect(page.locator(f"button.bt-pick[data-key='pick-{action['ship']}']")).to_have_attribute("aria-pressed", "true")
+        expect(page.locator(f"button.bt-pick[data-key='pick-{action['ship']}']")).to_have_attribute(
+            "aria-pressed", "true"
+        )
         page.locator(f"g.bt-dest[data-to='{action['to']}']").dispatch_event("click")
     elif how == "keyboard":
         button = page.locator(f"button.bt-act[data-key='{wanted}']")
@@ -69,8 +74,9 @@ def new_session(teacher, seats, bots, rounds):
 
 
 def moves(session_id):
-    return in_thread(lambda: list(Move.objects.filter(game__table__session_id=session_id)
-                                  .values_list("seat", "actor", "action")))
+    return in_thread(
+        lambda: list(Move.objects.filter(game__table__session_id=session_id).values_list("seat", "actor", "action"))
+    )
 
 
 def test_two_captains_sail_a_whole_game_by_map_buttons_and_keyboard(browser, asgi_server):
@@ -87,7 +93,9 @@ def test_two_captains_sail_a_whole_game_by_map_buttons_and_keyboard(browser, asg
     expect(omar.locator(".bt-banner")).to_contain_text("Waiting for Fleet 1")
     assert omar.locator("button.bt-act").count() == 0
     # Every move says whether it ends in the cone, in words.
-    expect(maya.locator("button.bt-act").first).to_contain_text(re.compile("clear of the cone|in the margin|in the cone"))
+    expect(maya.locator("button.bt-act").first).to_contain_text(
+        re.compile("clear of the cone|in the margin|in the cone")
+    )
 
     tap(maya, "Maya", session_id, how="map")
     expect(omar.locator(".bt-banner--turn")).to_contain_text("Your turn")

@@ -1,4 +1,5 @@
 """A whole evacuation lesson in real browsers: a teacher and students on their own tablets."""
+
 import pytest
 from playwright.sync_api import expect
 
@@ -12,8 +13,13 @@ NAMES = ["Ana", "Ben", "Chloe", "Dev"]
 
 
 def moves(session_id, **filters):
-    return in_thread(lambda: list(Move.objects.filter(game__table__session_id=session_id, **filters)
-                                  .values_list("game_id", "seq", "seat", "actor", "action_id")))
+    return in_thread(
+        lambda: list(
+            Move.objects.filter(game__table__session_id=session_id, **filters).values_list(
+                "game_id", "seq", "seat", "actor", "action_id"
+            )
+        )
+    )
 
 
 def test_four_students_play_a_whole_game_while_the_teacher_watches(browser, asgi_server):
@@ -70,6 +76,7 @@ def test_bell_rings_finish_with_bots(browser, asgi_server):
     students = {name: student_page(browser, asgi_server, code, name) for name in NAMES[:2]}
     teacher.get_by_role("button", name="Start the game").click()
     from tests.browser.lesson import tap_once
+
     for name, page in students.items():
         expect(page.locator(".evac-actions")).to_be_visible()
         tap_once(page, name, session_id)
@@ -106,5 +113,6 @@ def test_parked_lesson_resumes_on_a_reloaded_tablet(browser, asgi_server):
     student.reload()
     expect(student.locator("button.evac-act:not([disabled])").first).to_be_visible()
     from tests.browser.lesson import tap_once
+
     tap_once(student, "Ana", session_id)
     assert len(moves(session_id, seat=0)) == before + 1

@@ -1,5 +1,6 @@
 """On the tablet a real-world basis shows its grade: a checked fact as what really happened, a
 secondary one as reported, each with its source (the renderers, drawn by Chromium)."""
+
 import functools
 import importlib.util
 import threading
@@ -22,7 +23,9 @@ class _Quiet(SimpleHTTPRequestHandler):
 def harness_server():
     """The repository served as static files, as the renderer harnesses expect."""
     for name in ("evacuation", "stormfury"):
-        spec = importlib.util.spec_from_file_location(f"{name}_fixtures", ROOT / "scenarios" / name / "harness" / "build_fixtures.py")
+        spec = importlib.util.spec_from_file_location(
+            f"{name}_fixtures", ROOT / "scenarios" / name / "harness" / "build_fixtures.py"
+        )
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         module.main()
@@ -34,7 +37,7 @@ def harness_server():
 
 
 def test_a_secondary_fact_on_a_chance_card_is_shown_as_reported(browser, harness_server):
-    """"Gridlock" rests on a news report of the Rita evacuation (grade S): the card says
+    """ "Gridlock" rests on a news report of the Rita evacuation (grade S): the card says
     "reported" and names who reported it; it never says "really happened"."""
     page = browser.new_page(viewport={"width": 768, "height": 1024})
     page.goto(f"{harness_server}/scenarios/evacuation/harness/index.html?s=mid&nav=0")

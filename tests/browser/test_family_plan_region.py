@@ -3,6 +3,7 @@ teacher on the Caribbean Netherlands sets the region on the new-session form and
 prints a plan with 911, litres and metres, the islands' own warning sites and A4 paper; a class
 on the US Gulf coast gets a Spanish plan with 911, gallons and feet, the National Hurricane
 Center and FEMA's Spanish site, on Letter paper. The plan, the kit page and the guide pass axe."""
+
 import io
 import re
 
@@ -49,11 +50,14 @@ def _printed(page):
     """The plan's PDF as the tablet's browser downloads it from the plan page's link (its own
     language and cookie): its words and its page width in points."""
     link = page.locator("a.button.primary[href$='plan.pdf']")
-    body = page.evaluate("""async (url) => {
+    body = page.evaluate(
+        """async (url) => {
         const answer = await fetch(url);
         if (!answer.ok || answer.headers.get("content-type") !== "application/pdf") return null;
         return Array.from(new Uint8Array(await answer.arrayBuffer()));
-    }""", link.get_attribute("href"))
+    }""",
+        link.get_attribute("href"),
+    )
     assert body, "no PDF"
     reader = PdfReader(io.BytesIO(bytes(body)))
     text = " ".join(" ".join(p.extract_text() for p in reader.pages).split())

@@ -1,4 +1,5 @@
 """School Wi-Fi: a tablet that drops off mid-turn, and a network that blocks WebSockets."""
+
 import json
 import re
 import time
@@ -14,8 +15,13 @@ pytestmark = pytest.mark.browser
 
 
 def student_moves(session_id):
-    return in_thread(lambda: list(Move.objects.filter(game__table__session_id=session_id, seat=0)
-                                  .order_by("seq").values_list("action_id", flat=True)))
+    return in_thread(
+        lambda: list(
+            Move.objects.filter(game__table__session_id=session_id, seat=0)
+            .order_by("seq")
+            .values_list("action_id", flat=True)
+        )
+    )
 
 
 def test_tablet_offline_mid_turn_loses_and_doubles_nothing(browser, asgi_server):
@@ -35,7 +41,7 @@ def test_tablet_offline_mid_turn_loses_and_doubles_nothing(browser, asgi_server)
     for ws, _server in sockets:
         ws.close()
     expect(student.locator("#connection")).to_contain_text("Reconnecting")
-    button = student.locator("button.evac-act[data-key*='\"type\":\"wait\"']").first
+    button = student.locator('button.evac-act[data-key*=\'"type":"wait"\']').first
     button.click()
     student.wait_for_timeout(1500)
     assert student_moves(session_id) == before  # nothing can arrive while offline
@@ -109,7 +115,7 @@ def test_a_tablet_missing_its_own_view_catches_up_once_while_bots_keep_moving(br
     before = student_moves(session_id)
 
     lost["dropping"] = True
-    student.locator("button.evac-act[data-key*='\"type\":\"wait\"']").first.click()
+    student.locator('button.evac-act[data-key*=\'"type":"wait"\']').first.click()
     student.wait_for_timeout(5_000)
     assert lost["dropped"] >= 1 and lost["behind_at"] is not None
     assert len(lost["syncs"]) == 1, "one sync for a view that went missing"

@@ -4,6 +4,7 @@ student relies on once the page's own colours are replaced by the system's: the 
 draws a visible outline (box shadows are dropped in forced colours), and a pressed or selected
 control looks different from its unpressed neighbour in something other than a background the
 system paints over. Screenshots go to ``$FORCED_SHOTS`` (default: a temporary folder)."""
+
 import io
 import json
 import os
@@ -73,7 +74,9 @@ def harness(html):
 
 def assert_focus_ring(page, where):
     outline = page.evaluate(OUTLINE_JS)
-    assert outline["style"] != "none" and outline["width"] >= 2, f"{where}: {focused(page)!r} has no outline in forced colours: {outline}"
+    assert outline["style"] != "none" and outline["width"] >= 2, (
+        f"{where}: {focused(page)!r} has no outline in forced colours: {outline}"
+    )
 
 
 @pytest.mark.parametrize("key", registry.keys())
@@ -86,8 +89,11 @@ def test_every_game_screen_keeps_focus_and_selection_in_forced_colours(browser, 
     context = browser.new_context(viewport=TABLET, base_url=asgi_server, forced_colors="active")
     page = context.new_page()
     for name, msg in fixtures.items():
-        html = HARNESS % {"css": scenario.stylesheet, "js": scenario.renderer,
-                          "fixture": json.dumps({"board": board, "message": msg, "teacher": teacher}).replace("</", "<\\/")}
+        html = HARNESS % {
+            "css": scenario.stylesheet,
+            "js": scenario.renderer,
+            "fixture": json.dumps({"board": board, "message": msg, "teacher": teacher}).replace("</", "<\\/"),
+        }
         page.route(f"{asgi_server}/renderer-harness", harness(html))
         page.goto("/renderer-harness")
         page.wait_for_selector("body[data-done='1']", timeout=10_000)
@@ -128,7 +134,9 @@ def test_the_dashboard_and_a_live_tablet_keep_focus_and_selection_in_forced_colo
     # A seat's dot still tells an online student from a bot's seat (filled against hollow).
     online, bot = (teacher.locator(f".seats .dot.{kind}").first.evaluate(PAGE_BOX_JS) for kind in ("on", "bot"))
     seen_online, seen_bot = colours(teacher, online), colours(teacher, bot)
-    assert any(share >= 0.05 and c not in seen_bot for c, share in seen_online.items()), "an online seat's dot looks like a bot's"
+    assert any(share >= 0.05 and c not in seen_bot for c, share in seen_online.items()), (
+        "an online seat's dot looks like a bot's"
+    )
     teacher.screenshot(path=str(shots / "dashboard_forced.png"), full_page=True)
     press_until(student, "button.evac-act:not([disabled])")
     assert focus_matches(student, "#play")

@@ -1,5 +1,6 @@
 """The teacher's joining controls in a real browser: the cap on the new-session form, and the
 session page's cap and "Lock joining" button, at tablet size."""
+
 import os
 
 from playwright.sync_api import expect
@@ -47,7 +48,9 @@ def test_a_teacher_sets_the_cap_and_locks_joining(page):
     _shot(page, "session_locked_phone")
     page.set_viewport_size({"width": 768, "height": 1024})
 
-    tablet = page.context.browser.new_context(viewport={"width": 768, "height": 1024}, base_url=session_url.split("/sessions")[0])
+    tablet = page.context.browser.new_context(
+        viewport={"width": 768, "height": 1024}, base_url=session_url.split("/sessions")[0]
+    )
     student = tablet.new_page()
     student.goto(f"/join/{session.join_code}")
     student.get_by_label("Nickname").fill("Late")

@@ -8,6 +8,7 @@ The test runs for Hurricane Approaching! (three households and a bot, played to 
 students) and for Project Stormfury (the three as one team, six turns, played to the end by the
 students). The teacher's page is driven as usual; only the students are keyboard-only.
 """
+
 import io
 import re
 import time
@@ -19,8 +20,7 @@ from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from classroom.models import Session
-from tests.browser.a11y import (announcements, expect_focus_in, focus_matches, focused, press_until,
-                                watch_announcements)
+from tests.browser.a11y import announcements, expect_focus_in, focus_matches, focused, press_until, watch_announcements
 from tests.browser.lesson import _policy_key, accept_questions, teacher_page
 from tests.conftest import TABLET, in_thread
 
@@ -30,12 +30,24 @@ ROOT = Path(__file__).resolve().parents[2]
 # Each tablet's browser speaks another language than the one its student picks, so the page's
 # first language proves the browser's default and the second one proves the picker.
 STUDENTS = {
-    "Ann": {"browser": "nl-NL", "lang": "en", "hello": "Hi Ann!",
-            "report": {"evacuation": "Your 48 hours", "stormfury": "Who did what"}},
-    "Bea": {"browser": "nl-NL", "lang": "es", "hello": "¡Hola, Bea!",
-            "report": {"evacuation": "Tus 48 horas", "stormfury": "Quién hizo qué"}},
-    "Cas": {"browser": "es-MX", "lang": "nl", "hello": "Hoi Cas!",
-            "report": {"evacuation": "Jouw 48 uur", "stormfury": "Wie deed wat"}},
+    "Ann": {
+        "browser": "nl-NL",
+        "lang": "en",
+        "hello": "Hi Ann!",
+        "report": {"evacuation": "Your 48 hours", "stormfury": "Who did what"},
+    },
+    "Bea": {
+        "browser": "nl-NL",
+        "lang": "es",
+        "hello": "¡Hola, Bea!",
+        "report": {"evacuation": "Tus 48 horas", "stormfury": "Quién hizo qué"},
+    },
+    "Cas": {
+        "browser": "es-MX",
+        "lang": "nl",
+        "hello": "Hoi Cas!",
+        "report": {"evacuation": "Jouw 48 uur", "stormfury": "Wie deed wat"},
+    },
 }
 
 # Lines of each game's live region that are translated today (turn and seat announcements), as
@@ -47,8 +59,10 @@ SAID = {
 PREFIX = {"evacuation": "evac", "stormfury": "sf"}
 # How evacuation's feed lines begin in English (the engine's sentences, written on the server in
 # each reader's language): an es or nl tablet's feed and live region must carry none of them.
-ENGLISH_FEED = re.compile(r"\b(Drove to|Stuck in traffic|Bought|Arrived at|Left home|Waited and|Chose the|"
-                          r"Took \$|Picked up|Decided to|Tropical-storm winds|Back home|Gave a reason|You arrived)")
+ENGLISH_FEED = re.compile(
+    r"\b(Drove to|Stuck in traffic|Bought|Arrived at|Left home|Waited and|Chose the|"
+    r"Took \$|Picked up|Decided to|Tropical-storm winds|Back home|Gave a reason|You arrived)"
+)
 RESULTS = {"evacuation": ".evac-results", "stormfury": ".sf-results"}
 
 
@@ -69,15 +83,19 @@ def fragment(text) -> str:
 
 # ---- the keyboard ---------------------------------------------------------------------------------
 
+
 def keyboard_to(page, selector, *, limit=120):
     """Moves focus to selector with Tab, or Shift+Tab when it lies before the focused control."""
     if focus_matches(page, selector):
         return
-    behind = page.evaluate("""(sel) => {
+    behind = page.evaluate(
+        """(sel) => {
       const target = document.querySelector(sel), active = document.activeElement;
       return !!(target && active && active !== document.body
                 && (active.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_PRECEDING));
-    }""", selector)
+    }""",
+        selector,
+    )
     press_until(page, selector, key="Shift+Tab" if behind else "Tab", limit=limit)
 
 
@@ -127,8 +145,13 @@ SF_PRIORITY = ('"type":"pick_role"', '"type":"decline_trade"', '"type":"discard"
 def wanted_key(scenario, page, name, session_id):
     """The data-key a sensible student chooses now among the enabled buttons, or None."""
     prefix = PREFIX[scenario]
-    keys = [k for k in page.locator(f"button.{prefix}-act:not([disabled])").evaluate_all(
-        "(bs) => bs.map((b) => b.dataset.key)") if k and k.startswith("{")]
+    keys = [
+        k
+        for k in page.locator(f"button.{prefix}-act:not([disabled])").evaluate_all(
+            "(bs) => bs.map((b) => b.dataset.key)"
+        )
+        if k and k.startswith("{")
+    ]
     if not keys:
         return None
     if scenario == "evacuation":
@@ -167,8 +190,10 @@ def step(scenario, page, name, session_id, count) -> bool:
         return True
     keyboard_to(page, f"button.{prefix}-act[data-key='{key}']")
     page.keyboard.press("Enter" if count % 2 else "Space")  # both keys press a button
-    page.wait_for_function(f"() => !document.querySelector('.sw-ask') && (!document.querySelector('button.{prefix}-act[disabled]') || document.querySelector('{RESULTS[scenario]}'))",
-                           timeout=10_000)
+    page.wait_for_function(
+        f"() => !document.querySelector('.sw-ask') && (!document.querySelector('button.{prefix}-act[disabled]') || document.querySelector('{RESULTS[scenario]}'))",
+        timeout=10_000,
+    )
     try:
         check_step(page, scenario, name)
     except AssertionError as error:
@@ -177,6 +202,7 @@ def step(scenario, page, name, session_id, count) -> bool:
 
 
 # ---- the lesson -------------------------------------------------------------------------------------
+
 
 def new_session(teacher, scenario):
     teacher.get_by_role("link", name="New session").click()
@@ -225,7 +251,8 @@ def read_report(page, session_id, heading, timeout=180):
 
 @pytest.mark.parametrize("scenario", ["evacuation", "stormfury"])
 def test_spanish_dutch_and_english_students_play_a_whole_game_by_keyboard_in_their_languages(
-        browser, asgi_server, celery_worker, scenario):
+    browser, asgi_server, celery_worker, scenario
+):
     teacher = teacher_page(browser, asgi_server)
     code, session_id = new_session(teacher, scenario)
     students = {name: tablet(browser, asgi_server, code, name) for name in STUDENTS}

@@ -1,5 +1,6 @@
 """The teacher's flow around the game in a real browser: asked in the page before starting
 with names waiting, and a lesson that ends by itself when every table has finished."""
+
 import re
 
 from playwright.sync_api import expect

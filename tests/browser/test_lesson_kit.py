@@ -4,6 +4,7 @@ after-check, the tablet follows without a reload, the student answers the other 
 what changed, and the gain shows on the class debrief, in the class packet and in the student's
 own report (written by a real Celery worker). Screenshots of the
 kit's pages at four sizes go to ``$KIT_SHOTS`` (default: a temporary folder)."""
+
 import os
 from pathlib import Path
 
@@ -32,8 +33,10 @@ def _answers(session_id, nickname, phase):
     from lessons import knowledge
 
     participant = Participant.objects.get(session_id=session_id, nickname=nickname)
-    return {s.item.pk: (s.item.answer, next(c for c in s.order if c != s.item.answer))
-            for s in knowledge.items_for(participant, phase)}
+    return {
+        s.item.pk: (s.item.answer, next(c for c in s.order if c != s.item.answer))
+        for s in knowledge.items_for(participant, phase)
+    }
 
 
 def answer(page, session_id, nickname, phase, *, right):
@@ -53,9 +56,11 @@ def shoot(page, name, shots, whole_page=True):
     for size, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
         page.screenshot(path=str(shots / f"{name}-{size}.png"), full_page=True)
-        sideways = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
-                                 if whole_page else
-                                 "() => { const p = document.querySelector('.kit-panel'); return p.scrollWidth - p.clientWidth; }")
+        sideways = page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            if whole_page
+            else "() => { const p = document.querySelector('.kit-panel'); return p.scrollWidth - p.clientWidth; }"
+        )
         assert sideways <= 1, f"{name} scrolls sideways at {size}"
     page.set_viewport_size({"width": 1366, "height": 768})
 
@@ -66,8 +71,9 @@ def _let_in(session_id):
     Participant.objects.filter(session_id=session_id).update(approved=True)
 
 
-def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_reports(browser, asgi_server, celery_worker,
-                                                                                      tmp_path):
+def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_reports(
+    browser, asgi_server, celery_worker, tmp_path
+):
     shots = Path(os.environ.get("KIT_SHOTS", tmp_path))
     shots.mkdir(parents=True, exist_ok=True)
     in_thread(_load_facts)
@@ -124,8 +130,9 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     teacher.goto(f"/sessions/{session_id}/debrief/")
     panel = teacher.locator(".kit-panel")
     expect(panel.get_by_role("heading", name="How the class's answers changed: the knowledge check")).to_be_visible()
-    expect(panel).to_contain_text("For the 1 student who answered before play (on time) and after: 0% right before, "
-                                  "100% after.")
+    expect(panel).to_contain_text(
+        "For the 1 student who answered before play (on time) and after: 0% right before, 100% after."
+    )
     expect(panel.locator(".kit-gain")).to_have_text("Normalized gain: 1.00 (90% interval 1.00 to 1.00).")
     expect(panel).to_contain_text("Indicative only:")
     expect(panel.locator("table").nth(1).locator("tbody tr")).to_have_count(2 * asked)
@@ -154,7 +161,8 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     own = student.locator(".kit-panel")
     expect(own).to_contain_text("Your knowledge check, before and after")
     expect(own.locator(".kit-own").get_by_role("status")).to_have_text(
-        f"Before: 0 of {asked} right · After: {asked} of {asked} right")
+        f"Before: 0 of {asked} right · After: {asked} of {asked} right"
+    )
     own.get_by_role("link", name="Open your family emergency plan").click()
     expect(student.get_by_role("heading", name="Our family emergency plan")).to_be_visible()
     expect(student.locator(".kit-plan-lines")).to_contain_text("from your game")

@@ -4,6 +4,7 @@ After every step, the first turn and the end included, focus is on a control of 
 on the page), the page is in the student's language, the tab's title says the game's state, and
 the live region has said the step in that language: the student's own moves in the second
 person ("You rolled 4.", "Llevaste el Barco 2…"), never in English on a Spanish tablet."""
+
 import json
 import re
 
@@ -34,7 +35,9 @@ def new_session(teacher, scenario, option_label, option_value):
 
 def settled(page, prefix):
     """The screen is not waiting on the server (its buttons are back, or the game is over)."""
-    page.wait_for_function(f"() => document.querySelector('.{prefix}')?.getAttribute('aria-busy') === 'false'", timeout=15_000)
+    page.wait_for_function(
+        f"() => document.querySelector('.{prefix}')?.getAttribute('aria-busy') === 'false'", timeout=15_000
+    )
 
 
 def check_step(page, prefix, lang, where):
@@ -46,13 +49,22 @@ def check_step(page, prefix, lang, where):
         raise AssertionError(f"{where}: {error}") from None
     expect(page.locator("html")).to_have_attribute("lang", lang)
     # read together, as bots keep moving the game on
-    title, banner = page.evaluate(f"() => [document.title, document.querySelector('.{prefix}-banner-title').textContent.trim()]")
+    title, banner = page.evaluate(
+        f"() => [document.title, document.querySelector('.{prefix}-banner-title').textContent.trim()]"
+    )
     assert title.startswith(banner + " · "), f"{where}: title {title!r}, banner {banner!r}"
 
 
 # ---- the resort game, in English ------------------------------------------------------------------
 
-BAD_ENGLISH = ("You is ", "You owns", "You picks", "You loses", "You landed in the Bermuda Triangle and loses", "its owner You")
+BAD_ENGLISH = (
+    "You is ",
+    "You owns",
+    "You picks",
+    "You loses",
+    "You landed in the Bermuda Triangle and loses",
+    "its owner You",
+)
 
 
 def plot_by_keyboard(page):
@@ -79,10 +91,13 @@ def resort_step(page, count):
         plot_by_keyboard(page)
         return "plot"
     keys = page.locator("button.rs-act:not([disabled])").evaluate_all("(bs) => bs.map((b) => b.dataset.key)")
-    wanted = next((k for k in keys if '"type":"buy","options":2' in k), None) \
-        or next((k for k in keys if '"type":"option"' in k), None) \
-        or next((k for k in keys if '"type":"roll"' in k or '"type":"stay"' in k), None) \
-        or next((k for k in keys if '"type":"pass"' in k), None) or (keys[0] if keys else None)
+    wanted = (
+        next((k for k in keys if '"type":"buy","options":2' in k), None)
+        or next((k for k in keys if '"type":"option"' in k), None)
+        or next((k for k in keys if '"type":"roll"' in k or '"type":"stay"' in k), None)
+        or next((k for k in keys if '"type":"pass"' in k), None)
+        or (keys[0] if keys else None)
+    )
     if wanted is None:
         return None
     keyboard_to(page, f"button.rs-act[data-key='{wanted}']")
@@ -107,7 +122,9 @@ def test_an_english_student_plays_the_resort_game_to_its_end_by_keyboard(browser
         if page.locator(".rs-results").count():
             break
         try:
-            page.locator("button.rs-act:not([disabled]), button.rs-coord:not([disabled]), .rs-results").first.wait_for(timeout=15_000)
+            page.locator("button.rs-act:not([disabled]), button.rs-coord:not([disabled]), .rs-results").first.wait_for(
+                timeout=15_000
+            )
         except Exception:
             raise AssertionError(f"nothing to do for 15 s; focus on {focused(page)!r}") from None
         kind = resort_step(page, count)
@@ -147,12 +164,16 @@ def test_a_spanish_student_sails_bermuda_to_its_end_by_keyboard(browser, asgi_se
     expect(page.locator(".bt-banner-title")).to_be_visible()
     check_step(page, "bt", "es", "the first turn")
     expect(page.locator("[data-live-region]")).not_to_be_empty()
-    your_turn = fragment(translated("bermuda", "es", "Your turn: you rolled %(roll)s. Pick a ship, then where it sails."))
+    your_turn = fragment(
+        translated("bermuda", "es", "Your turn: you rolled %(roll)s. Pick a ship, then where it sails.")
+    )
     waiting = fragment(translated("bermuda", "es", "Waiting for %(name)s"))
     first = announcements(page)
     assert any(your_turn in t or waiting in t for t in first), first
     you_sailed = fragment(translated("bermuda", "es", "You sailed %(ship)s to %(place)s."))
-    you_sailed_sea = fragment(translated("bermuda", "es", "You sailed %(ship)s out to sea between %(a)s and %(b)s (space %(i)s)."))
+    you_sailed_sea = fragment(
+        translated("bermuda", "es", "You sailed %(ship)s out to sea between %(a)s and %(b)s (space %(i)s).")
+    )
     heard, sails = len(first), 0
     for count in range(1, 200):
         if page.locator(".bt-results").count():

@@ -1,4 +1,5 @@
 """A teacher picks the "As printed" rules on the new-session form, on a tablet-sized screen."""
+
 import os
 
 import pytest

@@ -3,6 +3,7 @@ the start of a game, a game under way, the end with results, and the teacher's s
 screen draws without a script error, fits the width (no sideways scrolling), offers the
 acting seat enabled buttons a keyboard reaches, and axe-core finds no serious or critical
 accessibility violation in it (tests/browser/a11y.py). Screenshots go to ``$RENDERER_SHOTS`` (default: a temporary folder)."""
+
 import json
 import os
 from pathlib import Path
@@ -38,9 +39,18 @@ HARNESS = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 
 def message(engine, state, seat, version):
     finished = engine.finished(state)
-    return {"type": "view", "game": 1, "seat": seat, "version": version,
-            "status": "finished" if finished else "playing", "view": engine.view(state, seat),
-            "mark": 0, "bot": None, "timer": None, "results": engine.results(state) if finished else None}
+    return {
+        "type": "view",
+        "game": 1,
+        "seat": seat,
+        "version": version,
+        "status": "finished" if finished else "playing",
+        "view": engine.view(state, seat),
+        "mark": 0,
+        "bot": None,
+        "timer": None,
+        "results": engine.results(state) if finished else None,
+    }
 
 
 def screens(scenario):
@@ -75,22 +85,29 @@ def test_the_renderer_draws_every_screen_at_every_size(browser, asgi_server, key
     fixtures, teacher = screens(scenario)
     board = scenario.engine.board()
     for name, msg in fixtures.items():
-        html = HARNESS % {"css": scenario.stylesheet, "js": scenario.renderer,
-                          "fixture": json.dumps({"board": board, "message": msg, "teacher": teacher}).replace("</", "<\\/")}
+        html = HARNESS % {
+            "css": scenario.stylesheet,
+            "js": scenario.renderer,
+            "fixture": json.dumps({"board": board, "message": msg, "teacher": teacher}).replace("</", "<\\/"),
+        }
         for width, height in SIZES:
             context = browser.new_context(viewport={"width": width, "height": height}, base_url=asgi_server)
             page = context.new_page()
             errors = []
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.route(f"{asgi_server}/renderer-harness", lambda route: route.fulfill(
-                status=200, content_type="text/html; charset=utf-8", body=html))
+            page.route(
+                f"{asgi_server}/renderer-harness",
+                lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html),
+            )
             page.goto("/renderer-harness")
             page.wait_for_selector("body[data-done='1']", timeout=10_000)
             where = f"{key} {name} {width}x{height}"
             assert not errors, f"{where}: {errors}"
             assert page.locator("#root *").count() > 0, where
-            overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            overflow = page.evaluate(
+                "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
             assert overflow <= 1, f"{where}: {overflow}px wider than the screen"
             if msg["status"] == "playing" and msg["view"].get("actions"):
                 assert page.locator("#root button:not([disabled])").count() > 0, where

@@ -1,5 +1,6 @@
 """Scratch: the resort kit's pages in Chromium at four sizes (guide, kit hub, the check's items on a
 tablet, the teacher's sample plan)."""
+
 import re
 
 import pytest
@@ -32,8 +33,11 @@ def test_resort_kit_pages(browser, asgi_server):
     student = student_page(browser, asgi_server, code, "Ana")
     student.locator(".lobby").get_by_role("link", name="Questions before we play").click()
     expect(student.locator("fieldset.kit-question")).to_have_count(8)
-    expect(student.get_by_text("In FEMA's 2019 survey, about how many American adults had made an emergency plan?")
-           .or_(student.get_by_text("Your friend says every family already has an emergency plan."))).to_be_visible()
+    expect(
+        student.get_by_text("In FEMA's 2019 survey, about how many American adults had made an emergency plan?").or_(
+            student.get_by_text("Your friend says every family already has an emergency plan.")
+        )
+    ).to_be_visible()
     shoot(student, "resort-check", SHOTS)
     teacher.goto(f"/sessions/{session_id}/kit/")
     teacher.goto(teacher.locator("a[href*='plan']").first.get_attribute("href"))

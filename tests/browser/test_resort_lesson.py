@@ -2,6 +2,7 @@
 storm, two tablets roll, buy resorts with options and plot the storm by latitude and longitude,
 the bell rings and bots finish the season, then the class debrief names the storm with cited
 facts and the Celery worker writes every report with its PDF."""
+
 import os
 import re
 
@@ -45,22 +46,30 @@ def tap(page) -> bool:
         plot(page)
     else:
         keys = page.locator("button.rs-act:not([disabled])").evaluate_all("(bs) => bs.map((b) => b.dataset.key)")
-        wanted = next((k for k in keys if '"type":"buy","options":2' in k), None) \
-            or next((k for k in keys if '"type":"option"' in k), None) \
-            or next((k for k in keys if '"type":"roll"' in k or '"type":"stay"' in k), None) \
+        wanted = (
+            next((k for k in keys if '"type":"buy","options":2' in k), None)
+            or next((k for k in keys if '"type":"option"' in k), None)
+            or next((k for k in keys if '"type":"roll"' in k or '"type":"stay"' in k), None)
             or next((k for k in keys if '"type":"pass"' in k), None)
+        )
         if wanted is None:
             page.wait_for_timeout(250)
             return True
         page.locator(f"button.rs-act[data-key='{wanted}']").first.click()
-    page.wait_for_function("() => !document.querySelector('button.rs-act[disabled]:not([data-key=place])') "
-                           "|| document.querySelector('.rs-results')", timeout=10_000)
+    page.wait_for_function(
+        "() => !document.querySelector('button.rs-act[disabled]:not([data-key=place])') "
+        "|| document.querySelector('.rs-results')",
+        timeout=10_000,
+    )
     return True
 
 
 def student_moves(session_id, kind):
-    return in_thread(lambda: Move.objects.filter(game__table__session_id=session_id, actor=Move.Actor.STUDENT,
-                                                 action__type=kind).count())
+    return in_thread(
+        lambda: Move.objects.filter(
+            game__table__session_id=session_id, actor=Move.Actor.STUDENT, action__type=kind
+        ).count()
+    )
 
 
 def test_a_resort_lesson_from_the_form_to_the_pdfs(browser, asgi_server, celery_worker):

@@ -2,6 +2,7 @@
 the storm by latitude then longitude sends exactly that point, open panels stay open when the
 next move arrives, the live region reads each move's events, and every control is a named
 44-px target."""
+
 import json
 
 import pytest
@@ -44,8 +45,10 @@ def open_page(browser, asgi_server, messages, viewport=(768, 1024)):
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.route(f"{asgi_server}/resort-harness", lambda route: route.fulfill(
-        status=200, content_type="text/html; charset=utf-8", body=html))
+    page.route(
+        f"{asgi_server}/resort-harness",
+        lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html),
+    )
     page.goto("/resort-harness")
     page.wait_for_selector("body[data-done='1']")
     return page, errors

@@ -1,5 +1,6 @@
 """The content security policy in Chromium: no page breaks it, and every page still works (its
 scripts load from static files and its own WebSocket connects). The delete confirmation page."""
+
 import re
 import time
 from urllib.parse import urlparse
@@ -69,8 +70,9 @@ def _plan_reports(session_id):
 def _write_report(report_id):
     from scoring.models import Report
 
-    Report.objects.filter(pk=report_id).update(status=Report.Status.DONE, progress=100, html="<p>done</p>",
-                                               pdf=b"%PDF-1.7")
+    Report.objects.filter(pk=report_id).update(
+        status=Report.Status.DONE, progress=100, html="<p>done</p>", pdf=b"%PDF-1.7"
+    )
 
 
 def touch_targets(page) -> list[str]:
@@ -157,7 +159,9 @@ def test_no_page_breaks_the_content_security_policy_and_every_page_works(browser
     for watched in (teacher, student, check):
         assert watched.problems == []
     # The watch is not blind: an injected inline script is reported.
-    tablet.evaluate("() => { const s = document.createElement('script'); s.textContent = '1'; document.body.append(s); }")
+    tablet.evaluate(
+        "() => { const s = document.createElement('script'); s.textContent = '1'; document.body.append(s); }"
+    )
     tablet.wait_for_timeout(300)
     assert any("script-src" in problem for problem in student.problems), student.problems
     for watched in (teacher, student, check):

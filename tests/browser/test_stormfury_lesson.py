@@ -1,4 +1,5 @@
 """A Project Stormfury lesson in real browsers: roles, turns, the class storm, the result."""
+
 import re
 
 import pytest
@@ -10,8 +11,7 @@ from tests.conftest import in_thread
 
 pytestmark = pytest.mark.browser
 # What a hurried but sensible team does: take a role, answer trades, discard down, end the turn.
-PRIORITY = ('"type":"pick_role"', '"type":"decline_trade"', '"type":"discard"', '"type":"end_turn"',
-            '"type":"draw"')
+PRIORITY = ('"type":"pick_role"', '"type":"decline_trade"', '"type":"discard"', '"type":"end_turn"', '"type":"draw"')
 
 
 def tap(page) -> bool:
@@ -25,8 +25,10 @@ def tap(page) -> bool:
         page.wait_for_timeout(300)  # waiting for the team or the class storm
         return True
     page.locator(f"button.sf-act[data-key='{wanted}']").first.click()
-    page.wait_for_function("() => !document.querySelector('button.sf-act[disabled]') || document.querySelector('.sf-results')",
-                           timeout=10_000)
+    page.wait_for_function(
+        "() => !document.querySelector('button.sf-act[disabled]') || document.querySelector('.sf-results')",
+        timeout=10_000,
+    )
     return True
 
 
@@ -56,7 +58,12 @@ def test_a_team_plays_stormfury_to_the_end_with_the_class_storm(browser, asgi_se
         expect(page.locator(".sf-results")).to_be_visible()
     expect(teacher.get_by_role("heading", name="Class ranking (bots not ranked)")).to_be_visible()
     expect(teacher.locator(".standings")).to_contain_text("Maya, Omar")
-    storms = in_thread(lambda: list(Move.objects.filter(game__table__session_id=session_id, action__type="storm_moves")
-                                    .values_list("actor", flat=True)))
+    storms = in_thread(
+        lambda: list(
+            Move.objects.filter(game__table__session_id=session_id, action__type="storm_moves").values_list(
+                "actor", flat=True
+            )
+        )
+    )
     assert storms and set(storms) == {Move.Actor.SYSTEM}
     assert in_thread(lambda: Game.objects.get(table__session_id=session_id).status) == Game.Status.FINISHED

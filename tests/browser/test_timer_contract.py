@@ -4,6 +4,7 @@ that a bot is about to play, and shows a "More time" button that asks the transp
 when the seat's own move then arrives without the student having chosen it, the screen says a
 bot moved for them rather than speaking the move as the student's own. "Ask the teacher" keeps
 focus when pressed and a second press cancels it."""
+
 import json
 from datetime import datetime, timedelta, timezone
 
@@ -84,9 +85,14 @@ def test_every_screen_warns_offers_more_time_and_names_the_timers_move_as_a_bots
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.route(f"{asgi_server}/timer-harness", lambda route: route.fulfill(
-        status=200, content_type="text/html; charset=utf-8",
-        body=HARNESS % {"css": scenario.stylesheet, "js": scenario.renderer, "fixture": fixture}))
+    page.route(
+        f"{asgi_server}/timer-harness",
+        lambda route: route.fulfill(
+            status=200,
+            content_type="text/html; charset=utf-8",
+            body=HARNESS % {"css": scenario.stylesheet, "js": scenario.renderer, "fixture": fixture},
+        ),
+    )
     page.goto("/timer-harness")
     page.wait_for_selector("body[data-done='1']")
     live = page.locator("#root [data-live-region]")

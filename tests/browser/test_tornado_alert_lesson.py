@@ -3,6 +3,7 @@ slaps the pile at once (the server's fair draw gives one tablet the cards, the o
 nickname who won the draw, nothing is doubled), the bell rings and bots finish, and the teacher
 opens the cited debrief; the reports are printed as PDFs. Tablets name tablemates only by the
 nicknames the teacher approved."""
+
 import os
 import re
 
@@ -44,8 +45,10 @@ def cards_in_play(state):
 def seat_numbers(session_id):
     from classroom.models import Seat
 
-    return {s.participant.nickname: s.number
-            for s in Seat.objects.filter(table__session_id=session_id).select_related("participant")}
+    return {
+        s.participant.nickname: s.number
+        for s in Seat.objects.filter(table__session_id=session_id).select_related("participant")
+    }
 
 
 def shoot(page, name):
@@ -97,8 +100,9 @@ def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_
     winners = []
     for page in slapped:
         # in the race window: the fair draw; a slap the busy server received after it: too late
-        expect(page.locator(".ta-personal")).to_have_text(re.compile(r"You won the draw|You got it|won the draw|Too late"),
-                                                          timeout=10_000)
+        expect(page.locator(".ta-personal")).to_have_text(
+            re.compile(r"You won the draw|You got it|won the draw|Too late"), timeout=10_000
+        )
         if re.match(r"You won the draw|You got it", page.locator(".ta-personal").inner_text()):
             winners.append(page)
     assert len(winners) == 1
@@ -106,7 +110,8 @@ def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_
     losers = [page for page in slapped if page is not winners[0]]
     for page in losers:  # "Ben won the draw" (or "Too late: … by Ben"), by the nickname the teacher approved
         expect(page.locator(".ta-personal")).to_have_text(
-            re.compile(rf"^({shown[winner]} won the draw\.|Too late: the pile was taken by {shown[winner]}\.)$"))
+            re.compile(rf"^({shown[winner]} won the draw\.|Too late: the pile was taken by {shown[winner]}\.)$")
+        )
     shoot(winners[0], "won")
     shoot(losers[0], "lost")
     # every tablet's table names its tablemates the same way, never an unapproved nickname

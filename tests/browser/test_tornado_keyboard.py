@@ -3,6 +3,7 @@ slap key S: no click) against three bots: after every step focus is on a control
 (never on the page), the page is in Dutch, and the live region has said at most a short sentence
 or two per change of the pile, in Dutch, never the whole screen and never English. Then the
 teacher ends the lesson: the results screen keeps focus too, with the report link added after it."""
+
 import re
 
 import pytest
@@ -14,8 +15,20 @@ from tests.browser.test_languages_keyboard import keyboard_to, tablet, translate
 
 pytestmark = pytest.mark.browser
 # The renderer's English that a Dutch student must never hear (fragments of its msgids).
-ENGLISH = ("Your turn", "played", "won the draw", "took", "Slap the pile", "Waiting for", "Round", "Too late",
-           "was faster", "Race!", "The pile", "On the pile")
+ENGLISH = (
+    "Your turn",
+    "played",
+    "won the draw",
+    "took",
+    "Slap the pile",
+    "Waiting for",
+    "Round",
+    "Too late",
+    "was faster",
+    "Race!",
+    "The pile",
+    "On the pile",
+)
 STEPS = 14
 
 
@@ -84,7 +97,9 @@ def test_a_dutch_student_plays_tornado_alert_by_keyboard_with_focus_and_announce
             done["choice"] += 1
         else:
             continue
-        page.wait_for_function("() => document.querySelector('.ta')?.getAttribute('aria-busy') === 'false'", timeout=10_000)
+        page.wait_for_function(
+            "() => document.querySelector('.ta')?.getAttribute('aria-busy') === 'false'", timeout=10_000
+        )
         try:
             expect_focus_in(page, "#play", timeout=3_000)
         except AssertionError as error:
@@ -96,7 +111,9 @@ def test_a_dutch_student_plays_tornado_alert_by_keyboard_with_focus_and_announce
     assert "legde" in said or translated("tornado_alert", "nl", "Your turn: play a card.") in said, said[-400:]
 
     teacher.get_by_role("button", name="End now").click()
-    expect(page.get_by_text(translated("tornado_alert", "nl", "Final results: your worst round counts"))).to_be_visible()
+    expect(
+        page.get_by_text(translated("tornado_alert", "nl", "Final results: your worst round counts"))
+    ).to_be_visible()
     expect(page.locator(".report-link a")).to_be_visible()  # added after the screen, which keeps focus
     expect_focus_in(page, "#play", timeout=5_000)
     check_said(page, heard)

@@ -2,6 +2,7 @@
 claim it may not see redacted: the place's basis is null) still draws the screen after a tornado
 strikes that place, and a tap on it is sent. A screen that failed to draw there left the tablet
 on "Sending…" with its tap never sent, until the idle timer's bot played for it."""
+
 import json
 
 import pytest
@@ -25,23 +26,37 @@ def test_a_strike_on_a_place_whose_note_is_hidden_still_draws_and_taps(browser, 
             engine.apply(state, acting[0], bot(state, acting[0]))
         else:  # a slap race waits for the server to settle it
             engine.apply(state, None, engine.due(state)["action"])
-        seat = next((s for s in engine.to_act(state) if engine.actions(state, s)
-                     and any(e["type"] == "tornado" for e in engine.view(state, s)["events"])), None)
+        seat = next(
+            (
+                s
+                for s in engine.to_act(state)
+                if engine.actions(state, s) and any(e["type"] == "tornado" for e in engine.view(state, s)["events"])
+            ),
+            None,
+        )
         if seat is not None:
             break
     assert seat is not None
     board = engine.board()
     for place in board["locations"]:
         place["basis"] = None  # as the student's redaction leaves a note it may not see
-    html = HARNESS.replace("act: () => Promise.resolve()", "act: (a) => { window.__acted = a; return Promise.resolve(); }") % {
-        "css": scenario.stylesheet, "js": scenario.renderer,
-        "fixture": json.dumps({"board": board, "message": message(engine, state, seat, 5), "teacher": None}).replace("</", "<\\/")}
+    html = HARNESS.replace(
+        "act: () => Promise.resolve()", "act: (a) => { window.__acted = a; return Promise.resolve(); }"
+    ) % {
+        "css": scenario.stylesheet,
+        "js": scenario.renderer,
+        "fixture": json.dumps({"board": board, "message": message(engine, state, seat, 5), "teacher": None}).replace(
+            "</", "<\\/"
+        ),
+    }
     context = browser.new_context(viewport={"width": 768, "height": 1024}, base_url=asgi_server)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.route(f"{asgi_server}/renderer-harness", lambda route: route.fulfill(
-        status=200, content_type="text/html; charset=utf-8", body=html))
+    page.route(
+        f"{asgi_server}/renderer-harness",
+        lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html),
+    )
     try:
         page.goto("/renderer-harness")
         page.wait_for_selector("body[data-done='1']", timeout=10_000)

@@ -4,6 +4,7 @@ one tap, the before-check answered from the lobby, tablets in three languages pl
 the lesson ending by itself, the class debrief, the after-check the tablets follow live, the
 family plan and every report written. Screenshots of the projector at 1080p and of each tablet at
 768 px go to ``$LESSON_SHOTS`` (default: the test's folder) to look at."""
+
 import os
 import re
 from html import unescape
@@ -73,10 +74,14 @@ def _moves_by_seat(session_id):
     from classroom.models import Seat
     from games.models import Move
 
-    humans = {(s.table.game_id, s.number) for s in Seat.objects.filter(table__session_id=session_id,
-                                                                         participant__isnull=False).select_related("table")}
-    return [((m.game_id, m.seat) in humans, m.actor)
-            for m in Move.objects.filter(game__table__session_id=session_id).exclude(seat__isnull=True)]
+    humans = {
+        (s.table.game_id, s.number)
+        for s in Seat.objects.filter(table__session_id=session_id, participant__isnull=False).select_related("table")
+    }
+    return [
+        ((m.game_id, m.seat) in humans, m.actor)
+        for m in Move.objects.filter(game__table__session_id=session_id).exclude(seat__isnull=True)
+    ]
 
 
 def _wait_until_bots_are_done(session_id, seconds=60):
@@ -88,9 +93,15 @@ def _wait_until_bots_are_done(session_id, seconds=60):
 
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        seats = list(Seat.objects.filter(table__session_id=session_id, participant__isnull=True).select_related("table__game"))
-        if all(not games.seat_open(games.engine_for(s.table.game), games.engine_for(s.table.game).load(s.table.game.state),
-                                   s.number) for s in seats):
+        seats = list(
+            Seat.objects.filter(table__session_id=session_id, participant__isnull=True).select_related("table__game")
+        )
+        if all(
+            not games.seat_open(
+                games.engine_for(s.table.game), games.engine_for(s.table.game).load(s.table.game.state), s.number
+            )
+            for s in seats
+        ):
             return
         time.sleep(0.2)
     raise AssertionError("the bots' households are still on the road")

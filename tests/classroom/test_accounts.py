@@ -1,5 +1,6 @@
 """Teacher accounts: sign-up by e-mail link, published passwords, throttling, idle sessions,
 and open dashboards closing when their teacher signs out or changes password."""
+
 import re
 import secrets
 from datetime import timedelta
@@ -42,8 +43,9 @@ def test_signup_by_e_mail_link_creates_teacher_and_signs_in(client):
     link = link_in(outbox()[0])
     form = client.get(link, follow=True)
     assert "Choose your password" in form.content.decode()
-    answer = client.post(form.redirect_chain[-1][0], {"new_password1": PASSWORD, "new_password2": PASSWORD},
-                         follow=True)
+    answer = client.post(
+        form.redirect_chain[-1][0], {"new_password1": PASSWORD, "new_password2": PASSWORD}, follow=True
+    )
     assert answer.redirect_chain[-1][0] == reverse("classroom:home")
     assert answer.context["user"].is_authenticated
     assert b"No sessions yet" in answer.content
@@ -62,6 +64,7 @@ def test_signup_answers_the_same_whether_or_not_the_address_has_an_account(clien
     def page(response, email):
         text = response.content.decode().replace(email, "EMAIL")
         return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", text)
+
     assert page(known, "ms.rivera@school.test") == page(unknown, "mr.nobody@school.test")
     assert Teacher.objects.get(email="ms.rivera@school.test").check_password(PASSWORD)
     assert "has one already" in outbox()[0].body
@@ -111,8 +114,11 @@ def test_password_change(client):
     """A signed-in teacher changes their password and can sign in with the new one only."""
     teacher = make_teacher()
     client.force_login(teacher)
-    response = client.post(reverse("password_change"), {
-        "old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}, follow=True)
+    response = client.post(
+        reverse("password_change"),
+        {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+        follow=True,
+    )
     assert b"Password changed" in response.content
     teacher.refresh_from_db()
     assert teacher.check_password(NEW_PASSWORD) and not teacher.check_password(PASSWORD)
@@ -120,11 +126,16 @@ def test_password_change(client):
 
 # --- Throttling, with the in-memory cache of the embedded mode and with Redis ----------------------
 
+
 @pytest.fixture(params=["redis", "memory"])
 def cache_kind(request, settings):
     if request.param == "memory":
-        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                       "LOCATION": f"throttle-{request.node.name}"}}
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                "LOCATION": f"throttle-{request.node.name}",
+            }
+        }
     return request.param
 
 
@@ -192,6 +203,7 @@ def test_password_reset_and_sign_up_e_mails_are_limited(cache_kind):
 
 # --- Idle sessions ---------------------------------------------------------------------------------
 
+
 def test_a_teacher_is_signed_out_after_a_school_day_without_using_stormwise(client):
     """Signed in, the session lasts eight hours from the last request, not two weeks from sign-in."""
     make_teacher(email="t@school.test")
@@ -204,8 +216,9 @@ def test_a_teacher_is_signed_out_after_a_school_day_without_using_stormwise(clie
     # Still working an hour before it would end: it is pushed on again.
     data = stored.get_decoded()
     data["seen"] = 0
-    StoredSession.objects.filter(pk=key).update(session_data=client.session.encode(data),
-                                                expire_date=timezone.now() + timedelta(hours=1))
+    StoredSession.objects.filter(pk=key).update(
+        session_data=client.session.encode(data), expire_date=timezone.now() + timedelta(hours=1)
+    )
     assert client.get(reverse("classroom:home")).status_code == 200
     assert StoredSession.objects.get(pk=key).expire_date - timezone.now() > timedelta(hours=7, minutes=55)
 
@@ -214,6 +227,7 @@ def test_a_teacher_is_signed_out_after_a_school_day_without_using_stormwise(clie
 
 
 # --- Dashboards close on sign-out and password change ----------------------------------------------
+
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("how", ["sign out", "password change elsewhere"])
@@ -233,8 +247,10 @@ def test_open_dashboards_close_when_their_teacher_signs_out_or_changes_password(
         if how == "sign out":
             assert laptop.post(reverse("logout")).status_code == 200
         else:
-            answer = phone.post(reverse("password_change"), {
-                "old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+            answer = phone.post(
+                reverse("password_change"),
+                {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+            )
             assert answer.status_code == 302
 
     async def run():
@@ -247,6 +263,7 @@ def test_open_dashboards_close_when_their_teacher_signs_out_or_changes_password(
         again = communicator(f"/ws/sessions/{session.pk}/", f"sessionid={laptop.cookies['sessionid'].value}")
         connected, _code = await again.connect()
         assert not connected
+
     async_to_sync(run)()
 
 
@@ -269,8 +286,10 @@ def test_the_browser_that_changed_the_password_opens_its_dashboard_again():
         connected, _code = await socket.connect()
         assert connected
         assert (await socket.receive_json_from(timeout=5))["type"] == "dashboard"
-        answer = await sync_to_async(laptop.post)(reverse("password_change"), {
-            "old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+        answer = await sync_to_async(laptop.post)(
+            reverse("password_change"),
+            {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+        )
         assert answer.status_code == 302
         assert await closed_with(socket, timeout=5) == CLOSE_UNAUTHORISED
         again = communicator(f"/ws/sessions/{session.pk}/", f"sessionid={laptop.cookies['sessionid'].value}")
@@ -278,4 +297,5 @@ def test_the_browser_that_changed_the_password_opens_its_dashboard_again():
         assert connected
         assert (await again.receive_json_from(timeout=5))["type"] == "dashboard"
         await again.disconnect()
+
     async_to_sync(run)()

@@ -25,8 +25,11 @@ def test_every_game_screen_fetches_the_board_at_an_address_versioned_by_the_boar
     teacher.force_login(session.teacher)
     board = ENGINES[scenario].board()
     version = hashlib.sha256(json.dumps(board, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
-    for client, page in [(tablet, f"/play/{session.pk}/"), (teacher, session.get_absolute_url()),
-                         (teacher, f"/sessions/{session.pk}/screen")]:
+    for client, page in [
+        (tablet, f"/play/{session.pk}/"),
+        (teacher, session.get_absolute_url()),
+        (teacher, f"/sessions/{session.pk}/screen"),
+    ]:
         html = client.get(page).content.decode()
         url = html_lib.unescape(re.search(r'data-board-url="([^"]+)"', html).group(1))
         assert url == f"/games/board/{scenario}.json?v={version}&for=gentle-10", page

@@ -1,6 +1,7 @@
 """A resort table's dashboard card names the storm the teacher chose for it, "Katrina (2005)",
 from the start; a surprise storm stays "a surprise storm" until the table has played it out,
 then the card names the storm that was drawn. Other games' cards have no such line."""
+
 import pytest
 from django.utils import translation
 

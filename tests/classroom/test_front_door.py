@@ -1,5 +1,6 @@
 """One front door: the socket and the HTTP fallback read a device's frame with the same
 ``parse_frame`` and refuse a bad one with the same code and sentence."""
+
 import json
 
 import pytest
@@ -55,7 +56,8 @@ def test_socket_and_http_refuse_the_same_frames_alike_and_change_nothing():
 
 def test_a_stranger_gets_the_unknown_device_refusal_from_the_table():
     session, _devices = started_session(students=2)
-    response = Client().post(reverse("classroom:play_act", args=[session.pk]),
-                             json.dumps({"type": "act"}), content_type="application/json")
+    response = Client().post(
+        reverse("classroom:play_act", args=[session.pk]), json.dumps({"type": "act"}), content_type="application/json"
+    )
     assert response.status_code == 403
     assert response.json()["code"] == "unknown_device" and response.json()["message"]

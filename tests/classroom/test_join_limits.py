@@ -4,6 +4,7 @@ A class of 35 shares one school address. A hostile page that loads ``/join/XXXXX
 times, and a guesser who throws away its cookie after every try, must not stop the class from
 joining; the QR link's GET shows the form for any code and never fails.
 """
+
 import random
 import time
 
@@ -60,8 +61,13 @@ def test_the_qr_link_shows_the_form_for_any_code():
         join(limited, next(misses), "Guess")
     assert "Too many wrong codes from this tablet" in join(limited, next(misses), "Guess").content.decode()
 
-    for client, code in [(tablet(), "ZZZ-ZZZ"), (tablet(), "K7"), (tablet(), ended.join_code),
-                         (limited, "ABC-DEF"), (limited, live.join_code)]:
+    for client, code in [
+        (tablet(), "ZZZ-ZZZ"),
+        (tablet(), "K7"),
+        (tablet(), ended.join_code),
+        (limited, "ABC-DEF"),
+        (limited, live.join_code),
+    ]:
         response = client.get(f"/join/{code}")
         assert response.status_code == 200, code
         page = response.content.decode()

@@ -1,5 +1,6 @@
 """One device cannot fill a lesson: joins go at a class's pace, the teacher can take many out at
 once and turn a device away, and students the teacher has not let in stay out of the check."""
+
 import time
 
 import pytest
@@ -80,8 +81,9 @@ def test_the_teacher_removes_many_at_once_and_bans_a_device():
     for number, fake in enumerate(fakes):
         assert join(fake, session, f"Fake{number}").status_code == 302
     ids = list(session.participants.values_list("pk", flat=True))
-    answer = teacher(session).post(f"/sessions/{session.pk}/do/remove-many",
-                                   {"participant": ids[:4]}, HTTP_ACCEPT="application/json")
+    answer = teacher(session).post(
+        f"/sessions/{session.pk}/do/remove-many", {"participant": ids[:4]}, HTTP_ACCEPT="application/json"
+    )
     assert answer.json()["ok"] and seated(session) == 1
 
     last = session.participants.get()

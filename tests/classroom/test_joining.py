@@ -12,7 +12,7 @@ def test_codes_fold_case_spaces_dashes_and_lookalikes():
     assert services.normalize_code(" k7m-q2p ") == "K7MQ2P"
     assert services.normalize_code("o1i-L00") == "011100"
     assert all(ch in services.CODE_ALPHABET for ch in services.new_join_code())
-    assert len(services.CODE_ALPHABET) ** services.CODE_LENGTH >= 2 ** 30
+    assert len(services.CODE_ALPHABET) ** services.CODE_LENGTH >= 2**30
 
 
 def test_a_typed_code_opens_its_session():
@@ -42,10 +42,16 @@ def test_an_ended_sessions_code_stops_working():
     assert not session.participants.exists()
 
 
-@pytest.mark.parametrize("nickname, fragment", [
-    ("", "Type a nickname"), ("A" * 17, "too long"), ("xXshitXx", "different nickname"),
-    ("MiErDa", "different nickname"), ("!!!", "letters or numbers"),
-])
+@pytest.mark.parametrize(
+    "nickname, fragment",
+    [
+        ("", "Type a nickname"),
+        ("A" * 17, "too long"),
+        ("xXshitXx", "different nickname"),
+        ("MiErDa", "different nickname"),
+        ("!!!", "letters or numbers"),
+    ],
+)
 def test_bad_nicknames_refused(nickname, fragment):
     """Empty, overlong, blocked (in several languages) or symbol-only nicknames are refused."""
     session = make_session()
@@ -98,10 +104,18 @@ def test_generated_names_are_in_the_tablets_language():
     assert len(set(everyone)) == 30
 
 
-@pytest.mark.parametrize("students, seats, sizes", [
-    (29, 4, [4, 4, 4, 4, 4, 3, 3, 3]), (5, 4, [3, 2]), (1, 4, [1]), (3, 2, [3]), (8, 4, [4, 4]),
-    (30, 6, [6, 6, 6, 6, 6]), (7, 3, [3, 2, 2]),
-])
+@pytest.mark.parametrize(
+    "students, seats, sizes",
+    [
+        (29, 4, [4, 4, 4, 4, 4, 3, 3, 3]),
+        (5, 4, [3, 2]),
+        (1, 4, [1]),
+        (3, 2, [3]),
+        (8, 4, [4, 4]),
+        (30, 6, [6, 6, 6, 6, 6]),
+        (7, 3, [3, 2, 2]),
+    ],
+)
 def test_tables_are_balanced(students, seats, sizes):
     """Tables differ by at most one and never seat a lone human when two could sit together."""
     assert services.table_sizes(students, seats) == sizes

@@ -1,4 +1,5 @@
 """The teacher's flow around the game: approving a class at once, names shown at once."""
+
 import pytest
 from django.urls import reverse
 
@@ -15,8 +16,9 @@ def test_approve_all_approves_every_waiting_nickname_in_one_tap(client):
     join_students(session, 30)
     assert session.participants.filter(approved=False).count() == 30
     client.login(email=session.teacher.email, password=PASSWORD)
-    answer = client.post(reverse("classroom:session_command", args=[session.pk, "approve-all"]),
-                         HTTP_ACCEPT="application/json")
+    answer = client.post(
+        reverse("classroom:session_command", args=[session.pk, "approve-all"]), HTTP_ACCEPT="application/json"
+    )
     assert answer.json()["ok"]
     assert not session.participants.filter(approved=False).exists()
     assert services.approve_all(session=session) == 0
@@ -72,8 +74,7 @@ def _arrive_every_bot_household(table):
         acting = [seat for seat in engine.to_act(state) if seat in bot_seats]
         if not acting:
             return
-        games.submit(game_id=game.pk, seat=acting[0], action=bots.BOTS["cautious"](state, acting[0]),
-                     actor="bot")
+        games.submit(game_id=game.pk, seat=acting[0], action=bots.BOTS["cautious"](state, acting[0]), actor="bot")
 
 
 def test_a_late_student_takes_a_bot_seat_still_in_play_never_a_finished_household():
@@ -113,10 +114,16 @@ def test_a_late_student_takes_over_a_bot_still_on_the_road():
     assert seat.number in services.games.engine_for(game).to_act(services.games.engine_for(game).load(game.state))
 
 
-@pytest.mark.parametrize("base, loopback", [
-    ("http://localhost:8000", True), ("http://127.0.0.1:8000", True), ("http://[::1]:8000", True),
-    ("http://192.168.1.20:8000", False), ("https://stormwise.school.example", False),
-])
+@pytest.mark.parametrize(
+    "base, loopback",
+    [
+        ("http://localhost:8000", True),
+        ("http://127.0.0.1:8000", True),
+        ("http://[::1]:8000", True),
+        ("http://192.168.1.20:8000", False),
+        ("https://stormwise.school.example", False),
+    ],
+)
 def test_the_lobby_says_when_tablets_cannot_follow_the_join_link(settings, base, loopback):
     """Join links on loopback are flagged with the one command that serves the class, and the
     tablet test page is linked at the same address as the join link."""

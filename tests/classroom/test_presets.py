@@ -1,5 +1,6 @@
 """The "As printed" preset: chosen on the new-session form, played by every table, named on
 every results screen and report."""
+
 import pytest
 from django.urls import reverse
 
@@ -21,8 +22,10 @@ TUNED = "Tuned for class (default)"
 
 def form_data(**changes):
     """What the new-session form posts when the teacher changes nothing but ``changes``."""
-    form = SessionForm(scenario_options={k: ENGINES[k].options() for k in ("evacuation", "stormfury")},
-                       scenario_presets={"evacuation": EVACUATION_PRESETS})
+    form = SessionForm(
+        scenario_options={k: ENGINES[k].options() for k in ("evacuation", "stormfury")},
+        scenario_presets={"evacuation": EVACUATION_PRESETS},
+    )
     data = {}
     for name, field in form.fields.items():
         value = field.initial
@@ -41,8 +44,10 @@ def test_the_book_preset_sets_its_options_over_the_teachers_choices(client):
     client.login(email=teacher.email, password=PASSWORD)
     page = client.get(reverse("classroom:session_new")).content.decode()
     assert AS_PRINTED in page and TUNED in page
-    answer = client.post(reverse("classroom:session_new"), form_data(
-        evacuation__preset="as_printed", evacuation__race_points="half", evacuation__reasons="off"))
+    answer = client.post(
+        reverse("classroom:session_new"),
+        form_data(evacuation__preset="as_printed", evacuation__race_points="half", evacuation__reasons="off"),
+    )
     assert answer.status_code == 302, answer.content.decode()[:2000]
     session = Session.objects.get(teacher=teacher)
     assert session.preset == "as_printed" and session.get_preset_display() == AS_PRINTED
@@ -62,8 +67,9 @@ def test_the_default_keeps_the_tuned_options(client):
 
 
 def test_tuned_rules_with_a_changed_option_are_not_called_the_default():
-    session = services.create_session(teacher=make_teacher(), scenario="evacuation",
-                                      options={"race_points": "on", "reasons": "on"})
+    session = services.create_session(
+        teacher=make_teacher(), scenario="evacuation", options={"race_points": "on", "reasons": "on"}
+    )
     assert session.changed_options() == ["race_points"]
     assert session.get_preset_display() == "Tuned for class, with options changed by the teacher"
 
@@ -71,8 +77,11 @@ def test_tuned_rules_with_a_changed_option_are_not_called_the_default():
 def test_a_scenario_without_presets_offers_no_rules_choice():
     """An engine with no PRESETS gets no "Rules" field, and its sessions play its defaults."""
     options = {k: ENGINES[k].options() for k in ("evacuation", "stormfury")}
-    form = SessionForm(form_data(scenario="stormfury", seats_per_table="4"), scenario_options=options,
-                       scenario_presets={"evacuation": EVACUATION_PRESETS, "stormfury": {}})
+    form = SessionForm(
+        form_data(scenario="stormfury", seats_per_table="4"),
+        scenario_options=options,
+        scenario_presets={"evacuation": EVACUATION_PRESETS, "stormfury": {}},
+    )
     assert "stormfury__preset" not in form.fields and "evacuation__preset" in form.fields
     assert form.is_valid(), form.errors
     assert form.preset() == ""
@@ -82,8 +91,11 @@ def test_a_scenario_without_presets_offers_no_rules_choice():
 
 def test_a_preset_naming_an_option_the_engine_lacks_is_refused():
     options = {"evacuation": ENGINES["evacuation"].options()}
-    form = SessionForm(form_data(evacuation__preset="as_printed"), scenario_options=options,
-                       scenario_presets={"evacuation": {"as_printed": {"no_such_option": 1}}})
+    form = SessionForm(
+        form_data(evacuation__preset="as_printed"),
+        scenario_options=options,
+        scenario_presets={"evacuation": {"as_printed": {"no_such_option": 1}}},
+    )
     assert not form.is_valid() and "evacuation__preset" in form.errors
 
 

@@ -1,4 +1,5 @@
 """The table and dashboard sockets over the real Redis channel layer and PostgreSQL."""
+
 import asyncio
 import json
 import time
@@ -63,6 +64,7 @@ def test_unknown_device_is_closed():
         socket = communicator(f"/ws/play/{session.pk}/", f"{token_cookie(session.pk)}=forged")
         connected, code = await socket.connect()
         assert not connected and code == CLOSE_UNAUTHORISED
+
     async_to_sync(run)()
 
 
@@ -85,10 +87,46 @@ def test_act_broadcasts_to_the_table_and_bad_input_changes_nothing(monkeypatch, 
             ("{not json", "bad_frame"),
             ("x" * (MAX_FRAME_BYTES + 1), "too_big"),
             ({"type": "dance"}, "unknown_type"),
-            ({"type": "act", "id": "short", "seat": seat_a, "version": view_a["version"], "action": {"type": "wait"}}, "bad_frame"),
-            ({"type": "act", "id": "for-another-seat", "seat": seat_b, "version": view_a["version"], "action": {"type": "wait"}}, "not_your_seat"),
-            ({"type": "act", "id": "illegal-action-1", "seat": seat_a, "version": view_a["version"], "action": {"type": "withdraw", "amount": 9}}, None),
-            ({"type": "act", "id": "unknown-action-1", "seat": seat_a, "version": view_a["version"], "action": {"type": "teleport"}}, None),
+            (
+                {
+                    "type": "act",
+                    "id": "short",
+                    "seat": seat_a,
+                    "version": view_a["version"],
+                    "action": {"type": "wait"},
+                },
+                "bad_frame",
+            ),
+            (
+                {
+                    "type": "act",
+                    "id": "for-another-seat",
+                    "seat": seat_b,
+                    "version": view_a["version"],
+                    "action": {"type": "wait"},
+                },
+                "not_your_seat",
+            ),
+            (
+                {
+                    "type": "act",
+                    "id": "illegal-action-1",
+                    "seat": seat_a,
+                    "version": view_a["version"],
+                    "action": {"type": "withdraw", "amount": 9},
+                },
+                None,
+            ),
+            (
+                {
+                    "type": "act",
+                    "id": "unknown-action-1",
+                    "seat": seat_a,
+                    "version": view_a["version"],
+                    "action": {"type": "teleport"},
+                },
+                None,
+            ),
         ]
         for frame, code in cases:
             answer = await answer_to(a, frame)
@@ -97,8 +135,16 @@ def test_act_broadcasts_to_the_table_and_bad_input_changes_nothing(monkeypatch, 
                 assert answer["code"] == code
         assert await database(snapshot, game_id) == before
 
-        ok = await answer_to(a, {"type": "act", "id": "good-move-0001", "seat": seat_a,
-                                 "version": view_a["version"], "action": {"type": "wait"}})
+        ok = await answer_to(
+            a,
+            {
+                "type": "act",
+                "id": "good-move-0001",
+                "seat": seat_a,
+                "version": view_a["version"],
+                "action": {"type": "wait"},
+            },
+        )
         assert ok["type"] == "ok" and ok["version"] == before[0] + 1
         update = await b.receive_json_from(timeout=5)
         while update["type"] not in ("view", "others"):
@@ -110,16 +156,33 @@ def test_act_broadcasts_to_the_table_and_bad_input_changes_nothing(monkeypatch, 
         hour_of_a = {o["seat"]: o["hour"] for o in update["others"]}[seat_a]
         assert hour_of_a > {o["seat"]: o["hour"] for o in view_b["view"]["others"]}[seat_a]
 
-        stale = await answer_to(a, {"type": "act", "id": "double-tap-0002", "seat": seat_a,
-                                    "version": view_a["version"], "action": {"type": "wait"}})
+        stale = await answer_to(
+            a,
+            {
+                "type": "act",
+                "id": "double-tap-0002",
+                "seat": seat_a,
+                "version": view_a["version"],
+                "action": {"type": "wait"},
+            },
+        )
         assert stale["code"] == "stale_view" and stale["view"]["version"] == before[0] + 1
 
-        again = await answer_to(a, {"type": "act", "id": "good-move-0001", "seat": seat_a,
-                                    "version": view_a["version"], "action": {"type": "wait"}})
+        again = await answer_to(
+            a,
+            {
+                "type": "act",
+                "id": "good-move-0001",
+                "seat": seat_a,
+                "version": view_a["version"],
+                "action": {"type": "wait"},
+            },
+        )
         assert again["type"] == "ok" and again["replayed"]
         assert (await database(snapshot, game_id))[2] == before[2] + 1
         await a.disconnect()
         await b.disconnect()
+
     async_to_sync(run)()
 
 
@@ -131,8 +194,16 @@ def test_parked_and_ended_sessions_refuse_actions(tap_driver):
 
     async def run(expected):
         socket, lobby, [view] = await open_device(session, token)
-        answer = await answer_to(socket, {"type": "act", "id": f"{expected}-attempt", "seat": lobby["seats"][0],
-                                          "version": view["version"], "action": {"type": "wait"}})
+        answer = await answer_to(
+            socket,
+            {
+                "type": "act",
+                "id": f"{expected}-attempt",
+                "seat": lobby["seats"][0],
+                "version": view["version"],
+                "action": {"type": "wait"},
+            },
+        )
         assert answer["code"] == expected
         await socket.disconnect()
 
@@ -160,6 +231,7 @@ def test_flooding_socket_is_told_to_slow_down_then_closed():
                 break
             codes.append(json.loads(message["text"]).get("code"))
         assert "too_fast" in codes
+
     async_to_sync(run)()
 
 
@@ -174,8 +246,10 @@ def test_acts_beyond_a_persons_pace_are_refused_before_they_reach_the_game():
     async def run():
         socket, lobby, _ = await open_device(session, devices[0][1])
         seat = lobby["seats"][0]
-        frames = [{"type": "act", "id": f"burst-act-{n:04d}", "seat": seat, "version": 10_000,
-                   "action": {"type": "wait"}} for n in range(consumers.ACT_BURST + 3)]
+        frames = [
+            {"type": "act", "id": f"burst-act-{n:04d}", "seat": seat, "version": 10_000, "action": {"type": "wait"}}
+            for n in range(consumers.ACT_BURST + 3)
+        ]
         for frame in frames:
             await socket.send_to(text_data=json.dumps(frame))
         answers = {}
@@ -222,6 +296,7 @@ def test_a_device_closed_for_flooding_waits_before_it_gets_back_in(monkeypatch):
         back, _, views = await open_device(session, devices[0][1])
         assert views and views[0]["type"] == "view"
         await back.disconnect()
+
     async_to_sync(run)()
 
 
@@ -253,6 +328,7 @@ def test_frames_still_arriving_from_a_closed_flooder_are_dropped_unanswered(monk
         assert holds == [devices[0][0].pk]
         assert answers <= consumers.MAX_FRAMES_PER_SECOND + consumers.FLOOD_LIMIT + 1
         await socket.disconnect()
+
     async_to_sync(run)()
 
 
@@ -262,8 +338,12 @@ def test_teacher_sees_only_their_own_sessions():
     other = make_teacher()
     client = Client()
     client.force_login(other)
-    for path in [f"/sessions/{session.pk}/", f"/sessions/{session.pk}/screen",
-                 f"/sessions/{session.pk}/dashboard.json", f"/sessions/{session.pk}/qr.svg"]:
+    for path in [
+        f"/sessions/{session.pk}/",
+        f"/sessions/{session.pk}/screen",
+        f"/sessions/{session.pk}/dashboard.json",
+        f"/sessions/{session.pk}/qr.svg",
+    ]:
         assert client.get(path).status_code == 404, path
     assert client.post(f"/sessions/{session.pk}/do/end-now").status_code == 404
     session.refresh_from_db()
@@ -274,6 +354,7 @@ def test_teacher_sees_only_their_own_sessions():
         socket = communicator(f"/ws/sessions/{session.pk}/", f"sessionid={sessionid}")
         connected, code = await socket.connect()
         assert not connected and code == CLOSE_NOT_FOUND
+
     async_to_sync(run)()
 
 
@@ -294,6 +375,7 @@ def test_owner_dashboard_gets_numbered_snapshots():
         second = await socket.receive_json_from(timeout=5)
         assert second["seq"] == 2 and second["alerts"][0]["kind"] == "asking"
         await socket.disconnect()
+
     async_to_sync(run)()
 
 
@@ -314,8 +396,16 @@ def test_dashboard_shows_a_tap_with_the_tables_whole_teacher_view():
         first = await board.receive_json_from(timeout=5)
         [table] = first["tables"]
         device, lobby, [view] = await open_device(session, t0)
-        ok = await answer_to(device, {"type": "act", "id": "dashboard-tap-01", "seat": lobby["seats"][0],
-                                      "version": view["version"], "action": {"type": "wait"}})
+        ok = await answer_to(
+            device,
+            {
+                "type": "act",
+                "id": "dashboard-tap-01",
+                "seat": lobby["seats"][0],
+                "version": view["version"],
+                "action": {"type": "wait"},
+            },
+        )
         assert ok["type"] == "ok"
         snapshot = await board.receive_json_from(timeout=5)
         while snapshot["tables"][0]["summary"]["version"] < ok["version"]:
@@ -326,6 +416,7 @@ def test_dashboard_shows_a_tap_with_the_tables_whole_teacher_view():
         assert snapshot["tables"][0]["seats"] == table["seats"] and snapshot["code"] == first["code"]
         await device.disconnect()
         await board.disconnect()
+
     async_to_sync(run)()
 
 
@@ -340,8 +431,7 @@ def test_closed_sockets_leave_no_subscription_or_task_behind():
     client.force_login(session.teacher)
 
     def readers():
-        return [task for task in asyncio.all_tasks()
-                if task.get_coro().__qualname__.startswith("Consumer.__call__")]
+        return [task for task in asyncio.all_tasks() if task.get_coro().__qualname__.startswith("Consumer.__call__")]
 
     async def run():
         layer = get_channel_layer()._get_layer()  # this event loop's subscriptions
@@ -364,10 +454,19 @@ def test_closed_sockets_leave_no_subscription_or_task_behind():
         assert all(members <= {kept} for members in layer.groups.values())
         assert len(readers()) == 2
 
-        ok = await answer_to(stays, {"type": "act", "id": "after-others-left", "seat": lobby["seats"][0],
-                                     "version": view["version"], "action": {"type": "wait"}})
+        ok = await answer_to(
+            stays,
+            {
+                "type": "act",
+                "id": "after-others-left",
+                "seat": lobby["seats"][0],
+                "version": view["version"],
+                "action": {"type": "wait"},
+            },
+        )
         assert ok["type"] == "ok"
         await stays.disconnect()
+
     async_to_sync(run)()
 
 
@@ -391,8 +490,16 @@ def test_a_tap_while_redis_restarts_is_answered_and_play_resumes_after(private_r
         seat_a = lobby_a["seats"][0]
         private_redis.stop()
         started = time.monotonic()
-        ok = await answer_to(a, {"type": "act", "id": "tap-in-outage", "seat": seat_a,
-                                 "version": view_a["version"], "action": {"type": "wait"}})
+        ok = await answer_to(
+            a,
+            {
+                "type": "act",
+                "id": "tap-in-outage",
+                "seat": seat_a,
+                "version": view_a["version"],
+                "action": {"type": "wait"},
+            },
+        )
         assert ok["type"] == "ok" and time.monotonic() - started < 5
         assert (await database(snapshot, game_id))[0] == ok["version"]
         await a.send_json_to({"type": "sync"})
@@ -403,8 +510,16 @@ def test_a_tap_while_redis_restarts_is_answered_and_play_resumes_after(private_r
         back = time.monotonic()
         version, heard = ok["version"], None
         while heard is None and time.monotonic() - back < 10:
-            tap = await answer_to(a, {"type": "act", "id": f"tap-after-{version}", "seat": seat_a,
-                                      "version": version, "action": {"type": "wait"}})
+            tap = await answer_to(
+                a,
+                {
+                    "type": "act",
+                    "id": f"tap-after-{version}",
+                    "seat": seat_a,
+                    "version": version,
+                    "action": {"type": "wait"},
+                },
+            )
             assert tap["type"] == "ok"
             version = tap["version"]
             # A tap published before the layer has subscribed again is heard by no one (pub/sub
@@ -414,6 +529,7 @@ def test_a_tap_while_redis_restarts_is_answered_and_play_resumes_after(private_r
         assert heard is not None and heard["version"] >= ok["version"] + 1
         await a.disconnect()
         await b.disconnect()
+
     async_to_sync(run)()
 
 

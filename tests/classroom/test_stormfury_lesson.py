@@ -1,5 +1,6 @@
 """A Stormfury lesson: one storm for the whole class, moved when every table is ready or when
 the teacher calls it."""
+
 from datetime import timedelta
 
 import pytest
@@ -33,8 +34,13 @@ def play_humans_until_waiting(session, limit=400):
             state = engine.load(game.state)
             for seat in engine.to_act(state):
                 mark = game.seat_marks[str(seat)][0]
-                games.submit(game_id=game.pk, seat=seat, action=policy(state, seat),
-                             action_id=f"t{table.number}s{seat}v{game.version}", version=mark)
+                games.submit(
+                    game_id=game.pk,
+                    seat=seat,
+                    action=policy(state, seat),
+                    action_id=f"t{table.number}s{seat}v{game.version}",
+                    version=mark,
+                )
                 acted = True
                 break
         if not acted:

@@ -1,6 +1,7 @@
 """A district on several hosts, in short: a class of 32 through nginx to three application hosts
 (network namespaces), one host killed mid-lesson, then a rolling deploy onto a new release with a
 migration. ``python -m benchmarks.district`` runs the whole set (load and every fault)."""
+
 import re
 import subprocess
 import sys
@@ -16,8 +17,13 @@ def figures(output):
 def test_a_class_loses_nothing_when_a_host_dies_or_every_host_restarts_on_a_new_release():
     """Killing one host moves its tablets to the others within 10 s; a rolling deploy with a
     migration keeps every move, and old and new code go on from each other's saves."""
-    run = subprocess.Popen([sys.executable, "-m", "benchmarks.district", "--short"], cwd=ROOT,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    run = subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.district", "--short"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         out, err = run.communicate(timeout=1200)
     finally:

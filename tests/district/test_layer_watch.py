@@ -1,5 +1,6 @@
 """A server that loses Redis closes its sockets and refuses new ones until Redis answers again
 (classroom.layer_watch), so no tablet stays on it with an open socket that shows no moves."""
+
 import asyncio
 import socket
 import threading
@@ -81,8 +82,12 @@ def silent_redis(private_redis, settings):
     """The server's channel layer and its watch reach a private Redis through a ``SilentLink``."""
     link = SilentLink(private_redis.port)
     settings.REDIS_URL = link.url
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "classroom.fast.redis_layer.RedisPubSubChannelLayer",
-                                           "CONFIG": {"hosts": [link.url], "prefix": "silent"}}}
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "classroom.fast.redis_layer.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [link.url], "prefix": "silent"},
+        }
+    }
     yield link
     link.mend()
     link.close()

@@ -1,5 +1,6 @@
 """Every engine stores only what it knows: ``canonical`` keeps every legal action as it is and
 refuses unknown fields and free text (no database needed)."""
+
 import random
 
 import pytest
@@ -37,14 +38,17 @@ def test_every_legal_action_is_already_canonical(scenario, seed):
         engine.apply(state, seat, rng.choice(choices))
 
 
-@pytest.mark.parametrize("scenario, action", [
-    ("evacuation", {"type": "wait", "note": "my name is Ana Lopez"}),
-    ("evacuation", {"type": "reason", "about": "leave", "choice": "because my mum said so"}),
-    ("evacuation", {"type": "drive", "to": ["H", {"x": "text"}]}),
-    ("stormfury", {"type": "end_turn", "comment": "call me at 555-0100"}),
-    ("stormfury", {"type": "draw", "from": "deck", "cards": ["my address is 12 Elm St"]}),
-    ("stormfury", {"type": "shout"}),
-])
+@pytest.mark.parametrize(
+    "scenario, action",
+    [
+        ("evacuation", {"type": "wait", "note": "my name is Ana Lopez"}),
+        ("evacuation", {"type": "reason", "about": "leave", "choice": "because my mum said so"}),
+        ("evacuation", {"type": "drive", "to": ["H", {"x": "text"}]}),
+        ("stormfury", {"type": "end_turn", "comment": "call me at 555-0100"}),
+        ("stormfury", {"type": "draw", "from": "deck", "cards": ["my address is 12 Elm St"]}),
+        ("stormfury", {"type": "shout"}),
+    ],
+)
 def test_unknown_fields_and_free_text_are_refused(scenario, action):
     """A field the action type does not have, or text that is none of the engine's words, is
     refused with a clear error."""

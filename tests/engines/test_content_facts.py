@@ -1,5 +1,6 @@
 """Every real-world claim in a scenario's content files (what a student's tablet shows) is graded
 and sourced exactly like the knowledge base in scoring/outcomes/facts.json."""
+
 import json
 from pathlib import Path
 import re
@@ -14,19 +15,26 @@ from scenarios.stormfury import ENGINE as STORMFURY
 from scoring.outcomes import read_facts
 
 FACTS = {fact["key"]: fact for fact in read_facts()}
-CONTENT_FILES = sorted(
-    path for scenario in registry.all() for path in (scenario.folder / "content").glob("*.json"))
+CONTENT_FILES = sorted(path for scenario in registry.all() for path in (scenario.folder / "content").glob("*.json"))
 #: a real-world quantity: it belongs in a graded basis, never in a card's own words
 REAL_NUMBER = re.compile(r"\d[\d,.]*\s*(?:mph|kt\b|knots|%|per ?cent|inch|million|billion)", re.I)
 #: student-visible words of a card, role, space or timeline entry
 SHOWN = ("title", "text", "power", "name", "question")
 #: earlier editions of content files, kept as stored games were set up with them (never edited, so
 #: a link found for a fact later is only in the edition played now)
-SUPERSEDED = {("evacuation", "cards.json"), ("stormfury", "hurricane_cards.json"),
-              ("stormfury", "resource_cards.json"), ("tornado_alert", "deck.json")}
+SUPERSEDED = {
+    ("evacuation", "cards.json"),
+    ("stormfury", "hurricane_cards.json"),
+    ("stormfury", "resource_cards.json"),
+    ("tornado_alert", "deck.json"),
+}
 #: lists of things that each say explicitly whether they carry a real-world basis
-CARD_LISTS = {("cards.json", "cards"), ("hurricane_cards.json", "cards"), ("resource_cards.json", "cards"),
-              ("roles.json", "roles")}
+CARD_LISTS = {
+    ("cards.json", "cards"),
+    ("hurricane_cards.json", "cards"),
+    ("resource_cards.json", "cards"),
+    ("roles.json", "roles"),
+}
 
 
 def walk(value, where="", parent_key=None):
@@ -56,7 +64,9 @@ def test_every_cited_claim_carries_the_grade_and_link_of_its_fact(path):
         assert fact is not None, f"{path.name}{where}: cites {node.get('source')!r} without a known fact"
         if (path.parent.parent.name, path.name) not in SUPERSEDED:  # stored games' files keep their words
             assert node.get("grade") == fact["confidence"], f"{path.name}{where}: grade differs from {fact['key']}"
-            assert (node.get("url") or None) == (fact["url"] or None), f"{path.name}{where}: link differs from {fact['key']}"
+            assert (node.get("url") or None) == (fact["url"] or None), (
+                f"{path.name}{where}: link differs from {fact['key']}"
+            )
         assert isinstance(node.get("source"), str) and node["source"].strip(), f"{path.name}{where}: no citation"
         words = node["basis"] if "basis" in node else node.get("text")
         if "basis" in node or words is not None:
@@ -72,7 +82,9 @@ def test_no_unsourced_real_world_claim_reaches_a_student(path):
     for file_name, list_key in CARD_LISTS:
         if path.name == file_name:
             for item in document[list_key]:
-                assert "basis" in item, f"{path.name}: {item.get('id') or item.get('kind')} lacks a basis (null if none)"
+                assert "basis" in item, (
+                    f"{path.name}: {item.get('id') or item.get('kind')} lacks a basis (null if none)"
+                )
                 basis = item["basis"]
                 if basis is None:
                     assert not item.get("source") and not item.get("fact"), item
@@ -96,7 +108,7 @@ def test_the_checks_refuse_an_unsourced_or_misgraded_claim():
     card = unsourced["cards"][0]
     assert card["basis"] and not (card.get("source") and card.get("fact"))  # ... which the card check refuses
     misgraded = {"basis": "x", "source": "NWS", "fact": "turn-around-dont-drown", "grade": "S", "url": None}
-    (_, node), = claims(misgraded)
+    ((_, node),) = claims(misgraded)
     assert node["grade"] != FACTS[node["fact"]]["confidence"]
     assert REAL_NUMBER.search("Gusts over 40 mph: the bridge closes.")
     assert not REAL_NUMBER.search("Contraflow roads are easier (numbers drop by 2).")
@@ -155,7 +167,10 @@ def test_corrected_words_come_as_a_new_edition_with_the_same_rules():
     assert _rules_of(evacuation, "cards.json", words) == _rules_of(evacuation, "cards_2.json", words)
     assert evacuation_tables.CARD_FILES[evacuation_tables.CARDS_EDITION] == "cards_2.json"
     stormfury = Path(evacuation_tables.__file__).parent.parent / "stormfury" / "content"
-    for old, new in (("hurricane_cards.json", "hurricane_cards_2.json"), ("resource_cards.json", "resource_cards_2.json")):
+    for old, new in (
+        ("hurricane_cards.json", "hurricane_cards_2.json"),
+        ("resource_cards.json", "resource_cards_2.json"),
+    ):
         assert _rules_of(stormfury, old, words) == _rules_of(stormfury, new, words), new
     old_cards = json.loads((evacuation / "cards.json").read_text(encoding="utf-8"))["cards"]
     assert next(c for c in old_cards if c["id"] == "C23")["basis"].startswith("Plan on about a gallon")  # kept
@@ -177,7 +192,10 @@ def test_the_second_edition_says_what_is_true():
     assert "drown" not in cards["C29"]["basis"]
     assert all(cards[c]["deaths"] and cards[c]["age_band"] == "13+" for c in ("C22", "C28", "C30"))
     assert cards["C33"]["source"].startswith("Mozumder")
-    assert FACTS["evacuation-cost-ike"]["source"].startswith("Mozumder") and "Whitehead" not in FACTS["evacuation-cost-ike"]["source"]
+    assert (
+        FACTS["evacuation-cost-ike"]["source"].startswith("Mozumder")
+        and "Whitehead" not in FACTS["evacuation-cost-ike"]["source"]
+    )
 
 
 def test_securing_a_home_is_not_paired_with_a_construction_standard():

@@ -1,6 +1,7 @@
 """Only what the engine knows is stored: both submit paths (the ORM's ``submit`` and a socket's
 ``asubmit`` on PostgreSQL) keep the canonical action, and refuse unknown fields and free text
 with a clear error, changing nothing."""
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
@@ -36,12 +37,20 @@ def test_submit_refuses_unknown_fields_and_stores_the_canonical_action():
     assert not Move.objects.filter(game_id=game_id, action_id="tap-00000001").exists()
 
     with pytest.raises(Refused) as refused:
-        games.submit(game_id=game_id, seat=seat, action={"type": "set_destination", "destination": "shelter",
-                                                         "why": FREE_TEXT}, action_id="tap-00000002")
+        games.submit(
+            game_id=game_id,
+            seat=seat,
+            action={"type": "set_destination", "destination": "shelter", "why": FREE_TEXT},
+            action_id="tap-00000002",
+        )
     assert refused.value.code == "unknown_field"
 
-    outcome = games.submit(game_id=game_id, seat=seat, action={"destination": "shelter", "type": "set_destination"},
-                           action_id="tap-00000003")
+    outcome = games.submit(
+        game_id=game_id,
+        seat=seat,
+        action={"destination": "shelter", "type": "set_destination"},
+        action_id="tap-00000003",
+    )
     assert list(outcome.move.action.items()) == [("type", "set_destination"), ("destination", "shelter")]
     assert Move.objects.get(pk=outcome.move.pk).action == {"type": "set_destination", "destination": "shelter"}
     assert not Move.objects.filter(game_id=game_id, action__icontains="Lopez").exists()
@@ -57,18 +66,32 @@ def test_a_sockets_tap_on_postgresql_stores_only_the_canonical_action():
     seat, game_id = _seat_game(ana)
 
     async def run():
-        sock = WebsocketCommunicator(application, f"/ws/play/{session.pk}/", headers=[
-            (b"origin", b"http://testserver"), (b"host", b"testserver"),
-            (b"cookie", f"{token_cookie(session.pk)}={token}".encode())])
+        sock = WebsocketCommunicator(
+            application,
+            f"/ws/play/{session.pk}/",
+            headers=[
+                (b"origin", b"http://testserver"),
+                (b"host", b"testserver"),
+                (b"cookie", f"{token_cookie(session.pk)}={token}".encode()),
+            ],
+        )
         connected, _ = await sock.connect()
         assert connected
         await sock.receive_json_from(timeout=5)  # lobby
         view = await sock.receive_json_from(timeout=5)
-        await sock.send_json_to({"type": "act", "id": "tap-00000010", "seat": seat, "version": view["version"],
-                                 "action": {"type": "wait", "note": FREE_TEXT}})
+        await sock.send_json_to(
+            {
+                "type": "act",
+                "id": "tap-00000010",
+                "seat": seat,
+                "version": view["version"],
+                "action": {"type": "wait", "note": FREE_TEXT},
+            }
+        )
         refused = await sock.receive_json_from(timeout=10)
-        await sock.send_json_to({"type": "act", "id": "tap-00000011", "seat": seat, "version": view["version"],
-                                 "action": {"type": "wait"}})
+        await sock.send_json_to(
+            {"type": "act", "id": "tap-00000011", "seat": seat, "version": view["version"], "action": {"type": "wait"}}
+        )
         answers = [await sock.receive_json_from(timeout=10) for _ in range(2)]
         await sock.disconnect()
         return refused, answers

@@ -2,6 +2,7 @@
 at once, as ``make run`` serves a class, answered in plain SQL (``games.sql_driver``, what the
 server runs) and through the plain ORM. Run in a process of its own (the suite's database is
 PostgreSQL)."""
+
 import json
 import os
 import subprocess
@@ -65,10 +66,10 @@ print(json.dumps({"errors": errors, "version": game.version, "stale": stale,
 @pytest.mark.parametrize("driver", ["sql", "orm"])
 def test_taps_from_many_threads_on_sqlite_land_once_each_in_order(tmp_path, driver):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY"}}
-    env.update(DJANGO_SETTINGS_MODULE="config.settings", DATA_DIR=str(tmp_path), PYTHONPATH=str(ROOT),
-               DRIVER=driver)
-    result = subprocess.run([sys.executable, "-c", SCRIPT], cwd=tmp_path, env=env, capture_output=True,
-                            text=True, timeout=180)
+    env.update(DJANGO_SETTINGS_MODULE="config.settings", DATA_DIR=str(tmp_path), PYTHONPATH=str(ROOT), DRIVER=driver)
+    result = subprocess.run(
+        [sys.executable, "-c", SCRIPT], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180
+    )
     assert result.returncode == 0, result.stderr
     outcome = json.loads(result.stdout.strip().splitlines()[-1])
     assert outcome["vendor"] == "sqlite" and outcome["errors"] == []

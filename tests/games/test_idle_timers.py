@@ -1,5 +1,6 @@
 """Idle timers a 10-year-old can live with: about two minutes, from the student's first move,
 and one timeout plays the student's whole turn rather than one action of it."""
+
 from datetime import datetime, timedelta
 
 import pytest

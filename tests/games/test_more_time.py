@@ -1,5 +1,6 @@
 """More time (WCAG 2.2.1): a student warned that a bot is about to play can push their turn
 timer back; nobody can use it to hold the table up or to touch a seat that is not theirs."""
+
 from datetime import datetime, timedelta
 
 import pytest
@@ -46,7 +47,9 @@ def test_more_time_in_the_warning_gives_a_fresh_turn_and_the_bot_waits():
     assert not game.moves.filter(seat=0).exclude(actor=Move.Actor.STUDENT).exists()
     # When the new one passes, it does.
     services.sweep_due(fresh + timedelta(seconds=1))
-    assert set(game.moves.filter(seat=0).exclude(actor=Move.Actor.STUDENT).values_list("actor", flat=True)) == {Move.Actor.TIMER}
+    assert set(game.moves.filter(seat=0).exclude(actor=Move.Actor.STUDENT).values_list("actor", flat=True)) == {
+        Move.Actor.TIMER
+    }
 
 
 def test_more_time_is_refused_before_the_warning_for_bots_and_when_paused():

@@ -2,6 +2,7 @@
 loops) and async psycopg (``asubmit``: a socket's tap on PostgreSQL) must behave the same on every
 case. The first answers in plain SQL (``games.sql_driver``) or, said plainly, through the ORM
 (``pipeline.orm_answer``): both run every case too."""
+
 import asyncio
 
 import pytest
@@ -17,8 +18,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def _orm(**kwargs):
     """``services.submit`` with the plain ORM answering."""
-    steps = pipeline.steps(actor=kwargs.pop("actor", Move.Actor.STUDENT), **{
-        "action_id": None, "version": None, **kwargs})
+    steps = pipeline.steps(
+        actor=kwargs.pop("actor", Move.Actor.STUDENT), **{"action_id": None, "version": None, **kwargs}
+    )
     return pipeline.drive_sync(steps, answerer=pipeline.orm_answer)
 
 
@@ -84,15 +86,24 @@ def test_plain_sql_reads_and_stores_what_the_orm_reads_and_stores():
     assert sql_driver.read(game.pk, "never-sent") == (by_sql, None)
     stored = Move.objects.get(pk=outcome.move.pk)
     assert (stored.seq, stored.seat, stored.actor, stored.action, stored.events, stored.created_at) == (
-        1, 0, Move.Actor.STUDENT, {"type": "wait"}, outcome.move.events, by_orm.updated_at)
+        1,
+        0,
+        Move.Actor.STUDENT,
+        {"type": "wait"},
+        outcome.move.events,
+        by_orm.updated_at,
+    )
 
 
-@pytest.mark.parametrize("action, version, code", [
-    (["wait"], 0, "bad_frame"),
-    ({"type": "withdraw", "amount": 2000}, 0, None),
-    ({"type": "wait", "note": "free text"}, 0, "unknown_field"),
-    ({"type": "wait"}, 5, "stale_view"),  # a version the game has not reached
-])
+@pytest.mark.parametrize(
+    "action, version, code",
+    [
+        (["wait"], 0, "bad_frame"),
+        ({"type": "withdraw", "amount": 2000}, 0, None),
+        ({"type": "wait", "note": "free text"}, 0, "unknown_field"),
+        ({"type": "wait"}, 5, "stale_view"),  # a version the game has not reached
+    ],
+)
 def test_a_refused_tap_changes_nothing(submit, action, version, code):
     game = new_game()
     with pytest.raises(Refused) as refused:
@@ -133,8 +144,9 @@ def test_a_move_saved_between_read_and_save_makes_the_other_start_again(driver):
     read. Here a teacher's move lands after a tap was worked out and before it was saved: the
     tap's save finds the version moved on, reads again and lands on top, once."""
     game = new_game()
-    steps = pipeline.steps(game_id=game.pk, seat=0, action={"type": "wait"}, action_id="racing-tap1",
-                           version=0, actor=Move.Actor.STUDENT)
+    steps = pipeline.steps(
+        game_id=game.pk, seat=0, action={"type": "wait"}, action_id="racing-tap1", version=0, actor=Move.Actor.STUDENT
+    )
 
     def teacher_moves_in_between():
         services.submit(game_id=game.pk, seat=1, action={"type": "wait"}, action_id="in-between1", version=0)
@@ -149,6 +161,7 @@ def test_a_move_saved_between_read_and_save_makes_the_other_start_again(driver):
         assert answer(save) is False
         outcome = pipeline.drive_sync(_resume(steps, False), answerer=answer)
     else:
+
         async def run():
             async with pgpool.connection() as conn:
                 request = steps.send(None)
@@ -157,6 +170,7 @@ def test_a_move_saved_between_read_and_save_makes_the_other_start_again(driver):
                 await asyncio.to_thread(_in_thread, teacher_moves_in_between)
                 assert await pipeline.async_answer(conn, save) is False
                 return await pipeline.drive_async(_resume(steps, False), conn)
+
         try:
             outcome = asyncio.run(run())
         finally:
@@ -173,8 +187,9 @@ def test_a_pause_between_read_and_save_is_not_overwritten(driver):
     playing: the save also wants the row's last write to be the one it read."""
     answer = ANSWERERS[driver]
     game = new_game()
-    steps = pipeline.steps(game_id=game.pk, seat=0, action={"type": "wait"}, action_id="before-pause",
-                           version=0, actor=Move.Actor.STUDENT)
+    steps = pipeline.steps(
+        game_id=game.pk, seat=0, action={"type": "wait"}, action_id="before-pause", version=0, actor=Move.Actor.STUDENT
+    )
     save = steps.send(answer(steps.send(None)))
     services.set_paused(game_id=game.pk, paused=True)
     assert answer(save) is False
@@ -195,6 +210,7 @@ def _resume(steps, answer):
                 reply = yield steps.send(reply)
         except StopIteration as done:
             return done.value
+
     return resumed()
 
 
@@ -211,15 +227,25 @@ def test_taps_from_both_drivers_at_once_all_land_once_in_order():
     game = new_game(seats=4)
 
     def orm_tap(n, seat):
-        _in_thread(lambda: services.submit(game_id=game.pk, seat=seat, action={"type": "wait"},
-                                           action_id=f"orm-{n}-{seat}"))
+        _in_thread(
+            lambda: services.submit(game_id=game.pk, seat=seat, action={"type": "wait"}, action_id=f"orm-{n}-{seat}")
+        )
 
     async def rounds():
         for n in range(5):
             await asyncio.gather(
-                *(services.asubmit(game_id=game.pk, seat=seat, action={"type": "wait"},
-                                   action_id=f"socket-{n}-{seat}", version=None) for seat in (0, 1)),
-                *(asyncio.to_thread(orm_tap, n, seat) for seat in (2, 3)))
+                *(
+                    services.asubmit(
+                        game_id=game.pk,
+                        seat=seat,
+                        action={"type": "wait"},
+                        action_id=f"socket-{n}-{seat}",
+                        version=None,
+                    )
+                    for seat in (0, 1)
+                ),
+                *(asyncio.to_thread(orm_tap, n, seat) for seat in (2, 3)),
+            )
 
     try:
         asyncio.run(rounds())

@@ -13,8 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 def new_game(seats=2, bots=None, turn_seconds=None):
-    return services.create_game(scenario="evacuation", seed=99, seats=seats, bots=bots or {},
-                                turn_seconds=turn_seconds)
+    return services.create_game(scenario="evacuation", seed=99, seats=seats, bots=bots or {}, turn_seconds=turn_seconds)
 
 
 def first_action(game, seat):
@@ -67,8 +66,9 @@ def test_illegal_action_refused_with_code_and_state_untouched():
     """An illegal move carries the engine's code and message and changes nothing."""
     game = new_game()
     with pytest.raises(Refused) as error:
-        services.submit(game_id=game.pk, seat=0, action={"type": "withdraw", "amount": 2000},
-                        action_id="illegal-1", version=0)
+        services.submit(
+            game_id=game.pk, seat=0, action={"type": "withdraw", "amount": 2000}, action_id="illegal-1", version=0
+        )
     assert error.value.code and error.value.message
     game.refresh_from_db()
     assert game.version == 0 and not game.moves.exists()
@@ -161,8 +161,9 @@ def test_a_move_sends_tablemates_only_the_others_part_unless_it_changed_their_ow
     step = services.advance(game, 0, {"type": "wait"}, "progress-1", Move.Actor.STUDENT)
     assert set(step.views) == {0} and set(step.others) == {1, 2}
     assert [built for _, built in step.others.values()] == [0, 0]
-    group, message = broadcast.messages(broadcast.Snapshot.of(game), step.engine, step.state,
-                                        step.views, step.others)[0]
+    group, message = broadcast.messages(broadcast.Snapshot.of(game), step.engine, step.state, step.views, step.others)[
+        0
+    ]
     assert message["views"]["1"].startswith('{"type":"others","game":%d,"seat":1,"version":1,"built":0' % game.pk)
     others = json.loads(message["views"]["1"])["others"]
     assert others == step.engine.view(step.state, 1)["others"]

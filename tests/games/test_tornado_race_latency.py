@@ -7,6 +7,7 @@ With the race window on (RULES.md, "Slapping on a school network") every tablet 
 quarter of the tied races whatever its latency, every slap counts (none is refused as chosen on
 a stale view) and every race has exactly one winner; with the window off (the "as printed"
 preset) the tablet nearest the access point always wins."""
+
 import asyncio
 import json
 import time
@@ -45,7 +46,11 @@ class Tablet:
     async def read(self):
         async for text in self.ws:
             message = json.loads(text)
-            if message.get("type") == "view" and message.get("seat") == self.seat and message["version"] >= self.version:
+            if (
+                message.get("type") == "view"
+                and message.get("seat") == self.seat
+                and message["version"] >= self.version
+            ):
                 self.view, self.version = message["view"], message["version"]
             elif message.get("type") in ("ok", "error") and message.get("id"):
                 self.answers[message["id"]] = message
@@ -57,8 +62,9 @@ class Tablet:
         version = self.version
         await asyncio.sleep(delay)
         frame_id = uuid.uuid4().hex
-        await self.ws.send(json.dumps({"type": "act", "id": frame_id, "seat": self.seat, "version": version,
-                                       "action": action}))
+        await self.ws.send(
+            json.dumps({"type": "act", "id": frame_id, "seat": self.seat, "version": version, "action": action})
+        )
         for _ in range(1000):
             if frame_id in self.answers:
                 return self.answers[frame_id]
@@ -120,8 +126,14 @@ async def races(base, session_id, devices, count):
 
 
 def play_races(asgi_server, count, **options):
-    session = make_session(scenario="tornado_alert", seats_per_table=5, fill_with_bots=False,
-                           turn_timer=False, seed=21, options={"variant": "free", **options})
+    session = make_session(
+        scenario="tornado_alert",
+        seats_per_table=5,
+        fill_with_bots=False,
+        turn_timer=False,
+        seed=21,
+        options={"variant": "free", **options},
+    )
     joined = join_students(session, 5)
     services.start(session=session)
     game = Game.objects.get(table__session=session)
@@ -144,8 +156,14 @@ def test_every_tablet_wins_about_a_quarter_of_the_tied_races_whatever_its_latenc
 
 
 def test_without_a_window_the_tablet_nearest_the_access_point_always_wins(asgi_server):
-    session = make_session(scenario="tornado_alert", seats_per_table=5, fill_with_bots=False,
-                           turn_timer=False, seed=21, options={"variant": "free", "race_ms": 0})
+    session = make_session(
+        scenario="tornado_alert",
+        seats_per_table=5,
+        fill_with_bots=False,
+        turn_timer=False,
+        seed=21,
+        options={"variant": "free", "race_ms": 0},
+    )
     joined = join_students(session, 5)
     services.start(session=session)
     tokens = {participant.seats.get().number: token for participant, token in joined}
@@ -192,8 +210,14 @@ def test_bots_slap_after_a_human_reaction_time_and_a_race_waits_for_its_window()
 
     from games import services as games
 
-    game = games.create_game(scenario="tornado_alert", seed=5, seats=3, bots={1: "photographer", 2: "photographer"},
-                             options={"bot_reaction_ms": 1500, "race_ms": 600}, bot_step_seconds=1.0)
+    game = games.create_game(
+        scenario="tornado_alert",
+        seed=5,
+        seats=3,
+        bots={1: "photographer", 2: "photographer"},
+        options={"bot_reaction_ms": 1500, "race_ms": 600},
+        bot_step_seconds=1.0,
+    )
     for _ in range(20):  # the bots play (through the real path) until it is the student's turn
         game.refresh_from_db()
         if game.state["turn"] == 0 and not game.state["race"]:
@@ -212,15 +236,13 @@ def test_bots_slap_after_a_human_reaction_time_and_a_race_waits_for_its_window()
             wait = (datetime.fromisoformat(game.timers[seat]) - before).total_seconds()
             assert 0.7 <= wait <= 2.4, wait  # 1.5 s varied by up to half, not the 1 s bot step
     slapped = timezone.now()
-    games.submit(game_id=game.pk, seat=1, action={"type": "slap", "pile": game.state["pile_id"]},
-                 actor=Move.Actor.BOT)
+    games.submit(game_id=game.pk, seat=1, action={"type": "slap", "pile": game.state["pile_id"]}, actor=Move.Actor.BOT)
     game.refresh_from_db()
-    (key, deadline), = [(k, t) for k, t in game.timers.items() if k.startswith(games.SYSTEM_TIMER)]
+    ((key, deadline),) = [(k, t) for k, t in game.timers.items() if k.startswith(games.SYSTEM_TIMER)]
     window = (datetime.fromisoformat(deadline) - slapped).total_seconds()
     assert game.state["race"] and "1" not in game.timers and 0.6 <= window <= 1.6, window
     # the last seat that may slap joins: nobody is left to wait for, so the race is due at once
     assert rules.may_slap(game.state, 2)
-    games.submit(game_id=game.pk, seat=2, action={"type": "slap", "pile": game.state["pile_id"]},
-                 actor=Move.Actor.BOT)
+    games.submit(game_id=game.pk, seat=2, action={"type": "slap", "pile": game.state["pile_id"]}, actor=Move.Actor.BOT)
     game.refresh_from_db()
     assert datetime.fromisoformat(game.timers[key]) <= timezone.now()

@@ -2,6 +2,7 @@
 and Redis): no tablet can settle a race, a slap is judged by the pile it was aimed at whatever
 else changed in the tablet's view, the race's deadline is fixed by its first slap, and each
 tablet reads what truly happened, in its own language (RULES.md, "Slapping on a school network")."""
+
 from datetime import timedelta
 
 import pytest
@@ -21,13 +22,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def table(languages=("en", "en", "en", "en")):
     """A started four-seat table of students (no bots, no turn timer), each tablet in its
     language; returns the session, the game id and each seat's device token."""
-    session, devices = started_session(students=4, scenario="tornado_alert", seats_per_table=4,
-                                       fill_with_bots=False, turn_timer=False, seed=9)
+    session, devices = started_session(
+        students=4, scenario="tornado_alert", seats_per_table=4, fill_with_bots=False, turn_timer=False, seed=9
+    )
     tokens = {}
     for (participant, token), language in zip(devices, languages):
         seat = participant.seats.get().number
         tokens[seat] = token
-    for (participant, _token) in devices:
+    for participant, _token in devices:
         Participant.objects.filter(pk=participant.pk).update(language=languages[participant.seats.get().number])
     return session, participant.seats.get().table.game_id, tokens
 
@@ -57,8 +59,9 @@ def test_no_tablet_settles_a_race_two_slaps_at_one_pile_both_count_and_the_deadl
         views = {}
         for seat, token in tokens.items():
             sockets[seat], _lobby, [views[seat]] = await open_device(session, token)
-        played = await answer_to(sockets[player], act(player, views[player]["version"], {"type": "play", "card": card},
-                                                     "play-0000001"))
+        played = await answer_to(
+            sockets[player], act(player, views[player]["version"], {"type": "play", "card": card}, "play-0000001")
+        )
         assert played["type"] == "ok"
         version = played["version"]  # every tablet's view of the pile just played
         state = (await database(Game.objects.get, pk=game_id)).state
@@ -98,6 +101,7 @@ def test_no_tablet_settles_a_race_two_slaps_at_one_pile_both_count_and_the_deadl
         assert too_late["message"] == f"Te laat: de stapel is al gepakt door speler {taken['seat'] + 1}."
         for socket in sockets.values():
             await socket.disconnect()
+
     async_to_sync(run)()
 
 
@@ -114,8 +118,11 @@ def test_a_slap_at_a_pile_that_changed_is_still_refused():
     async def run():
         socket, _lobby, [view] = await open_device(session, tokens[other])
         before = await database(snapshot, game_id)
-        answer = await answer_to(socket, act(other, view["version"], {"type": "slap", "pile": old_pile}, "slap-old-0001"))
+        answer = await answer_to(
+            socket, act(other, view["version"], {"type": "slap", "pile": old_pile}, "slap-old-0001")
+        )
         assert answer["type"] == "error" and answer["code"] == "pile_changed"
         assert await database(snapshot, game_id) == before
         await socket.disconnect()
+
     async_to_sync(run)()

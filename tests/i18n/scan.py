@@ -1,4 +1,5 @@
 """Words a person would read in a template but that no translation tag carries."""
+
 import re
 from pathlib import Path
 

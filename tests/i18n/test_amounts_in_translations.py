@@ -1,6 +1,7 @@
 """The Spanish and Dutch words people read write dollars and numbers the way their language (and
 the tablets' Intl) does: "20.000 $" and "2,6 millones" in Spanish, "$ 20.000" and "60,58" in
 Dutch; never the English "$20,000" or "2.6" in a translated card, fact or sentence."""
+
 import json
 import re
 
@@ -43,13 +44,21 @@ def translated_texts(language):
 @pytest.mark.parametrize("language", ["es", "nl"])
 def test_translations_write_amounts_and_numbers_their_own_way(language):
     found = [(where, text[:120]) for where, text in translated_texts(language) if re.search(ENGLISH_WAYS, text)]
-    assert found == [], ("write amounts as the language does (es '20.000\\u00a0$', nl '$\\u00a020.000', with a "
-                         "no-break space, as the tablets do) and decimals with a comma")
+    assert found == [], (
+        "write amounts as the language does (es '20.000\\u00a0$', nl '$\\u00a020.000', with a "
+        "no-break space, as the tablets do) and decimals with a comma"
+    )
 
 
 def test_the_check_finds_the_english_ways():
     for text in ("Paga $200 y pierde 1 hora.", "unos 300,000 edificios", "a unos 2.6 millones", "hasta $%(most)s."):
         assert re.search(ENGLISH_WAYS, text), text
-    for text in ("Paga 200\u00a0$ y pierde 1 hora.", "unos 300.000 edificios", "a unos 2,6 millones",
-                 "Betaal $\u00a0200", "motor 1.0.0", "hasta %(most)s\u00a0$."):
+    for text in (
+        "Paga 200\u00a0$ y pierde 1 hora.",
+        "unos 300.000 edificios",
+        "a unos 2,6 millones",
+        "Betaal $\u00a0200",
+        "motor 1.0.0",
+        "hasta %(most)s\u00a0$.",
+    ):
         assert not re.search(ENGLISH_WAYS, text), text

@@ -1,5 +1,6 @@
 """The teacher's dashboard and projector draw their table summaries from the scenario's board:
 its place names come in the teacher's language, as the tablets' come in the student's."""
+
 import html
 import re
 

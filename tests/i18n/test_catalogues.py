@@ -5,6 +5,7 @@ here (stale catalogue), as does an entry left untranslated or fuzzy, a translati
 renames a placeholder, a .mo not compiled from its .po, and readable words in a template outside
 {% translate %} / {% blocktranslate %}.
 """
+
 import re
 import shutil
 import subprocess
@@ -57,7 +58,9 @@ def test_catalogue_is_complete_and_checked(path):
             continue
         wanted = sorted(PLACEHOLDER.findall(entry.msgid))
         for text in translations(entry):
-            if sorted(PLACEHOLDER.findall(text)) != wanted and not (entry.msgid_plural and set(PLACEHOLDER.findall(text)) <= set(wanted)):
+            if sorted(PLACEHOLDER.findall(text)) != wanted and not (
+                entry.msgid_plural and set(PLACEHOLDER.findall(text)) <= set(wanted)
+            ):
                 problems.append(("placeholders", entry.msgid, text))
     assert not problems, problems
     if shutil.which("msgfmt"):  # GNU gettext's own checks: formats, plural forms, header
@@ -78,9 +81,22 @@ def test_catalogues_hold_exactly_the_strings_of_the_code(tmp_path):
     if shutil.which("xgettext") is None:
         pytest.skip("GNU gettext is not installed: `make gettext`")
     copy = tmp_path / "src"
-    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
-        ".venv", ".git", "node_modules", "staticfiles", ".test-media", "__pycache__", "*.mo", ".pytest_cache",
-        ".hypothesis", "test-artifacts"))
+    shutil.copytree(
+        ROOT,
+        copy,
+        ignore=shutil.ignore_patterns(
+            ".venv",
+            ".git",
+            "node_modules",
+            "staticfiles",
+            ".test-media",
+            "__pycache__",
+            "*.mo",
+            ".pytest_cache",
+            ".hypothesis",
+            "test-artifacts",
+        ),
+    )
     subprocess.run([sys.executable, "scripts/messages.py", "collect"], cwd=copy, check=True, timeout=300)
     stale = {}
     for path in CATALOGUES:
@@ -88,8 +104,10 @@ def test_catalogues_hold_exactly_the_strings_of_the_code(tmp_path):
         ours = {(e.msgctxt, e.msgid, e.msgid_plural) for e in entries_of(polib.pofile(str(path)))}
         code = {(e.msgctxt, e.msgid, e.msgid_plural) for e in entries_of(polib.pofile(str(copy / relative)))}
         if ours != code:
-            stale[relative.as_posix()] = {"not in the catalogue": sorted(m for _c, m, _p in code - ours),
-                                          "no longer in the code": sorted(m for _c, m, _p in ours - code)}
+            stale[relative.as_posix()] = {
+                "not in the catalogue": sorted(m for _c, m, _p in code - ours),
+                "no longer in the code": sorted(m for _c, m, _p in ours - code),
+            }
     assert not stale, f"run `make messages` and translate: {stale}"
 
 
@@ -100,7 +118,7 @@ def test_template_has_no_words_outside_translation(path):
 
 def test_the_template_scan_finds_words_outside_translation():
     """The scan itself: text between tags and in read attributes counts, translated text does not."""
-    assert untranslated('<p>Wind speed</p>') == ["Wind speed"]
+    assert untranslated("<p>Wind speed</p>") == ["Wind speed"]
     assert untranslated('<img alt="A map" src="x.png">') == ["A map"]
     assert untranslated('{% load i18n %}<p>{% translate "Wind speed" %}</p><b>{{ name }}</b>') == []
-    assert untranslated('{% blocktranslate %}Hi {{ name }}{% endblocktranslate %} · PDF') == []
+    assert untranslated("{% blocktranslate %}Hi {{ name }}{% endblocktranslate %} · PDF") == []

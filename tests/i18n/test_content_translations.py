@@ -1,5 +1,6 @@
 """Content words (cards, places, roles, reasons) carry translations beside the English, complete
 and in step with it; a tablet in Spanish or Dutch gets its board and views with them."""
+
 import json
 import re
 
@@ -16,8 +17,9 @@ CASES = [(s.key, language) for s in SCENARIOS for language in s.languages if lan
 
 
 def content_of(scenario):
-    return [json.loads(path.read_text(encoding="utf-8"))
-            for path in sorted((scenario.folder / "content").glob("*.json"))]
+    return [
+        json.loads(path.read_text(encoding="utf-8")) for path in sorted((scenario.folder / "content").glob("*.json"))
+    ]
 
 
 def numbers(text):
@@ -44,11 +46,20 @@ def test_content_words_are_translated_completely_and_keep_their_numbers(key, lan
 
 def test_translating_a_view_changes_words_only():
     table = {"Home": "Casa", "Bank": "Banco"}
-    view = {"position": "home", "position_label": "Home", "roads": [{"to": "bank", "label": "Bank"}],
-            "Home": 3, "hour": 1.5}
+    view = {
+        "position": "home",
+        "position_label": "Home",
+        "roads": [{"to": "bank", "label": "Bank"}],
+        "Home": 3,
+        "hour": 1.5,
+    }
     assert words.translate_words(view, table) == {
-        "position": "home", "position_label": "Casa", "roads": [{"to": "bank", "label": "Banco"}],
-        "Home": 3, "hour": 1.5}
+        "position": "home",
+        "position_label": "Casa",
+        "roads": [{"to": "bank", "label": "Banco"}],
+        "Home": 3,
+        "hour": 1.5,
+    }
 
 
 @pytest.mark.django_db
@@ -62,6 +73,7 @@ def test_a_spanish_tablet_gets_the_board_and_its_view_in_spanish():
     board = json.dumps(client.get(board_url).json(), ensure_ascii=False)
     assert "Refugio público (instituto)" in board and "Public shelter (high school)" not in board
     from classroom import services
+
     services.start(session=session)
     state = client.get(f"/play/{session.pk}/poll").json()
     view = json.dumps(state["views"], ensure_ascii=False)

@@ -1,5 +1,6 @@
 """Each tablet plays in the language it chose; the teacher's screens keep the teacher's; reports
 are written in their reader's language."""
+
 import json
 
 import pytest
@@ -29,11 +30,15 @@ def test_each_tablet_joins_in_its_browsers_language():
     assert "Join a lesson" in english.get("/join").content.decode()
     assert "Entrar en una clase" in spanish.get("/join").content.decode()
     assert "Meedoen aan een les" in dutch.get("/join").content.decode()
-    people = {name: join(client, session, name) for name, client in
-              (("Ann", english), ("Bea", spanish), ("Cas", dutch))}
+    people = {
+        name: join(client, session, name) for name, client in (("Ann", english), ("Bea", spanish), ("Cas", dutch))
+    }
     assert {name: p.language for name, p in people.items()} == {"Ann": "en", "Bea": "es", "Cas": "nl"}
-    for client, words, lang in ((english, "Loading your game…", "en"), (spanish, "Cargando tu partida…", "es"),
-                                (dutch, "Je spel wordt geladen…", "nl")):
+    for client, words, lang in (
+        (english, "Loading your game…", "en"),
+        (spanish, "Cargando tu partida…", "es"),
+        (dutch, "Je spel wordt geladen…", "nl"),
+    ):
         page = client.get(f"/play/{session.pk}/").content.decode()
         assert f'<html lang="{lang}">' in page and words in page
 
@@ -95,18 +100,26 @@ def test_an_engines_refusal_is_explained_in_the_tablets_language():
     join(client, session, "Ivo")
     services.start(session=session)
     held = client.get(f"/play/{session.pk}/poll").json()["views"][0]
-    frame = {"type": "act", "id": "reason-without-question-1", "seat": held["seat"], "version": held["version"],
-             "action": {"type": "reason", "about": "leave", "choice": "warning"}}
+    frame = {
+        "type": "act",
+        "id": "reason-without-question-1",
+        "seat": held["seat"],
+        "version": held["version"],
+        "action": {"type": "reason", "about": "leave", "choice": "warning"},
+    }
     answer = client.post(f"/play/{session.pk}/act", data=json.dumps(frame), content_type="application/json").json()
     assert answer["code"] == "no_question"
     assert answer["message"] == "Ahora no hay ninguna pregunta que responder."
 
 
-@pytest.mark.parametrize("language, sentence", [
-    ("en", "Choose the public shelter as your destination first."),
-    ("es", "Primero elige este lugar como destino: Refugio público."),
-    ("nl", "Kies eerst deze plek als bestemming: Openbare opvang."),
-])
+@pytest.mark.parametrize(
+    "language, sentence",
+    [
+        ("en", "Choose the public shelter as your destination first."),
+        ("es", "Primero elige este lugar como destino: Refugio público."),
+        ("nl", "Kies eerst deze plek als bestemming: Openbare opvang."),
+    ],
+)
 def test_an_engines_refusal_with_a_name_in_it_is_explained_in_the_tablets_language(language, sentence):
     """A refusal that names a place: the sentence and the place's name are both the tablet's."""
     session = make_session()
@@ -114,8 +127,13 @@ def test_an_engines_refusal_with_a_name_in_it_is_explained_in_the_tablets_langua
     join(client, session, "Jo")
     services.start(session=session)
     held = client.get(f"/play/{session.pk}/poll").json()["views"][0]
-    frame = {"type": "act", "id": "shelter-before-choosing-1", "seat": held["seat"], "version": held["version"],
-             "action": {"type": "drive", "to": "SH"}}
+    frame = {
+        "type": "act",
+        "id": "shelter-before-choosing-1",
+        "seat": held["seat"],
+        "version": held["version"],
+        "action": {"type": "drive", "to": "SH"},
+    }
     answer = client.post(f"/play/{session.pk}/act", data=json.dumps(frame), content_type="application/json").json()
     assert answer["code"] == "choose_destination_first"
     assert answer["message"] == sentence
@@ -132,19 +150,37 @@ def test_numbers_in_an_engines_refusal_are_written_the_readers_way():
     error = IllegalAction("bad_amount", gettext_noop("Choose $500, $1,000, ... up to $%(most)s."), most=2000)
     assert error.message == "Choose $500, $1,000, ... up to $2,000."
     with translation.override("nl"):
-        assert Refused.from_illegal(error, "evacuation").message == "Kies een bedrag in stappen van $\u00a0500, tot $\u00a02.000."
+        assert (
+            Refused.from_illegal(error, "evacuation").message
+            == "Kies een bedrag in stappen van $\u00a0500, tot $\u00a02.000."
+        )
     with translation.override("en"):
         assert Refused.from_illegal(error, "evacuation").message == error.message
 
 
-@pytest.mark.parametrize("language, label, description, choice", [
-    ("en", "Points for arriving early", "15 points for arriving at least a day before the tropical-storm winds",
-     "Round the table"),
-    ("es", "Puntos por llegar temprano", "15 puntos por llegar al menos un día antes de los vientos de tormenta tropical",
-     "Por turnos en la mesa"),
-    ("nl", "Punten voor vroeg aankomen", "15 punten voor aankomen minstens een dag voor de tropische-stormwinden",
-     "Om de beurt aan tafel"),
-])
+@pytest.mark.parametrize(
+    "language, label, description, choice",
+    [
+        (
+            "en",
+            "Points for arriving early",
+            "15 points for arriving at least a day before the tropical-storm winds",
+            "Round the table",
+        ),
+        (
+            "es",
+            "Puntos por llegar temprano",
+            "15 puntos por llegar al menos un día antes de los vientos de tormenta tropical",
+            "Por turnos en la mesa",
+        ),
+        (
+            "nl",
+            "Punten voor vroeg aankomen",
+            "15 punten voor aankomen minstens een dag voor de tropische-stormwinden",
+            "Om de beurt aan tafel",
+        ),
+    ],
+)
 def test_the_new_session_forms_scenario_options_are_in_the_teachers_language(language, label, description, choice):
     """An engine's options (label, explanation, the words of its choices) come from the engine in
     English; the teacher's form shows them in the teacher's language."""

@@ -1,4 +1,5 @@
 """The socket and the report worker speak their reader's language (real Redis layer, PostgreSQL)."""
+
 import pytest
 from asgiref.sync import async_to_sync
 from django.utils import translation
@@ -54,8 +55,11 @@ def test_reports_are_written_in_their_readers_language():
     assert '<html lang="nl">' in written["Jan"] and "Jouw 48 uur" in written["Jan"]
     assert '<html lang="en">' in written["Kim"] and "Your 48 hours" in written["Kim"]
     assert '<html lang="nl">' in written["class"] and "Vragen voor het gesprek" in written["class"]
-    assert "Salió de casa a la hora" in written["Ida"] or "Se quedó en casa" in written["Ida"] \
+    assert (
+        "Salió de casa a la hora" in written["Ida"]
+        or "Se quedó en casa" in written["Ida"]
         or "se quedó en casa" in written["Ida"]
+    )
 
 
 def test_the_dashboard_socket_speaks_the_teachers_language():
@@ -79,9 +83,11 @@ def test_the_dashboard_socket_speaks_the_teachers_language():
     cookies += f"; {settings.LANGUAGE_COOKIE_NAME}=nl"
 
     async def run():
-        socket = WebsocketCommunicator(application, f"/ws/sessions/{session.pk}/",
-                                       headers=[(b"origin", b"http://testserver"), (b"host", b"testserver"),
-                                                (b"cookie", cookies.encode())])
+        socket = WebsocketCommunicator(
+            application,
+            f"/ws/sessions/{session.pk}/",
+            headers=[(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookies.encode())],
+        )
         connected, _ = await socket.connect()
         assert connected
         snapshot = await socket.receive_json_from(timeout=10)

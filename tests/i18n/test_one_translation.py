@@ -7,6 +7,7 @@ scripts' catalogues (djangojs) and the pages' (django) are read side by side on 
 they agree too. Where the same English truly means two things, the code gives it a context
 (`pgettext("road", "open")`), which makes it a different entry.
 """
+
 from collections import defaultdict
 
 import polib
@@ -30,11 +31,13 @@ def clashes(catalogues):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_each_english_string_has_one_translation_across_catalogues(language):
-    catalogues = {path.relative_to(ROOT).as_posix(): polib.pofile(str(path))
-                  for path in CATALOGUES if path.parts[-3] == language}
+    catalogues = {
+        path.relative_to(ROOT).as_posix(): polib.pofile(str(path)) for path in CATALOGUES if path.parts[-3] == language
+    }
     found = clashes(catalogues)
     assert not found, "choose one wording, or give the English a pgettext context: " + "\n".join(
-        f"{msgid!r} (context {context!r}): {ways}" for (context, msgid, _plural), ways in found.items())
+        f"{msgid!r} (context {context!r}): {ways}" for (context, msgid, _plural), ways in found.items()
+    )
 
 
 def entry(msgid, msgstr, msgctxt=None):
@@ -63,7 +66,11 @@ def test_a_content_word_and_the_same_string_in_a_catalogue_read_alike(language):
         path = scenario.folder / "content" / "translations" / f"{language}.json"
         if path.exists():
             words.update(json.loads(path.read_text(encoding="utf-8")))
-    differ = [(entry.msgid, entry.msgstr, words[entry.msgid]) for path in CATALOGUES if path.parts[-3] == language
-              for entry in entries_of(polib.pofile(str(path)))
-              if not entry.msgctxt and entry.msgid in words and entry.msgstr and entry.msgstr != words[entry.msgid]]
+    differ = [
+        (entry.msgid, entry.msgstr, words[entry.msgid])
+        for path in CATALOGUES
+        if path.parts[-3] == language
+        for entry in entries_of(polib.pofile(str(path)))
+        if not entry.msgctxt and entry.msgid in words and entry.msgstr and entry.msgstr != words[entry.msgid]
+    ]
     assert differ == []

@@ -1,5 +1,6 @@
 """Resort's storm option names each real storm by name and year, never by its id, in the
 teacher's language; the debrief and class packet name the storm the same way."""
+
 import re
 
 import pytest
@@ -12,18 +13,20 @@ from tests.factories import PASSWORD, make_teacher, started_session
 pytestmark = pytest.mark.django_db
 
 
-
 def storm_options(page):
     """{value: label} of the new-session form's resort storm select."""
     select = re.search(r'<select name="resort__storm"[^>]*>(.*?)</select>', page, re.S).group(1)
     return dict(re.findall(r'<option value="([^"]+)"[^>]*>([^<]*)</option>', select))
 
 
-@pytest.mark.parametrize("language, surprise", [
-    ("en", "Surprise me: a real storm drawn at random"),
-    ("es", "Sorpresa: una tormenta real elegida al azar"),
-    ("nl", "Verrassing: een echte storm, willekeurig gekozen"),
-])
+@pytest.mark.parametrize(
+    "language, surprise",
+    [
+        ("en", "Surprise me: a real storm drawn at random"),
+        ("es", "Sorpresa: una tormenta real elegida al azar"),
+        ("nl", "Verrassing: een echte storm, willekeurig gekozen"),
+    ],
+)
 def test_the_storm_choices_read_as_name_and_year_in_the_teachers_language(language, surprise):
     teacher = make_teacher()
     desk = Client(HTTP_ACCEPT_LANGUAGE=language)
@@ -42,8 +45,9 @@ def test_a_session_created_with_a_named_storm_plays_it_and_the_debrief_names_it(
     teacher = make_teacher()
     desk = Client(HTTP_ACCEPT_LANGUAGE="es")
     assert desk.login(username=teacher.email, password=PASSWORD)
-    session, _devices = started_session(students=2, scenario="resort", teacher=teacher,
-                                        options={"storm": "katrina-2005"})
+    session, _devices = started_session(
+        students=2, scenario="resort", teacher=teacher, options={"storm": "katrina-2005"}
+    )
     services.finish_with_bots(session=session)
     services.end(session=session)
     page = desk.get(f"/sessions/{session.pk}/debrief/").content.decode()

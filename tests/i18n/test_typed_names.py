@@ -2,6 +2,7 @@
 after content words of their game ("Rover", "Genie", "Bank", "Dam") keep their names on Spanish
 and Dutch tablets, on the teacher's dashboard and in their reports, while the game's own words
 around them are translated."""
+
 import json
 import re
 
@@ -23,8 +24,11 @@ def namesake_words(scenario, count=4):
     for language in ("es", "nl"):
         path = scenario.folder / "content" / "translations" / f"{language}.json"
         for english, translated in json.loads(path.read_text(encoding="utf-8")).items():
-            if (english != translated and re.fullmatch(r"[A-Za-z][A-Za-z .']{0,15}", english)
-                    and english.lower() not in {w.lower() for w in found}):
+            if (
+                english != translated
+                and re.fullmatch(r"[A-Za-z][A-Za-z .']{0,15}", english)
+                and english.lower() not in {w.lower() for w in found}
+            ):
                 found.append(english)
     return (found + ["Ana", "Ben", "Cas", "Dee"])[:count]
 
@@ -49,8 +53,9 @@ def test_students_named_after_content_words_keep_their_names_everywhere(key):
         for participant in Participant.objects.filter(session=session):
             Participant.objects.filter(pk=participant.pk).update(language=language)
             # what the socket sends (the frame as JSON text) and what the long-poll answers
-            sent = json.loads(languages.translate_content_text(
-                broadcast.encode(selectors.device_state(participant)), key, language))
+            sent = json.loads(
+                languages.translate_content_text(broadcast.encode(selectors.device_state(participant)), key, language)
+            )
             assert sent["lobby"]["nickname"] == participant.nickname
             assert sorted(m["name"] for m in sent["lobby"]["mates"] if m["name"]) == sorted(names)
         board = languages.translate_frame(selectors.dashboard(session), key, language)

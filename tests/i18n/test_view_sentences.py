@@ -1,6 +1,7 @@
 """The sentences an engine puts in a view (evacuation's feed, a road's odds) reach a Spanish or
 Dutch tablet, the teacher's dashboard and a report in the reader's language, built from what they
 say (``scenarios.words.SAY``); English readers get the engine's English unchanged."""
+
 import json
 import re
 from importlib import import_module
@@ -45,8 +46,12 @@ def views_along_a_game(key, seats=4, seed=5):
 def english_left(english, shown, path=""):
     """Sentences (two lower-case English words or more) that ``shown`` still has as ``english``."""
     if isinstance(english, dict):
-        return [left for key, item in english.items() if key not in KEPT and key != words.SAY and key in shown
-                for left in english_left(item, shown[key], f"{path}.{key}")]
+        return [
+            left
+            for key, item in english.items()
+            if key not in KEPT and key != words.SAY and key in shown
+            for left in english_left(item, shown[key], f"{path}.{key}")
+        ]
     if isinstance(english, list):
         return [left for a, b in zip(english, shown) for left in english_left(a, b, f"{path}[]")]
     if isinstance(english, str) and english == shown and re.search(r"[a-z]{2,} [a-z]{2,}", english):
@@ -59,8 +64,9 @@ def said_pairs(english, shown):
     ``shown`` (translating keeps a view's shape: the same keys, less ``say``, the same lists)."""
     if isinstance(english, dict):
         here = [(english, shown)] if words.SAY in english else []
-        return here + [pair for key, item in english.items() if key != words.SAY
-                       for pair in said_pairs(item, shown[key])]
+        return here + [
+            pair for key, item in english.items() if key != words.SAY for pair in said_pairs(item, shown[key])
+        ]
     if isinstance(english, list):
         return [pair for a, b in zip(english, shown, strict=True) for pair in said_pairs(a, b)]
     return []
@@ -104,7 +110,7 @@ def drive_line(state):
 
 
 def test_a_drive_reads_in_spanish_and_dutch_with_the_place_in_that_language():
-    """"Drove to Bank (rolled 7, needed 3+)" on an English tablet is the Spanish or Dutch sentence
+    """ "Drove to Bank (rolled 7, needed 3+)" on an English tablet is the Spanish or Dutch sentence
     with the Spanish or Dutch place name on the others."""
     state = played_evacuation()
     seat, line = drive_line(state)
@@ -142,8 +148,7 @@ def test_a_road_s_odds_and_a_closed_road_read_in_spanish():
     with translation.override("es"):
         spanish = languages.translate_content(road, "evacuation", "es")
     assert spanish["needs_label"] == f"hace falta {road['needs']} o más ({11 - road['needs']} de 10)"
-    closed = {**road, "open": False, "needs_label": "closed",
-              "say": {**words.said("closed"), "into": "needs_label"}}
+    closed = {**road, "open": False, "needs_label": "closed", "say": {**words.said("closed"), "into": "needs_label"}}
     assert languages.translate_content(closed, "evacuation", "nl")["needs_label"] == "dicht"
 
 
@@ -179,8 +184,18 @@ def test_a_report_timeline_is_written_in_its_reader_s_language():
 
 def test_a_refusal_and_a_feed_line_show_their_params_with_one_function():
     """Refusals fill their sentence with the same shown params: numbers grouped the Dutch way."""
-    refusal = Refused.from_illegal(IllegalAction("not_enough_cash", "Home supplies cost $%(need)s and you have $%(have)s: visit the bank first.",
-                                                 need=1200, have=300), "evacuation")
+    refusal = Refused.from_illegal(
+        IllegalAction(
+            "not_enough_cash",
+            "Home supplies cost $%(need)s and you have $%(have)s: visit the bank first.",
+            need=1200,
+            have=300,
+        ),
+        "evacuation",
+    )
     with translation.override("nl"):
         assert "1.200" in refusal.message
-        assert words.shown_params({"need": 1200, "place": "bank"}, table("evacuation", "nl")) == {"need": "1.200", "place": "Bank"}
+        assert words.shown_params({"need": 1200, "place": "bank"}, table("evacuation", "nl")) == {
+            "need": "1.200",
+            "place": "Bank",
+        }

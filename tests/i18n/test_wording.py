@@ -9,6 +9,7 @@ Nederland"); Dutch reports call the KNMI's watch a "voorwaarschuwing" (weer.nl, 
 on tropical storm Fiona) and a warning an "orkaanwaarschuwing" (NOS, nu.nl). The family
 plan names the English terms beside the Dutch ones for the Caribbean regions.
 """
+
 import glob
 import json
 import re
@@ -28,16 +29,26 @@ TERMS = [
 ]
 #: words a Spanish or Dutch reader must never meet (Spain's Spanish; the formal "usted"; the old Dutch pair)
 FORBIDDEN = {
-    "es": [r"\bneveras?\b", r"\bcoches?\b", r"d[ií]a vista", r"\busted\b", r"\bvosotros\b", r"\bordenador",
-           r"\baparcar\b", r"alerta de huracán", r"advertencia de huracán"],
+    "es": [
+        r"\bneveras?\b",
+        r"\bcoches?\b",
+        r"d[ií]a vista",
+        r"\busted\b",
+        r"\bvosotros\b",
+        r"\bordenador",
+        r"\baparcar\b",
+        r"alerta de huracán",
+        r"advertencia de huracán",
+    ],
     "nl": [r"orkaanalarm", r"orkaanwaarschuwing \(attentie\)", r"waakzaamheid"],
 }
 
 
 def _pairs(language):
     """(English, translation) of every catalogue entry and content word in ``language``."""
-    for path in glob.glob(str(ROOT / "locale" / language / "LC_MESSAGES" / "*.po")) + \
-            glob.glob(str(ROOT / "scenarios" / "*" / "locale" / language / "LC_MESSAGES" / "*.po")):
+    for path in glob.glob(str(ROOT / "locale" / language / "LC_MESSAGES" / "*.po")) + glob.glob(
+        str(ROOT / "scenarios" / "*" / "locale" / language / "LC_MESSAGES" / "*.po")
+    ):
         for entry in polib.pofile(path):
             if not entry.obsolete:
                 yield path, entry.msgid, entry.msgstr or " ".join(entry.msgstr_plural.values())
@@ -45,7 +56,9 @@ def _pairs(language):
         for english, shown in json.loads(Path(path).read_text(encoding="utf-8")).items():
             if isinstance(shown, str):
                 yield path, english, shown
-    facts = json.loads((ROOT / "scoring" / "outcomes" / "translations" / f"{language}.json").read_text(encoding="utf-8"))
+    facts = json.loads(
+        (ROOT / "scoring" / "outcomes" / "translations" / f"{language}.json").read_text(encoding="utf-8")
+    )
     for key, fact in facts["facts"].items():
         for text in fact.values():
             yield "facts", key, text
@@ -63,8 +76,12 @@ def test_a_watch_and_a_warning_have_one_term_each_everywhere(language, column):
 
 @pytest.mark.parametrize("language", ["es", "nl"])
 def test_no_words_from_the_wrong_side_of_the_ocean(language):
-    found = [(Path(path).name, english[:50], pattern) for path, english, shown in _pairs(language)
-             for pattern in FORBIDDEN[language] if re.search(pattern, shown, re.IGNORECASE)]
+    found = [
+        (Path(path).name, english[:50], pattern)
+        for path, english, shown in _pairs(language)
+        for pattern in FORBIDDEN[language]
+        if re.search(pattern, shown, re.IGNORECASE)
+    ]
     assert found == []
 
 

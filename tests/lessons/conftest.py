@@ -1,2 +1,3 @@
 """The knowledge base and a finished lesson, as the scoring tests have them."""
+
 from tests.scoring.conftest import finished_session, knowledge_base, play_as_students  # noqa: F401

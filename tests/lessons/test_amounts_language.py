@@ -1,6 +1,7 @@
 """Dollars and numbers on paper as the reader's language writes them, the way the tablets do
 (``static/js/kit.js`` money()/num()): a Spanish printable or report says "200.000 $", a Dutch one
 "$ 200.000", an English one "$200,000"; amounts stay US dollars."""
+
 import io
 import json
 import re
@@ -24,14 +25,17 @@ NUMBERS = [0, 7, 1200, 12345, 300000, 2.5, 1234.5, -12345]
 
 def tablet(language):
     """What the tablets' Intl writes for AMOUNTS and NUMBERS in ``language`` (kit.js's options)."""
-    script = ("const [l, a, n] = JSON.parse(process.argv[1]);"
-              "const f = new Intl.NumberFormat(l, {style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol',"
-              " minimumFractionDigits: 0, maximumFractionDigits: 0});"
-              "console.log(JSON.stringify([a.map(x => f.format(x)), n.map(x => Number(x).toLocaleString(l))]));")
+    script = (
+        "const [l, a, n] = JSON.parse(process.argv[1]);"
+        "const f = new Intl.NumberFormat(l, {style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol',"
+        " minimumFractionDigits: 0, maximumFractionDigits: 0});"
+        "console.log(JSON.stringify([a.map(x => f.format(x)), n.map(x => Number(x).toLocaleString(l))]));"
+    )
     node = shutil.which("node")
     assert node, "node is needed to compare with the tablets' Intl"
-    out = subprocess.run([node, "-e", script, json.dumps([language, AMOUNTS, NUMBERS])], capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run(
+        [node, "-e", script, json.dumps([language, AMOUNTS, NUMBERS])], capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout)
 
 

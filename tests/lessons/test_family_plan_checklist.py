@@ -3,6 +3,7 @@
 and insurance, the kit with its quantities, after-storm safety, a practice date), the region's
 emergency number, official sites and units, and says what a grade means. Tornado plans carry
 tornado alerts and the mobile-home advice; a region with no hurricanes says so."""
+
 import html
 import io
 
@@ -20,8 +21,11 @@ pytestmark = pytest.mark.django_db
 
 LANGUAGES = ("en", "es", "nl")
 #: words that give away US units, per language (a metric plan has none of them)
-US_UNITS = {"en": ("gallon", "feet", "foot", "inches"), "es": ("galón", "pies", "pulgadas"),
-            "nl": ("gallon", "voet", "inch")}
+US_UNITS = {
+    "en": ("gallon", "feet", "foot", "inches"),
+    "es": ("galón", "pies", "pulgadas"),
+    "nl": ("gallon", "voet", "inch"),
+}
 METRIC = {"en": "litres", "es": "litros", "nl": "liter"}
 
 
@@ -43,8 +47,11 @@ def test_every_plan_holds_the_checklist_in_three_languages(client, teacher, scen
     region = regions.get(region_key)
     hazard = registry.get(scenario).kit.hazard
     for language in LANGUAGES:
-        page = _words(client.get(reverse("lessons:plan_sample", args=[session.pk]),
-                                 HTTP_ACCEPT_LANGUAGE=language).content.decode())
+        page = _words(
+            client.get(
+                reverse("lessons:plan_sample", args=[session.pk]), HTTP_ACCEPT_LANGUAGE=language
+            ).content.decode()
+        )
         with translation.override(language):
             amounts = regions.quantities(region, language)
             sections = family_plan.sections(hazard, region, amounts)
@@ -72,8 +79,9 @@ def test_every_plan_holds_the_checklist_in_three_languages(client, teacher, scen
 
 
 def test_a_tornado_plan_carries_tornado_alerts_and_the_mobile_home_advice(client, teacher):
-    session = make_session(teacher=teacher, scenario=next(k for k in registry.keys()
-                                                          if registry.get(k).kit.hazard == "tornado"))
+    session = make_session(
+        teacher=teacher, scenario=next(k for k in registry.keys() if registry.get(k).kit.hazard == "tornado")
+    )
     page = _words(client.get(reverse("lessons:plan_sample", args=[session.pk])).content.decode())
     assert "A mobile home is not safe in a tornado" in page
     assert "At a tornado warning: go at once to the lowest floor" in page
@@ -96,8 +104,9 @@ def test_a_hurricane_plan_says_what_to_do_when_not_told_to_leave(client, teacher
 
 def test_a_region_with_no_hurricanes_says_so_and_keeps_its_own_advice(client, teacher):
     session = make_session(teacher=teacher, scenario="stormfury", region="nl_be")
-    page = _words(client.get(reverse("lessons:plan_sample", args=[session.pk]),
-                             HTTP_ACCEPT_LANGUAGE="nl").content.decode())
+    page = _words(
+        client.get(reverse("lessons:plan_sample", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    )
     assert "Orkanen bereiken Nederland en België niet" in page
     assert "Alarmnummer: 112" in page and "911" not in page
     assert "NL-Alert" in page and "overstroomik.nl" in page
@@ -116,10 +125,20 @@ def test_the_plan_pdf_is_printed_on_the_regions_paper(teacher):
 
 
 def test_the_teacher_sets_the_region_on_the_new_session_form_and_can_change_it(client, teacher):
-    response = client.post(reverse("classroom:session_new"), {
-        "scenario": "evacuation", "seats_per_table": 4, "turn_seconds": 60, "names": "approve",
-        "max_participants": 40, "region": "caribbean_nl", "fill_with_bots": "on",
-        "intensity": "gentle", "age_band": "10+"})
+    response = client.post(
+        reverse("classroom:session_new"),
+        {
+            "scenario": "evacuation",
+            "seats_per_table": 4,
+            "turn_seconds": 60,
+            "names": "approve",
+            "max_participants": 40,
+            "region": "caribbean_nl",
+            "fill_with_bots": "on",
+            "intensity": "gentle",
+            "age_band": "10+",
+        },
+    )
     assert response.status_code == 302
     session = teacher.sessions.get()
     assert session.region == "caribbean_nl"
@@ -135,7 +154,6 @@ def test_a_new_session_is_on_the_us_gulf_coast_unless_the_teacher_says_otherwise
     assert make_session(teacher=teacher).region == "us_gulf"
     with pytest.raises(ValueError):
         make_session(teacher=teacher, region="atlantis")
-
 
 
 def test_reports_are_printed_on_the_regions_paper(finished_session):
@@ -157,8 +175,11 @@ def test_the_islands_plan_names_the_alerts_that_reach_the_islands(client, teache
     (the island governments' app and radio) and who issues the watches and warnings."""
     session = make_session(teacher=teacher, scenario="evacuation", region="caribbean_nl")
     for language in LANGUAGES:
-        page = _words(client.get(reverse("lessons:plan_sample", args=[session.pk]),
-                                 HTTP_ACCEPT_LANGUAGE=language).content.decode())
+        page = _words(
+            client.get(
+                reverse("lessons:plan_sample", args=[session.pk]), HTTP_ACCEPT_LANGUAGE=language
+            ).content.decode()
+        )
         assert "NL-Alert" not in page, language
         assert "Disasterprep Bonaire" in page and "SXMGOV 107" in page, language
         assert "KNMI" in page and "sintmaartengov.org/hurricane" in page, language

@@ -3,6 +3,7 @@ objectives, exact standards (NGSS MS-ESS3-2; no "state ... style" rows), a prepa
 checklist (devices, codes, printables, the check, the region), key vocabulary with definitions,
 the 45-minute period, a debrief scripted in five phases that points at the debrief page, ways
 to reach every student, what to do when something goes wrong, and running it on paper."""
+
 import html
 
 import pytest
@@ -16,8 +17,16 @@ from tests.lessons.test_kit_pages import pdf_text
 
 pytestmark = pytest.mark.django_db
 
-SECTIONS = ("objectives", "standards", "preparation", "vocabulary", "debrief-script", "differentiation",
-            "troubles", "fallback")
+SECTIONS = (
+    "objectives",
+    "standards",
+    "preparation",
+    "vocabulary",
+    "debrief-script",
+    "differentiation",
+    "troubles",
+    "fallback",
+)
 
 
 @pytest.fixture
@@ -38,8 +47,9 @@ def test_every_guide_has_every_section_in_three_languages(teacher_client, key):
     assert "NGSS MS-ESS3-2" in codes
     assert not any("style" in code.lower() or "MS-ESS3-3" in code for code in codes)
     for language in ("en", "es", "nl"):
-        page = html.unescape(teacher_client.get(reverse("lessons:guide", args=[key]),
-                                                HTTP_ACCEPT_LANGUAGE=language).content.decode())
+        page = html.unescape(
+            teacher_client.get(reverse("lessons:guide", args=[key]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        )
         for section in SECTIONS:
             assert f'id="{section}"' in page, (language, section)
         with translation.override(language):
@@ -48,8 +58,13 @@ def test_every_guide_has_every_section_in_three_languages(teacher_client, key):
             for phase in ("1. ", "2. ", "3. ", "4. ", "5. "):
                 assert f"<strong>{phase}" in page
             text = pdf_text(teacher_client.get(reverse("lessons:guide_pdf", args=[key]), HTTP_ACCEPT_LANGUAGE=language))
-            for heading in ("Before the lesson: a checklist", "Key vocabulary", "The debrief, step by step",
-                            "Reaching every student", "When something goes wrong"):
+            for heading in (
+                "Before the lesson: a checklist",
+                "Key vocabulary",
+                "The debrief, step by step",
+                "Reaching every student",
+                "When something goes wrong",
+            ):
                 assert translation.gettext(heading) in text, (language, heading)
         assert "ESS3-2" in text  # the table cell may wrap after "MS-"
 

@@ -1,6 +1,7 @@
 """Each game's one-minute "how to play" card: one tap from the game on the tablet, in the
 student's language, printable by the teacher; and the printables a teacher hands out show no
 program keys or file paths."""
+
 import io
 import re
 from html import unescape
@@ -31,7 +32,7 @@ def _text(html: str) -> str:
 @pytest.mark.parametrize("scenario", GAMES)
 def test_the_game_links_its_card_and_the_card_reads_in_the_students_language(client, scenario):
     session = make_session(scenario=scenario)
-    (participant, token), = join_students(session, 1)
+    ((participant, token),) = join_students(session, 1)
     client.cookies[token_cookie(session.pk)] = token
     play = client.get(reverse("classroom:play", args=[session.pk])).content.decode()
     url = reverse("lessons:how_to_play", args=[scenario])
@@ -53,8 +54,9 @@ def test_the_teacher_prints_the_card_on_the_classs_paper(client):
     teacher = make_teacher()
     client.login(email=teacher.email, password=PASSWORD)
     session = make_session(teacher=teacher, scenario="bermuda", region="nl_be")
-    response = client.get(reverse("lessons:how_to_play_pdf", args=["bermuda"]) + f"?session={session.pk}",
-                          HTTP_ACCEPT_LANGUAGE="nl")
+    response = client.get(
+        reverse("lessons:how_to_play_pdf", args=["bermuda"]) + f"?session={session.pk}", HTTP_ACCEPT_LANGUAGE="nl"
+    )
     pages = PdfReader(io.BytesIO(response.content)).pages
     assert len(pages) == 1 and round(float(pages[0].mediabox.width)) == 595  # one A4 page
     assert "Zo speel je" in pdf_text(response)

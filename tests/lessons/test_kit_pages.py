@@ -1,5 +1,6 @@
 """The kit's pages and PDFs as a teacher and a student open them: guide, printables, join slips,
 the session's kit, and the family plan filled from the student's own game."""
+
 import io
 
 import pytest
@@ -35,9 +36,13 @@ def test_the_session_page_reaches_every_part_of_the_kit_in_two_taps(teacher_clie
     kit_url = reverse("lessons:kit", args=[session.pk])
     assert f'href="{kit_url}"' in page
     kit = teacher_client.get(kit_url).content.decode()
-    for url in (reverse("lessons:guide", args=[session.scenario]), reverse("lessons:guide_pdf", args=[session.scenario]),
-                reverse("lessons:printables_pdf", args=[session.scenario]), reverse("lessons:handout_pdf", args=[session.pk]),
-                reverse("lessons:plan_sample", args=[session.pk])):
+    for url in (
+        reverse("lessons:guide", args=[session.scenario]),
+        reverse("lessons:guide_pdf", args=[session.scenario]),
+        reverse("lessons:printables_pdf", args=[session.scenario]),
+        reverse("lessons:handout_pdf", args=[session.pk]),
+        reverse("lessons:plan_sample", args=[session.pk]),
+    ):
         assert url in kit
     assert "Turn the check off" in kit, "the knowledge check is on for every new session"
     form = teacher_client.get(reverse("classroom:session_new")).content.decode()
@@ -91,7 +96,7 @@ def test_the_family_plan_comes_from_the_students_own_game(client, finished_sessi
     assert where["from_game"] == bool(expected)
     client.cookies[token_cookie(session.pk)] = token
     page = client.get(reverse("lessons:student_plan", args=[session.pk])).content.decode()
-    plan_part = page[page.index('<article class="card kit-plan">'):]  # below the top bar's language picker
+    plan_part = page[page.index('<article class="card kit-plan">') :]  # below the top bar's language picker
     assert str(where["text"]).replace("'", "&#x27;") in plan_part and "<input" not in plan_part
     text = pdf_text(client.get(reverse("lessons:student_plan_pdf", args=[session.pk])))
     assert "County Emergency Management" in text and "ready.gov" in text
@@ -168,12 +173,14 @@ def test_reports_written_after_the_after_check_carry_it_in_their_pdfs():
 
 def test_a_guide_asked_with_a_bad_session_number_still_opens(teacher_client):
     for value in ("abc", "12", ""):
-        assert teacher_client.get(reverse("lessons:guide", args=["evacuation"]) + f"?session={value}").status_code == 200
+        assert (
+            teacher_client.get(reverse("lessons:guide", args=["evacuation"]) + f"?session={value}").status_code == 200
+        )
 
 
 def test_before_play_the_plan_says_nothing_about_a_game_not_yet_played(client):
     session = make_session()
-    (participant, token), = join_students(session, 1)
+    ((participant, token),) = join_students(session, 1)
     plan = services.family_plan(participant)
     assert not plan["played"] and not any(line["from_game"] for line in plan["lines"])
     assert not any("in the game" in str(line["text"]) for line in plan["lines"])

@@ -1,6 +1,7 @@
 """The knowledge check: on by default, two parallel forms split across the class, choices
 shuffled per student and phase, the before-check closed by the game's start, and a class result
 on paired students that guessing cannot fake."""
+
 import random
 from collections import Counter
 
@@ -31,8 +32,9 @@ def answer_with(participant, phase, pick):
 
 def answer_all(participant, phase, right: bool):
     """Answer every item of the student's form, all right or all wrong."""
-    return answer_with(participant, phase, lambda s, _n: s.item.answer if right
-                       else next(c for c in s.order if c != s.item.answer))
+    return answer_with(
+        participant, phase, lambda s, _n: s.item.answer if right else next(c for c in s.order if c != s.item.answer)
+    )
 
 
 def shown_at(position):
@@ -73,7 +75,9 @@ def test_half_the_class_starts_with_each_form_and_answers_the_other_after(lesson
     ana = students[0]
     before = knowledge.items_for(ana, "before")
     after = knowledge.items_for(ana, "after")
-    assert {s.item.form for s in before} == {firsts[0]} and {s.item.form for s in after} == {"B" if firsts[0] == "A" else "A"}
+    assert {s.item.form for s in before} == {firsts[0]} and {s.item.form for s in after} == {
+        "B" if firsts[0] == "A" else "A"
+    }
     assert sorted(s.item.objective for s in before) == sorted(s.item.objective for s in after)
     assert sorted(s.item.pair for s in before) == sorted(s.item.pair for s in after)
 
@@ -112,7 +116,7 @@ def test_the_stored_answer_is_the_choice_not_its_position(lesson):
 
 def test_the_student_page_offers_choice_ids_in_the_students_order(client):
     session = make_session()
-    (ana, token), = joined(session, 1)
+    ((ana, token),) = joined(session, 1)
     client.cookies[token_cookie(session.pk)] = token
     url = reverse("lessons:student_check", args=[session.pk])
     page = client.get(url).content.decode()
@@ -120,8 +124,12 @@ def test_the_student_page_offers_choice_ids_in_the_students_order(client):
     start = page.index(f'name="{first.item.pk}"')
     where = [page.index(f'value="{i}"', start) for i in first.order]
     assert where == sorted(where)
-    assert client.post(url, {"phase": "before", **{str(s.item.pk): str(s.item.answer)
-                                                   for s in knowledge.items_for(ana, "before")}}).status_code == 200
+    assert (
+        client.post(
+            url, {"phase": "before", **{str(s.item.pk): str(s.item.answer) for s in knowledge.items_for(ana, "before")}}
+        ).status_code
+        == 200
+    )
     assert CheckAnswer.objects.filter(participant=ana, correct=True).count() == len(knowledge.items_for(ana, "before"))
 
 
@@ -162,6 +170,7 @@ def test_a_simulated_class_with_a_known_gain_is_recovered_within_its_interval():
     def learner(chance):
         def pick(s, _n):
             return s.item.answer if luck.random() < chance else luck.choice([c for c in s.order if c != s.item.answer])
+
         return pick
 
     for student in students:
@@ -228,8 +237,13 @@ def test_a_weak_item_shows_as_weak(lesson):
     assert odd.form == "A"
     for n, student in enumerate(students):
         strong = (n // 2) % 2 == 0  # join order alternates the forms: strong and weak on each
-        answer_with(student, "before", lambda s, _i, strong=strong: s.item.answer if (strong != (s.item.pk == odd.pk))
-                    else next(c for c in s.order if c != s.item.answer))
+        answer_with(
+            student,
+            "before",
+            lambda s, _i, strong=strong: (
+                s.item.answer if (strong != (s.item.pk == odd.pk)) else next(c for c in s.order if c != s.item.answer)
+            ),
+        )
     rows = {r["item"].item.pk: r for r in knowledge.class_results(session)["items"]}
     assert rows[odd.pk]["weak"] and rows[odd.pk]["discrimination"] < 0
     others = [r for pk, r in rows.items() if pk != odd.pk and r["item"].item.form == "A"]
@@ -251,7 +265,7 @@ def test_the_before_check_closes_when_the_game_starts_and_late_answers_are_left_
         answer_all(dan, "before", right=False)
     answer_all(cleo, "before", right=True)
     assert CheckAnswer.objects.filter(participant=cleo, late=True).count() == len(knowledge.items_for(cleo, "before"))
-    (eve, _token), = joined(session, 1, prefix="Late")
+    ((eve, _token),) = joined(session, 1, prefix="Late")
     assert knowledge.phase_for(eve) is None
     classroom.end(session=session)
     knowledge.open_after(session=session)
@@ -287,7 +301,7 @@ def test_tablets_follow_the_phase_through_the_lobby_state(lesson):
 
 def test_the_student_sees_what_changed_and_the_right_answer_with_its_fact_in_their_language(client):
     session = make_session()
-    (ana, token), = joined(session, 1, prefix="Ana")
+    ((ana, token),) = joined(session, 1, prefix="Ana")
     ana.language = "es"
     ana.save(update_fields=["language"])
     answer_all(ana, "before", right=False)
@@ -297,8 +311,9 @@ def test_the_student_sees_what_changed_and_the_right_answer_with_its_fact_in_the
     client.cookies[token_cookie(session.pk)] = token
     url = reverse("lessons:student_check", args=[session.pk])
     items = knowledge.items_for(ana, "after")
-    page = client.post(url, {"phase": "after", **{str(s.item.pk): str(s.item.answer) for s in items}},
-                       HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    page = client.post(
+        url, {"phase": "after", **{str(s.item.pk): str(s.item.answer) for s in items}}, HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
     with translation.override("es"):
         results = knowledge.student_results(ana)
     assert results["changed"] == len(items) and all(r["change"] == "now_right" for r in results["items"])
@@ -327,21 +342,33 @@ def test_bad_answers_are_refused_and_store_nothing(lesson):
 def test_the_teacher_edits_and_adds_items_and_bad_ones_change_nothing(lesson):
     session, (ana, *_rest) = lesson
     item = session.check_items.filter(used=True, form="A").first()
-    knowledge.save_item(session=session, item_id=item.pk, question="When is a warning issued?",
-                        choices=["12 h", "36 h", "72 h"], answer=1)
+    knowledge.save_item(
+        session=session,
+        item_id=item.pk,
+        question="When is a warning issued?",
+        choices=["12 h", "36 h", "72 h"],
+        answer=1,
+    )
     item.refresh_from_db()
     assert item.edited and item.question == "When is a warning issued?" and item.answer == 1
     assert knowledge.shown(item).question == "When is a warning issued?"
-    added = knowledge.save_item(session=session, item_id=None, question="Where do you meet your family?",
-                                choices=["The meeting place we chose", "Anywhere"], answer=0)
+    added = knowledge.save_item(
+        session=session,
+        item_id=None,
+        question="Where do you meet your family?",
+        choices=["The meeting place we chose", "Anywhere"],
+        answer=0,
+    )
     assert added.used and not added.kit_key and added.form == ""
     # The teacher's own question is asked on both forms, before and after.
     assert added.pk in [s.item.pk for s in knowledge.items_for(ana, "before")]
     assert added.pk in [s.item.pk for s in knowledge.items_for(ana, "after")]
-    for bad in ({"question": "", "choices": ["a", "b"], "answer": 0},
-                {"question": "Q?", "choices": ["only one"], "answer": 0},
-                {"question": "Q?", "choices": ["a", "b"], "answer": 5},
-                {"question": "Q" * 301, "choices": ["a", "b"], "answer": 0}):
+    for bad in (
+        {"question": "", "choices": ["a", "b"], "answer": 0},
+        {"question": "Q?", "choices": ["only one"], "answer": 0},
+        {"question": "Q?", "choices": ["a", "b"], "answer": 5},
+        {"question": "Q" * 301, "choices": ["a", "b"], "answer": 0},
+    ):
         count = CheckItem.objects.count()
         with pytest.raises(CheckError):
             knowledge.save_item(session=session, item_id=item.pk, **bad)
@@ -351,8 +378,13 @@ def test_the_teacher_edits_and_adds_items_and_bad_ones_change_nothing(lesson):
     answered = session.check_items.filter(form=first).first()
     answer_all(ana, "before", right=True)
     with pytest.raises(CheckError, match="answered this question already"):
-        knowledge.save_item(session=session, item_id=answered.pk, question=answered.question,
-                            choices=answered.choices, answer=(answered.answer + 1) % 3)
+        knowledge.save_item(
+            session=session,
+            item_id=answered.pk,
+            question=answered.question,
+            choices=answered.choices,
+            answer=(answered.answer + 1) % 3,
+        )
 
 
 def test_a_dropped_item_is_not_asked_and_not_counted(lesson):
@@ -361,8 +393,14 @@ def test_a_dropped_item_is_not_asked_and_not_counted(lesson):
     dropped = session.check_items.filter(form=form).first()
     with translation.override("en"):
         seen = knowledge.shown(dropped)
-        knowledge.save_item(session=session, item_id=dropped.pk, question=seen.question, choices=seen.choices,
-                            answer=dropped.answer, used=False)
+        knowledge.save_item(
+            session=session,
+            item_id=dropped.pk,
+            question=seen.question,
+            choices=seen.choices,
+            answer=dropped.answer,
+            used=False,
+        )
     dropped.refresh_from_db()
     assert not dropped.edited and not dropped.used
     assert dropped.pk not in [s.item.pk for s in knowledge.items_for(ana, "before")]
@@ -409,14 +447,23 @@ def test_deleting_the_session_deletes_its_check_and_answers(lesson):
     session, (ana, *_rest) = lesson
     answer_all(ana, "before", right=True)
     classroom.delete_session(session=session)
-    assert not (CheckAnswer.objects.exists() or CheckItem.objects.exists() or KnowledgeCheck.objects.exists()
-                or CheckStudent.objects.exists())
+    assert not (
+        CheckAnswer.objects.exists()
+        or CheckItem.objects.exists()
+        or KnowledgeCheck.objects.exists()
+        or CheckStudent.objects.exists()
+    )
 
 
 def test_a_teachers_question_with_blank_answer_boxes_keeps_the_one_marked_right(lesson):
     session, _ = lesson
-    item = knowledge.save_item(session=session, item_id=None, question="What goes in the go-kit first?",
-                               choices=["Sweets", "", "Water", ""], answer=2)
+    item = knowledge.save_item(
+        session=session,
+        item_id=None,
+        question="What goes in the go-kit first?",
+        choices=["Sweets", "", "Water", ""],
+        answer=2,
+    )
     assert item.choices == ["Sweets", "Water"] and item.answer == 1
     with pytest.raises(CheckError, match="right"):
         knowledge.save_item(session=session, item_id=None, question="Q?", choices=["a", "b", "", ""], answer=3)
@@ -430,13 +477,30 @@ def test_a_check_with_every_question_dropped_asks_nothing(lesson):
     assert not CheckAnswer.objects.exists()
 
 
-@pytest.mark.parametrize("language, words", [
-    ("en", ("How the class's answers changed", "Normalized gain: 1.00", "Indicative only:", "Guessing alone")),
-    ("es", ("Cómo cambiaron las respuestas de la clase", "Ganancia normalizada: 1,00", "Solo orientativo:",
-            "Solo adivinando")),
-    ("nl", ("Hoe de antwoorden van de klas veranderden", "Genormaliseerde winst: 1,00", "Alleen een indicatie:",
-            "Alleen gokken")),
-])
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        ("en", ("How the class's answers changed", "Normalized gain: 1.00", "Indicative only:", "Guessing alone")),
+        (
+            "es",
+            (
+                "Cómo cambiaron las respuestas de la clase",
+                "Ganancia normalizada: 1,00",
+                "Solo orientativo:",
+                "Solo adivinando",
+            ),
+        ),
+        (
+            "nl",
+            (
+                "Hoe de antwoorden van de klas veranderden",
+                "Genormaliseerde winst: 1,00",
+                "Alleen een indicatie:",
+                "Alleen gokken",
+            ),
+        ),
+    ],
+)
 def test_the_class_figures_read_in_the_teachers_language(lesson, language, words):
     """The panel the teacher's page, the debrief and the class packet show, in each language."""
     from lessons import panels

@@ -1,6 +1,7 @@
 """What a teacher or a family holds in their hands: no printed page of a guide or a family plan
 ends on a heading whose section starts on the next page, and no page shows a program's file name
 or a template key where a sentence belongs."""
+
 import html
 import io
 import re
@@ -21,15 +22,22 @@ LEAKS = re.compile(r"(?<![/\w.-])[\w-]+\.(?:md|py|json)\b|\{\{|\{%|%\(\w+\)s|(?<
 
 
 def _headings(page_html: str) -> set[str]:
-    return {" ".join(html.unescape(re.sub(r"<[^>]+>", "", h)).split())
-            for h in re.findall(r"<h[123][^>]*>(.*?)</h[123]>", page_html, re.S)}
+    return {
+        " ".join(html.unescape(re.sub(r"<[^>]+>", "", h)).split())
+        for h in re.findall(r"<h[123][^>]*>(.*?)</h[123]>", page_html, re.S)
+    }
 
 
 def _pages(pdf: bytes) -> list[list[str]]:
     """Each page's lines of text, without the running footer."""
-    return [[" ".join(line.split()) for line in (page.extract_text() or "").splitlines()
-             if line.strip() and not line.strip().startswith("Stormwise ·")]
-            for page in PdfReader(io.BytesIO(pdf)).pages]
+    return [
+        [
+            " ".join(line.split())
+            for line in (page.extract_text() or "").splitlines()
+            if line.strip() and not line.strip().startswith("Stormwise ·")
+        ]
+        for page in PdfReader(io.BytesIO(pdf)).pages
+    ]
 
 
 def _check(pdf: bytes, page_html: str, what: str):

@@ -1,6 +1,7 @@
 """The kit's PDFs in the reader's language: a Spanish or Dutch teacher's printables carry the
 game's content words (card titles, places, roles) in that language, not the English of the
 content files, and a student's family plan cites its facts in the student's language."""
+
 import pytest
 from django.urls import reverse
 
@@ -13,11 +14,24 @@ pytestmark = pytest.mark.django_db
 
 # (scenario, English content words, the same in Spanish, in Dutch): card titles, places, roles
 WORDS = [
-    ("evacuation", ["Contraflow!", "Gridlock", "Relative's home"],
-     ["¡Contraflujo!", "Atasco total", "Casa de un familiar"], ["Tegenstroom!", "Verkeersinfarct", "Huis van familie"]),
-    ("stormfury", ["Rapid intensification", "Aquatic Engineer"],
-     ["Intensificación rápida", "Ingeniera hidráulica"], ["Snelle versterking", "Waterbouwkundige"]),
-    ("resort", ["Hurricane drill", "Busy season"], ["Simulacro de huracán", "Temporada alta"], ["Orkaanoefening", "Druk seizoen"]),
+    (
+        "evacuation",
+        ["Contraflow!", "Gridlock", "Relative's home"],
+        ["¡Contraflujo!", "Atasco total", "Casa de un familiar"],
+        ["Tegenstroom!", "Verkeersinfarct", "Huis van familie"],
+    ),
+    (
+        "stormfury",
+        ["Rapid intensification", "Aquatic Engineer"],
+        ["Intensificación rápida", "Ingeniera hidráulica"],
+        ["Snelle versterking", "Waterbouwkundige"],
+    ),
+    (
+        "resort",
+        ["Hurricane drill", "Busy season"],
+        ["Simulacro de huracán", "Temporada alta"],
+        ["Orkaanoefening", "Druk seizoen"],
+    ),
     ("tornado_alert", ["from a storm cellar"], ["desde un refugio subterráneo"], ["vanuit een schuilkelder"]),
 ]
 
@@ -30,7 +44,9 @@ def teacher_client(client):
 
 
 @pytest.mark.parametrize("scenario, english, spanish, dutch", WORDS, ids=[w[0] for w in WORDS])
-def test_the_printables_carry_the_content_words_in_the_teachers_language(teacher_client, scenario, english, spanish, dutch):
+def test_the_printables_carry_the_content_words_in_the_teachers_language(
+    teacher_client, scenario, english, spanish, dutch
+):
     url = reverse("lessons:printables_pdf", args=[scenario])
     for language, words in (("en", english), ("es", spanish), ("nl", dutch)):
         text = pdf_text(teacher_client.get(url, HTTP_ACCEPT_LANGUAGE=language))

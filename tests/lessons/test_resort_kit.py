@@ -1,4 +1,5 @@
 """Scratch: the resort kit's plan, check and pages from a real bot-finished resort lesson."""
+
 import io
 
 import pytest
@@ -50,7 +51,7 @@ def test_a_resort_student_gets_a_plan_from_their_own_options(client, finished_re
         client.cookies[token_cookie(session.pk)] = token
         response = client.get(reverse("lessons:student_plan_pdf", args=[session.pk]))
         pdf = b"".join(response.streaming_content) if response.streaming else response.content
-        
+
         text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
         assert "Home insurance does not pay for floods" in text
     print(seen)
@@ -79,7 +80,14 @@ def test_the_resort_guide_page_and_printables(client):
     response = client.get(reverse("lessons:printables_pdf", args=["resort"]))
     pdf = b"".join(response.streaming_content) if response.streaming else response.content
     text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
-    for words in ("Miami Beach", "Bermuda Triangle", "Hurricane drill", "Storm: Andrew, 1992", "Plotting the storm", "34°N"):
+    for words in (
+        "Miami Beach",
+        "Bermuda Triangle",
+        "Hurricane drill",
+        "Storm: Andrew, 1992",
+        "Plotting the storm",
+        "34°N",
+    ):
         assert words in text, words
     only = client.get(reverse("lessons:printables_pdf", args=["resort"]) + "?only=programs")
     pdf = b"".join(only.streaming_content) if only.streaming else only.content

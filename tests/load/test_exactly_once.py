@@ -8,6 +8,7 @@ It runs twice: through ``act`` (the ORM path: HTTP fallback, embedded mode) and 
 ``aact`` (a socket's path with PostgreSQL), each with 5,000 frames from 50 students, 10,000 in
 all; ``STORMWISE_LOAD_HEAVY=1`` sends 10,000 frames down each path from 100 students.
 """
+
 import asyncio
 import hashlib
 import json
@@ -46,8 +47,13 @@ class Student:
         action = choose(view, self.rng)
         if action is None:
             return None
-        return {"type": "act", "id": f"mess-{self.rng.getrandbits(64):016x}", "seat": self.seat,
-                "version": view["version"], "action": action}
+        return {
+            "type": "act",
+            "id": f"mess-{self.rng.getrandbits(64):016x}",
+            "seat": self.seat,
+            "version": view["version"],
+            "action": action,
+        }
 
 
 @pytest.fixture
@@ -172,7 +178,9 @@ def _close_after(fn, *args):
 
 
 def _fingerprint(actions):
-    return hashlib.blake2b(json.dumps(actions, sort_keys=True, separators=(",", ":")).encode(), digest_size=8).hexdigest()
+    return hashlib.blake2b(
+        json.dumps(actions, sort_keys=True, separators=(",", ":")).encode(), digest_size=8
+    ).hexdigest()
 
 
 def _replay_and_check_seen(game, sent):
@@ -188,8 +196,9 @@ def _replay_and_check_seen(game, sent):
         version = sent[move.action_id]
         assert version <= move.seq - 1, (move, version)
         assert acted[move.seat] <= version, f"{move} was chosen before its seat's own last move"
-        assert all(history[i][move.seat] == history[move.seq - 1][move.seat] for i in range(version, move.seq)), \
+        assert all(history[i][move.seat] == history[move.seq - 1][move.seat] for i in range(version, move.seq)), (
             f"{move} was applied to choices its student had not seen"
+        )
         engine.apply(state, move.seat, move.action)
         acted[move.seat] = move.seq
         history.append({seat: _fingerprint(engine.actions(state, seat)) for seat in range(game.seats)})

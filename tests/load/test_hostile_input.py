@@ -4,6 +4,7 @@ the game is exactly as it was.
 
 ``STORMWISE_LOAD_HEAVY=1`` multiplies the counts by five.
 """
+
 import json
 import os
 import random
@@ -26,8 +27,23 @@ SCALE = 5 if os.environ.get("STORMWISE_LOAD_HEAVY") == "1" else 1
 WS_FRAMES = 8000 * SCALE
 HTTP_POSTS = 2000 * SCALE
 
-ACTION_TYPES = ["drive", "withdraw", "buy_fuel", "buy_supplies", "buy_home_supplies", "pick_up_friends",
-                "reason", "stay_home", "set_destination", "tow", "wait", "end_now", "", "DRIVE", "__class__"]
+ACTION_TYPES = [
+    "drive",
+    "withdraw",
+    "buy_fuel",
+    "buy_supplies",
+    "buy_home_supplies",
+    "pick_up_friends",
+    "reason",
+    "stay_home",
+    "set_destination",
+    "tow",
+    "wait",
+    "end_now",
+    "",
+    "DRIVE",
+    "__class__",
+]
 FIELDS = ["to", "amount", "gallons", "units", "about", "choice", "type", "destination", "seat"]
 
 
@@ -39,7 +55,7 @@ def junk(rng, depth=0):
     if pick == 1:
         return rng.choice([True, False])
     if pick == 2:
-        return rng.choice([0, -1, 1, 2 ** 31, 2 ** 63, -2 ** 63 - 1, 10 ** 30, rng.randrange(-50, 50)])
+        return rng.choice([0, -1, 1, 2**31, 2**63, -(2**63) - 1, 10**30, rng.randrange(-50, 50)])
     if pick == 3:
         return rng.choice([0.5, -1e308, 1e308, float("nan"), float("inf"), -0.0])
     if pick in (4, 5, 6):
@@ -82,7 +98,7 @@ def frame(rng, own_seat, other_seat, version, state):
         return rng.choice(["[" * nest + "]" * nest, '{"a":' * nest + "1" + "}" * nest, "[" * nest])
     if kind == 3:
         text = json.dumps({"type": "act", "id": "x" * 12, "seat": own_seat, "version": version, "action": action(rng)})
-        return text[:rng.randrange(len(text))]
+        return text[: rng.randrange(len(text))]
     if kind == 4:
         return json.dumps(junk(rng))
     if kind == 5:
@@ -100,8 +116,11 @@ def frame(rng, own_seat, other_seat, version, state):
             message[key] = other_seat
         elif roll < 0.9:
             message[key] = junk(rng)
-    if message.get("seat") == own_seat and isinstance(message.get("action"), dict) \
-            and is_legal(state, own_seat, message["action"]):
+    if (
+        message.get("seat") == own_seat
+        and isinstance(message.get("action"), dict)
+        and is_legal(state, own_seat, message["action"])
+    ):
         message["version"] = version + 7
     return json.dumps(message)
 
@@ -116,7 +135,7 @@ def no_rate_limit(monkeypatch):
     """The fuzz is about what a frame says, not how fast or big it comes (flooding is tested
     apart, in tests/test_amplification.py)."""
     monkeypatch.setattr(consumers.RateLimit, "allow", lambda self: True)
-    monkeypatch.setattr(consumers, "FLOOD_LIMIT", 10 ** 9)
+    monkeypatch.setattr(consumers, "FLOOD_LIMIT", 10**9)
     monkeypatch.setattr(buckets, "allow", lambda key, **rates: True)
 
 
@@ -132,9 +151,15 @@ def test_random_socket_frames_are_refused_and_change_nothing(no_rate_limit):
     rng = random.Random(20240508)
 
     async def run():
-        socket = WebsocketCommunicator(application, f"/ws/play/{session.pk}/", headers=[
-            (b"origin", b"http://testserver"), (b"host", b"testserver"),
-            (b"cookie", f"{token_cookie(session.pk)}={t0}".encode())])
+        socket = WebsocketCommunicator(
+            application,
+            f"/ws/play/{session.pk}/",
+            headers=[
+                (b"origin", b"http://testserver"),
+                (b"host", b"testserver"),
+                (b"cookie", f"{token_cookie(session.pk)}={t0}".encode()),
+            ],
+        )
         connected, _ = await socket.connect()
         assert connected
         lobby = await socket.receive_json_from(timeout=5)
@@ -181,7 +206,9 @@ def test_random_http_posts_never_answer_500_and_change_nothing(no_rate_limit):
         if roll < 0.8:
             client.cookies[token_cookie(session.pk)] = t0
         elif roll < 0.9:
-            client.cookies[token_cookie(session.pk)] = "".join(rng.choice("abcXYZ019-_%\"\\") for _ in range(rng.randrange(40)))
+            client.cookies[token_cookie(session.pk)] = "".join(
+                rng.choice('abcXYZ019-_%"\\') for _ in range(rng.randrange(40))
+            )
         else:
             client.cookies.pop(token_cookie(session.pk), None)
         body = frame(rng, seat, 1 - seat, game.version, rules.load(game.state))

@@ -3,6 +3,7 @@ sign off: 2-4 objectives; forms A and B of at least 8 items, parallel in objecti
 mostly decisions; the right answer at each position about equally often and never given away
 by its length or by absolute words in the wrong ones; every item on a verified fact that
 students may see, in words short enough for the teacher's editor, and translated."""
+
 import re
 from collections import Counter
 
@@ -60,7 +61,9 @@ def test_mostly_decisions_with_plausible_wrong_answers(key):
                 assert 3 <= len(choices) <= 4 and len(set(choices)) == len(choices)
                 for choice in wrong:
                     assert not GIVEAWAYS.search(choice), f"{item.key}: {choice!r} gives itself away"
-                assert len(right) <= 1.3 * max(len(c) for c in wrong), f"{item.key}: the right answer stands out by length"
+                assert len(right) <= 1.3 * max(len(c) for c in wrong), (
+                    f"{item.key}: the right answer stands out by length"
+                )
                 longest += len(right) > max(len(c) for c in wrong)
             assert longest <= len(items) * 3 // 8, f"form {name}: the right answer is the longest too often"
 
@@ -84,8 +87,9 @@ def test_every_item_rests_on_a_verified_fact_students_may_see(key):
         assert fact["verified"] and fact["confidence"] == "O", f"{item.key}: students see only verified facts"
         assert not fact.get("deaths"), f"{item.key}: no death tolls in the check (Gentle classes answer it too)"
         assert AGE_BANDS.index(item.age_band) >= AGE_BANDS.index(fact["age_band"]), f"{item.key}: younger than its fact"
-        assert AGE_BANDS.index(item.age_band) <= AGE_BANDS.index(scenario.age_band), \
+        assert AGE_BANDS.index(item.age_band) <= AGE_BANDS.index(scenario.age_band), (
             f"{item.key}: the whole bank suits the scenario's youngest class, so both forms are always asked whole"
+        )
         assert len(str(item.question)) <= knowledge.MAX_QUESTION
         assert all(len(str(c)) <= knowledge.MAX_CHOICE for c in item.choices)
 

@@ -4,6 +4,7 @@ registry line and these run for it (see README, "Add a scenario").
 Engine-level checks, pure and quick: metadata, Django-free engine, random legal games, dump and
 load, replay from the log, refusals that change nothing, and every bot playing to the end.
 """
+
 import json
 import random
 import subprocess
@@ -95,16 +96,19 @@ def test_the_renderer_and_templates_are_found(key):
     # one shape: the debrief's pages by the same names in every scenario, the kit's beside them
     report = "team_report.html" if scenario.team_play else "student_report.html"
     assert {"debrief.html", report, "class_packet.html"} <= names
-    assert all(name in {"debrief.html", report, "class_packet.html"} or name.startswith(("kit_", "_"))
-               for name in names), sorted(names)
+    assert all(
+        name in {"debrief.html", report, "class_packet.html"} or name.startswith(("kit_", "_")) for name in names
+    ), sorted(names)
 
 
 @pytest.mark.parametrize("key", SCENARIOS)
 def test_the_engine_imports_no_django(key):
     """The engine package (with its bots) imports in a Python where Django cannot be imported."""
     package = registry.get(key).package
-    code = ("import sys; sys.modules.update(dict.fromkeys(['django', 'channels', 'celery'], None));"
-            f"import {package}, {package}.bots; print({package}.ENGINE.key)")
+    code = (
+        "import sys; sys.modules.update(dict.fromkeys(['django', 'channels', 'celery'], None));"
+        f"import {package}, {package}.bots; print({package}.ENGINE.key)"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=settings.BASE_DIR, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.strip() == key, done.stderr
 
@@ -163,12 +167,16 @@ def test_a_refused_action_changes_nothing(key):
         idle = [s for s in range(seats) if s not in acting]
         before = json.dumps(engine.dump(state), sort_keys=True)
         bad = [{"type": "no-such-action"}, {}, {"type": None}, {"type": "run", "to": {"deep": [1] * 5}}]
-        for seat in (acting[:1] + idle[:1]):
+        for seat in acting[:1] + idle[:1]:
             for action in bad:
                 with pytest.raises(IllegalAction):
                     engine.apply(state, seat, action)
         for seat in idle[:1]:  # a seat that may not act now cannot play another's move
-            if acting and engine.actions(state, acting[0]) and engine.actions(state, acting[0])[0] not in engine.actions(state, seat):
+            if (
+                acting
+                and engine.actions(state, acting[0])
+                and engine.actions(state, acting[0])[0] not in engine.actions(state, seat)
+            ):
                 with pytest.raises(IllegalAction):
                     engine.apply(state, seat, engine.actions(state, acting[0])[0])
         assert json.dumps(engine.dump(state), sort_keys=True) == before

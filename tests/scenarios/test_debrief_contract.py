@@ -1,6 +1,7 @@
 """Every registered scenario's debrief, through the real services: a lesson finished by bots
 gets a projector page with cited real-world facts, written reports (page and PDF) with their
 sources, and a research export with the scenario's decision rows."""
+
 import pytest
 from django.urls import reverse
 from django.utils.html import escape

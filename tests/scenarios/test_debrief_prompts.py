@@ -1,6 +1,7 @@
 """The class debrief page asks only what applies to this class, counts in words ("1 household",
 not "1 households"), keeps the game's mechanics for the teacher's details, and Tornado Alert!
 replays the same deals played carefully ("what if"), like the other games."""
+
 import pytest
 from django.urls import reverse
 from django.utils import translation
@@ -16,10 +17,17 @@ pytestmark = pytest.mark.django_db
 
 
 def _summary(**changes):
-    base = {"households": 1, "left": 1, "left_before_warning": 1, "evacuated": 1, "caught": 0, "stayed": 0,
-            "secured": 1, "destinations": [{"key": "relative", "share": 100.0, "count": 1},
-                                           {"key": "shelter", "share": 0.0, "count": 0}],
-            "reasons": {"leave": {"answers": [{"key": "forecast", "text": "The forecast", "count": 1}]}}}
+    base = {
+        "households": 1,
+        "left": 1,
+        "left_before_warning": 1,
+        "evacuated": 1,
+        "caught": 0,
+        "stayed": 0,
+        "secured": 1,
+        "destinations": [{"key": "relative", "share": 100.0, "count": 1}, {"key": "shelter", "share": 0.0, "count": 0}],
+        "reasons": {"leave": {"answers": [{"key": "forecast", "text": "The forecast", "count": 1}]}},
+    }
     return {**base, **changes}
 
 
@@ -65,8 +73,8 @@ def test_the_tornado_debrief_shows_the_what_if_and_keeps_slap_races_for_the_teac
     page = answer.content.decode()
     assert "What if we had played it safe?" in page
     replays = answer.context["whatif"]
-    assert f'<td>{replays["photographer"]["risky_share"]}%</td>' in page
-    discussion = page[page.index('id="ask"'):page.index("For the teacher: how the game ran")]
+    assert f"<td>{replays['photographer']['risky_share']}%</td>" in page
+    discussion = page[page.index('id="ask"') : page.index("For the teacher: how the game ran")]
     assert "slap race" not in discussion
-    teacher_part = page[page.index("For the teacher: how the game ran"):]
+    teacher_part = page[page.index("For the teacher: how the game ran") :]
     assert "settled by a fair draw" in teacher_part

@@ -1,6 +1,7 @@
 """Every registered scenario provides its lesson kit (``<pkg>/kit.py``, ``scenarios.kit.Kit``):
 a guide timed for a 45-minute period, printables that render from its own content files, and
 family-plan lines (its knowledge check is tested in test_check_banks)."""
+
 import io
 
 import pytest
@@ -45,4 +46,6 @@ def test_the_family_plan_lines_and_facts(key):
     assert kit.plan and all(str(line.label) and str(line.otherwise) for line in kit.plan)
     assert all(line.column or not line.values for line in kit.plan), "values need a column to look up"
     for fact in kit.plan_facts:
-        assert verified({**FACTS[fact], "grade": FACTS[fact]["confidence"]}), f"the plan cites {fact}, which students may not see"
+        assert verified({**FACTS[fact], "grade": FACTS[fact]["confidence"]}), (
+            f"the plan cites {fact}, which students may not see"
+        )

@@ -1,5 +1,6 @@
 """The one bot loop, ``scenarios.base.play_out``: the orders it plays seats in and where it stops
 (the harnesses stop a game part-way to draw its screens)."""
+
 from scenarios.base import play_out
 from scenarios.stormfury import ENGINE
 from scenarios.stormfury.bots import BOTS
@@ -33,5 +34,5 @@ def test_with_first_seat_a_seat_plays_its_turn_before_the_next_begins():
     """Seat 0 plays its whole first turn (up to ending it) before seat 1 makes a move."""
     _, log = _first_round(first_seat=True)
     seat_0_ends = log.index((0, {"type": "end_turn"}))
-    assert all(seat == 0 for seat, _ in log[:seat_0_ends + 1])
+    assert all(seat == 0 for seat, _ in log[: seat_0_ends + 1])
     assert log[seat_0_ends + 1][0] == 1

@@ -1,4 +1,5 @@
 """A finished evacuation lesson, played through the real services by students' taps."""
+
 import pytest
 
 from games import services as games
@@ -24,9 +25,15 @@ def play_as_students(session, max_rounds=5000):
                 state = engine.load(Game.objects.get(pk=table.game_id).state)
                 if engine.finished(state) or seat not in engine.to_act(state):
                     continue
-                policy = bots.BOTS[POLICIES[seat % 4]] if seat in humans else bots.BOTS[game.bots.get(str(seat), "cautious")]
-                games.submit(game_id=table.game_id, seat=seat, action=policy(state, seat),
-                             actor=Move.Actor.STUDENT if seat in humans else Move.Actor.BOT)
+                policy = (
+                    bots.BOTS[POLICIES[seat % 4]] if seat in humans else bots.BOTS[game.bots.get(str(seat), "cautious")]
+                )
+                games.submit(
+                    game_id=table.game_id,
+                    seat=seat,
+                    action=policy(state, seat),
+                    actor=Move.Actor.STUDENT if seat in humans else Move.Actor.BOT,
+                )
 
 
 @pytest.fixture(autouse=True)

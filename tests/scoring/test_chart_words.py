@@ -1,5 +1,6 @@
 """A report's charts carry their words in the reader's language: a Spanish class packet's damage
 chart names "Mesa 1" and its legend, the departures chart marks "aviso (hora 12)"."""
+
 from django.utils import translation
 
 from scenarios.evacuation import charts as evacuation
@@ -8,16 +9,22 @@ from scenarios.stormfury import charts as stormfury
 
 def drawn(language):
     with translation.override(language):
-        damage = stormfury.class_damage([{"table": 1, "infrastructure": 3, "population": 2, "roads": 1, "bot_total": 4}])
-        departures = evacuation.departures([{"label": "0-6", "from": 0, "to": 6, "count": 2},
-                                            {"label": "—", "from": None, "to": None, "count": 1}], None)
+        damage = stormfury.class_damage(
+            [{"table": 1, "infrastructure": 3, "population": 2, "roads": 1, "bot_total": 4}]
+        )
+        departures = evacuation.departures(
+            [{"label": "0-6", "from": 0, "to": 6, "count": 2}, {"label": "—", "from": None, "to": None, "count": 1}],
+            None,
+        )
     return damage + departures
 
 
 def test_the_charts_speak_the_readers_language():
     spanish = drawn("es")
-    assert all(words in spanish for words in ("Mesa 1", "bot de referencia, misma tormenta", "personas sin evacuar",
-                                              "aviso (hora 12)"))
+    assert all(
+        words in spanish
+        for words in ("Mesa 1", "bot de referencia, misma tormenta", "personas sin evacuar", "aviso (hora 12)")
+    )
     assert "table 1" not in spanish and "warning" not in spanish
     dutch = drawn("nl")
     assert "Tafel 1" in dutch and "alarm (uur 12)" in dutch

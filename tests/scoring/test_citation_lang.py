@@ -1,10 +1,16 @@
 """The sources under a debrief or report are English: on a Spanish or Dutch page their
 organisation and title carry lang="en", so a screen reader reads them with English sounds; on an
 English page they need no mark."""
+
 from django.template.loader import render_to_string
 from django.utils import translation
 
-FACT = {"source": "National Hurricane Center", "year": 2023, "title": "Tropical Cyclone Report", "url": "https://www.nhc.noaa.gov/"}
+FACT = {
+    "source": "National Hurricane Center",
+    "year": 2023,
+    "title": "Tropical Cyclone Report",
+    "url": "https://www.nhc.noaa.gov/",
+}
 
 
 def sources(language):

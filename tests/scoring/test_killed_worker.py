@@ -4,6 +4,7 @@ Runs real ``celery -A config worker`` processes (solo pool, so SIGKILL stops the
 against the real Redis broker and this test's database, kills the first one with SIGKILL while
 a report job is running, starts a second, and checks the result.
 """
+
 import os
 import signal
 import subprocess
@@ -21,6 +22,7 @@ from scoring.models import Report
 from tests.factories import started_session
 from tests.scoring.conftest import play_as_students
 
+
 def database_url() -> str:
     db = connection.settings_dict
     user = quote(db["USER"] or "")
@@ -29,13 +31,35 @@ def database_url() -> str:
 
 
 def start_worker(name: str, log: Path) -> subprocess.Popen:
-    env = dict(os.environ, DATABASE_URL=database_url(), REDIS_URL=settings.REDIS_URL,
-               DJANGO_SETTINGS_MODULE="tests.scoring.worker_settings", TASK_MODE="redis")
+    env = dict(
+        os.environ,
+        DATABASE_URL=database_url(),
+        REDIS_URL=settings.REDIS_URL,
+        DJANGO_SETTINGS_MODULE="tests.scoring.worker_settings",
+        TASK_MODE="redis",
+    )
     celery = Path(sys.executable).with_name("celery")
     return subprocess.Popen(
-        [str(celery), "-A", "config", "worker", "--pool=solo", "--concurrency=1", "-n", f"{name}@%h",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO"],
-        cwd=settings.BASE_DIR, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True)
+        [
+            str(celery),
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--concurrency=1",
+            "-n",
+            f"{name}@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "--loglevel=INFO",
+        ],
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
 
 
 def stop(worker: subprocess.Popen, sig=signal.SIGTERM) -> None:
@@ -66,7 +90,9 @@ def test_a_report_interrupted_by_a_killed_worker_is_written_once_by_the_next(tra
         classroom.end(session=session)  # queues the debrief on Redis at once (no transaction open)
         running = wait_until(
             lambda: Report.objects.filter(session=session, status=Report.Status.RUNNING, progress__gte=5).first(),
-            timeout=40, what="a report job to start on the first worker")
+            timeout=40,
+            what="a report job to start on the first worker",
+        )
         os.killpg(first.pid, signal.SIGKILL)
         first.wait(timeout=10)
     finally:
@@ -76,13 +102,20 @@ def test_a_report_interrupted_by_a_killed_worker_is_written_once_by_the_next(tra
     second = start_worker("restarted", tmp_path / "restarted.log")
     try:
         try:
-            wait_until(lambda: not Report.objects.filter(session=session).exclude(status=Report.Status.DONE).exists()
-                       and not Report.objects.filter(session=session, pdf=b"").exists(),
-                       timeout=40, what="every report to be written and printed by the second worker")
+            wait_until(
+                lambda: (
+                    not Report.objects.filter(session=session).exclude(status=Report.Status.DONE).exists()
+                    and not Report.objects.filter(session=session, pdf=b"").exists()
+                ),
+                timeout=40,
+                what="every report to be written and printed by the second worker",
+            )
         except AssertionError as error:
             rows = list(Report.objects.filter(session=session).values_list("pk", "status", "attempts", "step"))
-            raise AssertionError(f"{error}; reports {rows}; killed {running.pk}; worker log: "
-                                 f"{(tmp_path / 'restarted.log').read_text(errors='replace')[-1500:]}") from None
+            raise AssertionError(
+                f"{error}; reports {rows}; killed {running.pk}; worker log: "
+                f"{(tmp_path / 'restarted.log').read_text(errors='replace')[-1500:]}"
+            ) from None
     finally:
         stop(second)
     reports = Report.objects.filter(session=session)

@@ -1,4 +1,5 @@
 """A lesson ends by itself once every table has finished, and its reports start at once."""
+
 import pytest
 
 from classroom import services

@@ -1,5 +1,6 @@
 """Printing from several threads of one process at once (the embedded server prints reports on
 its task thread while a request prints the lesson kit) leaves GLib's memory intact."""
+
 import subprocess
 import sys
 import textwrap
@@ -36,9 +37,14 @@ SCRIPT = textwrap.dedent("""
 
 
 def test_three_threads_printing_at_once_corrupt_nothing():
-    done = subprocess.run([sys.executable, "-X", "faulthandler", "-c", SCRIPT], cwd=settings.BASE_DIR,
-                          capture_output=True, text=True, timeout=300,
-                          env={"DJANGO_SETTINGS_MODULE": "config.settings", "PATH": "/usr/bin:/bin"})
+    done = subprocess.run(
+        [sys.executable, "-X", "faulthandler", "-c", SCRIPT],
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"DJANGO_SETTINGS_MODULE": "config.settings", "PATH": "/usr/bin:/bin"},
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "printed" in done.stdout
     assert "corrupted" not in done.stderr and "CRITICAL" not in done.stderr, done.stderr[-3000:]

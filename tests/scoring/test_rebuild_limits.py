@@ -1,5 +1,6 @@
 """Rebuilding or retrying reports starts real work on the report worker: a second click while the
 work is queued or running changes nothing, and each session has an hourly allowance."""
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -16,8 +17,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def ended(settings):
     """An ended lesson whose reports are all written, and its teacher's browser."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "rebuild-limits"}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "rebuild-limits"}
+    }
     session, _devices = started_session(students=2)
     classroom.end(session=session)
     services.plan_reports(session)

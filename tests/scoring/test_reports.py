@@ -1,4 +1,5 @@
 """Reports written by a real Celery worker on Redis, and who may open them."""
+
 import io
 import time
 
@@ -53,7 +54,9 @@ def test_a_finished_session_produces_every_report(written):
 def test_the_pdf_holds_the_students_decisions_and_citations(written):
     """The PDF opens, and its text has the student's leaving hour, a counterfactual and the sources."""
     session, _devices = written
-    report = Report.objects.filter(session=session, kind=Report.Kind.STUDENT).select_related("seat__participant").first()
+    report = (
+        Report.objects.filter(session=session, kind=Report.Kind.STUDENT).select_related("seat__participant").first()
+    )
     text = " ".join(pdf_text(report).split())
     assert report.seat.participant.nickname in text
     story = report.data

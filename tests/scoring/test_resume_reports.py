@@ -1,4 +1,5 @@
 """Embedded mode: reports a stopped server left unfinished are written after it starts again."""
+
 import pytest
 from django.utils import timezone
 
@@ -27,7 +28,9 @@ def test_reports_a_stopped_server_left_queued_running_or_unprinted_are_finished_
 
     status = wait_for_reports(session)
     assert status["done"] == status["printed"] == len(reports) and status["failed"] == 0
-    assert all(report.ready and bytes(report.pdf).startswith(b"%PDF") for report in Report.objects.filter(session=session))
+    assert all(
+        report.ready and bytes(report.pdf).startswith(b"%PDF") for report in Report.objects.filter(session=session)
+    )
     assert jobs.resume_unfinished() == 0  # nothing left to resume
 
 

@@ -1,4 +1,5 @@
 """Stormfury debriefs: one report per team (page and PDF), the class debrief page, team links."""
+
 import io
 
 import pytest
@@ -96,7 +97,9 @@ def test_every_student_of_a_team_opens_the_team_report_and_no_other(client, stor
     from classroom.models import Seat
 
     by_table = {}
-    for seat in Seat.objects.filter(table__session=session, participant__isnull=False).select_related("table", "participant"):
+    for seat in Seat.objects.filter(table__session=session, participant__isnull=False).select_related(
+        "table", "participant"
+    ):
         by_table.setdefault(seat.table.number, []).append(seat.participant)
     own = Report.objects.get(session=session, kind=Report.Kind.TEAM, seat__table__number=1)
     other = Report.objects.get(session=session, kind=Report.Kind.TEAM, seat__table__number=2)

@@ -1,4 +1,5 @@
 """A bot's or a timer's answer to "why?" is never credited to a student."""
+
 import pytest
 from django.urls import reverse
 
@@ -24,8 +25,9 @@ def play(session, actor_of):
             state = engine.load(Game.objects.get(pk=table.game_id).state)
             if engine.finished(state) or seat not in engine.to_act(state):
                 continue
-            games.submit(game_id=table.game_id, seat=seat, action=bots.BOTS["cautious"](state, seat),
-                         actor=actor_of(seat))
+            games.submit(
+                game_id=table.game_id, seat=seat, action=bots.BOTS["cautious"](state, seat), actor=actor_of(seat)
+            )
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
 """Race to the shelter: a tiny scenario written as a test fixture (see RULES.md)."""
+
 from .rules import ShelterRace
 
 ENGINE = ShelterRace()

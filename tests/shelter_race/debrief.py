@@ -1,13 +1,13 @@
 """Race to the shelter's debrief part: who reached the shelter, beside when households really
 leave and what they should carry."""
+
 from __future__ import annotations
 
 from scenarios.debrief import Citations
 
 from . import ENGINE
 
-TOPICS = {"timing": "when-households-leave-ike", "warning": "watch-warning-lead-times",
-          "supplies": "water-per-day"}
+TOPICS = {"timing": "when-households-leave-ike", "warning": "watch-warning-lead-times", "supplies": "water-per-day"}
 
 
 def households(lesson) -> list[dict]:
@@ -16,16 +16,26 @@ def households(lesson) -> list[dict]:
         state = ENGINE.load(table["state"])
         for result in ENGINE.results(state):
             holder = table["holders"].get(result["seat"])
-            rows.append({"table": table["table"], "seat": result["seat"], "holder": holder,
-                         "score": result["score"], **result["breakdown"]})
+            rows.append(
+                {
+                    "table": table["table"],
+                    "seat": result["seat"],
+                    "holder": holder,
+                    "score": result["score"],
+                    **result["breakdown"],
+                }
+            )
     return rows
 
 
 def summary(lesson) -> dict:
     rows = households(lesson)
-    return {"households": len(rows), "tables": len(lesson.tables),
-            "safe": sum(1 for r in rows if r["safe"]),
-            "supplies": sum(r["supplies"] for r in rows)}
+    return {
+        "households": len(rows),
+        "tables": len(lesson.tables),
+        "safe": sum(1 for r in rows if r["safe"]),
+        "supplies": sum(r["supplies"] for r in rows),
+    }
 
 
 def cited(lesson, audience):
@@ -35,34 +45,59 @@ def cited(lesson, audience):
 
 
 class ShelterRaceDebrief:
-    data_dictionary = {"decisions.safe": "Whether the household reached the shelter before the storm.",
-                       "decisions.supplies": "Supplies it packed."}
+    data_dictionary = {
+        "decisions.safe": "Whether the household reached the shelter before the storm.",
+        "decisions.supplies": "Supplies it packed.",
+    }
 
     def page(self, lesson, audience):
         facts, cites = cited(lesson, audience)
-        return "scenarios/shelter_race/debrief.html", {"summary": summary(lesson), "cited": facts,
-                                                        "citations": cites.facts}
+        return "scenarios/shelter_race/debrief.html", {
+            "summary": summary(lesson),
+            "cited": facts,
+            "citations": cites.facts,
+        }
 
     def report(self, lesson, table, seat, name, progress):
         progress(40, "Reading the race")
         mine = next(r for r in households(lesson) if r["table"] == table["table"] and r["seat"] == seat)
         facts, cites = cited(lesson, "student")
-        context = {"name": name, "mine": mine, "table": table["table"], "seat": seat + 1, "cited": facts,
-                   "citations": cites.facts}
-        return "scenarios/shelter_race/student_report.html", context, {"safe": mine["safe"], "score": mine["score"],
-                                                               "facts": [f.key for f in cites.facts]}
+        context = {
+            "name": name,
+            "mine": mine,
+            "table": table["table"],
+            "seat": seat + 1,
+            "cited": facts,
+            "citations": cites.facts,
+        }
+        return (
+            "scenarios/shelter_race/student_report.html",
+            context,
+            {"safe": mine["safe"], "score": mine["score"], "facts": [f.key for f in cites.facts]},
+        )
 
     def packet(self, lesson, progress):
         facts, cites = cited(lesson, "student")
-        context = {"summary": summary(lesson), "homes": households(lesson), "cited": facts,
-                   "citations": cites.facts, "teacher_only": []}
+        context = {
+            "summary": summary(lesson),
+            "homes": households(lesson),
+            "cited": facts,
+            "citations": cites.facts,
+            "teacher_only": [],
+        }
         return "scenarios/shelter_race/class_packet.html", context, {"households": len(context["homes"])}
 
     def decisions(self, lesson, seat_ids, named):
         rows = []
         for row in households(lesson):
-            out = {"seat_id": seat_ids.get((row["table"], row["seat"])), "table": row["table"],
-                   "seat": row["seat"], "safe": row["safe"], "supplies": row["supplies"], "score": row["score"]}
+            out = {
+                "seat_id": seat_ids.get((row["table"], row["seat"])),
+                "table": row["table"],
+                "seat": row["seat"],
+                "safe": row["safe"],
+                "supplies": row["supplies"],
+                "score": row["score"],
+            }
             if named:
                 out["nickname"] = row["holder"]["name"] if row["holder"] else ""
             rows.append(out)

@@ -1,4 +1,5 @@
 """Race to the shelter: two actions, one die, turns in seat order (see RULES.md)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,8 +10,15 @@ CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content", ["track.
 TRACK = CONTENT["track"]
 VERSION = "1"
 SCHEMA_VERSION = 1
-OPTIONS = [{"name": "storm_rounds", "default": 6, "choices": [4, 6, 8], "label": "Rounds before the storm",
-            "description": "How many rounds the households have before the storm arrives."}]
+OPTIONS = [
+    {
+        "name": "storm_rounds",
+        "default": 6,
+        "choices": [4, 6, 8],
+        "label": "Rounds before the storm",
+        "description": "How many rounds the households have before the storm arrives.",
+    }
+]
 #: what each action type may carry: the move log keeps nothing else (``scenarios.base.canonical``)
 ACTION_FIELDS = {"run": (), "pack": (), "end_now": ()}
 
@@ -27,13 +35,21 @@ class ShelterRace(EngineBasics):
         options = {"storm_rounds": 6, **(options or {})}
         if options["storm_rounds"] not in OPTIONS[0]["choices"]:
             raise IllegalAction("bad_option", "That option is not offered.", name="storm_rounds")
-        return {"seed": seed, "options": options, "round": 1, "turn": 0, "ended": False,
-                "seats": [{"seat": n, "pos": 0, "supplies": 0, "safe_round": None, "runs": 0}
-                          for n in range(seats)]}
+        return {
+            "seed": seed,
+            "options": options,
+            "round": 1,
+            "turn": 0,
+            "ended": False,
+            "seats": [{"seat": n, "pos": 0, "supplies": 0, "safe_round": None, "runs": 0} for n in range(seats)],
+        }
 
     def finished(self, state):
-        return (state["ended"] or state["round"] > state["options"]["storm_rounds"]
-                or all(s["safe_round"] is not None for s in state["seats"]))
+        return (
+            state["ended"]
+            or state["round"] > state["options"]["storm_rounds"]
+            or all(s["safe_round"] is not None for s in state["seats"])
+        )
 
     def to_act(self, state):
         return [] if self.finished(state) else [state["turn"]]
@@ -84,19 +100,32 @@ class ShelterRace(EngineBasics):
         return {"distance": TRACK["distance"], "options": self.options()}
 
     def view(self, state, seat):
-        return {"round": state["round"], "storm_rounds": state["options"]["storm_rounds"],
-                "distance": TRACK["distance"], "turn": state["turn"], "over": self.finished(state),
-                "seats": [dict(s) for s in state["seats"]],
-                "actions": self.actions(state, seat) if seat is not None else []}
+        return {
+            "round": state["round"],
+            "storm_rounds": state["options"]["storm_rounds"],
+            "distance": TRACK["distance"],
+            "turn": state["turn"],
+            "over": self.finished(state),
+            "seats": [dict(s) for s in state["seats"]],
+            "actions": self.actions(state, seat) if seat is not None else [],
+        }
 
     def results(self, state):
-        rows = [{"seat": s["seat"],
-                 "score": (TRACK["safe_points"] if s["safe_round"] is not None else 0)
-                 + s["supplies"] * TRACK["supply_points"],
-                 "rank": None,
-                 "breakdown": {"safe": s["safe_round"] is not None, "supplies": s["supplies"],
-                               "safe_round": s["safe_round"], "pos": s["pos"]}}
-                for s in state["seats"]]
+        rows = [
+            {
+                "seat": s["seat"],
+                "score": (TRACK["safe_points"] if s["safe_round"] is not None else 0)
+                + s["supplies"] * TRACK["supply_points"],
+                "rank": None,
+                "breakdown": {
+                    "safe": s["safe_round"] is not None,
+                    "supplies": s["supplies"],
+                    "safe_round": s["safe_round"],
+                    "pos": s["pos"],
+                },
+            }
+            for s in state["seats"]
+        ]
         for row in rows:
             row["rank"] = 1 + sum(1 for other in rows if other["score"] > row["score"])
         return rows

@@ -1,4 +1,5 @@
 """Race to the shelter as the classroom sees it."""
+
 from django.utils.translation import gettext_lazy as _
 
 from scenarios.registry import Scenario

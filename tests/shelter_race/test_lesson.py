@@ -1,6 +1,7 @@
 """Race to the shelter, registered only by the registry line, goes through a whole lesson in
 real browsers: it is offered in the new-session form, two tablets play it to the end, and the
 teacher opens its debrief page with cited real-world facts."""
+
 import re
 
 import pytest

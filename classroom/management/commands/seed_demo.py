@@ -1,4 +1,5 @@
 """`make run`'s teacher: created on the first run with a random password printed once."""
+
 import secrets
 
 from django.conf import settings
@@ -25,8 +26,10 @@ def reset_password(teacher: Teacher) -> str:
 
 
 class Command(BaseCommand):
-    help = ("Create the embedded mode's teacher with a random password (printed once), and replace "
-            "any published password an older install still has.")
+    help = (
+        "Create the embedded mode's teacher with a random password (printed once), and replace "
+        "any published password an older install still has."
+    )
 
     def handle(self, *args, **options):
         if not settings.EMBEDDED:
@@ -37,11 +40,14 @@ class Command(BaseCommand):
             return
         for teacher in Teacher.objects.filter(is_active=True).order_by("pk"):
             if uses_published_password(teacher):
-                self.print_new(teacher, reset_password(teacher),
-                               "This teacher had a published password; it was replaced")
+                self.print_new(
+                    teacher, reset_password(teacher), "This teacher had a published password; it was replaced"
+                )
         if Teacher.objects.filter(email=DEMO_EMAIL).exists():
-            self.stdout.write(f"Teacher: {DEMO_EMAIL} (password as printed before; "
-                              "`python manage.py teacher_password` sets and prints a new one)")
+            self.stdout.write(
+                f"Teacher: {DEMO_EMAIL} (password as printed before; "
+                "`python manage.py teacher_password` sets and prints a new one)"
+            )
 
     def print_new(self, teacher, password, what):
         self.stdout.write(self.style.SUCCESS(f"{what}: {teacher.email}  password: {password}"))

@@ -28,7 +28,8 @@ class Command(BaseCommand):
             if published:
                 raise CommandError(
                     f"{', '.join(published)} still use(s) a password published with Stormwise. Run "
-                    "`python manage.py teacher_password EMAIL` for each before serving the network.")
+                    "`python manage.py teacher_password EMAIL` for each before serving the network."
+                )
         files = connections.raise_file_limit()
         if files < connections.files_needed():
             if files < connections.files_needed(connections.FEWEST_PER_ADDRESS):
@@ -36,26 +37,39 @@ class Command(BaseCommand):
                     f"This system lets the server open only {files} files at once; it needs at least "
                     f"{connections.files_needed(connections.FEWEST_PER_ADDRESS)} so that one device holding "
                     f"connections cannot shut the class out. Raise the limit first, e.g. "
-                    f"`ulimit -n {connections.files_needed()}` in this shell.")
+                    f"`ulimit -n {connections.files_needed()}` in this shell."
+                )
             usual, needed = connections.per_address(), connections.files_needed()
             os.environ["CONNECTIONS_PER_ADDRESS"] = str(files // 4)  # the workers read it at start
-            self.stdout.write(self.style.WARNING(
-                f"This system lets the server open only {files} files at once: one address may hold "
-                f"{files // 4} connections (`ulimit -n {needed}` allows the usual {usual})."))
+            self.stdout.write(
+                self.style.WARNING(
+                    f"This system lets the server open only {files} files at once: one address may hold "
+                    f"{files // 4} connections (`ulimit -n {needed}` allows the usual {usual})."
+                )
+            )
         from scoring.jobs import resume_unfinished
 
         resumed = resume_unfinished()
         if resumed:
             self.stdout.write(f"Writing {resumed} debrief report(s) the last run left unfinished.")
-        self.stdout.write(self.style.SUCCESS(
-            f"Stormwise is running: open {settings.PUBLIC_BASE_URL}/ "
-            f"(students: {settings.PUBLIC_BASE_URL}/join)"))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Stormwise is running: open {settings.PUBLIC_BASE_URL}/ (students: {settings.PUBLIC_BASE_URL}/join)"
+            )
+        )
         uvicorn.run(
-            "config.asgi:application", host=host, port=port, workers=workers,
-            lifespan="on", ws_per_message_deflate=False,
+            "config.asgi:application",
+            host=host,
+            port=port,
+            workers=workers,
+            lifespan="on",
+            ws_per_message_deflate=False,
             # Half-sent requests and connections past an address's cap are closed (classroom.connections);
             # on SIGTERM, requests still running after a few seconds are cut off rather than waited for.
-            http=connections.GuardedHTTPProtocol, timeout_graceful_shutdown=5, ws_ping_interval=20, ws_max_size=WS_MAX_BYTES,
+            http=connections.GuardedHTTPProtocol,
+            timeout_graceful_shutdown=5,
+            ws_ping_interval=20,
+            ws_max_size=WS_MAX_BYTES,
             # X-Forwarded-For/-Proto are believed only from the proxies named in TRUSTED_PROXIES.
             proxy_headers=bool(settings.TRUSTED_PROXIES),
             forwarded_allow_ips=",".join(settings.TRUSTED_PROXIES) or "",

@@ -4,6 +4,7 @@ Stored passwords are hashes and cannot be shown, and keeping a readable copy on 
 owner-only file) would leave a working sign-in in every backup of the data folder. So "show it
 again" means "replace it": the old password stops working and the new one is printed once.
 """
+
 from django.core.management.base import BaseCommand, CommandError
 
 from classroom.management.commands.seed_demo import reset_password
@@ -19,8 +20,11 @@ class Command(BaseCommand):
     def handle(self, *args, email=None, **options):
         teachers = Teacher.objects.filter(email__iexact=email) if email else Teacher.objects.all()
         if teachers.count() != 1:
-            raise CommandError("Name the teacher: python manage.py teacher_password EMAIL" if not email
-                               else f"No teacher has the e-mail {email}.")
+            raise CommandError(
+                "Name the teacher: python manage.py teacher_password EMAIL"
+                if not email
+                else f"No teacher has the e-mail {email}."
+            )
         teacher = teachers.get()
         password = reset_password(teacher)
         if not teacher.is_active:

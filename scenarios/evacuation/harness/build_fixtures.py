@@ -3,6 +3,7 @@
 Run from anywhere: ``python3 scenarios/evacuation/harness/build_fixtures.py``; writes
 ``fixtures.json`` beside this file (git-ignored; shoot.sh rebuilds it).
 """
+
 import json
 import sys
 from pathlib import Path
@@ -21,8 +22,18 @@ def play(state, seat, *actions):
 
 def message(state, seat, version, status="playing", bot=None, timer=None):
     view = rules.view(state, seat)
-    return {"type": "view", "game": 1, "seat": seat, "version": version, "status": status,
-            "view": view, "mark": None, "bot": bot, "timer": timer, "results": view.get("results")}
+    return {
+        "type": "view",
+        "game": 1,
+        "seat": seat,
+        "version": version,
+        "status": status,
+        "view": view,
+        "mark": None,
+        "bot": bot,
+        "timer": timer,
+        "results": view.get("results"),
+    }
 
 
 def main():
@@ -33,8 +44,13 @@ def main():
     out["scenarios"]["start"] = message(start, 0, 1, timer="2030-01-01T00:00:00Z")
 
     mid = rules.new_state(7, 4)
-    play(mid, 0, *[wait] * 15, {"type": "set_destination", "destination": "hotel"},
-         {"type": "reason", "about": "destination", "choice": "safe"})
+    play(
+        mid,
+        0,
+        *[wait] * 15,
+        {"type": "set_destination", "destination": "hotel"},
+        {"type": "reason", "about": "destination", "choice": "safe"},
+    )
     rules.force(mid, 0, dice=[5], cards=["C03"])
     # Leaves home through Coast Road (a chance node): Gridlock stops the car; "why?" is pending.
     play(mid, 0, {"type": "drive", "to": "N11"})
@@ -43,8 +59,14 @@ def main():
 
     gas = rules.new_state(11, 3)
     rules.force(gas, 0, dice=[9] * 10)
-    play(gas, 0, {"type": "drive", "to": "BK"}, {"type": "reason", "about": "leave", "choice": "ready"},
-         {"type": "withdraw", "amount": 1000}, {"type": "drive", "to": "GS"})
+    play(
+        gas,
+        0,
+        {"type": "drive", "to": "BK"},
+        {"type": "reason", "about": "leave", "choice": "ready"},
+        {"type": "withdraw", "amount": 1000},
+        {"type": "drive", "to": "GS"},
+    )
     out["scenarios"]["gas"] = message(gas, 0, 9, bot={"policy": "cautious"})
 
     late = rules.new_state(5, 4)

@@ -3,6 +3,7 @@
 Run from anywhere: ``python3 scenarios/stormfury/harness/build_fixtures.py``; writes
 ``fixtures.json`` beside this file (shoot.sh rebuilds it).
 """
+
 import json
 import sys
 from pathlib import Path
@@ -17,15 +18,31 @@ from scenarios.stormfury.bots import BOTS  # noqa: E402
 
 def message(state, seat, version, status="playing", bot=None, timer=None, results=None):
     view = ENGINE.view(state, seat)
-    return {"type": "view", "game": 1, "seat": seat, "version": version, "status": status,
-            "view": view, "mark": None, "bot": bot, "timer": timer, "results": results}
+    return {
+        "type": "view",
+        "game": 1,
+        "seat": seat,
+        "version": version,
+        "status": status,
+        "view": view,
+        "mark": None,
+        "bot": bot,
+        "timer": timer,
+        "results": results,
+    }
 
 
 def bots_until(state, stop, limit=400):
     """Let the cooperative bot play every seat, one seat's turn after another, until
     ``stop(state)`` is true or no seat may act (a held storm waits for the class)."""
-    play_out(ENGINE, state, BOTS["cooperative"], first_seat=True, max_moves=limit,
-             until=lambda state: stop(state) or not ENGINE.to_act(state))
+    play_out(
+        ENGINE,
+        state,
+        BOTS["cooperative"],
+        first_seat=True,
+        max_moves=limit,
+        until=lambda state: stop(state) or not ENGINE.to_act(state),
+    )
 
 
 def main():
@@ -37,8 +54,12 @@ def main():
 
     # Round 1: seat 0 (Evac Specialist) and seat 1 (Relief Corps) share Mobile; seat 1 offers a trade.
     start = ENGINE.setup(11, 4)
-    for seat, role, city in [(0, "evac_specialist", "mobile"), (1, "relief_corps", "mobile"),
-                             (2, "architect", "houston"), (3, "aquatic_engineer", "new_orleans")]:
+    for seat, role, city in [
+        (0, "evac_specialist", "mobile"),
+        (1, "relief_corps", "mobile"),
+        (2, "architect", "houston"),
+        (3, "aquatic_engineer", "new_orleans"),
+    ]:
         ENGINE.apply(start, seat, {"type": "pick_role", "role": role, "city": city})
     hand0 = ENGINE.view(start, 0)["hand"]
     give = next(k for k, v in ENGINE.view(start, 1)["hand"].items() if v)
@@ -76,8 +97,7 @@ def main():
     done = ENGINE.setup(3, 4)
     ENGINE.apply(done, None, {"type": "auto_roles"})
     bots_until(done, lambda s: False, 2000)
-    out["scenarios"]["finished"] = message(done, 0, 400, status="finished",
-                                           results=ENGINE.results(done))
+    out["scenarios"]["finished"] = message(done, 0, 400, status="finished", results=ENGINE.results(done))
     out["teacher"]["finished"] = ENGINE.view(done, None)
 
     path = Path(__file__).with_name("fixtures.json")
@@ -85,9 +105,20 @@ def main():
     print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
     for name, m in out["scenarios"].items():
         v = m["view"]
-        print(name, v["phase"], "round", v["round"], "status",
-              v["players"][m["seat"]]["status"] if v["players"] else None,
-              "actions", len(v["actions"]), "pile", v["relief_pile"], "last_storm", len(v["last_storm"]))
+        print(
+            name,
+            v["phase"],
+            "round",
+            v["round"],
+            "status",
+            v["players"][m["seat"]]["status"] if v["players"] else None,
+            "actions",
+            len(v["actions"]),
+            "pile",
+            v["relief_pile"],
+            "last_storm",
+            len(v["last_storm"]),
+        )
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """The debrief's reading of a game: the log replays to the same game, and the counterfactual
 sails one fleet outside the cone under the same cloud."""
+
 from scenarios.bermuda import ENGINE, analysis
 from scenarios.bermuda.bots import BOTS
 
@@ -16,8 +17,13 @@ def bold_game(seed, seats=3):
 
 
 def table(seed, state, log):
-    return {"table": 1, "seed": seed, "state": ENGINE.dump(state), "moves": log,
-            "holders": {0: {"name": "Ana"}, 1: None, 2: {"name": "Ben"}}}
+    return {
+        "table": 1,
+        "seed": seed,
+        "state": ENGINE.dump(state),
+        "moves": log,
+        "holders": {0: {"name": "Ana"}, 1: None, 2: {"name": "Ben"}},
+    }
 
 
 def test_the_log_replays_to_the_same_game():
@@ -45,6 +51,7 @@ def test_the_counterfactual_fleet_loses_less_on_the_whole():
 
 
 # --- "keeping out of the cone", as the lesson means it: hand-worked cases ------------------------
+
 
 def one_round(seed, first):
     """Round 1 of a 2-fleet game: fleet 0 sails ``first``, fleet 1 the bold bot; the log."""
@@ -97,8 +104,9 @@ def test_a_ship_sailed_into_the_cone_and_caught_is_kept_clear_in_the_replay():
     stream does not depend on the players) then catches none of fleet 0's ships, unless it sweeps
     the clear move's own dot, which the test checks from the cloud's track."""
     seed, after, log, ship, to = _caught_in_the_cone()
-    story = analysis.table_story({"table": 1, "seed": seed, "state": ENGINE.dump(after), "moves": log,
-                                  "holders": {0: {"name": "Ana"}, 1: None}})
+    story = analysis.table_story(
+        {"table": 1, "seed": seed, "state": ENGINE.dump(after), "moves": log, "holders": {0: {"name": "Ana"}, 1: None}}
+    )
     ana = story["fleets"][0]
     assert ana["ships_lost"] == 1 and ana["into_cone"] == 1 and ana["cone_avoidable"] == 1
     # by hand: the replay's first move for fleet 0 is a clear one, and the same spin is spun

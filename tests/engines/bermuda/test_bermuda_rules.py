@@ -1,6 +1,7 @@
 """Bermuda Triangle's rules as RULES.md reads the book: the cloud blocks, catches and pushes,
 ports fill, landing on a ship sends it back, freight travels in the hold, and the cone tells the
 truth about the next spin."""
+
 import json
 import random
 from pathlib import Path
@@ -116,7 +117,9 @@ def test_edition_1_magnets_catch_ships_at_sea_and_the_edge_lifts_them_out_of_the
     victim["at"] = "CHS-HAM.6"  # dot (9, 0): C's magnet one east and one north of the locator
     victim["cargo"], victim["loaded_at"] = "lumber0", "CHS"
     cloud_over(state, (8, 2))
-    sector = next(i for i, s in enumerate(SEAS[1].spinner) if s["letter"] == "C" and s["count"] is None)  # C to the north edge
+    sector = next(
+        i for i, s in enumerate(SEAS[1].spinner) if s["letter"] == "C" and s["count"] is None
+    )  # C to the north edge
     events = ENGINE.move_cloud(state, sector)
     kinds = [e["type"] for e in events]
     assert "caught" in kinds and "lifted" in kinds
@@ -174,11 +177,13 @@ def test_the_cone_tells_the_truth_about_the_next_spin(seed):
 def test_refusals_are_clear_and_change_nothing():
     state = ENGINE.setup(2, 2)
     before = frozen(state)
-    cases = [(1, {"type": "sail", "ship": "s10", "to": "CHS-HAM.0"}, "not_your_turn"),
-             (0, {"type": "sail", "ship": "s10", "to": "CHS-HAM.0"}, "not_your_ship"),
-             (0, {"type": "sail", "ship": "s00", "to": "nowhere"}, "no_such_place"),
-             (0, {"type": "sail", "ship": "s00", "to": "SDQ-MIA.0"}, "wrong_count"),
-             (0, {"type": "end_now"}, "not_now")]
+    cases = [
+        (1, {"type": "sail", "ship": "s10", "to": "CHS-HAM.0"}, "not_your_turn"),
+        (0, {"type": "sail", "ship": "s10", "to": "CHS-HAM.0"}, "not_your_ship"),
+        (0, {"type": "sail", "ship": "s00", "to": "nowhere"}, "no_such_place"),
+        (0, {"type": "sail", "ship": "s00", "to": "SDQ-MIA.0"}, "wrong_count"),
+        (0, {"type": "end_now"}, "not_now"),
+    ]
     for seat, action, code in cases:
         with pytest.raises(IllegalAction) as refused:
             ENGINE.apply(state, seat, action)
@@ -249,17 +254,22 @@ def test_the_running_freight_total_is_the_cards_banked_and_aboard(seed):
 
 # --- rules edition 2 -----------------------------------------------------------------------------
 
-FROZEN = [(edition, game) for edition in (1, 2)
-          for game in json.loads((Path(__file__).parent / "frozen" / f"edition{edition}_games.json").read_text())]
+FROZEN = [
+    (edition, game)
+    for edition in (1, 2)
+    for game in json.loads((Path(__file__).parent / "frozen" / f"edition{edition}_games.json").read_text())
+]
 
 
-@pytest.mark.parametrize("edition,game", FROZEN, ids=lambda x: f"seed{x['seed']}" if isinstance(x, dict) else f"edition{x}")
+@pytest.mark.parametrize(
+    "edition,game", FROZEN, ids=lambda x: f"seed{x['seed']}" if isinstance(x, dict) else f"edition{x}"
+)
 def test_a_game_stored_under_an_older_edition_loads_plays_on_and_replays_to_the_same_end(edition, game):
     """Games stored by engine 1.0.0 (edition 1) and 2.0.0 (edition 2), frozen when each was the
     newest, play on from their middle and replay from seed and moves to the same end."""
     middle = ENGINE.load(game["middle"])
     assert middle["options"]["edition"] == edition
-    for move in game["moves"][game["middle_after"]:]:
+    for move in game["moves"][game["middle_after"] :]:
         ENGINE.apply(middle, move["seat"], move["action"])
     replay = ENGINE.setup(game["seed"], game["seats"], dict(game["options"], edition=edition))
     for move in game["moves"]:
@@ -274,8 +284,13 @@ def test_a_game_stored_under_an_older_edition_loads_plays_on_and_replays_to_the_
 def test_san_juan_and_santo_domingo_sit_where_they_are():
     """Edition 2's grid reaches 18 N: each port is on the dot nearest the real town (within half
     a dot, 0.625 degrees); edition 1 put both north of the real towns."""
-    real = {"SJU": (18.47, -66.11), "SDQ": (18.49, -69.93), "MIA": (25.77, -80.19), "HAM": (32.29, -64.78),
-            "CHS": (32.78, -79.93)}
+    real = {
+        "SJU": (18.47, -66.11),
+        "SDQ": (18.49, -69.93),
+        "MIA": (25.77, -80.19),
+        "HAM": (32.29, -64.78),
+        "CHS": (32.78, -79.93),
+    }
     grid = SEAS[2].grid
     for port, (lat, lon) in real.items():
         x, y = SEAS[2].cell[port]
@@ -339,6 +354,7 @@ def test_cautious_fleets_finish_first_in_most_games_head_to_head():
 
 # --- rules edition 3 -----------------------------------------------------------------------------
 
+
 def _outside_the_core_sweep():
     """A path space that sector 0's spin from the centre passes under the cloud's wind field but
     never under its magnets, and that sector."""
@@ -362,7 +378,9 @@ def test_edition_3_the_whole_wind_field_catches_not_only_the_magnets():
     assert fates[2][0] == "afloat" and not fates[2][1]
     assert fates[3][0] == "hanging" and fates[3][1][0]["ship"] == "s10" and fates[3][1][0]["salvage"] == 50
     view = ENGINE.view(ENGINE.setup(4, 2), 0)
-    assert {tuple(c) for c in view["cloud"]["catch"]} == {tuple(c) for c in view["cloud"]["capture"] + view["cloud"]["push"]}
+    assert {tuple(c) for c in view["cloud"]["catch"]} == {
+        tuple(c) for c in view["cloud"]["capture"] + view["cloud"]["push"]
+    }
     assert view["salvage"] == 50
 
 
@@ -381,7 +399,10 @@ def test_edition_3_a_caught_ship_costs_salvage_paid_from_banked_freight_now_or_l
     me["held"] += CARDS["lumber1"]["value"]
     ENGINE.move_cloud(state, sector)
     assert me["owed"] == 50 and me["salvage"] == 15 and ENGINE.held(state, 1) == 0
-    assert ENGINE.view(state, 1)["seats"][1] | {"salvage": 15, "owed": 50, "freight": 0} == ENGINE.view(state, 1)["seats"][1]
+    assert (
+        ENGINE.view(state, 1)["seats"][1] | {"salvage": 15, "owed": 50, "freight": 0}
+        == ENGINE.view(state, 1)["seats"][1]
+    )
     carrier = ship(state, "s13")  # one space out of Miami with 55k of oil aboard
     carrier["at"], carrier["cargo"], carrier["loaded_at"] = SEAS[3].walk("SDQ", "SDQ-MIA", 1)[-2], "oil3", "HAM"
     me["held"] += CARDS["oil3"]["value"]
@@ -390,8 +411,9 @@ def test_edition_3_a_caught_ship_costs_salvage_paid_from_banked_freight_now_or_l
     assert {"type": "salvage_paid", "seat": 1, "paid": 50, "owed": 50} in events
     assert me["salvage"] == 50 and me["owed"] == 50
     banked = sum(CARDS[c]["value"] for c in me["banked"])
-    assert ENGINE.held(state, 1) == banked - 50 + sum(CARDS[s["cargo"]]["value"] for s in state["ships"]
-                                                      if s["seat"] == 1 and s["status"] == "afloat" and s["cargo"])
+    assert ENGINE.held(state, 1) == banked - 50 + sum(
+        CARDS[s["cargo"]]["value"] for s in state["ships"] if s["seat"] == 1 and s["status"] == "afloat" and s["cargo"]
+    )
 
 
 def test_edition_3_ships_in_the_margin_are_caught_far_more_often_than_ships_clear_of_it():

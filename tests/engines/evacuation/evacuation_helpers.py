@@ -1,4 +1,5 @@
 """Small helpers shared by the evacuation engine tests (no database, no Django)."""
+
 from scenarios.evacuation import ENGINE, rules
 
 

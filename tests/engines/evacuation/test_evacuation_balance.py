@@ -3,6 +3,7 @@
 Four-seat games, two seats the careful policy bot (secures the home, buys supplies and fuel,
 leaves at the watch) and two the last-minute habit, seats alternated between games.
 """
+
 import statistics
 
 import pytest

@@ -1,4 +1,5 @@
 """A whole scripted game, every figure worked out by hand from the rule book's formulas."""
+
 from evacuation_helpers import fresh, play
 
 from scenarios.evacuation import ENGINE, PRESETS, rules
@@ -19,32 +20,40 @@ def test_scripted_two_seat_game():
     rules.force(state, 1, dice=[10] * 40, cards=["C22", "C35", "C35", "C35"], damage=4)
 
     # Seat 0 -----------------------------------------------------------------------------------
-    play(state, 0, {"type": "set_destination", "destination": "relative"},
-         {"type": "reason", "about": "destination", "choice": "family"})
-    play(state, 0, D("BK"))                                   # H-N1-N3-BK: 3 links
+    play(
+        state,
+        0,
+        {"type": "set_destination", "destination": "relative"},
+        {"type": "reason", "about": "destination", "choice": "family"},
+    )
+    play(state, 0, D("BK"))  # H-N1-N3-BK: 3 links
     assert (s0["clock"], s0["fuel"]) == (90, 17)
     play(state, 0, {"type": "reason", "about": "leave", "choice": "unsafe"})
-    play(state, 0, {"type": "withdraw", "amount": 2000})      # 30 minutes
+    play(state, 0, {"type": "withdraw", "amount": 2000})  # 30 minutes
     assert (s0["clock"], s0["cash"]) == (120, 2900)
-    play(state, 0, D("HS"))                                   # BK-N8-N4-HS, two clear-road cards
+    play(state, 0, D("HS"))  # BK-N8-N4-HS, two clear-road cards
     assert (s0["clock"], s0["fuel"]) == (210, 14)
-    play(state, 0, {"type": "buy_home_supplies"})             # $500, 1 hour
+    play(state, 0, {"type": "buy_home_supplies"})  # $500, 1 hour
     assert (s0["clock"], s0["cash"]) == (270, 2400)
-    play(state, 0, D("GS"))                                   # HS-N4-GS
+    play(state, 0, D("GS"))  # HS-N4-GS
     assert (s0["clock"], s0["fuel"]) == (330, 12)
-    play(state, 0, {"type": "buy_fuel", "gallons": 8})        # 8 x $5 = $40, 30 minutes
-    play(state, 0, {"type": "buy_supplies", "units": 25})     # 25 x $10 = $250, 30 min + lost turn 60
+    play(state, 0, {"type": "buy_fuel", "gallons": 8})  # 8 x $5 = $40, 30 minutes
+    play(state, 0, {"type": "buy_supplies", "units": 25})  # 25 x $10 = $250, 30 min + lost turn 60
     assert (s0["clock"], s0["cash"], s0["fuel"], s0["supplies"]) == (450, 2110, 20, 75)
-    play(state, 0, D("H"))                                    # GS-N1-H, then 2 h securing
+    play(state, 0, D("H"))  # GS-N1-H, then 2 h securing
     assert (s0["clock"], s0["fuel"], s0["secured"]) == (630, 18, True)
-    play(state, 0, D("RE"))                                   # 8 links, the east bridge needs no roll
+    play(state, 0, D("RE"))  # 8 links, the east bridge needs no roll
     assert (s0["status"], s0["arrived_at"], s0["fuel"]) == ("arrived", 870, 10)
     assert [c for c in ENGINE.view(state, 0)["changes"]] == []  # no card changed the system
 
     # Seat 1 -----------------------------------------------------------------------------------
-    play(state, 1, {"type": "set_destination", "destination": "shelter"},
-         {"type": "reason", "about": "destination", "choice": "skip"})
-    play(state, 1, D("SH"))                                   # H-N2-N7-N12-N13-N14-N15-N10-SH
+    play(
+        state,
+        1,
+        {"type": "set_destination", "destination": "shelter"},
+        {"type": "reason", "about": "destination", "choice": "skip"},
+    )
+    play(state, 1, D("SH"))  # H-N2-N7-N12-N13-N14-N15-N10-SH
     assert (s1["status"], s1["arrived_at"], s1["fuel"], s1["supplies"]) == ("arrived", 240, 9, 40)
     assert ENGINE.finished(state)
     play(state, 1, {"type": "reason", "about": "leave", "choice": "traffic"})  # still answerable
@@ -57,14 +66,24 @@ def test_scripted_two_seat_game():
     #         + shelter 5 + in time 20 + first to arrive 30 = 42.45
     rows = {r["seat"]: r for r in ENGINE.results(state)}
     assert rows[0]["breakdown"]["cash"]["total"] == -190
-    assert rows[0]["breakdown"]["points"] == {"cash": -1.9, "destination": 25, "in_time": 20,
-                                              "arrival_order": 20, "total": 63.1}
+    assert rows[0]["breakdown"]["points"] == {
+        "cash": -1.9,
+        "destination": 25,
+        "in_time": 20,
+        "arrival_order": 20,
+        "total": 63.1,
+    }
     assert rows[1]["breakdown"]["cash"]["total"] == -1255
     assert rows[1]["score"] == 42.45
     assert (rows[0]["rank"], rows[1]["rank"]) == (1, 2)
     safety = rows[0]["breakdown"]["safety"]
-    assert (safety["arrived_in_time"], safety["home_secured"], safety["supplies"], safety["fuel"],
-            safety["destination"]) == (True, True, 75, 10, "relative")
+    assert (
+        safety["arrived_in_time"],
+        safety["home_secured"],
+        safety["supplies"],
+        safety["fuel"],
+        safety["destination"],
+    ) == (True, True, 75, 10, "relative")
     assert s0["reasons"] == {"destination": "family", "leave": "unsafe"}
 
     # With the default race_points='half' the order points are 10 and 15 instead.
@@ -77,9 +96,20 @@ def test_same_game_with_book_bank_scoring_adds_the_withdrawal():
     """With bank_scoring='book' the $2,000 withdrawn counts: seat 0 scores 20 points more."""
     state = fresh(seats=1, seed=3, bank_scoring="book", race_points="on")
     rules.force(state, 0, dice=[10] * 20, cards=["C35"] * 10, damage=7)
-    play(state, 0, {"type": "set_destination", "destination": "relative"}, D("BK"),
-         {"type": "withdraw", "amount": 2000}, D("HS"), {"type": "buy_home_supplies"}, D("GS"),
-         {"type": "buy_fuel", "gallons": 8}, {"type": "buy_supplies", "units": 25}, D("H"), D("RE"))
+    play(
+        state,
+        0,
+        {"type": "set_destination", "destination": "relative"},
+        D("BK"),
+        {"type": "withdraw", "amount": 2000},
+        D("HS"),
+        {"type": "buy_home_supplies"},
+        D("GS"),
+        {"type": "buy_fuel", "gallons": 8},
+        {"type": "buy_supplies", "units": 25},
+        D("H"),
+        D("RE"),
+    )
     row = ENGINE.results(state)[0]
     # Alone at the table: first to arrive (30) instead of second (20): 1810/100 + 25 + 20 + 30.
     assert row["score"] == 18.1 + 25 + 20 + 30
@@ -99,13 +129,24 @@ def test_as_printed_preset_scored_by_hand_from_the_book():
     rules.force(state, 0, dice=[10] * 40, cards=["C35"] * 10, damage=7)
     rules.force(state, 1, dice=[10] * 40, cards=["C22", "C35", "C35", "C35"], damage=4)
     rules.force(state, 2, dice=[10] * 40, cards=["C20"], damage=9)
-    play(state, 0, {"type": "set_destination", "destination": "relative"}, D("BK"),
-         {"type": "withdraw", "amount": 2000}, D("HS"), {"type": "buy_home_supplies"}, D("GS"),
-         {"type": "buy_fuel", "gallons": 8}, {"type": "buy_supplies", "units": 25}, D("H"), D("RE"))
+    play(
+        state,
+        0,
+        {"type": "set_destination", "destination": "relative"},
+        D("BK"),
+        {"type": "withdraw", "amount": 2000},
+        D("HS"),
+        {"type": "buy_home_supplies"},
+        D("GS"),
+        {"type": "buy_fuel", "gallons": 8},
+        {"type": "buy_supplies", "units": 25},
+        D("H"),
+        D("RE"),
+    )
     play(state, 1, {"type": "set_destination", "destination": "shelter"}, D("SH"))
     play(state, 2, D("N2"))
     s2 = state["seats"][2]
-    assert (s2["pos"], s2["clock"], s2["fuel"]) == ("H", 60, 18)   # out one link, back one link
+    assert (s2["pos"], s2["clock"], s2["fuel"]) == ("H", 60, 18)  # out one link, back one link
     play(state, 2, {"type": "stay_home"})
     assert ENGINE.finished(state)
 
@@ -117,8 +158,13 @@ def test_as_printed_preset_scored_by_hand_from_the_book():
     #         + starting location 0 + not evacuated 0 = 8.90
     rows = {r["seat"]: r for r in ENGINE.results(state)}
     assert rows[0]["breakdown"]["cash"]["total"] == 1810
-    assert rows[0]["breakdown"]["points"] == {"cash": 18.1, "destination": 25, "in_time": 20,
-                                              "arrival_order": 30 - 10, "total": 83.1}
+    assert rows[0]["breakdown"]["points"] == {
+        "cash": 18.1,
+        "destination": 25,
+        "in_time": 20,
+        "arrival_order": 30 - 10,
+        "total": 83.1,
+    }
     assert rows[1]["breakdown"]["cash"]["total"] == -1255 and rows[1]["score"] == 42.45
     assert rows[2]["breakdown"]["cash"]["total"] == 890 and rows[2]["score"] == 8.9
     assert [rows[s]["rank"] for s in (0, 1, 2)] == [1, 2, 3]

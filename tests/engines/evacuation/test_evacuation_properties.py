@@ -2,6 +2,7 @@
 
 Run more examples with HYPOTHESIS_PROFILE=slow (and EVACUATION_GAMES=20000 for the loop test).
 """
+
 import json
 import os
 
@@ -15,28 +16,38 @@ from scenarios.base import draw
 from scenarios.evacuation import ENGINE, rules
 from scenarios.evacuation.bots import BOTS
 
-settings.register_profile("default", max_examples=400, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("slow", max_examples=3000, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("default", max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("slow", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
-OPTIONS = st.fixed_dictionaries({
-    "destination_points": st.sampled_from(["scoring", "table"]),
-    "bank_scoring": st.sampled_from(["net", "book"]),
-    "timeline": st.sampled_from(["on", "off"]),
-    "reasons": st.sampled_from(["on", "off"]),
-    "race_points": st.sampled_from(["on", "half", "off", "clock"]),
-})
+OPTIONS = st.fixed_dictionaries(
+    {
+        "destination_points": st.sampled_from(["scoring", "table"]),
+        "bank_scoring": st.sampled_from(["net", "book"]),
+        "timeline": st.sampled_from(["on", "off"]),
+        "reasons": st.sampled_from(["on", "off"]),
+        "race_points": st.sampled_from(["on", "half", "off", "clock"]),
+    }
+)
 POLICIES = st.sampled_from(sorted(BOTS))
 
 JUNK = [
-    {"type": "drive", "to": "nowhere"}, {"type": "drive"}, {"type": "withdraw", "amount": 99999},
-    {"type": "buy_fuel", "gallons": 0}, {"type": "buy_fuel", "gallons": 21},
-    {"type": "buy_supplies", "units": 7}, {"type": "set_destination", "destination": "moon"},
-    {"type": "reason", "about": "leave", "choice": "nope"}, {"type": "teleport"}, {},
-    {"type": "drive", "to": "RE"}, {"type": "drive", "to": "HO"}, {"type": "buy_home_supplies"},
-    {"type": "pick_up_friends"}, {"type": "tow"}, {"type": "stay_home"},
+    {"type": "drive", "to": "nowhere"},
+    {"type": "drive"},
+    {"type": "withdraw", "amount": 99999},
+    {"type": "buy_fuel", "gallons": 0},
+    {"type": "buy_fuel", "gallons": 21},
+    {"type": "buy_supplies", "units": 7},
+    {"type": "set_destination", "destination": "moon"},
+    {"type": "reason", "about": "leave", "choice": "nope"},
+    {"type": "teleport"},
+    {},
+    {"type": "drive", "to": "RE"},
+    {"type": "drive", "to": "HO"},
+    {"type": "buy_home_supplies"},
+    {"type": "pick_up_friends"},
+    {"type": "tow"},
+    {"type": "stay_home"},
 ]
 
 
@@ -86,8 +97,12 @@ def random_game(seed, seats, options, policy_names, teacher=True, check_every=Tr
     return state, log
 
 
-@given(seed=st.integers(0, 2**40), seats=st.integers(2, 6), options=OPTIONS,
-       policy_names=st.lists(POLICIES, min_size=1, max_size=6))
+@given(
+    seed=st.integers(0, 2**40),
+    seats=st.integers(2, 6),
+    options=OPTIONS,
+    policy_names=st.lists(POLICIES, min_size=1, max_size=6),
+)
 def test_random_games_keep_the_invariants(seed, seats, options, policy_names):
     """Any mix of bots and teacher actions ends, keeps the invariants and scores consistently."""
     state, log = random_game(seed, seats, options, policy_names)
@@ -96,7 +111,9 @@ def test_random_games_keep_the_invariants(seed, seats, options, policy_names):
     assert sorted(r["seat"] for r in rows) == list(range(seats))
     for row in rows:
         p = row["breakdown"]["points"]
-        assert row["score"] == pytest.approx(p["cash"] + p["destination"] + p["in_time"] + p["arrival_order"], abs=0.011)
+        assert row["score"] == pytest.approx(
+            p["cash"] + p["destination"] + p["in_time"] + p["arrival_order"], abs=0.011
+        )
         assert row["rank"] == 1 + sum(1 for other in rows if other["score"] > row["score"])
         safety = row["breakdown"]["safety"]
         assert safety["arrived_in_time"] == (p["in_time"] > 0)
@@ -108,7 +125,8 @@ def test_random_games_keep_the_invariants(seed, seats, options, policy_names):
             assert row["breakdown"]["points"]["arrival_order"] == early
     else:
         assert sum(r["breakdown"]["points"]["arrival_order"] for r in rows) == pytest.approx(
-            sum(rules.BOOK["time_points"]["order"][:arrived]) * rules.RACE_FACTOR[options["race_points"]], abs=0.05)
+            sum(rules.BOOK["time_points"]["order"][:arrived]) * rules.RACE_FACTOR[options["race_points"]], abs=0.05
+        )
 
     # load(dump(s)) == s, and the dump is plain JSON.
     data = ENGINE.dump(state)
@@ -121,8 +139,12 @@ def test_random_games_keep_the_invariants(seed, seats, options, policy_names):
     assert ENGINE.dump(replay) == data
 
 
-@given(seed=st.integers(0, 2**40), seats=st.integers(2, 6), stop=st.integers(0, 80),
-       junk=st.lists(st.sampled_from(JUNK), min_size=1, max_size=6))
+@given(
+    seed=st.integers(0, 2**40),
+    seats=st.integers(2, 6),
+    stop=st.integers(0, 80),
+    junk=st.lists(st.sampled_from(JUNK), min_size=1, max_size=6),
+)
 def test_refused_actions_change_nothing(seed, seats, stop, junk):
     """Mid-game, every refused action leaves the state exactly as it was; views stay JSON."""
     state = ENGINE.setup(seed, seats)
@@ -152,8 +174,9 @@ def test_thousands_of_random_games():
     names = sorted(BOTS)
     for seed in range(games):
         seats = 2 + seed % 5
-        state, _ = random_game(seed, seats, None, [names[seed % 4], "random"],
-                               teacher=seed % 10 == 0, check_every=seed % 5 == 0)
+        state, _ = random_game(
+            seed, seats, None, [names[seed % 4], "random"], teacher=seed % 10 == 0, check_every=seed % 5 == 0
+        )
         check_invariants(state, [0] * seats)
         assert all(r["rank"] >= 1 for r in ENGINE.results(state))
 
@@ -168,8 +191,12 @@ def test_bots_are_deterministic_and_finish_every_game():
         assert log_a == log_b and ENGINE.dump(first) == ENGINE.dump(second)
 
 
-@given(seed=st.integers(0, 2**40), seats=st.integers(2, 6), handover=st.integers(0, 120),
-       policy=st.sampled_from(["cautious", "last_minute", "bank_farming"]))
+@given(
+    seed=st.integers(0, 2**40),
+    seats=st.integers(2, 6),
+    handover=st.integers(0, 120),
+    policy=st.sampled_from(["cautious", "last_minute", "bank_farming"]),
+)
 def test_policy_bots_take_over_any_reachable_state(seed, seats, handover, policy):
     """'Hand to bot' after random play: the policy bot only ever plays legal actions, to the end."""
     state = ENGINE.setup(seed, seats)
@@ -190,8 +217,12 @@ def test_policy_bots_take_over_any_reachable_state(seed, seats, handover, policy
 
 
 @settings(max_examples=60)
-@given(seed=st.integers(0, 2**40), seats=st.integers(2, 6), options=OPTIONS,
-       policy_names=st.lists(POLICIES, min_size=1, max_size=6))
+@given(
+    seed=st.integers(0, 2**40),
+    seats=st.integers(2, 6),
+    options=OPTIONS,
+    policy_names=st.lists(POLICIES, min_size=1, max_size=6),
+)
 def test_a_seat_whose_own_part_is_unchanged_needs_only_its_others_part(seed, seats, options, policy_names):
     """After any move, a seat whose ``own`` part compares equal has the view it had before with
     only its ``others`` part replaced by ``others``: what a tablet does with an ``others``
@@ -204,7 +235,9 @@ def test_a_seat_whose_own_part_is_unchanged_needs_only_its_others_part(seed, sea
         playing = ENGINE.to_act(state)
         roll = draw(seed, "progress-test", None, step)
         seat = playing[roll % len(playing)]
-        actor, action = (None, {"type": "skip", "seat": seat}) if roll % 53 == 0 else (seat, policies[seat](state, seat))
+        actor, action = (
+            (None, {"type": "skip", "seat": seat}) if roll % 53 == 0 else (seat, policies[seat](state, seat))
+        )
         before = ENGINE.load(ENGINE.dump(state))
         views_before = [ENGINE.view(before, s) for s in range(seats)]
         ENGINE.apply(state, actor, action)

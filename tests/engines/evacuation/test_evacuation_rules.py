@@ -1,4 +1,5 @@
 """One rule of "Hurricane Approaching!" per test, with fixed dice and cards."""
+
 import json
 import re
 from pathlib import Path
@@ -30,6 +31,7 @@ def refused(state, seat, action, code):
 
 
 # --- Setup and the contract --------------------------------------------------------------------
+
 
 def test_registry_and_attributes():
     """The registry hands out the engine with its key, version, schema and content hash."""
@@ -88,6 +90,7 @@ def test_options_listed_and_validated():
 
 
 # --- Travel ------------------------------------------------------------------------------------
+
 
 def test_each_link_costs_a_gallon_and_thirty_minutes():
     """Passing a link uses 1 gallon and 30 minutes; the move goes on to the target."""
@@ -204,7 +207,9 @@ def test_warning_timeline():
     """Hour 0 watch, hour 12 warning, contraflow at 14, red 16-30, bridges shut by 44, TS at 48."""
     state = fresh()
     items = ENGINE.board()["timeline"]
-    marks = {items[i]["mark"]: items[i]["minute"] for i in ENGINE.view(state, 0)["timeline"]["shown"] if items[i].get("mark")}
+    marks = {
+        items[i]["mark"]: items[i]["minute"] for i in ENGINE.view(state, 0)["timeline"]["shown"] if items[i].get("mark")
+    }
     assert marks == {"watch": 0, "warning": 720, "ts_winds": 2880}
     assert not rules.system_at(state, 839)["contraflow"] and rules.system_at(state, 840)["contraflow"]
     assert rules.system_at(state, 1000)["numbers"] == "red" and rules.system_at(state, 1800)["numbers"] == "black"
@@ -213,6 +218,7 @@ def test_warning_timeline():
 
 
 # --- Fuel --------------------------------------------------------------------------------------
+
 
 def test_cannot_drive_on_an_empty_tank():
     state = fresh()
@@ -282,6 +288,7 @@ def test_not_enough_cash_for_fuel():
 
 
 # --- Store, bank, home supplies, friends -------------------------------------------------------
+
 
 def test_supplies_in_25s_and_both_at_one_stop_costs_the_next_turn():
     state = fresh(timeline="off")
@@ -371,7 +378,7 @@ def test_card_sending_home_means_no_damage():
 
 
 def test_going_back_home_drives_the_open_roads_for_time_and_fuel():
-    """"Go back HOME" from Route 1 junction: N12-N7-N2-H, three links of 30 minutes and a
+    """ "Go back HOME" from Route 1 junction: N12-N7-N2-H, three links of 30 minutes and a
     gallon each, without dice, and the move ends at home."""
     state = fresh(timeline="off")
     s = place(state, 0, pos="N7", fuel=10)
@@ -406,7 +413,7 @@ def test_going_back_home_stops_when_the_tank_runs_dry():
 
 
 def test_a_friend_at_the_wheel_keeps_the_car_moving():
-    """"Long night" stops a tired driver for 2 hours; with friends one of them drives on."""
+    """ "Long night" stops a tired driver for 2 hours; with friends one of them drives on."""
     for friends, pos, clock in ((False, "N2", 30 + 120), (True, "N7", 60)):
         state = fresh(timeline="off")
         s = place(state, 0, friends=friends)
@@ -423,6 +430,7 @@ def test_double_fuel_price_only_at_the_station_the_tow_reached():
 
 
 # --- Destinations, arrival, end ----------------------------------------------------------------
+
 
 def test_destination_must_be_chosen_and_open():
     state = fresh(timeline="off")
@@ -515,6 +523,7 @@ def test_bank_scoring_option():
 
 # --- Reasons and the teacher -------------------------------------------------------------------
 
+
 def test_reason_prompt_after_leaving_and_choosing():
     state = fresh()
     refused(state, 0, {"type": "reason", "about": "leave", "choice": "traffic"}, "no_question")
@@ -558,6 +567,7 @@ def test_unknown_and_malformed_actions_are_refused():
 
 # --- Board and view ----------------------------------------------------------------------------
 
+
 def test_board_content():
     board = ENGINE.board()
     assert 30 <= len(board["nodes"]) <= 45
@@ -583,8 +593,19 @@ def test_every_node_reachable_from_home():
 def test_view_keys():
     state = fresh(seats=2)
     view = ENGINE.view(state, 0)
-    for key in ("tally", "position", "clock", "timeline", "system", "last_card", "feed",
-                "actions", "reason_prompt", "roads", "status"):
+    for key in (
+        "tally",
+        "position",
+        "clock",
+        "timeline",
+        "system",
+        "last_card",
+        "feed",
+        "actions",
+        "reason_prompt",
+        "roads",
+        "status",
+    ):
         assert key in view
     teacher = ENGINE.view(state, None)
     assert len(teacher["tables"]) == 2 and "actions" not in teacher["tables"][0]
@@ -601,7 +622,7 @@ def test_the_teachers_households_are_small():
     assert {"tally", "position_label", "hour", "status", "feed"} <= household.keys()
     assert not {"roads", "timeline", "actions", "last_card"} & household.keys()
     assert len(household["feed"]) == rules.TEACHER_FEED
-    assert household["feed"] == ENGINE.view(state, 0)["feed"][-rules.TEACHER_FEED:]
+    assert household["feed"] == ENGINE.view(state, 0)["feed"][-rules.TEACHER_FEED :]
 
 
 def test_actions_listed_are_all_legal():

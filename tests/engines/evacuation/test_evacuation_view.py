@@ -4,6 +4,7 @@ The tablet computes no rule: it shows prices, costs, the roll a road needs and i
 phase of the warning timeline and whether a household has left home from the view and the
 board. These tests hold the view to what ``apply`` and ``results`` then do.
 """
+
 import pytest
 from evacuation_helpers import fresh, place, play
 
@@ -129,7 +130,7 @@ def test_the_first_road_of_a_drive_needs_the_roll_the_view_showed(seed):
 
 
 def test_the_odds_shown_for_a_road_are_the_faces_of_the_die_that_pass():
-    """"needs 3+ (8 in 10)": of the ten faces the engine's die can show, as many get through as
+    """ "needs 3+ (8 in 10)": of the ten faces the engine's die can show, as many get through as
     the board's chance_in_10 says."""
     chance = ENGINE.board()["chance_in_10"]
     start = fresh(seed=3)
@@ -215,7 +216,8 @@ def test_the_view_names_the_timeline_items_shown_and_those_passed(timeline):
         clock = state["seats"][0]["clock"]
         shown = ENGINE.view(state, 0)["timeline"]
         assert [i for i in shown["shown"] if not items[i].get("mark")] == (
-            [i for i, t in enumerate(items) if not t.get("mark")] if timeline == "on" else [])
+            [i for i, t in enumerate(items) if not t.get("mark")] if timeline == "on" else []
+        )
         assert all((items[i]["minute"] <= clock) == (i < shown["passed"]) for i in range(len(items)))
         if state["seats"][0]["status"] != "playing":
             break

@@ -1,5 +1,6 @@
 """Helpers for the resort engine's tests: put a pawn where the next roll lands it, find NOAA's
 best-track file."""
+
 import os
 from pathlib import Path
 
@@ -39,5 +40,6 @@ def hurdat2() -> str:
         found = folder / "shared" / "data" / "hurdat2_notable.txt"
         if found.is_file():
             return str(found)
-    raise AssertionError("No HURDAT2 file: set STORMWISE_HURDAT2 to NOAA NHC's best-track file (README, "
-                         "'Hurricane programs').")
+    raise AssertionError(
+        "No HURDAT2 file: set STORMWISE_HURDAT2 to NOAA NHC's best-track file (README, 'Hurricane programs')."
+    )

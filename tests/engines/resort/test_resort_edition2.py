@@ -1,6 +1,7 @@
 """Rules edition 2 of the resort game: options protect what they protect in reality, the book's
 Bermuda-Triangle and docking rules as printed, program cards that keep peaks and landfalls, the
 balance that makes preparing pay, and games stored under edition 1 that still load and replay."""
+
 import json
 from pathlib import Path
 
@@ -10,8 +11,21 @@ from resort_helpers import give, land_on
 from scenarios.base import IllegalAction
 from scenarios.resort import ENGINE
 from scenarios.resort.bots import BOTS, head_to_head
-from scenarios.resort.rules import (CRUISEPORT, DECKS, MEASURE, MEASURE_PRICE, MONEY, OUTER, PROGRAMS, RESORTS,
-                                    SAIL, claim_for, damage_for, docking_fee, resort_value)
+from scenarios.resort.rules import (
+    CRUISEPORT,
+    DECKS,
+    MEASURE,
+    MEASURE_PRICE,
+    MONEY,
+    OUTER,
+    PROGRAMS,
+    RESORTS,
+    SAIL,
+    claim_for,
+    damage_for,
+    docking_fee,
+    resort_value,
+)
 
 FROZEN = json.loads((Path(__file__).parent / "frozen" / "edition1_games.json").read_text())
 
@@ -24,7 +38,7 @@ def fresh(seats=2, **options):
 def test_a_game_stored_under_edition_1_loads_plays_on_and_replays_to_the_same_end(game):
     middle = ENGINE.load(game["middle"])
     assert middle["options"]["edition"] == 1
-    for move in game["moves"][game["middle_after"]:]:
+    for move in game["moves"][game["middle_after"] :]:
         ENGINE.apply(middle, move["seat"], move["action"])
     replay = ENGINE.setup(game["seed"], game["seats"], dict(game["options"], edition=1))
     for move in game["moves"]:
@@ -91,7 +105,9 @@ def test_insurance_pays_a_claim_and_the_results_count_damage_claims_and_people()
     assert damage[1]["cost"] == damage_for(RESORTS["R03"], 3, 0) and damage[1]["claim"] == 0
     rows = {r["seat"]: r["breakdown"] for r in ENGINE.results(state)}
     assert rows[0]["damage"] == insured["cost"] and rows[0]["claims"] == insured["claim"]
-    assert rows[0]["saved_by_options"] == damage_for(RESORTS["R01"], 4, 0) - insured["cost"]  # seawall + reinforcement only
+    assert (
+        rows[0]["saved_by_options"] == damage_for(RESORTS["R01"], 4, 0) - insured["cost"]
+    )  # seawall + reinforcement only
     assert rows[0]["people_safe"] == 1 and rows[0]["people_at_risk"] == 0
     assert rows[1]["people_safe"] == 0 and rows[1]["people_at_risk"] == 1 and rows[1]["saved_by_options"] == 0
 
@@ -149,7 +165,11 @@ def test_a_docked_yacht_may_sail_from_its_resort_or_go_back_to_the_cruiseport():
         land_on(state, 0, OUTER.index("R05"))
         assert state["phase"] == "sail_from"
         choice = ENGINE.view(state, 0)["sail_choice"]
-        assert choice == {"resort": "R05", "from_dock": SAIL["R05"][tuple(me["yacht"])], "from_port": SAIL["R05"][CRUISEPORT]}
+        assert choice == {
+            "resort": "R05",
+            "from_dock": SAIL["R05"][tuple(me["yacht"])],
+            "from_port": SAIL["R05"][CRUISEPORT],
+        }
         ENGINE.apply(state, 0, {"type": "sail_from", "dock": from_dock})
         expected = [RESORTS["R06"]["lat"], RESORTS["R06"]["lon"]] if from_dock else list(CRUISEPORT)
         assert me["yacht"] == expected and me["sail_to"] == "R05" and me["docked"] is None

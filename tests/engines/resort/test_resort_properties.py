@@ -1,6 +1,7 @@
 """Many random and bot games: they end, money adds up, yachts stay at sea, replays agree.
 
 Set RESORT_EXAMPLES to run more."""
+
 import os
 import random
 
@@ -32,11 +33,19 @@ def play(seed, seats, choose, options):
 def test_random_and_bot_games_end_replay_and_keep_yachts_at_sea(case):
     rng = random.Random(case)
     seats = rng.choice([2, 3, 4])
-    options = {"storm": rng.choice(["surprise"] + PROGRAM_IDS), "round_cap": rng.choice([20, 30, 40]),
-               "track_bonus": rng.random() < 0.5, "edition": rng.choice([1, 2])}
+    options = {
+        "storm": rng.choice(["surprise"] + PROGRAM_IDS),
+        "round_cap": rng.choice([20, 30, 40]),
+        "track_bonus": rng.random() < 0.5,
+        "edition": rng.choice([1, 2]),
+    }
     bots = [rng.choice(list(BOTS)) for _ in range(seats)]
-    state, log = play(case, seats, lambda s, seat: BOTS[bots[seat]](s, seat) if rng.random() < 0.8
-                      else rng.choice(ENGINE.actions(s, seat)), options)
+    state, log = play(
+        case,
+        seats,
+        lambda s, seat: BOTS[bots[seat]](s, seat) if rng.random() < 0.8 else rng.choice(ENGINE.actions(s, seat)),
+        options,
+    )
     assert ENGINE.finished(state) and not state["ended"]
     assert state["line"] == len(ENGINE.program(state)["lines"])
     replay = ENGINE.setup(case, seats, options)

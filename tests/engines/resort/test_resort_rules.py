@@ -1,4 +1,5 @@
 """The resort game's rules as the book (and RULES.md's readings) state them."""
+
 import json
 from pathlib import Path
 
@@ -7,8 +8,18 @@ from resort_helpers import give, hurdat2, land_on, next_die, space
 
 from scenarios.base import IllegalAction
 from scenarios.resort import ENGINE, build_programs
-from scenarios.resort.rules import (CRUISEPORT, MONEY, OUTER, PROGRAMS, RESORTS, SAIL, TRIANGLE, WATER,
-                                    category_hit, damage_for)
+from scenarios.resort.rules import (
+    CRUISEPORT,
+    MONEY,
+    OUTER,
+    PROGRAMS,
+    RESORTS,
+    SAIL,
+    TRIANGLE,
+    WATER,
+    category_hit,
+    damage_for,
+)
 
 
 def fresh(seats=3, **options):
@@ -23,19 +34,33 @@ def test_the_programs_are_rebuilt_exactly_from_noaas_best_tracks(edition):
     assert "HURDAT2" in data["provenance"] and "public domain" in data["provenance"]
     andrew = PROGRAMS["andrew-1992"]
     assert andrew["name"] == "Andrew" and andrew["peak_category"] == 5
-    assert {"lat": 26, "lon": 80} in [{"lat": line["lat"], "lon": line["lon"]} for line in andrew["lines"]]  # over Miami
+    assert {"lat": 26, "lon": 80} in [
+        {"lat": line["lat"], "lon": line["lon"]} for line in andrew["lines"]
+    ]  # over Miami
 
 
 def test_categories_follow_the_saffir_simpson_knot_thresholds():
-    assert [build_programs.category(kt) for kt in (63, 64, 82, 83, 96, 112, 113, 136, 137)] == [0, 1, 1, 2, 3, 3, 4, 4, 5]
+    assert [build_programs.category(kt) for kt in (63, 64, 82, 83, 96, 112, 113, 136, 137)] == [
+        0,
+        1,
+        1,
+        2,
+        3,
+        3,
+        4,
+        4,
+        5,
+    ]
 
 
 def test_edition_1_buying_a_resort_with_options_charges_price_and_options_and_the_set_pays_its_bonus():
     state = fresh(edition=1)
     rid = OUTER[1]
     land_on(state, 0, 1)
-    assert state["phase"] == "buy" and ENGINE.view(state, 0)["offer"]["choices"][3]["total"] == \
-        RESORTS[rid]["price"] + 3 * RESORTS[rid]["option"]
+    assert (
+        state["phase"] == "buy"
+        and ENGINE.view(state, 0)["offer"]["choices"][3]["total"] == RESORTS[rid]["price"] + 3 * RESORTS[rid]["option"]
+    )
     yellow = [r for r in RESORTS if RESORTS[r]["colour"] == "yellow" and r != rid]
     for other in yellow:
         give(state, 0, other)
@@ -71,8 +96,11 @@ def test_edition_1_landing_on_anothers_resort_sails_the_yacht_by_water_then_dock
         while state["turn"] != 0:
             seat = state["turn"]
             acts = ENGINE.actions(state, seat)
-            ENGINE.apply(state, seat, next((a for a in acts if a["type"] == "pass"), acts[0]) if state["phase"] != "track"
-                         else acts[0])
+            ENGINE.apply(
+                state,
+                seat,
+                next((a for a in acts if a["type"] == "pass"), acts[0]) if state["phase"] != "track" else acts[0],
+            )
             if state["phase"] == "track":
                 for s in ENGINE.to_act(state):
                     ENGINE.apply(state, s, ENGINE.actions(state, s)[0])
@@ -157,6 +185,7 @@ def test_the_whole_of_andrew_costs_an_unprotected_miami_beach_more_than_a_protec
             pick = next((a for a in acts if a["type"] in ("pass", "stay")), acts[0])
             ENGINE.apply(state, seat, pick)
         return state["seats"][1]["damage"]
+
     assert season(0) > season(5) > 0
 
 
@@ -168,7 +197,10 @@ def test_edition_1_the_bermuda_triangle_costs_three_turns_and_sends_you_to_the_n
     turns = 0
     while state["turn"] != 0:
         ENGINE.apply(state, 1, {"type": "roll"}) if state["phase"] == "roll" else ENGINE.apply(
-            state, state["turn"], next(a for a in ENGINE.actions(state, state["turn"]) if a["type"] in ("pass", "stay", "track")))
+            state,
+            state["turn"],
+            next(a for a in ENGINE.actions(state, state["turn"]) if a["type"] in ("pass", "stay", "track")),
+        )
         turns += 1
         while state["phase"] == "track":
             for s in ENGINE.to_act(state):
@@ -225,15 +257,17 @@ def test_a_plot_is_accepted_exactly_when_it_is_offered():
     assert len(offered) == 10 * 18 and {"type": "track", "lat": 26, "lon": 84} in offered
     ENGINE.apply(state, 1, {"type": "track", "lat": 26, "lon": 84})
     before = ENGINE.dump(state)
-    for seat, action in [(1, {"type": "track", "lat": 26, "lon": 84}),      # already plotted
-                         (2, {"type": "track", "lat": 27, "lon": 84}),      # not a grid point
-                         (2, {"type": "track", "lat": 26, "lon": 62}),      # off the board
-                         (2, {"type": "track", "lat": True, "lon": 84}),
-                         (2, {"type": "track", "lat": "26", "lon": 84}),
-                         (2, {"type": "track", "lat": 26, "lon": 84, "x": 1}),
-                         ("2", {"type": "track", "lat": 26, "lon": 84}),
-                         (None, {"type": "track", "lat": 26, "lon": 84}),
-                         (7, {"type": "track", "lat": 26, "lon": 84})]:
+    for seat, action in [
+        (1, {"type": "track", "lat": 26, "lon": 84}),  # already plotted
+        (2, {"type": "track", "lat": 27, "lon": 84}),  # not a grid point
+        (2, {"type": "track", "lat": 26, "lon": 62}),  # off the board
+        (2, {"type": "track", "lat": True, "lon": 84}),
+        (2, {"type": "track", "lat": "26", "lon": 84}),
+        (2, {"type": "track", "lat": 26, "lon": 84, "x": 1}),
+        ("2", {"type": "track", "lat": 26, "lon": 84}),
+        (None, {"type": "track", "lat": 26, "lon": 84}),
+        (7, {"type": "track", "lat": 26, "lon": 84}),
+    ]:
         with pytest.raises(IllegalAction):
             ENGINE.apply(state, seat, action)
     assert ENGINE.dump(state) == before

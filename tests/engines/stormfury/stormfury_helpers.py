@@ -1,4 +1,5 @@
 """Table builders for the Stormfury engine tests: fixed decks, hands and storms."""
+
 from scenarios.base import shuffled
 from scenarios.stormfury import ENGINE, rules
 

@@ -4,6 +4,7 @@ Stormfury is cooperative, so a game is one team's: the same storm (seed) is play
 policy bots and by four players acting at random, and the careful team must do less damage
 in most storms where the two differ, and less on average.
 """
+
 import statistics
 
 from benchmarks.stormfury import whole_game

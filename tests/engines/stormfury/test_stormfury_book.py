@@ -1,5 +1,6 @@
 """Project Stormfury beside its rule book: storm geometry, setup, chits, Relief Corps, trades,
 the "As printed" preset and games stored before map 2."""
+
 import json
 from pathlib import Path
 
@@ -33,6 +34,7 @@ def _hit_cities(events):
 
 
 # --- storm edition ----------------------------------------------------------------------------
+
 
 def test_map_2_has_land_north_of_every_city_for_a_landfall_to_play_out():
     """Map 2 keeps map 1's hexes, cities and roads and adds eight land rows to the north."""
@@ -90,6 +92,7 @@ def test_the_forecast_leaves_out_the_starting_footprint_the_storm_moves_away_fro
 
 # --- games stored before map 2 -----------------------------------------------------------------
 
+
 def _frozen():
     return json.loads(FROZEN.read_text())
 
@@ -127,8 +130,19 @@ def test_a_schema_1_move_log_replays_its_storm_and_damage_with_edition_1():
     for move in frozen["moves"]:
         ENGINE.apply(state, move["seat"], move["action"])
     old = frozen["state"]
-    for key in ("storm", "damage", "damage_by_city", "destroyed", "flooded", "fortifications",
-                "population", "dams", "round", "deck", "pile"):
+    for key in (
+        "storm",
+        "damage",
+        "damage_by_city",
+        "destroyed",
+        "flooded",
+        "fortifications",
+        "population",
+        "dams",
+        "round",
+        "deck",
+        "pile",
+    ):
         assert state[key] == old[key], key
 
 
@@ -140,6 +154,7 @@ def test_an_unknown_schema_is_refused():
 
 # --- setup ---------------------------------------------------------------------------------------
 
+
 def test_category_2_at_setup_uses_the_medium_piece_and_draws_3():
     """The storm starts as category 2 with the chart's medium piece (5 across), drawing 3."""
     s = ENGINE.setup(3, 2)
@@ -150,8 +165,7 @@ def test_category_2_at_setup_uses_the_medium_piece_and_draws_3():
 
 def test_storm_start_single_always_uses_the_centre_hex():
     """With storm_start=single every storm seed starts on the centre hex; seeded uses all three."""
-    single = {tuple(ENGINE.setup(1, 1, {"storm_seed": n, "storm_start": "single"})["storm"]["at"])
-              for n in range(30)}
+    single = {tuple(ENGINE.setup(1, 1, {"storm_seed": n, "storm_start": "single"})["storm"]["at"]) for n in range(30)}
     seeded = {tuple(ENGINE.setup(1, 1, {"storm_seed": n})["storm"]["at"]) for n in range(30)}
     assert single == {rules.STORM_STARTS[rules.CENTRE_START]}
     assert seeded == set(rules.STORM_STARTS)
@@ -164,6 +178,7 @@ def test_no_start_hex_has_a_city_or_road_within_the_largest_storm():
 
 
 # --- Relief Corps and trades -------------------------------------------------------------------
+
 
 def test_relief_corps_piles_only_the_cards_she_drew_this_turn():
     """Only the cards the Relief Corps drew this turn may go on her pile, not older ones."""
@@ -196,13 +211,13 @@ def test_accepted_trades_are_unlimited_and_three_unaccepted_offers_end_offering(
     for _ in range(3):
         ENGINE.apply(s, 0, {"type": "offer_trade", "to": 1, "give": "dam", "get": "material"})
         ENGINE.apply(s, 1, {"type": "decline_trade", "offer": s["offers"][0]["id"]})
-    err = refused(s, 0, {"type": "offer_trade", "to": 1, "give": "dam", "get": "material"},
-                  "too_many_offers")
+    err = refused(s, 0, {"type": "offer_trade", "to": 1, "give": "dam", "get": "material"}, "too_many_offers")
     assert err.params == {"most": 3}
     assert not [a for a in ENGINE.actions(s, 0) if a["type"] == "offer_trade"]
 
 
 # --- the box's chits ---------------------------------------------------------------------------
+
 
 def test_without_the_chits_option_nothing_runs_out():
     """By default there is no chit limit: the view says so with no count."""
@@ -257,6 +272,7 @@ def test_thirty_dam_chits_are_one_for_every_road_end():
 
 
 # --- the "As printed" preset -------------------------------------------------------------------
+
 
 def test_as_printed_preset_sets_up_and_plays_a_whole_game():
     """The preset's options are engine options; a game with them plays to its end by the book:

@@ -1,4 +1,5 @@
 """A scripted game with its damage worked out by hand, and the views and results."""
+
 from stormfury_helpers import force_storm, hand, stack_deck
 
 from scenarios.stormfury import ENGINE
@@ -33,8 +34,7 @@ def test_scripted_game_damage_checked_by_hand():
     assert [e["at"] for e in events if e["type"] == "storm_step"] == [[14, -2], [14, -3]]
     assert s["damage"] == {"total": 5, "infrastructure": 1, "population": 1, "roads": 3}
     assert s["damage_by_city"][NO] == 2
-    assert sorted(s["flooded"]) == ["baton_rouge-new_orleans", "houma-new_orleans",
-                                    "new_orleans-hattiesburg"]
+    assert sorted(s["flooded"]) == ["baton_rouge-new_orleans", "houma-new_orleans", "new_orleans-hattiesburg"]
     assert s["fortifications"]["msy_pumps"] == 0 and s["destroyed"] == ["msy_hospital"]
     assert s["ended"] == "dissipated"
     res = ENGINE.results(s)
@@ -51,17 +51,31 @@ def test_scripted_game_damage_checked_by_hand():
 def test_board_and_view_have_what_the_play_page_draws():
     """The board is static and complete; the view is small and per seat."""
     board = ENGINE.board()
-    for key in ("hexes", "cities", "roads", "hurricane_cards", "resource_cards", "roles",
-                "categories", "content_hash"):
+    for key in ("hexes", "cities", "roads", "hurricane_cards", "resource_cards", "roles", "categories", "content_hash"):
         assert key in board
     assert all(c["basis"] is None or c["basis"]["source"] for c in board["hurricane_cards"])
     assert all("middle" in r and r["hexes"] for r in board["roads"])
     s = ENGINE.setup(4, 3, {"open_hands": False})
     ENGINE.apply(s, None, {"type": "auto_roles"})
     v = ENGINE.view(s, 1)
-    for key in ("phase", "round", "storm", "forecast", "players", "hand", "damage",
-                "damage_by_city", "fortifications", "dams", "flooded", "population",
-                "relief_pile", "offers", "last_storm", "actions"):
+    for key in (
+        "phase",
+        "round",
+        "storm",
+        "forecast",
+        "players",
+        "hand",
+        "damage",
+        "damage_by_city",
+        "fortifications",
+        "dams",
+        "flooded",
+        "population",
+        "relief_pile",
+        "offers",
+        "last_storm",
+        "actions",
+    ):
         assert key in v
     assert v["storm"]["footprint"] and v["forecast"]["reach"] and v["forecast"]["threat"]
     assert len(v["forecast"]["cards"]) == 5 and v["forecast"]["draws"] == 3
@@ -77,7 +91,11 @@ def test_options_form():
     names = {o["name"] for o in ENGINE.options()}
     assert {"storm_seed", "hold_storm", "turn_order", "turn_cap"} <= names
     for o in ENGINE.options():
-        assert {"name", "label", "default", "choices", "description"} <= set(o) <= {"name", "label", "default", "choices", "description", "choice_labels"}
+        assert (
+            {"name", "label", "default", "choices", "description"}
+            <= set(o)
+            <= {"name", "label", "default", "choices", "description", "choice_labels"}
+        )
         assert set(o.get("choice_labels", {})) <= set(o["choices"] or ())
     assert ENGINE.key == "stormfury" and isinstance(ENGINE.schema_version, int)
     assert ENGINE.version and ENGINE.content_hash

@@ -2,6 +2,7 @@
 
 Set STORMFURY_EXAMPLES to run more (the default keeps the suite quick).
 """
+
 import os
 
 from hypothesis import HealthCheck, given, settings
@@ -14,16 +15,18 @@ from scenarios.stormfury.bots import BOTS
 
 EXAMPLES = int(os.environ.get("STORMFURY_EXAMPLES", "150"))
 
-options = st.fixed_dictionaries({
-    "turn_order": st.sampled_from(["simultaneous", "round_table"]),
-    "hold_storm": st.booleans(),
-    "hits": st.sampled_from(["per_turn", "per_step"]),
-    "land_decay": st.booleans(),
-    "final_move_damage": st.booleans(),
-    "open_hands": st.booleans(),
-    "turn_cap": st.sampled_from([6, 12, 20]),
-    "storm_seed": st.integers(0, 2**31 - 1),
-})
+options = st.fixed_dictionaries(
+    {
+        "turn_order": st.sampled_from(["simultaneous", "round_table"]),
+        "hold_storm": st.booleans(),
+        "hits": st.sampled_from(["per_turn", "per_step"]),
+        "land_decay": st.booleans(),
+        "final_move_damage": st.booleans(),
+        "open_hands": st.booleans(),
+        "turn_cap": st.sampled_from([6, 12, 20]),
+        "storm_seed": st.integers(0, 2**31 - 1),
+    }
+)
 
 
 def _candidates(state, seat):
@@ -33,17 +36,25 @@ def _candidates(state, seat):
         if other != seat:
             out.extend(ENGINE.actions(state, other)[:5])
     out += [{"type": "move", "to": c} for c in rules.CITY_IDS[:4]]
-    out += [{"type": "fortify", "card": "fortify_3", "space": "mob_port"},
-            {"type": "dam", "road": "gulfport-mobile", "city": "mobile"},
-            {"type": "use_role"}, {"type": "draw_more", "from": "deck"},
-            {"type": "accept_trade", "offer": 1},
-            {"type": "evacuate", "people": 2, "discard": ["dam", "dam", "dam", "dam"]}]
+    out += [
+        {"type": "fortify", "card": "fortify_3", "space": "mob_port"},
+        {"type": "dam", "road": "gulfport-mobile", "city": "mobile"},
+        {"type": "use_role"},
+        {"type": "draw_more", "from": "deck"},
+        {"type": "accept_trade", "offer": 1},
+        {"type": "evacuate", "people": 2, "discard": ["dam", "dam", "dam", "dam"]},
+    ]
     return out
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**31 - 1), seats=st.integers(1, 4), opts=options,
-       bot=st.sampled_from(["random", "cooperative"]), probe=st.integers(0, 10**6))
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    seats=st.integers(1, 4),
+    opts=options,
+    bot=st.sampled_from(["random", "cooperative"]),
+    probe=st.integers(0, 10**6),
+)
 def test_random_games_keep_the_invariants(seed, seats, opts, bot, probe):
     """Storm on the map, category 1-5 moving one step a turn, hands <= 5 after a turn,
     damage never decreasing, the game ending; dump/load and replay reproduce the state;
@@ -64,7 +75,7 @@ def test_random_games_keep_the_invariants(seed, seats, opts, bot, probe):
             if n % 7 == 0:  # probe: every candidate is accepted iff it is listed
                 legal = ENGINE.actions(state, seat)
                 before = ENGINE.dump(state)
-                for cand in _candidates(state, seat)[(probe % 3)::3]:
+                for cand in _candidates(state, seat)[(probe % 3) :: 3]:
                     trial = ENGINE.load(before)
                     try:
                         ENGINE.apply(trial, seat, cand)
@@ -87,8 +98,12 @@ def test_random_games_keep_the_invariants(seed, seats, opts, bot, probe):
         for p in state["players"]:
             if p["status"] == "ended" and state["phase"] == "player":
                 assert sum(p["hand"].values()) <= rules.HAND_LIMIT
-        cards = (len(state["deck"]) + len(state["discards"]) + len(state["pile"])
-                 + sum(sum(p["hand"].values()) for p in state["players"]))
+        cards = (
+            len(state["deck"])
+            + len(state["discards"])
+            + len(state["pile"])
+            + sum(sum(p["hand"].values()) for p in state["players"])
+        )
         assert cards == 84
     assert state["round"] <= opts["turn_cap"]
     assert ENGINE.load(ENGINE.dump(state)) == state

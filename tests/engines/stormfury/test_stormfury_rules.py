@@ -1,4 +1,5 @@
 """Each rule of Project Stormfury, with fixed decks, hands and storms."""
+
 import pytest
 from stormfury_helpers import force_storm, hand, stack_deck, storm_moves, table
 
@@ -20,6 +21,7 @@ def refused(state, seat, action, code):
 
 
 # --- setup and roles -------------------------------------------------------------------------
+
 
 def test_registry_and_content():
     """The registry finds the engine; the content has 27 hurricane and 84 resource cards."""
@@ -72,6 +74,7 @@ def test_forecast_deals_five_from_the_deck_where_the_storm_is():
 
 # --- the Player Phase ------------------------------------------------------------------------
 
+
 def test_turn_starts_with_two_cards_and_draw_more_forbids_playing():
     """Draw 2 at the start; drawing 2 more means no cards are played this turn."""
     s = ENGINE.setup(3, 1)
@@ -109,8 +112,7 @@ def test_fortify_costs_materials_and_builds_in_your_city_only():
     """Fortify +N needs N Material, builds N tokens on one space of the player's city."""
     s = table(roles=["relief_corps"])
     s["players"][0]["hand"] = hand(material=1, fortify_2=1, fortify_1=1)
-    err = refused(s, 0, {"type": "fortify", "card": "fortify_2", "space": "msy_pumps"},
-                  "missing_resources")
+    err = refused(s, 0, {"type": "fortify", "card": "fortify_2", "space": "msy_pumps"}, "missing_resources")
     assert err.params == {"need": 2, "have": 1, "resource": "material", "card_name": "Fortify +2"}
     refused(s, 0, {"type": "fortify", "card": "fortify_1", "space": "mob_port"}, "wrong_city")
     refused(s, 0, {"type": "fortify", "card": "fortify_3", "space": "msy_pumps"}, "missing_card")
@@ -126,8 +128,7 @@ def test_architect_pays_one_material_with_a_sandbag_once_per_turn():
     s["players"][0]["hand"] = hand(sandbag=2, fortify_1=2)
     ENGINE.apply(s, 0, {"type": "fortify", "card": "fortify_1", "space": "msy_pumps"})
     assert s["players"][0]["hand"] == hand(sandbag=1, fortify_1=1)
-    err = refused(s, 0, {"type": "fortify", "card": "fortify_1", "space": "msy_pumps"},
-                  "power_used")
+    err = refused(s, 0, {"type": "fortify", "card": "fortify_1", "space": "msy_pumps"}, "power_used")
     assert "already used" in err.message
 
 
@@ -153,16 +154,12 @@ def test_evacuate_discards_two_more_cards_per_person():
     """Evacuate moves people out for 2 extra discards each; nobody left means nothing to do."""
     s = table(roles=["architect"])
     s["players"][0]["hand"] = hand(evacuate=1, material=2, sandbag=2)
-    refused(s, 0, {"type": "evacuate", "people": 2, "discard": ["material", "material", "sandbag"]},
-            "bad_cards")
-    refused(s, 0, {"type": "evacuate", "people": 1, "discard": ["evacuate", "material"]},
-            "missing_card")
-    ENGINE.apply(s, 0, {"type": "evacuate", "people": 2,
-                        "discard": ["material", "material", "sandbag", "sandbag"]})
+    refused(s, 0, {"type": "evacuate", "people": 2, "discard": ["material", "material", "sandbag"]}, "bad_cards")
+    refused(s, 0, {"type": "evacuate", "people": 1, "discard": ["evacuate", "material"]}, "missing_card")
+    ENGINE.apply(s, 0, {"type": "evacuate", "people": 2, "discard": ["material", "material", "sandbag", "sandbag"]})
     assert s["population"][NO] == 0 and sum(s["players"][0]["hand"].values()) == 0
     s["players"][0]["hand"] = hand(evacuate=1, material=2)
-    refused(s, 0, {"type": "evacuate", "people": 1, "discard": ["material", "material"]},
-            "nobody_home")
+    refused(s, 0, {"type": "evacuate", "people": 1, "discard": ["material", "material"]}, "nobody_home")
 
 
 def test_evac_specialist_evacuates_for_two_cards_even_after_drawing_more():
@@ -186,9 +183,12 @@ def test_relief_corps_pile_lets_others_draw_chosen_cards():
     assert rc["to_pile"] == 2 and rc["hand"]["dam"] >= 1
     ENGINE.apply(s, 0, {"type": "use_role", "card": "dam"})
     ENGINE.apply(s, 0, {"type": "use_role", "card": "sandbag"})
-    refused(s, 0, {"type": "use_role", "card": "material"} if rc["hand"]["material"]
-            else {"type": "use_role", "card": "dam"}, "power_used" if rc["hand"]["material"]
-            else "missing_card")
+    refused(
+        s,
+        0,
+        {"type": "use_role", "card": "material"} if rc["hand"]["material"] else {"type": "use_role", "card": "dam"},
+        "power_used" if rc["hand"]["material"] else "missing_card",
+    )
     assert s["pile"] == ["dam", "sandbag"]
     refused(s, 1, {"type": "use_role"}, "passive_power")
     # Next turn the other player chooses where to draw from.
@@ -205,13 +205,11 @@ def test_relief_corps_pile_lets_others_draw_chosen_cards():
 
 def test_trade_one_for_one_in_the_same_city_accept_and_decline():
     """Trades are offered to someone in the same city; declining changes no hand."""
-    s = table(seats=3, roles=["architect", "relief_corps", "evac_specialist"],
-              cities=[NO, NO, "mobile"])
+    s = table(seats=3, roles=["architect", "relief_corps", "evac_specialist"], cities=[NO, NO, "mobile"])
     s["players"][0]["hand"] = hand(material=2)
     s["players"][1]["hand"] = hand(dam=1)
     s["players"][2]["hand"] = hand(dam=1)
-    err = refused(s, 0, {"type": "offer_trade", "to": 2, "give": "material", "get": "dam"},
-                  "not_same_city")
+    err = refused(s, 0, {"type": "offer_trade", "to": 2, "give": "material", "get": "dam"}, "not_same_city")
     assert "in your city" in err.message
     refused(s, 0, {"type": "offer_trade", "to": 1, "give": "sandbag", "get": "dam"}, "missing_card")
     ENGINE.apply(s, 0, {"type": "offer_trade", "to": 1, "give": "material", "get": "dam"})
@@ -239,15 +237,22 @@ def test_trade_offers_expire_and_never_block_a_turn():
     ENGINE.apply(s, 0, {"type": "offer_trade", "to": 1, "give": "material", "get": "dam"})
     ENGINE.apply(s, 0, {"type": "end_turn"})
     assert s["offers"] == []  # the offerer's turn is over
-    s2 = table(seats=3, roles=["architect", "evac_specialist", "relief_corps"],
-               cities=[NO, NO, "mobile"], options={"trade_expiry": 4})
+    s2 = table(
+        seats=3,
+        roles=["architect", "evac_specialist", "relief_corps"],
+        cities=[NO, NO, "mobile"],
+        options={"trade_expiry": 4},
+    )
     s2["players"][0]["hand"] = hand(material=2)
     s2["players"][1]["hand"] = hand(dam=1)
     s2["players"][2]["hand"] = hand(dam=1, sandbag=1)
     s2["players"][2]["pile_cards"] = {"dam": 1, "sandbag": 1}
     ENGINE.apply(s2, 0, {"type": "offer_trade", "to": 1, "give": "material", "get": "dam"})
-    for action in ({"type": "move", "to": "gulfport"}, {"type": "move", "to": "mobile"},
-                   {"type": "use_role", "card": "dam"}):
+    for action in (
+        {"type": "move", "to": "gulfport"},
+        {"type": "move", "to": "mobile"},
+        {"type": "use_role", "card": "dam"},
+    ):
         ENGINE.apply(s2, 2, action)
     assert len(s2["offers"]) == 1
     ENGINE.apply(s2, 2, {"type": "use_role", "card": "sandbag"})
@@ -281,6 +286,7 @@ def test_round_table_order_one_seat_at_a_time():
 
 # --- the Hurricane Phase ---------------------------------------------------------------------
 
+
 def _quiet(s):
     for p in s["players"]:
         p["hand"] = hand()
@@ -294,8 +300,7 @@ def test_flips_by_category_move_and_one_category_step_per_turn():
     ev = storm_moves(s)
     assert s["storm"]["at"] == [12, 2] and s["storm"]["category"] == 4
     assert [e["at"] for e in ev if e["type"] == "storm_step"] == [[12, 5], [12, 4], [12, 3], [12, 2]]
-    assert [e for e in ev if e["type"] == "category"] == [
-        {"type": "category", "from": 3, "to": 4, "over": "ocean"}]
+    assert [e for e in ev if e["type"] == "category"] == [{"type": "category", "from": 3, "to": 4, "over": "ocean"}]
 
 
 def test_strengthens_only_at_sea_and_weakens_over_land():
@@ -421,6 +426,7 @@ def test_end_now_gives_a_partial_result():
 def test_same_storm_seed_same_storm_whatever_the_players_do():
     """Two tables with one storm_seed face the same storm, whatever their seeds and moves."""
     from stormfury_helpers import play_out
+
     a = ENGINE.setup(1, 4, {"storm_seed": 99, "turn_cap": 8})
     b = ENGINE.setup(2, 2, {"storm_seed": 99, "turn_cap": 8})
     ENGINE.apply(a, None, {"type": "auto_roles"})

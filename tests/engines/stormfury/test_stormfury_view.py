@@ -4,6 +4,7 @@ The tablet computes no rule: where the storm is, which roads dams seal, how many
 before a turn can end, how many may go on the Relief pile, what an evacuation costs and what
 the team kept come in the view or the board. These tests hold them to what ``apply`` does.
 """
+
 import pytest
 from stormfury_helpers import hand, stack_deck, table
 
@@ -97,8 +98,16 @@ def test_the_relief_corps_may_put_as_many_cards_on_the_pile_as_the_view_says():
     allowed = ENGINE.view(s, 0)["players"][0]["to_pile"]
     assert allowed == 2
     for n in range(allowed):
-        ENGINE.apply(s, 0, {"type": "use_role", "card": "dam" if s["players"][0]["hand"]["dam"] else
-                            next(k for k, v in s["players"][0]["hand"].items() if v)})
+        ENGINE.apply(
+            s,
+            0,
+            {
+                "type": "use_role",
+                "card": "dam"
+                if s["players"][0]["hand"]["dam"]
+                else next(k for k, v in s["players"][0]["hand"].items() if v),
+            },
+        )
         assert ENGINE.view(s, 0)["players"][0]["to_pile"] == allowed - n - 1
     assert not [a for a in ENGINE.actions(s, 0) if a["type"] == "use_role"]
 

@@ -6,6 +6,7 @@ allowance competes in the race's fair draw, and the teacher can set one student'
 time (``pace``), the server's steps at the deadlines ``due`` names (fixed when first named, at
 once when no seat may act), and the student 2.5 s after every change of the pile (a screen
 reader's pace)."""
+
 import pytest
 
 from scenarios.base import IllegalAction
@@ -103,8 +104,11 @@ def test_the_teacher_sets_one_students_allowance():
     assert state["allow"] == [0, 0, 0, 0]
     ENGINE.apply(state, None, {"type": "allow", "seat": 2, "ms": 5000})
     assert state["allow"] == [0, 0, 5000, 0]
-    for bad in ({"type": "allow", "seat": 2, "ms": 99}, {"type": "allow", "seat": 9, "ms": 1500},
-                {"type": "allow", "seat": True, "ms": 1500}):
+    for bad in (
+        {"type": "allow", "seat": 2, "ms": 99},
+        {"type": "allow", "seat": 9, "ms": 1500},
+        {"type": "allow", "seat": True, "ms": 1500},
+    ):
         with pytest.raises(IllegalAction):
             ENGINE.apply(state, None, bad)
     with pytest.raises(IllegalAction):

@@ -1,6 +1,7 @@
 """Balance (RULES.md, "Balance (bots)"): the careful policy (the photographer: takes a pile worth
 its average, never one with the Rover, plays its safest card) beats the reckless habit (the
 daredevil: slaps every pile, plays its most dangerous card) at four-seat tables of two each."""
+
 import statistics
 
 import pytest

@@ -1,5 +1,6 @@
 """Games stored by engine 1.0.0 (rules edition 1) still load, replay and play on by their own
 rules; new games play edition 2 (RULES.md, "Editions")."""
+
 import json
 from pathlib import Path
 

@@ -2,6 +2,7 @@
 (both variants, 2 to 6 seats, random legal actions): no card is ever lost or doubled, a point
 stack never shows a zero or face-down card on top while it holds a photo, chips never go below
 zero, a refused action changes nothing, and the same seed and log give the same game."""
+
 import json
 import random
 
@@ -9,7 +10,6 @@ import pytest
 
 from scenarios.base import IllegalAction
 from scenarios.tornado_alert import ENGINE, rules
-
 
 
 def places(state):
@@ -49,8 +49,13 @@ def test_random_games_keep_every_card_and_replay_exactly(variant, seats):
             options = ENGINE.actions(state, seat)
             action = rng.choice(options)
             if rng.random() < 0.05:  # now and then a slap aimed at an old pile, or a card not held
-                bad = rng.choice([{"type": "slap", "pile": state["pile_id"] - 1},
-                                  {"type": "play", "card": "gameover"}, {"type": "settle"}])
+                bad = rng.choice(
+                    [
+                        {"type": "slap", "pile": state["pile_id"] - 1},
+                        {"type": "play", "card": "gameover"},
+                        {"type": "settle"},
+                    ]
+                )
                 before = json.dumps(state, sort_keys=True)
                 try:
                     ENGINE.apply(state, seat, bad)
@@ -80,8 +85,15 @@ def test_a_refused_slap_names_the_winner_and_changes_nothing():
         ENGINE.apply(state, 1, {"type": "slap", "pile": aimed})
     assert late.value.code == "too_slow" and late.value.params == {"player": 3}
     assert json.dumps(state, sort_keys=True) == before
-    for bad in ({"type": "slap", "pile": aimed + 5}, {"type": "slap", "pile": "x"}, {"type": "slap"},
-                {"type": "play", "card": "nope"}, {"type": "keep"}, {"type": "fly"}, "slap"):
+    for bad in (
+        {"type": "slap", "pile": aimed + 5},
+        {"type": "slap", "pile": "x"},
+        {"type": "slap"},
+        {"type": "play", "card": "nope"},
+        {"type": "keep"},
+        {"type": "fly"},
+        "slap",
+    ):
         with pytest.raises(IllegalAction):
             ENGINE.apply(state, 1, bad)
         assert json.dumps(state, sort_keys=True) == before

@@ -4,6 +4,7 @@ and lightning, the special cards, races between slaps, scoring and the free-play
 The book's mechanics that both rules editions share are shown on edition 1's cards (``game()``);
 what edition 2 changes (the deck ranked by exposure, safe places never struck, Game Over drawn,
 the Cheat as written, races settled by the server) has tests of its own."""
+
 import pytest
 
 from scenarios.base import IllegalAction
@@ -141,8 +142,11 @@ def test_game_over_taken_ends_the_round_and_scores_every_stack():
 
 def test_striking_a_result_costs_a_minus_chip_and_the_worst_counted_round_wins():
     """The rule book's example: Jan scores 3.25, then 0 (struck, a minus chip), then 3 - 1 = 2."""
-    results = [{"avg": 3.25, "applied": 0, "struck": False}, {"avg": 0.0, "applied": 0, "struck": True},
-               {"avg": 3.0, "applied": -1, "struck": False}]
+    results = [
+        {"avg": 3.25, "applied": 0, "struck": False},
+        {"avg": 0.0, "applied": 0, "struck": True},
+        {"avg": 3.0, "applied": -1, "struck": False},
+    ]
     assert rules.final(results) == 2.0
     state = game()
     state["phase"] = "decide"
@@ -280,6 +284,7 @@ def test_policy_bots_play_whole_games_with_results_for_everyone(variant):
 
 # --- edition 2: the safe places are safe, Game Over drawn, the Cheat as written, Variant 2 ---------
 
+
 def test_no_tornado_or_lightning_strikes_a_safe_place():
     state = game(edition=2)
     state["stacks"][1] = up("window.1", "cellar.1")  # sheltering in the storm cellar
@@ -296,7 +301,7 @@ def test_no_tornado_or_lightning_strikes_a_safe_place():
 
 
 def test_drawing_the_game_over_card_ends_the_round_at_once():
-    """"Wanneer de 'Game Over' kaart wordt gepakt" — gepakt as a card is taken from the draw
+    """ "Wanneer de 'Game Over' kaart wordt gepakt" — gepakt as a card is taken from the draw
     pile: the round ends when it is drawn, and in Tornado Alert! 2 it counts in the drawer's hand."""
     state = game(variant="free", edition=2)
     state["draw"].append("gameover")
