@@ -131,8 +131,11 @@ def _add_change(state, minute, field, value, source, seat):
 _SYSTEM_MEMO: dict = {}
 
 
-def system_at(state, minute):
-    """The state of the system a seat sees at ``minute`` of its own clock (do not mutate)."""
+def _memo(state):
+    """The memo entry of ``state``'s changes: ``(changes, change_seq, stamps, snapshots)``.
+
+    Callers keep the entry they were given rather than looking it up again: another thread's
+    game or report may clear the memo in between (each state is one thread's own)."""
     changes = state["changes"]
     entry = _SYSTEM_MEMO.get(id(changes))
     if entry is None or entry[0] is not changes or entry[1] != state["change_seq"]:
@@ -148,15 +151,20 @@ def system_at(state, minute):
             stamps.append(change[0])
             snapshots.append(system)
         entry = _SYSTEM_MEMO[id(changes)] = (changes, state["change_seq"], stamps, snapshots)
-    return entry[3][bisect_right(entry[2], minute)]
+    return entry
+
+
+def system_at(state, minute):
+    """The state of the system a seat sees at ``minute`` of its own clock (do not mutate)."""
+    _changes, _seq, stamps, snapshots = _memo(state)
+    return snapshots[bisect_right(stamps, minute)]
 
 
 def _system_span(state, minute):
     """(system at ``minute``, first minute it may change, change_seq it was read at)."""
-    system = system_at(state, minute)
-    stamps = _SYSTEM_MEMO[id(state["changes"])][2]
+    _changes, _seq, stamps, snapshots = _memo(state)
     i = bisect_right(stamps, minute)
-    return system, (stamps[i] if i < len(stamps) else END + 1), state["change_seq"]
+    return snapshots[i], (stamps[i] if i < len(stamps) else END + 1), state["change_seq"]
 
 
 def final_system(state):

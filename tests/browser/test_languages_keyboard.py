@@ -243,7 +243,12 @@ def read_report(page, session_id, heading, timeout=180):
         page.wait_for_timeout(1500)
         page.reload()
     keyboard_to(page, "a.pdf-link")
-    pdf = page.request.get(page.evaluate("() => document.activeElement.href"))
+    href = page.evaluate("() => document.activeElement.href")
+    pdf, printed_by = page.request.get(href), time.monotonic() + 60
+    while pdf.status == 503:  # the report is written and its PDF almost ready: ask again when told
+        assert pdf.headers.get("retry-after") == "5" and time.monotonic() < printed_by, pdf.status
+        page.wait_for_timeout(1000)
+        pdf = page.request.get(href)
     assert pdf.ok and pdf.body().startswith(b"%PDF"), pdf.status
     reader = PdfReader(io.BytesIO(pdf.body()))
     return "\n".join(p.extract_text() for p in reader.pages)

@@ -129,6 +129,8 @@ def test_a_resort_lesson_from_the_form_to_the_pdfs(browser, asgi_server, celery_
     expect(rows).to_have_count(3, timeout=30_000)  # the class packet and one report per student
     for i in range(3):
         expect(rows.nth(i).locator(".status")).to_have_text("Done", timeout=60_000)
+        # each page first, then its PDF: the link appears in the row once it is printed
+        expect(rows.nth(i).locator(".links a", has_text="PDF")).to_be_visible(timeout=60_000)
     done = in_thread(lambda: list(Report.objects.filter(session_id=session_id).values_list("kind", "pdf", "html")))
     assert len(done) == 3 and all(bytes(pdf).startswith(b"%PDF") for _, pdf, _ in done)
     student = next(html for kind, _, html in done if kind == Report.Kind.STUDENT)
