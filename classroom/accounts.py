@@ -171,6 +171,20 @@ def teacher_group(teacher_id: int) -> str:
     return f"teacher.{teacher_id}"
 
 
+def _close_dashboards_on_password_change(sender, teacher_id, **kwargs):
+    """A teacher's changed password closes their open dashboards once the change is saved."""
+    from django.db import transaction
+
+    transaction.on_commit(lambda: close_dashboards(teacher_id))
+
+
+def connect_signals() -> None:
+    """Connect what accounts does when a model says so (``ClassroomConfig.ready``)."""
+    from classroom.models import password_changed_signal
+
+    password_changed_signal.connect(_close_dashboards_on_password_change, dispatch_uid="close-dashboards")
+
+
 def close_dashboards(teacher_id: int) -> None:
     """Every open dashboard socket of this teacher, in every process, checks its sign-in and
     closes if it no longer holds (DashboardConsumer.teacher_signed_out). Pushed after commit like

@@ -9,8 +9,10 @@ class ClassroomConfig(AppConfig):
     def ready(self):
         from django.utils import translation
 
-        from classroom import accounts  # noqa: F401 - connects the sign-out signal
+        from classroom import accounts  # connects the sign-out signal as it loads
         from scenarios import words
+
+        accounts.connect_signals()
 
         # sentences from the scenarios' pure analyses come out in the reader's language
         words.install(translation.gettext, translation.ngettext, translation.get_language)

@@ -3,7 +3,7 @@ import secrets
 from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.db import models
 from django.db.models.signals import post_delete
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
 from django.utils.translation import gettext_lazy as _
 
 from classroom import regions
@@ -31,6 +31,10 @@ class TeacherManager(BaseUserManager):
         return self.create_user(email, password, **extra)
 
 
+#: Sent when a saved teacher's password changed (``teacher_id``).
+password_changed_signal = Signal()
+
+
 class Teacher(AbstractUser):
     """A teacher's account. Students never have accounts."""
 
@@ -54,13 +58,8 @@ class Teacher(AbstractUser):
         super().save(*args, **kwargs)
         if password_changed:
             # A changed password signs out the teacher's other browsers (Django's session hash);
-            # their open dashboards close too, in every process, once the change is saved.
-            from django.db import transaction
-
-            from classroom.accounts import close_dashboards
-
-            teacher_id = self.pk
-            transaction.on_commit(lambda: close_dashboards(teacher_id))
+            # ``classroom.accounts`` closes their open dashboards too, in every process.
+            password_changed_signal.send(sender=Teacher, teacher_id=self.pk)
 
 
 class Session(models.Model):

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from classroom import languages, nicknames, regions
 from classroom.models import Participant, Seat, Session, Table
-from games import pipeline as game_pipeline, services as games
+from games import pipeline as game_pipeline, services as games, store as game_store
 from games.models import Game, Move
 from games.refusals import Refused
 from scenarios import registry
@@ -779,7 +779,7 @@ class Held:
     """Request: the seat ``seat_number`` of participant ``participant_id``. Answer:
     ``(held, exists, first)``: the seat's game id, session status and the participant's refusal
     count as a dict (None: the participant holds no such seat), whether the participant exists,
-    and the game as ``games.pipeline.Read`` answers, when the driver read it in the same go."""
+    and the game as ``games.store.Read`` answers, when the driver read it in the same go."""
 
     participant_id: int
     seat_number: int
@@ -874,7 +874,7 @@ def _orm_held(participant_id: int, seat_number: int):
 
 
 def _orm_answer(request):
-    """The ORM's answers to a tap's own requests (``games.pipeline`` answers the game's)."""
+    """The ORM's answers to a tap's own requests (``games.store`` answers the game's)."""
     if isinstance(request, Held):
         return _orm_held(request.participant_id, request.seat_number)
     if isinstance(request, ClearRefusals):
@@ -905,7 +905,7 @@ def act(participant_id: int, message: dict) -> tuple[dict, list]:
 # The seat (``_SEAT_SQL``) and its game as ``games.pipeline`` reads it: one round trip for
 # everything a tap checks before the rules.
 _HELD_SQL = (
-    f'SELECT h."game", h."status", h."refusals", {game_pipeline.GAME_READ_COLUMNS} '
+    f'SELECT h."game", h."status", h."refusals", {game_store.GAME_READ_COLUMNS} '
     f'FROM ({_SEAT_SQL}) h LEFT JOIN "{Game._meta.db_table}" g ON g."id" = h."game"'
 )
 
@@ -924,7 +924,7 @@ async def _async_answer(conn, request):
         exists = bool(await (await conn.execute(_PARTICIPANT_SQL, [request.participant_id])).fetchone())
         return None, exists, None
     held = {"game": row[0], "status": row[1], "refusals": row[2]}
-    return held, True, (game_pipeline.game_from_row(row[3:]) if row[3] is not None else None)
+    return held, True, (game_store.game_from_row(row[3:]) if row[3] is not None else None)
 
 
 async def aact(participant_id: int, message: dict) -> tuple[dict, list]:

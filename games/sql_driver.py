@@ -1,7 +1,7 @@
 """The sync driver's game read and save as plain SQL on Django's connection.
 
 Replaces: the ORM queries that answer ``games.pipeline``'s ``Read`` and ``Save`` in
-``pipeline.orm_answer`` (``orm_read``'s filter with its subquery, ``unchanged(...).update`` and
+``games.store.orm_answer`` (``orm_read``'s filter with its subquery, ``unchanged(...).update`` and
 ``Move.save``). They say the same thing as those three queries, on the same connection and inside
 the same transaction, with Django's own converters and field preparation, so the values stored and
 read are the ones the ORM would store and read; only the query building and compiling, rebuilt on
@@ -10,7 +10,7 @@ every tap, is gone. Paid for by: the embedded server's CPU per action (``python 
 docs/decisions/0002-sync-driver-plain-sql.md). ``tests/games/test_pipeline.py`` runs every case
 through both.
 
-The statements are ``pipeline``'s async driver's, which PostgreSQL and SQLite both speak, except
+The statements are ``games.store``'s async answer's, which PostgreSQL and SQLite both speak, except
 that the save is two statements in one ``atomic`` block (SQLite has no ``INSERT`` in a ``WITH``).
 """
 
@@ -22,7 +22,7 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
 from games import sqlite_queue
 from games.models import Game, Move
-from games.pipeline import _READ_SQL, MOVE_CHANGES, Read, Save, orm_answer
+from games.store import _READ_SQL, MOVE_CHANGES, Read, Save, orm_answer
 
 _GAME_FIELDS = Game._meta.concrete_fields
 _GAME_ATTRS = [f.attname for f in _GAME_FIELDS]
@@ -95,7 +95,7 @@ def save(request: Save) -> bool:
 
 
 def answer(request, other=None):
-    """``pipeline.orm_answer`` with ``Read`` and ``Save`` in plain SQL."""
+    """``games.store.orm_answer`` with ``Read`` and ``Save`` in plain SQL."""
     if isinstance(request, Read):
         return read(request.game_id, request.action_id)
     if isinstance(request, Save):

@@ -20,14 +20,14 @@ django.setup()
 from django.core.management import call_command
 from django.db import connection
 call_command("migrate", verbosity=0)
-from games import pipeline, services
+from games import pipeline, services, store
 from games.models import Game
 from games.refusals import Refused
 from scenarios.registry import ENGINES
 
 if os.environ["DRIVER"] == "orm":
     plain = pipeline.drive_sync
-    pipeline.drive_sync = lambda steps, other=None, answerer=None: plain(steps, other, pipeline.orm_answer)
+    pipeline.drive_sync = lambda steps, other=None, answerer=None: plain(steps, other, store.orm_answer)
 
 game = services.create_game(scenario="evacuation", seed=7, seats=4)
 errors = []

@@ -1,14 +1,14 @@
 """One pipeline, two drivers: Django's connection (``submit``: SQLite, HTTP fallback, teacher and
 loops) and async psycopg (``asubmit``: a socket's tap on PostgreSQL) must behave the same on every
 case. The first answers in plain SQL (``games.sql_driver``) or, said plainly, through the ORM
-(``pipeline.orm_answer``): both run every case too."""
+(``store.orm_answer``): both run every case too."""
 
 import asyncio
 
 import pytest
 from django.db import connection
 
-from games import pgpool, pipeline, services, sql_driver
+from games import pgpool, pipeline, services, sql_driver, store
 from games.models import Game, Move
 from games.refusals import Refused
 from scenarios.registry import ENGINES
@@ -21,7 +21,7 @@ def _orm(**kwargs):
     steps = pipeline.steps(
         actor=kwargs.pop("actor", Move.Actor.STUDENT), **{"action_id": None, "version": None, **kwargs}
     )
-    return pipeline.drive_sync(steps, answerer=pipeline.orm_answer)
+    return pipeline.drive_sync(steps, answerer=store.orm_answer)
 
 
 def _sql(**kwargs):
@@ -43,7 +43,7 @@ def submit(request):
     return {"orm": _orm, "sql": _sql, "async": _async}[request.param]
 
 
-ANSWERERS = {"orm": pipeline.orm_answer, "sql": sql_driver.answer}
+ANSWERERS = {"orm": store.orm_answer, "sql": sql_driver.answer}
 
 
 def new_game(seats=2, **kwargs):
@@ -78,7 +78,7 @@ def test_plain_sql_reads_and_stores_what_the_orm_reads_and_stores():
     game = new_game(seats=4, bots={3: "cautious"}, turn_seconds=30)
     outcome = _sql(game_id=game.pk, seat=0, action={"type": "wait"}, action_id="sql-tap-01", version=0)
     by_sql, seen_sql = sql_driver.read(game.pk, "sql-tap-01")
-    by_orm, seen_orm = pipeline.orm_read(game.pk, "sql-tap-01")
+    by_orm, seen_orm = store.orm_read(game.pk, "sql-tap-01")
     assert seen_sql == seen_orm == outcome.move.pk
     for field in Game._meta.concrete_fields:
         assert getattr(by_sql, field.attname) == getattr(by_orm, field.attname), field.name
@@ -154,9 +154,9 @@ def test_a_move_saved_between_read_and_save_makes_the_other_start_again(driver):
     if driver in ANSWERERS:
         answer = ANSWERERS[driver]
         request = steps.send(None)
-        assert isinstance(request, pipeline.Read)
+        assert isinstance(request, store.Read)
         save = steps.send(answer(request))
-        assert isinstance(save, pipeline.Save) and save.read_version == 0
+        assert isinstance(save, store.Save) and save.read_version == 0
         teacher_moves_in_between()
         assert answer(save) is False
         outcome = pipeline.drive_sync(_resume(steps, False), answerer=answer)
@@ -165,10 +165,10 @@ def test_a_move_saved_between_read_and_save_makes_the_other_start_again(driver):
         async def run():
             async with pgpool.connection() as conn:
                 request = steps.send(None)
-                save = steps.send(await pipeline.async_answer(conn, request))
-                assert isinstance(save, pipeline.Save) and save.read_version == 0
+                save = steps.send(await store.async_answer(conn, request))
+                assert isinstance(save, store.Save) and save.read_version == 0
                 await asyncio.to_thread(_in_thread, teacher_moves_in_between)
-                assert await pipeline.async_answer(conn, save) is False
+                assert await store.async_answer(conn, save) is False
                 return await pipeline.drive_async(_resume(steps, False), conn)
 
         try:

@@ -5,6 +5,7 @@ import pytest
 from django.utils import timezone
 
 from games import services
+from games.step import advance
 from scenarios.registry import ENGINES
 from games.models import Game, Move
 from games.refusals import Refused
@@ -158,7 +159,7 @@ def test_a_move_sends_tablemates_only_the_others_part_unless_it_changed_their_ow
     from games import broadcast
 
     game = new_game(seats=3)
-    step = services.advance(game, 0, {"type": "wait"}, "progress-1", Move.Actor.STUDENT)
+    step = advance(game, 0, {"type": "wait"}, "progress-1", Move.Actor.STUDENT)
     assert set(step.views) == {0} and set(step.others) == {1, 2}
     assert [built for _, built in step.others.values()] == [0, 0]
     group, message = broadcast.messages(broadcast.Snapshot.of(game), step.engine, step.state, step.views, step.others)[
@@ -169,6 +170,6 @@ def test_a_move_sends_tablemates_only_the_others_part_unless_it_changed_their_ow
     assert others == step.engine.view(step.state, 1)["others"]
     assert game.seat_marks["1"][2] == 0 and game.seat_marks["0"][2] == 1
 
-    step = services.advance(game, None, {"type": "skip", "seat": 2}, "progress-2", Move.Actor.TEACHER)
+    step = advance(game, None, {"type": "skip", "seat": 2}, "progress-2", Move.Actor.TEACHER)
     assert set(step.views) == {2} and set(step.others) == {0, 1}
     assert game.seat_marks["2"][2] == 2 and step.others[0][1] == 1
