@@ -13,8 +13,8 @@ as read; both or neither) are the whole conversation. Three answerers say the sa
   (docs/decisions/0001-async-psycopg-taps.md), two round trips per tap: read, then
   save-and-append in one statement.
 
-The SQL is built here once from the models' ``_meta``; ``tests/test_fast_pins.py`` pins the
-Django internals it relies on.
+The SQL is built here once from the models' ``_meta``; ``tests/games/test_pipeline.py`` runs
+every case through each answerer and holds them to the ORM's.
 """
 
 from __future__ import annotations

@@ -14,8 +14,9 @@ from django.views.decorators.http import require_POST
 
 from classroom import buckets
 from classroom.models import Session
-from scoring import jobs, panels, reports, services
+from scoring import jobs, panels, services
 from scoring.models import DebriefSettings, Report
+from scoring.reports import panels_html
 
 
 def _own_session(request, pk) -> Session:
@@ -110,7 +111,7 @@ def report_page(request, report):
     report = _own_report(request, report)
     if not report.html:
         raise Http404("This report has not been written yet.")
-    return HttpResponse(panels.inject(report.html, reports.panels_html(report.session, report.seat)))
+    return HttpResponse(panels.inject(report.html, panels_html(report.session, report.seat)))
 
 
 def _pdf_response(request, report: Report, name: str) -> HttpResponse:
@@ -200,7 +201,8 @@ def student_report_pdf(request, token, report):
     mine = next((r for r in reports if r.pk == report), None)
     if mine is None:
         raise Http404
-    if not buckets.pdf_allowed(participant.pk):
+    # only a PDF that is there counts: "almost ready" (its page refreshing) asks nothing of the limit
+    if mine.pdf and not buckets.pdf_allowed(participant.pk):
         return render(request, "registration/throttled.html", {"minutes": 1}, status=429)
     return _pdf_response(request, mine, "my-stormwise-report")
 

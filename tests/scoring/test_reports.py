@@ -100,6 +100,8 @@ def test_a_written_report_is_read_before_its_pdf_is_printed(client, written):
     waiting = client.get(f"{path}{report.pk}.pdf")
     assert waiting.status_code == 503 and waiting["Retry-After"] == "5"
     assert "The PDF is almost ready" in waiting.content.decode()
+    for _refresh in range(4):  # the waiting page refreshes itself: that spends none of the PDF limit
+        assert client.get(f"{path}{report.pk}.pdf").status_code == 503
     client.login(email=session.teacher.email, password=PASSWORD)
     row = next(r for r in services.job_status(session)["reports"] if r["id"] == report.pk)
     assert row["status"] == "done" and row["printed"] is False
