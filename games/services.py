@@ -255,19 +255,24 @@ def sweep_due(now: datetime | None = None, limit: int = 50) -> int:
 _RUNNING_FIELDS = ["bots", "status", "timers", "next_deadline", "updated_at"]
 
 
-def _change_running(game_id: int, change, *, restart_seat=None) -> Game:
-    """Let ``change(game)`` edit who plays the game or whether it runs, then set its deadlines
-    again (``restart_seat``'s from now), save it if nothing else wrote it meanwhile (else start
-    again) and push the new views after commit. A finished game is left alone."""
+def change_running(game_id: int, change, *, restart_seat=None, rescheduled=True) -> Game | None:
+    """Let ``change(game)`` edit who plays the game, whether it runs or a seat's timer, save it
+    if nothing else wrote it meanwhile (else read it again and start again) and push the new
+    views after commit. ``rescheduled``: set the deadlines again afterwards (``restart_seat``'s
+    from now); a change that sets a timer itself says False. A change that returns False declines
+    (None is returned, nothing saved), as does a finished game (returned as it is). Nothing locks
+    the row: the same rule as a move's (``games.pipeline``)."""
     for _ in range(pipeline.RACE_RETRIES):
-        game = Game.objects.get(pk=game_id)
-        if game.status == Game.Status.FINISHED:
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None or game.status == Game.Status.FINISHED:
             return game
         read_version, read_stamp = game.version, game.updated_at
-        change(game)
+        if change(game) is False:
+            return None
         engine = engine_for(game)
         state = engine.load(game.state)
-        reschedule(game, engine, state, acted=restart_seat, now=timezone.now())
+        if rescheduled:
+            reschedule(game, engine, state, acted=restart_seat, now=timezone.now())
         game.updated_at = timezone.now()
         with transaction.atomic():
             if store.unchanged(game_id, read_version, read_stamp).update(
@@ -290,7 +295,7 @@ def set_bot(*, game_id: int, seat: int, policy: str | None) -> Game:
         bots = {k: v for k, v in game.bots.items() if k != str(seat)}
         game.bots = {**bots, str(seat): policy} if policy else bots
 
-    return _change_running(game_id, change, restart_seat=seat)
+    return change_running(game_id, change, restart_seat=seat)
 
 
 def set_paused(*, game_id: int, paused: bool) -> Game:
@@ -300,7 +305,7 @@ def set_paused(*, game_id: int, paused: bool) -> Game:
         game.status = Game.Status.PAUSED if paused else Game.Status.PLAYING
         game.timers = {}
 
-    return _change_running(game_id, change)
+    return change_running(game_id, change)
 
 
 def finish_with_bots(*, game_id: int, max_moves: int = 20_000) -> Game:

@@ -2,8 +2,9 @@
 
 The tablet warns ``WARN_SECONDS`` before a seat's turn timer runs out and a bot plays for the
 student; "More time" then gives the seat a fresh turn from now. Generic: it touches only the
-game row's deadlines, for any scenario. Kept apart from ``games.services`` (the move pipeline)
-on purpose; it uses only its deadline and broadcast helpers.
+game row's deadlines, for any scenario, and saves them as a teacher's pause does
+(``games.services.change_running``: nothing locks the row; a change that raced a move is worked
+out again from the new row).
 
 Why it cannot be turned against the class: only a seat held by a person (not a bot) and only
 inside the warning window may ask, and each fresh turn runs at least ``MIN_EXTRA_SECONDS``, so
@@ -14,9 +15,9 @@ a bot from the dashboard.
 
 from datetime import datetime, timedelta
 
-from django.db import transaction
 from django.utils import timezone
 
+from games import services
 from games.models import Game
 
 #: How long before the bot plays the tablet warns, and from when "More time" is accepted.
@@ -29,18 +30,10 @@ def more_time(*, game_id: int, seat: int) -> bool:
     """Give ``seat`` a fresh turn timer (its game's turn length, at least MIN_EXTRA_SECONDS)
     if its timer is running for a person and runs out within WARN_SECONDS. Returns whether it
     did; anything else changes nothing."""
-    from games.services import _publish, engine_for
-
     key = str(seat)
-    with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if (
-            game is None
-            or game.status != Game.Status.PLAYING
-            or key in game.bots
-            or key not in game.timers
-            or not game.turn_seconds
-        ):
+
+    def fresh_turn(game):
+        if game.status != Game.Status.PLAYING or key in game.bots or key not in game.timers or not game.turn_seconds:
             return False
         now = timezone.now()
         if datetime.fromisoformat(game.timers[key]) - now > timedelta(seconds=WARN_SECONDS):
@@ -48,7 +41,6 @@ def more_time(*, game_id: int, seat: int) -> bool:
         fresh = now + timedelta(seconds=max(game.turn_seconds, MIN_EXTRA_SECONDS))
         game.timers = {**game.timers, key: fresh.isoformat()}
         game.next_deadline = min(datetime.fromisoformat(t) for t in game.timers.values())
-        game.save(update_fields=["timers", "next_deadline", "updated_at"])
-        engine = engine_for(game)
-        _publish(game, engine, engine.load(game.state))
-    return True
+
+    game = services.change_running(game_id, fresh_turn, rescheduled=False)
+    return game is not None and game.status == Game.Status.PLAYING

@@ -90,3 +90,25 @@ def test_a_device_asks_only_for_its_own_seat():
     assert deadline(game, other) == before
     assert device_more_time(ana.pk, ana_seat.number) == {"type": "ok"}
     assert device_more_time(ana.pk, ana_seat.number)["code"] == "no_more_time"
+
+
+def test_a_move_saved_while_more_time_is_worked_out_is_kept_and_the_ask_worked_out_again():
+    """Nothing locks the game row: a timer change that raced a move is read again and applied
+    on top of it, so neither the move nor the fresh turn is lost."""
+    game = new_game()
+    near_the_end(game, 0)
+    tries = []
+
+    def fresh_turn_while_seat_1_moves(row):
+        tries.append(row.version)
+        if len(tries) == 1:  # another device's move lands between this read and this save
+            services.submit(game_id=game.pk, seat=1, action={"type": "wait"})
+        row.timers = {**row.timers, "0": (timezone.now() + timedelta(minutes=5)).isoformat()}
+        row.next_deadline = min(datetime.fromisoformat(t) for t in row.timers.values())
+
+    saved = services.change_running(game.pk, fresh_turn_while_seat_1_moves, rescheduled=False)
+    assert tries == [tries[0], tries[0] + 1]
+    game.refresh_from_db()
+    assert saved.version == game.version == tries[0] + 1
+    assert game.moves.filter(seat=1).count() == 2
+    assert deadline(game, 0) - timezone.now() > timedelta(minutes=4)
