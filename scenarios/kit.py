@@ -4,7 +4,7 @@ A kit is data: the teacher's lesson guide, which content files feed which printa
 template that prints them), and how the scenario's debrief ``decisions`` rows fill a student's
 take-home family plan. The knowledge check's item bank is the scenario's ``check.py`` (``CHECK``,
 a :class:`CheckBank`): learning objectives and two parallel forms of items, each tied to a graded
-fact of ``scoring/outcomes/facts.json``. The ``lessons`` app reads both through the registry
+fact of the knowledge base (``scoring/outcomes/facts.json`` and the scenario's ``facts/``). The ``lessons`` app reads both through the registry
 (``registry.get(key).kit`` and ``.check``) and never names a scenario.
 
 Every string a person reads is a lazy translation (``gettext_lazy``) in the scenario's ``kit.py``.

@@ -1,7 +1,9 @@
-"""The real-outcomes knowledge base as data: ``facts.json`` beside this file, loaded into ``Fact``.
+"""The real-outcomes knowledge base as data, loaded into ``Fact``: ``facts.json`` beside this file
+(the facts several scenarios cite), and each registered scenario's own ``facts/facts.json`` (the
+facts only it cites; their ``scenarios`` is that scenario), each with ``translations/`` beside it.
 
-The file is the source of truth; ``load_facts`` (called by a data migration and by the
-``load_facts`` management command) makes the table match it, so running it twice changes nothing.
+The files are the source of truth; ``load_facts`` (called by data migrations and by the
+``load_facts`` management command) makes the table match them, so running it twice changes nothing.
 """
 
 from __future__ import annotations
@@ -10,11 +12,12 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from scenarios import registry
 from scenarios.audience import AGE_BANDS
 
 FACTS_FILE = Path(__file__).parent / "facts.json"
-# Beside it, translations/<language>.json: each fact's statement and number in that language.
-TRANSLATIONS = Path(__file__).parent / "translations"
+# Beside each facts file, translations/<language>.json: each fact's statement and number in it.
+TRANSLATIONS = "translations"
 TRANSLATED = ("statement", "number")
 FIELDS = (
     "statement",
@@ -33,9 +36,30 @@ FIELDS = (
 )
 
 
-def read_facts(path: Path = FACTS_FILE) -> list[dict]:
-    """Every fact in the data file, checked for the fields the reports rely on."""
+def fact_files() -> list[tuple[Path, str | None]]:
+    """Every facts file, with the scenario whose folder holds it (None: the shared one)."""
+    files = [(FACTS_FILE, None)]
+    for scenario in registry.all():
+        path = scenario.folder / "facts" / "facts.json"
+        if path.exists():
+            files.append((path, scenario.key))
+    return files
+
+
+def _file_facts(path: Path, scenario: str | None) -> list[dict]:
     facts = json.loads(path.read_text(encoding="utf-8"))["facts"]
+    if scenario is None:
+        return facts
+    for fact in facts:
+        if fact.setdefault("scenarios", [scenario]) != [scenario]:
+            raise ValueError(f"Fact {fact['key']!r} of {scenario} names other scenarios: the shared file holds those")
+    return facts
+
+
+def read_facts(files=None) -> list[dict]:
+    """Every fact of the facts files (``fact_files()`` unless told), checked for the fields the
+    reports rely on."""
+    facts = [fact for path, scenario in files or fact_files() for fact in _file_facts(path, scenario)]
     keys = set()
     for fact in facts:
         missing = [
@@ -66,9 +90,9 @@ def read_facts(path: Path = FACTS_FILE) -> list[dict]:
     return facts
 
 
-def load_facts(Fact, path: Path = FACTS_FILE) -> int:
-    """Create or update every fact from the file and drop the ones it no longer lists."""
-    facts = read_facts(path)
+def load_facts(Fact) -> int:
+    """Create or update every fact from the files and drop the ones they no longer list."""
+    facts = read_facts()
     for fact in facts:
         Fact.objects.update_or_create(
             key=fact["key"],
@@ -81,8 +105,12 @@ def load_facts(Fact, path: Path = FACTS_FILE) -> int:
 @lru_cache(maxsize=8)
 def translations(language: str) -> dict:
     """{fact key: {"statement": ..., "number": ...}} in ``language`` ({} if none is written)."""
-    path = TRANSLATIONS / f"{language}.json"
-    return json.loads(path.read_text(encoding="utf-8"))["facts"] if path.exists() else {}
+    words = {}
+    for facts_file, _scenario in fact_files():
+        path = facts_file.parent / TRANSLATIONS / f"{language}.json"
+        if path.exists():
+            words.update(json.loads(path.read_text(encoding="utf-8"))["facts"])
+    return words
 
 
 def in_language(facts, language: str):

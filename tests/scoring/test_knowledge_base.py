@@ -42,3 +42,16 @@ def test_facts_files_promise_is_what_the_code_does():
     assert "url" in about and "verified" in about and "gentle" in about and "age_band" in about
     unlinked = next(f for f in read_facts() if f["verified"] and not f["url"])
     assert not Audience.of("frank", "16+").allows({**unlinked, "grade": unlinked["confidence"]})
+
+
+def test_a_scenarios_own_facts_live_in_its_folder():
+    """The shared file holds the facts several scenarios cite; a fact only one cites lives in
+    that scenario's ``facts/facts.json``, so a new scenario adds none to the platform's file."""
+    from scoring.outcomes import fact_files
+
+    shared = read_facts([(FACTS_FILE, None)])
+    assert shared and all(len(fact["scenarios"]) >= 2 for fact in shared)
+    own = [(path, key) for path, key in fact_files() if key]
+    assert {key for _path, key in own} >= {"evacuation", "resort", "bermuda", "tornado_alert"}
+    for path, key in own:
+        assert all(fact["scenarios"] == [key] for fact in read_facts([(path, key)]))
