@@ -63,9 +63,13 @@ lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 
-## test: everything, against real PostgreSQL, Redis, a Celery worker and headless Chromium.
+## test: everything, against real PostgreSQL, Redis, a Celery worker and headless Chromium, in
+## TEST_PROCESSES processes: twice the cores, as most tests wait on browsers, servers and clocks,
+## and at most 6 (each has a Redis database of its own of Redis's 16, and PostgreSQL connections
+## of its default 100); TEST_PROCESSES=0 runs it in this one process.
+TEST_PROCESSES ?= $(shell n=$$(( $$(nproc) * 2 )); echo $$(( n < 6 ? n : 6 )))
 test: $(VENV)/.dev-installed browser axe gettext services lint
-	CI=$${CI:-true} PYTHONFAULTHANDLER=1 $(PY) -m pytest --durations=25 $(PYTEST_ARGS)
+	CI=$${CI:-true} PYTHONFAULTHANDLER=1 $(PY) -m pytest -n $(TEST_PROCESSES) --dist worksteal --durations=25 $(PYTEST_ARGS)
 
 ## bench: one line per figure, `name: value unit`.
 bench: $(VENV)/.dev-installed services

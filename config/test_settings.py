@@ -2,9 +2,18 @@
 
 import os
 import secrets
+from urllib.parse import urlsplit, urlunsplit
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/stormwise")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
+# ``make test`` runs the suite in several processes (pytest-xdist's gw0, gw1 …). Each has its own
+# test database (pytest-django names it test_stormwise_gw0 …) and, here, its own Redis database
+# (broker, channel layer, cache) and media folder, so no process sees another's tasks or frames.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if WORKER and not os.environ.get("STORMWISE_WORKER_REDIS"):
+    _redis = urlsplit(os.environ["REDIS_URL"])
+    _db = int(_redis.path.strip("/") or 0) + int(WORKER.removeprefix("gw"))
+    os.environ["REDIS_URL"] = os.environ["STORMWISE_WORKER_REDIS"] = urlunsplit(_redis._replace(path=f"/{_db}"))
 # A key of this run's own, in the environment so that the servers and workers the tests start
 # share it; no key written in the repository may sign anything (config/install.py).
 os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(48))
@@ -18,7 +27,7 @@ CSRF_COOKIE_SECURE = False
 SECURE_HSTS_SECONDS = 0
 ALLOWED_HOSTS = ["*"]
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-MEDIA_ROOT = BASE_DIR / ".test-media"  # noqa: F405
+MEDIA_ROOT = BASE_DIR / ".test-media" / (WORKER or "main")  # noqa: F405
 BOT_STEP_SECONDS = 0.05
 # Counters in the cache (join guesses, sign-in throttling) start afresh each run, though Redis
 # keeps the last run's for their window.

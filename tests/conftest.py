@@ -19,14 +19,31 @@ def _reachable(host, port):
         return False
 
 
+# Folders whose tests drive browsers, servers and clocks: seconds each, mostly spent waiting
+# (the longest first).
+WAITING_FOLDERS = ("/tests/district/", "/tests/browser/", "/tests/load/")
+
+
+def _longest_first(item):
+    """``make test`` spreads the suite over several processes, which take tests in this order:
+    the whole lessons (``long``) first, then the rest of the waiting tests, then the quick ones,
+    so that no process is left running a long test while the others have finished."""
+    path = str(item.fspath)
+    folder = next((rank for rank, folder in enumerate(WAITING_FOLDERS) if folder in path), len(WAITING_FOLDERS))
+    return item.get_closest_marker("long") is None, folder
+
+
 def pytest_collection_modifyitems(session, config, items):
-    """The suite runs on real PostgreSQL and Redis: stop at once, clearly, if either is down.
+    """Longest first (``_longest_first``); and the suite runs on real PostgreSQL and Redis: stop
+    at once, clearly, if either is down.
 
     Engine tests alone need neither (engines are pure), so a run of only those skips the check.
     """
     from urllib.parse import urlparse
 
     from django.conf import settings
+
+    items.sort(key=_longest_first)
 
     if all("/tests/engines/" in str(item.fspath) for item in items):
         return

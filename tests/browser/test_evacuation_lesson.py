@@ -22,6 +22,7 @@ def moves(session_id, **filters):
     )
 
 
+@pytest.mark.long
 def test_four_students_play_a_whole_game_while_the_teacher_watches(browser, asgi_server):
     """Four tablets join by code, play to the end through the UI; the dashboard shows it live."""
     teacher = teacher_page(browser, asgi_server)

@@ -254,6 +254,7 @@ def read_report(page, session_id, heading, timeout=180):
     return "\n".join(p.extract_text() for p in reader.pages)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("scenario", ["evacuation", "stormfury"])
 def test_spanish_dutch_and_english_students_play_a_whole_game_by_keyboard_in_their_languages(
     browser, asgi_server, celery_worker, scenario

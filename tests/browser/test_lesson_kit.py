@@ -71,6 +71,7 @@ def _let_in(session_id):
     Participant.objects.filter(session_id=session_id).update(approved=True)
 
 
+@pytest.mark.long
 def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_reports(
     browser, asgi_server, celery_worker, tmp_path
 ):

@@ -105,6 +105,7 @@ def resort_step(page, count):
     return json.loads(wanted)["type"]
 
 
+@pytest.mark.long
 def test_an_english_student_plays_the_resort_game_to_its_end_by_keyboard(browser, asgi_server):
     teacher = teacher_page(browser, asgi_server)
     code = new_session(teacher, "resort", "Season length", "20")

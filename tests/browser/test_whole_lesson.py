@@ -126,6 +126,7 @@ def _shots(tmp_path):
 PLAY_SECONDS = {"tornado_alert": 150}
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("scenario", SHORTEST)
 def test_a_whole_lesson_with_the_defaults_runs_itself(scenario, browser, asgi_server, celery_worker, tmp_path):
     shots = _shots(tmp_path)

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -14,6 +16,7 @@ def figures(output):
     return dict(re.findall(r"(?m)^(\w+): (\S+)", output))
 
 
+@pytest.mark.long
 def test_a_class_loses_nothing_when_a_host_dies_or_every_host_restarts_on_a_new_release():
     """Killing one host moves its tablets to the others within 10 s; a rolling deploy with a
     migration keeps every move, and old and new code go on from each other's saves."""

@@ -43,6 +43,7 @@ def teacher_client(client):
     return client
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("scenario, english, spanish, dutch", WORDS, ids=[w[0] for w in WORDS])
 def test_the_printables_carry_the_content_words_in_the_teachers_language(
     teacher_client, scenario, english, spanish, dutch

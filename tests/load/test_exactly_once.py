@@ -67,6 +67,7 @@ def event_loop_thread():
     thread.join(timeout=10)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("path", ["orm", "async"])
 def test_messy_frames_apply_each_accepted_id_exactly_once(path, event_loop_thread):
     from games import pgpool
