@@ -107,35 +107,41 @@ def tap_once(page, nickname, session_id) -> bool:
         enabled.first.wait_for(timeout=5_000)
     except Exception:
         return not page.locator(".evac-results").count()
-    keys = enabled.evaluate_all("(buttons) => buttons.map((b) => b.dataset.key)")
+    _tap(page, nickname, session_id)
+    return True
+
+
+def _tap(page, nickname, session_id):
+    """Tap the policy's choice (else a safe one) among the enabled buttons, and wait for the
+    server's answer (and any question the tap asked, answered in the page, to close)."""
+    keys = page.locator("button.evac-act:not([disabled])").evaluate_all(
+        "(buttons) => buttons.map((b) => b.dataset.key)"
+    )
     wanted = in_thread(_policy_key, nickname, session_id)
     if wanted not in keys:
         wanted = next((k for prefix in PRIORITY for k in keys if prefix in k), keys[0])
-    before = page.evaluate(
-        "() => document.querySelectorAll('.evac-feed li').length + ':' + document.body.innerText.length"
-    )
     page.locator(f"button.evac-act[data-key='{wanted}']").first.click()
-    # The buttons are disabled until the server answers; wait for the answer before the next tap.
-    # (and any question the tap asked, answered in the page, has closed)
     page.wait_for_function(
         "() => !document.querySelector('.sw-ask') && (!document.querySelector('button.evac-act[disabled]') || document.querySelector('.evac-results'))",
         timeout=10_000,
     )
-    del before
-    return True
 
 
-def play_to_the_end(pages: dict, session_id, max_rounds=400):
-    """Every student taps in turn until each one's game shows its results."""
-    playing = dict(pages)
-    for _ in range(max_rounds):
+def play_to_the_end(pages: dict, session_id, stuck_seconds=20):
+    """Every student taps whenever their tablet offers a choice, until each one's game shows its
+    results. A tablet with nothing to do (its student waits for the others) is passed over, not
+    waited on; the game fails the test if no tablet can move for ``stuck_seconds``."""
+    playing, moved_at = dict(pages), time.monotonic()
+    while playing:
         for name, page in list(playing.items()):
-            if not tap_once(page, name, session_id):
+            if page.locator(".evac-results").count():
                 playing.pop(name)
-        if not playing:
-            return
+            elif page.locator("button.evac-act:not([disabled])").count():
+                _tap(page, name, session_id)
+                moved_at = time.monotonic()
+        if time.monotonic() - moved_at > stuck_seconds:
+            raise AssertionError(f"No tablet could move for {stuck_seconds} s: {list(playing)}")
         time.sleep(0.02)
-    raise AssertionError(f"Still playing after {max_rounds} rounds: {list(playing)}")
 
 
 # --- A whole lesson, every scenario -------------------------------------------------------------
