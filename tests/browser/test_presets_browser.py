@@ -16,6 +16,7 @@ def test_the_teacher_picks_the_rules_as_printed(browser, asgi_server):
     page = teacher_page(browser, asgi_server, viewport={"width": 768, "height": 1024})
     page.get_by_role("link", name="New session").click()
     # only the chosen scenario's rules show (the form's script hides the others' once it runs)
+    expect(page.locator("#id_stormfury__preset_0")).to_be_attached()
     expect(page.locator("#id_stormfury__preset_0")).to_be_hidden()
     tuned = page.get_by_role("radio", name="Tuned for class (default)")
     book = page.get_by_role("radio", name="As printed in the rule book")
