@@ -297,6 +297,7 @@ export function attachPanZoom(mem, map, limits) {
  * are never live regions; say "time is nearly up" once through `announce` instead). header, map and panel are functions, called in
  * that order after the old screen's state is noted (so they may read mem.open). */
 export function renderScreen(root, mem, screen) {
+  if (heldByPress(root, mem, screen)) return;
   const p = screen.prefix;
   saveUiState(root, mem);
   const page = h("div", { class: screen.pageClass, "aria-busy": screen.busy ? "true" : "false" },
@@ -348,6 +349,43 @@ export function renderScreen(root, mem, screen) {
       if (mem.live) mem.live.textContent = warn(clockText(left));
     }
   });
+}
+
+// A button redrawn while a finger or the space bar is down on it gets no click when released:
+// the tap would be lost (another seat's move redraws every tablet). So a screen that arrives
+// mid-press waits for the release (or PRESS_HOLD_MS at most: a finger resting on a button), and
+// is dropped if the tap the release makes draws a newer one first.
+const PRESS_HOLD_MS = 5000;
+
+function heldByPress(root, mem, screen) {
+  if (!mem.pressWatch) {
+    mem.pressWatch = true;
+    const release = () => {
+      if (!mem.pressed) return;
+      mem.pressed = false;
+      clearTimeout(mem.pressTimer);
+      setTimeout(() => {
+        const held = mem.heldScreen;
+        mem.heldScreen = null;
+        if (held) renderScreen(root, mem, held);
+      }, 0); // after the click the release is part of
+    };
+    const press = (event) => {
+      if (!(event.target instanceof Element) || !event.target.closest("button")) return;
+      mem.pressed = true;
+      clearTimeout(mem.pressTimer);
+      mem.pressTimer = setTimeout(release, PRESS_HOLD_MS);
+    };
+    root.addEventListener("pointerdown", press);
+    root.addEventListener("keydown", (event) => { if (event.key === " ") press(event); });
+    for (const type of ["pointerup", "pointercancel", "keyup"]) document.addEventListener(type, release, true);
+  }
+  if (mem.pressed) {
+    mem.heldScreen = screen;
+    return true;
+  }
+  mem.heldScreen = null; // a newer screen: one held from before must not follow it
+  return false;
 }
 
 // The page's own title ("Play · Stormwise"), as the template wrote it.
