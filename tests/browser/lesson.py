@@ -146,18 +146,20 @@ def play_to_the_end(pages: dict, session_id, stuck_seconds=20):
 
 # --- A whole lesson, every scenario -------------------------------------------------------------
 #
-# The tablets count the server's answers to their taps ("ok" or "error" on the socket), so a test
-# taps once, waits for that answer, and looks again: no sleeps, and a tablet that has nothing to
-# do (another seat's turn) is simply passed over.
+# The tablets count the frames they receive and the server's answers to their taps ("ok" or
+# "error" on the socket), so a test taps once, waits for that answer, and looks again: no sleeps,
+# and a tablet that has nothing to do (another seat's turn) is simply passed over.
 
-_COUNT_ANSWERS = """
+COUNT_FRAMES = """
 (() => {
   const Native = window.WebSocket;
+  window.__swFrames = 0;
   window.__swAnswers = 0;
   window.WebSocket = class extends Native {
     constructor(...args) {
       super(...args);
       this.addEventListener("message", (event) => {
+        window.__swFrames += 1;
         try { const m = JSON.parse(event.data); if (m.type === "ok" || m.type === "error") window.__swAnswers += 1; } catch (_) { /* not JSON */ }
       });
     }
@@ -173,7 +175,7 @@ def tablet(browser, base_url, code, nickname, locale):
     context.set_default_timeout(15_000)
     page = context.new_page()
     accept_questions(page)
-    page.add_init_script(_COUNT_ANSWERS)
+    page.add_init_script(COUNT_FRAMES)
     page.goto("/join")
     expect(page.locator("html")).to_have_attribute("lang", locale[:2])
     page.locator("input[name=code]").fill(code)

@@ -9,28 +9,11 @@ from playwright.sync_api import expect
 
 from classroom.models import Seat
 from games.models import Move
-from tests.browser.lesson import create_session, student_page, teacher_page
+from tests.browser.lesson import COUNT_FRAMES, create_session, student_page, teacher_page
 from tests.conftest import in_thread
 
 pytestmark = pytest.mark.browser
 
-# Counts the frames a tablet receives and the answers to its own taps.
-_COUNT_FRAMES = """
-(() => {
-  const Native = window.WebSocket;
-  window.__swFrames = 0;
-  window.__swAnswers = 0;
-  window.WebSocket = class extends Native {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener("message", (event) => {
-        window.__swFrames += 1;
-        try { const m = JSON.parse(event.data); if (m.type === "ok" || m.type === "error") window.__swAnswers += 1; } catch (_) { /* not JSON */ }
-      });
-    }
-  };
-})();
-"""
 WAIT = "button.evac-act[data-key='" + json.dumps({"type": "wait"}, separators=(",", ":")) + "']"
 
 
@@ -45,7 +28,7 @@ def test_a_tap_held_down_while_a_tablemates_move_arrives_still_counts(browser, a
     ana, ben = (student_page(browser, asgi_server, code, name) for name in ("Ana", "Ben"))
     teacher.get_by_role("button", name="Start the game").click()
     for page in (ana, ben):
-        page.add_init_script(_COUNT_FRAMES)
+        page.add_init_script(COUNT_FRAMES)
         page.reload()
         expect(page.locator(WAIT)).to_be_enabled()
 
