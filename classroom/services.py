@@ -8,21 +8,20 @@ nothing else writes sessions, participants, tables or seats. Game state itself c
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from classroom import languages, nicknames, regions
 from classroom.models import Participant, Seat, Session, Table
-from games import pipeline as game_pipeline, services as games, store as game_store
+from games import services as games, store as game_store, taps
 from games.models import Game, Move
 from games.refusals import Refused
 from scenarios import registry
@@ -748,105 +747,7 @@ def notify_session(session: Session) -> None:
 
 # --- A device's actions (the socket and the HTTP fallback share this) -----------------------------
 #
-# A tap is one generator, ``_tap``: check the frame, look up the device's seat (``Held``), then
-# the game's own pipeline (``games.pipeline.steps``), then the answer. ``act`` drives it with the
-# ORM, ``aact`` with async psycopg; both answer the same requests with the same meaning.
-
-MAX_SEAT_NUMBER, MAX_VERSION = 1000, 2**31
-
-
-def _act_frame(message: dict) -> tuple[str, int, int, dict]:
-    """The id, seat, version and action of an ``act`` frame, or ``Refused("bad_frame")``."""
-    action_id = message.get("id")
-    seat_number, version, action = message.get("seat"), message.get("version"), message.get("action")
-    if not isinstance(action_id, str) or not 8 <= len(action_id) <= 64 or not action_id.isprintable():
-        raise Refused("bad_frame")
-    if type(seat_number) is not int or type(version) is not int or not isinstance(action, dict):
-        raise Refused("bad_frame")  # not True/False either
-    if not (0 <= seat_number < MAX_SEAT_NUMBER and 0 <= version < MAX_VERSION):
-        raise Refused("bad_frame")  # beyond any table, and beyond what the database's integers hold
-    try:
-        # PostgreSQL's text and jsonb hold neither NUL nor NaN.
-        if "\\u0000" in json.dumps(action, allow_nan=False):
-            raise Refused("bad_frame")
-    except ValueError:
-        raise Refused("bad_frame") from None
-    return action_id, seat_number, version, action
-
-
-@dataclass
-class Held:
-    """Request: the seat ``seat_number`` of participant ``participant_id``. Answer:
-    ``(held, exists, first)``: the seat's game id, session status and the participant's refusal
-    count as a dict (None: the participant holds no such seat), whether the participant exists,
-    and the game as ``games.store.Read`` answers, when the driver read it in the same go."""
-
-    participant_id: int
-    seat_number: int
-    action_id: str
-
-
-@dataclass
-class AfterRefusal:
-    """Request: the answer to a refused tap (a stale one carries the fresh view) and the
-    participant's refusal count moved on (it feeds the dashboard's "stuck" alert)."""
-
-    refusal: Refused
-    message: dict
-    participant_id: int
-    held: dict | None
-
-
-@dataclass
-class ClearRefusals:
-    """Request: the participant's refusal count back to 0 (a tap landed)."""
-
-    participant_id: int
-
-
-def _game_of(held: dict | None, participant_exists: bool) -> int:
-    """The game a device's seat plays in, or why it may not act."""
-    if held is None:
-        raise Refused("not_your_seat" if participant_exists else "session_closed")
-    if held["status"] == Session.Status.ENDED:
-        raise Refused("session_closed")
-    if held["status"] == Session.Status.PARKED:
-        raise Refused("session_parked")
-    if held["game"] is None:
-        raise Refused("not_your_seat")
-    return held["game"]
-
-
-def _tap(participant_id: int, message: dict):
-    """One ``act`` frame as requests for a driver; returns the device's answer and the batch to
-    push. A refused tap changes nothing but the refusal count."""
-    held = None
-    try:
-        action_id, seat_number, version, action = _act_frame(message)
-        held, exists, first = yield Held(participant_id, seat_number, action_id)
-        outcome = yield from game_pipeline.steps(
-            game_id=_game_of(held, exists),
-            seat=seat_number,
-            action=action,
-            action_id=action_id,
-            version=version,
-            actor=Move.Actor.STUDENT,
-            first=first,
-        )
-    except Refused as refusal:
-        return (yield AfterRefusal(refusal, message, participant_id, held)), []
-    if held["refusals"]:
-        yield ClearRefusals(participant_id)
-    answer = {
-        "type": "ok",
-        "id": outcome.move.action_id,
-        "seat": outcome.move.seat,
-        "version": outcome.version,
-        "replayed": outcome.replayed,
-        "events": outcome.move.events,
-    }
-    return answer, outcome.batch
-
+# A tap is ``games.taps``'s: this side says only which seat a device holds (``DeviceSeats``).
 
 # The seat a tap names: its game, its session's state and the participant's refusal count. Plain
 # SQL rather than the ORM because it runs on every tap and its columns need no conversion; both
@@ -859,49 +760,6 @@ _SEAT_SQL = (
     f'WHERE st."participant_id" = %s AND st."number" = %s ORDER BY st."table_id" LIMIT 1'
 )
 _PARTICIPANT_SQL = f'SELECT 1 FROM "{Participant._meta.db_table}" WHERE "id" = %s'
-
-
-def _orm_held(participant_id: int, seat_number: int):
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(_SEAT_SQL, [participant_id, seat_number])
-        row = cursor.fetchone()
-        if row is None:
-            cursor.execute(_PARTICIPANT_SQL, [participant_id])
-            return None, cursor.fetchone() is not None, None
-    return {"game": row[0], "status": row[1], "refusals": row[2]}, True, None
-
-
-def _orm_answer(request):
-    """The ORM's answers to a tap's own requests (``games.store`` answers the game's)."""
-    if isinstance(request, Held):
-        return _orm_held(request.participant_id, request.seat_number)
-    if isinstance(request, ClearRefusals):
-        Participant.objects.filter(pk=request.participant_id).update(refusals=0)
-        return None
-    refusal, message, held = request.refusal, request.message, request.held
-    action_id = message.get("id")
-    answer = refusal.as_message(action_id if isinstance(action_id, str) else None)
-    if refusal.code == "stale_view":
-        answer["view"] = games.current_view(Game.objects.get(pk=held["game"]), message.get("seat"))
-    if held is not None and refusal.code not in ("bad_frame", "not_your_seat"):
-        Participant.objects.filter(pk=request.participant_id).update(refusals=F("refusals") + 1)
-    return answer
-
-
-def act(participant_id: int, message: dict) -> tuple[dict, list]:
-    """Apply one ``act`` frame from a device with the ORM. Returns the answer for that device
-    only and the batch of views for the caller to push (``broadcast.push_after_commit``, or on
-    an event loop ``broadcast.send``): committed already.
-
-    The frame is ``{"type": "act", "id", "seat", "version", "action"}``. A device may act only
-    for seats it holds; a refused action changes nothing, and a stale one comes back with the
-    fresh view.
-    """
-    return game_pipeline.drive_sync(_tap(participant_id, message), _orm_answer)
-
-
 # The seat (``_SEAT_SQL``) and its game as ``games.pipeline`` reads it: one round trip for
 # everything a tap checks before the rules.
 _HELD_SQL = (
@@ -910,30 +768,64 @@ _HELD_SQL = (
 )
 
 
-async def _async_answer(conn, request):
-    """``_orm_answer`` on the event loop: the seat (with its game) in one statement; the rare
-    follow-ups (a refusal, a refusal count to reset) run the ORM code on a worker thread."""
-    from channels.db import DatabaseSyncToAsync
+@dataclass(frozen=True)
+class DeviceSeats:
+    """The classroom's seat check for the taps of participant ``participant_id``
+    (``games.taps.SeatCheck``): a device may act only for a seat it holds, at a table with a
+    game, while its lesson runs."""
 
-    if not isinstance(request, Held):
-        return await DatabaseSyncToAsync(_orm_answer, thread_sensitive=False)(request)
-    row = await (
-        await conn.execute(_HELD_SQL, [request.action_id, request.participant_id, request.seat_number])
-    ).fetchone()
-    if row is None:
-        exists = bool(await (await conn.execute(_PARTICIPANT_SQL, [request.participant_id])).fetchone())
-        return None, exists, None
-    held = {"game": row[0], "status": row[1], "refusals": row[2]}
-    return held, True, (game_store.game_from_row(row[3:]) if row[3] is not None else None)
+    participant_id: int
+
+    def held(self, seat: int, action_id: str) -> taps.Held:
+        with connection.cursor() as cursor:
+            cursor.execute(_SEAT_SQL, [self.participant_id, seat])
+            row = cursor.fetchone()
+            if row is None:
+                cursor.execute(_PARTICIPANT_SQL, [self.participant_id])
+                self._refuse_missing(cursor.fetchone() is not None)
+        return self._held(row)
+
+    async def aheld(self, conn, seat: int, action_id: str) -> taps.Held:
+        row = await (await conn.execute(_HELD_SQL, [action_id, self.participant_id, seat])).fetchone()
+        if row is None:
+            self._refuse_missing(bool(await (await conn.execute(_PARTICIPANT_SQL, [self.participant_id])).fetchone()))
+        first = game_store.game_from_row(row[3:]) if row[3] is not None else None
+        return self._held(row, first)
+
+    def refused(self) -> None:
+        Participant.objects.filter(pk=self.participant_id).update(refusals=F("refusals") + 1)
+
+    def landed(self) -> None:
+        Participant.objects.filter(pk=self.participant_id).update(refusals=0)
+
+    @staticmethod
+    def _refuse_missing(participant_exists: bool):
+        raise Refused("not_your_seat" if participant_exists else "session_closed")
+
+    @staticmethod
+    def _held(row, first=None) -> taps.Held:
+        game, status, refusals = row[0], row[1], row[2]
+        if status == Session.Status.ENDED:
+            raise Refused("session_closed")
+        if status == Session.Status.PARKED:
+            raise Refused("session_parked")
+        if game is None:
+            raise Refused("not_your_seat")
+        return taps.Held(game_id=game, refusals=refusals, first=first)
+
+
+def act(participant_id: int, message: dict) -> tuple[dict, list]:
+    """Apply one ``act`` frame from a device on Django's connection (``games.taps.tap``):
+    the answer for that device only and the batch for the caller to push, committed already.
+    A device may act only for seats it holds; a refused action changes nothing, and a stale one
+    comes back with the fresh view."""
+    return taps.tap(DeviceSeats(participant_id), message)
 
 
 async def aact(participant_id: int, message: dict) -> tuple[dict, list]:
-    """``act`` for a socket on its event loop with PostgreSQL (``games.pgpool``): the same tap,
-    driven by async psycopg. Returns the answer and the batch, which the caller sends."""
-    from games import pgpool
-
-    async with pgpool.connection() as conn:
-        return await game_pipeline.drive_async(_tap(participant_id, message), conn, _async_answer)
+    """``act`` for a socket on its event loop with PostgreSQL (``games.taps.atap``): the same
+    tap, driven by async psycopg. Returns the answer and the batch, which the caller sends."""
+    return await taps.atap(DeviceSeats(participant_id), message)
 
 
 ASK_CHANGES_PER_MINUTE = 6
@@ -986,8 +878,6 @@ def delete_session(*, session: Session) -> None:
 def _forget_on_disk() -> None:
     """SQLite (embedded mode) keeps deleted rows in its write-ahead log until a checkpoint: copy
     the log into the database file, whose freed pages are zeroed (``secure_delete``), and empty it."""
-    from django.db import connection
-
     if connection.vendor == "sqlite":
         with connection.cursor() as cursor:
             cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
