@@ -18,9 +18,9 @@ storm all take the same steps, written once in ``steps``:
 - ``drive_async``: psycopg on the socket's event loop (``games.pgpool``), for PostgreSQL: no
   thread hop, two round trips per tap (read, then save-and-append in one statement).
 
-A caller with checks of its own (classroom's "is this the device's seat?") writes them as a
-generator of its own that yields its own requests and then ``yield from steps(...)``; the
-drivers pass requests of other kinds to the caller's ``other`` answerer.
+A caller with checks of its own makes them before it drives ``steps``, and hands in the game
+if it read it on the way (``first``): a student's tap (``games.taps``) asks the classroom's
+seat check which game the device's seat plays in, then drives ``steps`` like any other move.
 
 **The concurrency rule** (this replaces "lock the game row"): nothing locks a game. A move is
 worked out from the version read and saved only if the game is still at that version and last
@@ -110,16 +110,16 @@ def steps(
     raise OperationalError("the table kept changing; try again")
 
 
-def drive_sync(steps, other=None, answerer=None):
-    """Answer ``steps``' requests on Django's connection (``other`` answers requests of the
-    caller's own kinds) and return what it returns. ``answerer``: ``games.sql_driver.answer``
-    unless told (``games.store.orm_answer`` says the same thing through the ORM)."""
+def drive_sync(steps, answerer=None):
+    """Answer ``steps``' requests on Django's connection and return what it returns.
+    ``answerer``: ``games.sql_driver.answer`` unless told (``games.store.orm_answer`` says the
+    same thing through the ORM)."""
     if answerer is None:
         answerer = sql_driver.answer
     answer = None
     try:
         while True:
-            answer = answerer(steps.send(answer), other)
+            answer = answerer(steps.send(answer))
     except StopIteration as done:
         return done.value
 
@@ -135,12 +135,12 @@ def run_sync(steps) -> Outcome:
 # --- The async psycopg driver -------------------------------------------------------------------
 
 
-async def drive_async(steps, conn, other=None):
+async def drive_async(steps, conn):
     """``drive_sync`` on ``conn``, an autocommit psycopg connection of ``games.pgpool``. The
     caller awaits ``broadcast.send`` for the batch: it is committed already."""
     answer = None
     try:
         while True:
-            answer = await async_answer(conn, steps.send(answer), other)
+            answer = await async_answer(conn, steps.send(answer))
     except StopIteration as done:
         return done.value

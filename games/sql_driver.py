@@ -94,10 +94,10 @@ def save(request: Save) -> bool:
     return True
 
 
-def answer(request, other=None):
+def answer(request):
     """``games.store.orm_answer`` with ``Read`` and ``Save`` in plain SQL."""
     if isinstance(request, Read):
         return read(request.game_id, request.action_id)
     if isinstance(request, Save):
         return save(request)
-    return orm_answer(request, other)
+    return orm_answer(request)

@@ -79,15 +79,14 @@ def unchanged(game_id: int, version: int, stamp):
     return Game.objects.filter(pk=game_id, version=version, updated_at=stamp)
 
 
-def orm_answer(request, other=None):
-    """The ORM's answer to one of the pipeline's requests; any other kind goes to ``other``
-    (a caller's own requests, such as classroom's seat check)."""
+def orm_answer(request):
+    """The ORM's answer to one of the pipeline's requests."""
     if isinstance(request, Read):
         return orm_read(request.game_id, request.action_id)
     if isinstance(request, Stored):
         return Move.objects.get(pk=request.move_id)
     if not isinstance(request, Save):
-        return other(request)
+        raise TypeError(f"not a request of games.store: {request!r}")
     with sqlite_queue.writing(), transaction.atomic():
         game = request.game
         changes = {name: getattr(game, name) for name in MOVE_CHANGES}
@@ -110,7 +109,7 @@ _MOVE_ATTRS, _MOVE_COLUMNS = _columns(Move)
 # What a move reads of its game: the columns, then the id of a move already saved under the
 # move's action id, for a game row aliased ``g``; its one parameter is the action id. A caller
 # that checks something else first reads both in one statement and hands the row to
-# ``game_from_row`` (classroom does, for a tap's seat).
+# ``game_from_row`` (a tap's seat check does: ``games.taps``).
 GAME_READ_COLUMNS = (
     ", ".join(f"g.{column}" for column in _GAME_COLUMNS) + f', (SELECT m."id" FROM "{Move._meta.db_table}" m '
     f'WHERE m."game_id" = g."id" AND m."action_id" = %s LIMIT 1)'
@@ -141,8 +140,8 @@ def _jsonb(value):
     return Jsonb(value, dumps=broadcast.encode)
 
 
-async def async_answer(conn, request, other=None):
-    """``orm_answer`` on ``conn`` with async psycopg; ``other`` is awaited for other kinds."""
+async def async_answer(conn, request):
+    """``orm_answer`` on ``conn`` with async psycopg."""
     if isinstance(request, Read):
         row = await (await conn.execute(_READ_SQL, [request.action_id, request.game_id])).fetchone()
         return game_from_row(row)
@@ -150,7 +149,7 @@ async def async_answer(conn, request, other=None):
         row = await (await conn.execute(_MOVE_SQL, [request.move_id])).fetchone()
         return Move.from_db("default", _MOVE_ATTRS, row)
     if not isinstance(request, Save):
-        return await other(conn, request)
+        raise TypeError(f"not a request of games.store: {request!r}")
     game, move = request.game, request.move
     saved = await conn.execute(
         _SAVE_MOVE_SQL,

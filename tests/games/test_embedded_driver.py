@@ -27,7 +27,7 @@ from scenarios.registry import ENGINES
 
 if os.environ["DRIVER"] == "orm":
     plain = pipeline.drive_sync
-    pipeline.drive_sync = lambda steps, other=None, answerer=None: plain(steps, other, store.orm_answer)
+    pipeline.drive_sync = lambda steps, answerer=None: plain(steps, store.orm_answer)
 
 game = services.create_game(scenario="evacuation", seed=7, seats=4)
 errors = []
