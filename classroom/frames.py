@@ -14,7 +14,7 @@ MAX_FRAME_BYTES = 4096
 def parse_frame(raw) -> dict:
     """The frame ``raw`` (text or bytes) as a JSON object with a ``type``; else ``Refused``:
     ``too_big`` past ``MAX_FRAME_BYTES``, ``bad_frame`` if it is not such an object. What each
-    type carries is checked by the service that takes it (``services.act`` for ``act``)."""
+    type carries is checked by the service that takes it (``games.taps`` for ``act``)."""
     if raw is None or len(raw) > MAX_FRAME_BYTES:
         raise Refused("too_big")
     try:
