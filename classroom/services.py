@@ -776,7 +776,7 @@ class DeviceSeats:
 
     participant_id: int
 
-    def held(self, seat: int, action_id: str) -> taps.Held:
+    def held(self, seat: int, action_id: str | None) -> taps.Held:
         with connection.cursor() as cursor:
             cursor.execute(_SEAT_SQL, [self.participant_id, seat])
             row = cursor.fetchone()

@@ -44,8 +44,9 @@ class SeatCheck(Protocol):
     """One device's seats. ``held`` and ``aheld`` raise ``Refused`` (``not_your_seat``,
     ``session_closed``, ``session_parked``) when the device may not act for ``seat``."""
 
-    def held(self, seat: int, action_id: str) -> Held:
-        """The device's seat ``seat``, on Django's connection."""
+    def held(self, seat: int, action_id: str | None) -> Held:
+        """The device's seat ``seat``, on Django's connection (``action_id``: the tap's, for a
+        seat check that reads the game too)."""
 
     async def aheld(self, conn, seat: int, action_id: str) -> Held:
         """The same on ``conn`` (``games.pgpool``), with the game beside it: one round trip."""

@@ -92,6 +92,19 @@ def test_a_device_asks_only_for_its_own_seat():
     assert device_more_time(ana.pk, ana_seat.number)["code"] == "no_more_time"
 
 
+def test_more_time_takes_the_seat_check_of_a_tap():
+    """The device's seat is checked as for a tap: a parked lesson says so, and a seat number
+    beyond any table is a frame that cannot be read."""
+    from classroom import services as classroom
+
+    session, [(ana, _), _ben] = started_session(students=2, seats_per_table=2, fill_with_bots=False, turn_seconds=30)
+    ana_seat = ana.seats.select_related("table").get()
+    near_the_end(Game.objects.get(pk=ana_seat.table.game_id), ana_seat.number)
+    assert device_more_time(ana.pk, 2**40)["code"] == "bad_frame"
+    classroom.set_paused(session=session, paused=True, parked=True)
+    assert device_more_time(ana.pk, ana_seat.number)["code"] == "session_parked"
+
+
 def test_a_move_saved_while_more_time_is_worked_out_is_kept_and_the_ask_worked_out_again():
     """Nothing locks the game row: a timer change that raced a move is read again and applied
     on top of it, so neither the move nor the fresh turn is lost."""
