@@ -22,7 +22,7 @@ from typing import Protocol
 
 from channels.db import DatabaseSyncToAsync
 
-from games import pipeline, services
+from games import pgpool, pipeline, services
 from games.models import Game, Move
 from games.refusals import Refused
 
@@ -100,8 +100,6 @@ async def atap(seats: SeatCheck, message: dict) -> tuple[dict, list]:
     game in one statement, the move saved in another. The rare follow-ups (a refusal, a refusal
     count to clear) run on a worker thread. Returns the answer and the batch, which the caller
     sends."""
-    from games import pgpool  # psycopg's pool only where a socket taps
-
     held = None
     try:
         action_id, seat, version, action = read_frame(message)
