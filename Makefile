@@ -27,9 +27,10 @@ run: $(VENV)/.run-installed
 	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py seed_demo
 	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py serve --host $(HOST) --port $(PORT)
 
-## browser: Debian's Chromium for the Playwright tests (playwright cannot download browsers here).
+## browser: Debian's Chromium headless shell for the Playwright tests (playwright cannot download
+## browsers here), and the fonts and Pango that WeasyPrint draws PDFs with.
 browser:
-	@command -v chromium >/dev/null || { apt-get update -q && apt-get install -y -q chromium fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0; }
+	@command -v chromium-headless-shell >/dev/null || { apt-get update -q && apt-get install -y -q chromium-headless-shell fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0; }
 
 ## axe: axe-core for the browser suite's accessibility checks, from the project's package-lock.json.
 axe: node_modules/axe-core/axe.min.js

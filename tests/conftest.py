@@ -8,7 +8,9 @@ import time
 
 import pytest
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# Debian's build of Chromium's headless shell, the browser Playwright itself runs headless tests in:
+# a third less CPU than the full browser for the same lesson (docs/decisions/0011-test-suite-time.md).
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium-headless-shell")
 
 
 def _reachable(host, port):
@@ -72,17 +74,44 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = 1
 
 
-@pytest.fixture
-def celery_worker(transactional_db):
-    """A real Celery worker (threads pool) consuming from the real Redis broker."""
+def _celery_worker():
+    """A real Celery worker (threads pool) consuming from the real Redis broker, as a context."""
     from celery.contrib.testing.worker import start_worker
 
     from config.celery import app
 
-    with start_worker(
+    return start_worker(
         app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=10, loglevel="WARNING"
-    ) as worker:
+    )
+
+
+@pytest.fixture
+def celery_worker(transactional_db):
+    """A real Celery worker (threads pool) consuming from the real Redis broker."""
+    with _celery_worker() as worker:
         yield worker
+
+
+@pytest.fixture(scope="module")
+def module_worker(django_db_setup, django_db_blocker):
+    """For a module whose tests share what a real worker wrote once (a finished lesson with its
+    reports): one worker for the module, the database open to the module's fixtures, and the
+    database flushed when the module is done. Its tests reach the shared data through a fixture
+    that opens the database to them as well (``django_db_blocker.unblock()``): their writes are
+    committed at once, where the worker sees them, and each test leaves the data as it found it."""
+    from django.core.management import call_command
+
+    from scoring.models import Fact
+    from scoring.outcomes import load_facts
+
+    with django_db_blocker.unblock():
+        if not Fact.objects.exists():
+            load_facts(Fact)
+        try:
+            with _celery_worker() as worker:
+                yield worker
+        finally:
+            call_command("flush", interactive=False, verbosity=0)
 
 
 class _ServerThread(threading.Thread):
@@ -106,6 +135,8 @@ class _ServerThread(threading.Thread):
             ws_per_message_deflate=False,
             ws_max_size=WS_MAX_BYTES,
             log_level="warning",
+            # A socket still open at the test's end is closed after this; the loops stop with it.
+            timeout_graceful_shutdown=5,
         )
         self.server = uvicorn.Server(config)
 
@@ -196,7 +227,10 @@ def asgi_server(transactional_db, settings):
         time.sleep(0.05)
     yield settings.PUBLIC_BASE_URL
     thread.server.should_exit = True
-    thread.join(timeout=10)
+    thread.join(timeout=30)
+    # A server still running would go on sweeping the database with its loops (bots, timers)
+    # while the next test runs, and play that test's bot seats.
+    assert not thread.is_alive(), "the test's ASGI server did not stop"
 
 
 @pytest.fixture(scope="module")
