@@ -49,8 +49,7 @@ def knowledge_base(request):
         load_facts(Fact)
 
 
-@pytest.fixture
-def finished_session(db):
+def finish_a_session():
     """Six students at two tables (bots fill the empty seats), played to the end and ended."""
     from classroom import services
     from tests.factories import started_session
@@ -60,3 +59,9 @@ def finished_session(db):
     services.end(session=session)
     session.refresh_from_db()
     return session, devices
+
+
+@pytest.fixture
+def finished_session(db):
+    """``finish_a_session`` in the test's own transaction."""
+    return finish_a_session()

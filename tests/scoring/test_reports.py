@@ -12,6 +12,7 @@ from classroom.models import Seat
 from scoring import jobs, services
 from scoring.models import DebriefSettings, Fact, Report
 from tests.factories import PASSWORD, make_teacher
+from tests.scoring.conftest import finish_a_session
 
 
 def wait_for_reports(session, timeout=180):
@@ -30,13 +31,22 @@ def pdf_text(report) -> str:
     return "\n".join(page.extract_text() for page in reader.pages)
 
 
-@pytest.fixture
-def written(celery_worker, finished_session):
-    """The finished session's reports, written by the worker after ``end`` queued them."""
-    session, devices = finished_session
+@pytest.fixture(scope="module")
+def written_once(module_worker):
+    """A finished session's reports, written by the worker after ``end`` queued them: once for
+    the module, as writing them is most of each test's time."""
+    session, devices = finish_a_session()
     status = wait_for_reports(session)
     assert status["failed"] == 0, status
     return session, devices
+
+
+@pytest.fixture
+def written(written_once, django_db_blocker):
+    """The shared finished session with its reports; a test that rewrites, breaks or reprints one
+    leaves it written and printed again."""
+    with django_db_blocker.unblock():
+        yield written_once
 
 
 def test_a_finished_session_produces_every_report(written):

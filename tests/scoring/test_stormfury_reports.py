@@ -51,14 +51,21 @@ def storm_lesson(students=4):
     return session, devices
 
 
-@pytest.fixture
-def storm_reports(celery_worker):
-    """A finished four-student Stormfury lesson (two teams of two), its reports written by the worker."""
+@pytest.fixture(scope="module")
+def storm_reports_once(module_worker):
+    """A finished four-student Stormfury lesson (two teams of two), its reports written by the
+    worker: once for the module's tests, which only read them."""
     session, devices = storm_lesson()
     classroom.end(session=session)
     status = wait_for_reports(session)
     assert status["failed"] == 0, status
     return session, devices
+
+
+@pytest.fixture
+def storm_reports(storm_reports_once, django_db_blocker):
+    with django_db_blocker.unblock():
+        yield storm_reports_once
 
 
 def pdf_text(report) -> str:
