@@ -84,22 +84,24 @@ def test_the_renderer_draws_every_screen_at_every_size(browser, asgi_server, key
     shots.mkdir(parents=True, exist_ok=True)
     fixtures, teacher = screens(scenario)
     board = scenario.engine.board()
+    # One tablet for every screen and size: the harness page is loaded afresh for each.
+    context = browser.new_context(viewport={"width": SIZES[0][0], "height": SIZES[0][1]}, base_url=asgi_server)
+    page = context.new_page()
+    errors, served = [], {}
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.route(
+        f"{asgi_server}/renderer-harness",
+        lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=served["html"]),
+    )
     for name, msg in fixtures.items():
-        html = HARNESS % {
+        served["html"] = HARNESS % {
             "css": scenario.stylesheet,
             "js": scenario.renderer,
             "fixture": json.dumps({"board": board, "message": msg, "teacher": teacher}).replace("</", "<\\/"),
         }
         for width, height in SIZES:
-            context = browser.new_context(viewport={"width": width, "height": height}, base_url=asgi_server)
-            page = context.new_page()
-            errors = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.route(
-                f"{asgi_server}/renderer-harness",
-                lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html),
-            )
+            page.set_viewport_size({"width": width, "height": height})
             page.goto("/renderer-harness")
             page.wait_for_selector("body[data-done='1']", timeout=10_000)
             where = f"{key} {name} {width}x{height}"
@@ -121,4 +123,4 @@ def test_the_renderer_draws_every_screen_at_every_size(browser, asgi_server, key
                 check_axe(page, where)
             assert page.locator("#summary *").count() > 0 or page.locator("#summary").inner_text().strip(), where
             page.screenshot(path=str(shots / f"{key}_{name}_{width}x{height}.png"), full_page=False)
-            context.close()
+    context.close()
