@@ -231,6 +231,30 @@ def asgi_server(transactional_db, settings):
     # A server still running would go on sweeping the database with its loops (bots, timers)
     # while the next test runs, and play that test's bot seats.
     assert not thread.is_alive(), "the test's ASGI server did not stop"
+    _wait_for_other_sessions_to_finish()
+
+
+def _wait_for_other_sessions_to_finish(seconds=20):
+    """A stopped server's last database work (a sweep cancelled mid-way goes on in its worker
+    thread) finishes before the test's tables are emptied: emptying them while it writes is a
+    deadlock."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + seconds
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute(
+                "SELECT query FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND state <> 'idle'"
+            )
+            busy = [row[0] for row in cursor.fetchall()]
+            if not busy:
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"database work still running after the server stopped: {busy}")
+            time.sleep(0.1)
 
 
 @pytest.fixture(scope="module")
