@@ -102,8 +102,12 @@ async def connection():
     try:
         async with asyncio.timeout(TIMEOUT_SECONDS):
             pool = await _loop_pool()
-            async with pool.connection() as conn:
+            # Not ``pool.connection()``: its commit on the way out has nothing to do in autocommit.
+            conn = await pool.getconn()
+            try:
                 yield conn
+            finally:
+                await pool.putconn(conn)
     except (psycopg.OperationalError, psycopg.InterfaceError, TimeoutError) as error:
         raise OperationalError(str(error) or "database timed out") from error
 
