@@ -200,16 +200,19 @@ def others(state, seat):
     ]
 
 
-def _seat_view(state, s, with_actions):
+def _seat_view(state, s, tablet):
+    """A seat's household as its tablet shows it, or (``tablet`` False) with only what the
+    teacher's dashboard keeps of it (``_household``): the parts only the tablet shows are then
+    left out unbuilt, as every move builds the teacher's view of every household."""
     clock = s["clock"]
     system = system_at(state, clock)
     card = None
-    if s["last_card"]:
+    if tablet and s["last_card"]:
         c = CARDS[s["last_card"][0]]
         # its real-world basis is on the board, which is filtered for the class's audience
         card = {"id": c["id"], "title": c["title"], "text": c["text"], "hour": s["last_card"][1] / 60}
     roads = []
-    for nxt, li, inbound in ADJ[s["pos"]]:
+    for nxt, li, inbound in ADJ[s["pos"]] if tablet else ():
         link = LINKS[li]
         ok = _allowed(link, inbound, system["config"])
         need = threshold(link, system)
@@ -259,22 +262,22 @@ def _seat_view(state, s, with_actions):
             "left_home": s["left_home"],
         },
         "system": _system_view(system),
-        "links": _links_view(system),
-        "timeline": _timeline_view(state, clock),
+        "links": _links_view(system) if tablet else None,
+        "timeline": _timeline_view(state, clock) if tablet else None,
         "changes": [
             {"hour": c[0] / 60, "field": c[2], "value": c[3], "source": c[4]}
             for c in state["changes"]
-            if c[0] <= clock and c[4] != "timeline"
+            if tablet and c[0] <= clock and c[4] != "timeline"
         ][-6:],
         "last_card": card,
-        "feed": [feed_line(e) for e in s["feed"]],
+        "feed": [feed_line(e) for e in (s["feed"] if tablet else s["feed"][-TEACHER_FEED:])],
         "roads": roads,
         "reason_prompt": prompt,
         "reasons": dict(s["reasons"]),
         "turns": s["turns"],
         "taps": s["taps"],
     }
-    if with_actions:
+    if tablet:
         view["actions"] = actions(state, s["seat"])
         view["fuel_price_here"] = _fuel_price_here(s, system)
         view["costs"] = _costs(s, system, view["fuel_price_here"], view["actions"])
@@ -358,7 +361,6 @@ def _household(state, s):
     full = _seat_view(state, s, False)
     for only_on_the_tablet in ("timeline", "roads", "changes", "last_card", "links", "phase", "minutes_left"):
         del full[only_on_the_tablet]
-    full["feed"] = full["feed"][-TEACHER_FEED:]
     return full
 
 
