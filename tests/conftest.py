@@ -135,8 +135,6 @@ class _ServerThread(threading.Thread):
             ws_per_message_deflate=False,
             ws_max_size=WS_MAX_BYTES,
             log_level="warning",
-            # A socket still open at the test's end is closed after this; the loops stop with it.
-            timeout_graceful_shutdown=5,
         )
         self.server = uvicorn.Server(config)
 
@@ -227,7 +225,10 @@ def asgi_server(transactional_db, settings):
         time.sleep(0.05)
     yield settings.PUBLIC_BASE_URL
     thread.server.should_exit = True
-    thread.join(timeout=30)
+    # No graceful-shutdown timeout: a socket's task cancelled in the middle of a thread-sensitive
+    # call leaves that call running in the process's one thread for such calls, where it can wait
+    # for this stopped loop for ever and stall every later server of the process.
+    thread.join(timeout=60)
     # A server still running would go on sweeping the database with its loops (bots, timers)
     # while the next test runs, and play that test's bot seats.
     assert not thread.is_alive(), "the test's ASGI server did not stop"
