@@ -25,8 +25,5 @@ class LifespanApp:
             elif message["type"] == "lifespan.shutdown":
                 for task in self.tasks:
                     task.cancel()
-                # A loop stopped in the middle of a sweep finishes that sweep's database work
-                # first: nothing of this process writes once it says it has stopped.
-                await asyncio.gather(*self.tasks, return_exceptions=True)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
