@@ -71,6 +71,36 @@ def test_a_spanish_or_dutch_view_carries_no_english_sentence(key, language):
             assert english_left(english, languages.translate_content(english, key, language)) == []
 
 
+def strings_in(value, path=""):
+    """(where, string) for every key and string value in ``value``."""
+    if isinstance(value, dict):
+        return [pair for key, item in value.items() for pair in [(path, key), *strings_in(item, f"{path}.{key}")]]
+    if isinstance(value, list):
+        return [pair for item in value for pair in strings_in(item, f"{path}[]")]
+    return [(path, value)] if isinstance(value, str) else []
+
+
+@pytest.mark.parametrize("seed", [1, 7, 23, 42])
+def test_no_evacuation_view_carries_an_english_content_word(seed):
+    """Every seat's and the teacher's view after every move of a game four kinds of households
+    play names places, cards, destinations and reasons by id: no string in it is one of the
+    scenario's English content words, so every tablet can be sent the same view."""
+    english = set(table("evacuation", "es"))
+    habits = ["cautious", "last_minute", "bank_farming", "random"]
+    state = EVACUATION.setup(seed, 4)
+    looked = 0
+    while not EVACUATION.finished(state) and looked < 4000:
+        for seat in range(4):
+            for view in (EVACUATION.view(state, seat), EVACUATION.view(state, None)):
+                assert [(where, s) for where, s in strings_in(view) if s in english] == []
+                looked += 1
+        acting = EVACUATION.to_act(state)
+        if not acting:
+            break
+        EVACUATION.apply(state, acting[0], EVACUATION_BOTS[habits[acting[0]]](state, acting[0]))
+    assert looked > 100, "a game was played through"
+
+
 def test_a_report_writes_money_the_reader_s_way_and_finds_a_place_in_lower_case():
     """A withdrawal in a report shows dollars grouped the reader's way, the symbol where the
     language puts it (as the tablet's money() does); a destination the English writes in lower
