@@ -53,4 +53,4 @@ from .roads import hops, threshold  # noqa: F401
 from .state import dump, final_system, force, load, new_state, system_at  # noqa: F401
 from .moves import ACTION_FIELDS, ACTION_WORDS, actions, apply, check, finished, legal, to_act  # noqa: F401
 from .points import results  # noqa: F401
-from .screens import TEACHER_FEED, board, feed_line, options, others, own, say, view  # noqa: F401
+from .screens import TEACHER_FEED, board, options, others, own, say, view  # noqa: F401

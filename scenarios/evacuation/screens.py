@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from ..words import english, gettext_noop, said  # gettext_noop marks sentences for the web layer to translate
+from ..words import gettext_noop, said  # gettext_noop marks sentences for the web layer to translate
 from .tables import (
     ADJ,
     BOOK,
@@ -25,7 +25,6 @@ from .tables import (
     VERSION,
     _chance_in_10,
     _needs_label,
-    _needs_say,
 )
 from .roads import _allowed, threshold
 from .state import _fuel_cost, _fuel_price_here, _seat, final_system, system_at
@@ -171,20 +170,36 @@ _FEED_SAY = {
 
 
 def say(event):
-    """What the feed line of ``event`` says (``scenarios.words.SAY``): its template and params."""
+    """What a report's line of ``event`` says (``scenarios.words.SAY``): its template and params.
+    A tablet writes the same sentences from the view's feed line (renderer.js, ``T.ev``)."""
     line = _FEED_SAY.get(event["type"])
     return line(event) if line else said(event["type"])
 
 
-def feed_line(event):
-    """``event`` as a line of a feed: its hour, type, English text and what it says."""
-    line = say(event)
-    return {
-        "hour": event["minute"] / 60,
-        "type": event["type"],
-        "text": english(line["template"], line["params"]),
-        "say": line,
-    }
+# The fields of an event its feed line is written from, by the renderer in the tablet's words.
+_FEED_FIELDS = {
+    "moved": ("to", "roll", "needs"),
+    "stuck": ("roll", "needs"),
+    "card": ("card",),
+    "arrived": ("destination",),
+    "withdrew": ("amount",),
+    "bought_fuel": ("gallons", "cost"),
+    "bought_supplies": ("units", "cost"),
+    "destination": ("destination",),
+    "towed": ("to", "cost"),
+    "sent_home": ("links",),
+    "drove_back": ("to",),
+    "no_cash": ("minutes",),
+    "supplies_short": ("short", "cost"),
+}
+
+
+def _feed_line(event):
+    """``event`` as a line of a feed: its hour, type and the ids and numbers its sentence needs."""
+    line = {"hour": event["minute"] / 60, "type": event["type"]}
+    for field in _FEED_FIELDS.get(event["type"], ()):
+        line[field] = event[field]
+    return line
 
 
 def own(state, seat):
@@ -206,37 +221,19 @@ def _seat_view(state, s, tablet):
     left out unbuilt, as every move builds the teacher's view of every household."""
     clock = s["clock"]
     system = system_at(state, clock)
-    card = None
-    if tablet and s["last_card"]:
-        c = CARDS[s["last_card"][0]]
-        # its real-world basis is on the board, which is filtered for the class's audience
-        card = {"id": c["id"], "title": c["title"], "text": c["text"], "hour": s["last_card"][1] / 60}
-    roads = []
-    for nxt, li, inbound in ADJ[s["pos"]] if tablet else ():
-        link = LINKS[li]
-        ok = _allowed(link, inbound, system["config"])
-        need = threshold(link, system)
-        odds = _needs_say(need) if ok else said(gettext_noop("closed"))
-        roads.append(
-            {
-                "to": nxt,
-                "label": NODES[nxt]["label"],
-                "link": link["id"],
-                "open": ok,
-                "needs": need,
-                "needs_label": english(odds["template"], odds["params"]),
-                "say": {**odds, "into": "needs_label"},
-            }
-        )
-    prompt = None
-    if s["prompt"]:
-        about = s["prompt"]
-        prompt = {
-            "about": about,
-            "question": REASONS[about]["question"],
-            "choices": [{"key": k, "text": v} for k, v in REASONS[about]["choices"].items()]
-            + [{"key": "skip", "text": "Skip"}],
+    # The card's title, text and basis, the places' labels and the reasons' words are the board's.
+    card = {"id": s["last_card"][0], "hour": s["last_card"][1] / 60} if tablet and s["last_card"] else None
+    roads = [
+        {
+            "to": nxt,
+            "link": LINKS[li]["id"],
+            "open": _allowed(LINKS[li], inbound, system["config"]),
+            "needs": threshold(LINKS[li], system),
         }
+        for nxt, li, inbound in (ADJ[s["pos"]] if tablet else ())
+    ]
+    about = s["prompt"]
+    prompt = {"about": about, "choices": [*REASONS[about]["choices"], "skip"]} if about else None
     view = {
         "seat": s["seat"],
         "status": s["status"],
@@ -245,7 +242,6 @@ def _seat_view(state, s, tablet):
         "phase": _phase(clock),
         "minutes_left": END - clock,
         "position": s["pos"],
-        "position_label": NODES[s["pos"]]["label"],
         "tally": {
             "fuel": s["fuel"],
             "cash": s["cash"],
@@ -270,7 +266,7 @@ def _seat_view(state, s, tablet):
             if tablet and c[0] <= clock and c[4] != "timeline"
         ][-6:],
         "last_card": card,
-        "feed": [feed_line(e) for e in (s["feed"] if tablet else s["feed"][-TEACHER_FEED:])],
+        "feed": [_feed_line(e) for e in (s["feed"] if tablet else s["feed"][-TEACHER_FEED:])],
         "roads": roads,
         "reason_prompt": prompt,
         "reasons": dict(s["reasons"]),
@@ -356,7 +352,7 @@ def _class_progress(state):
 
 def _household(state, s):
     """One household as the teacher's dashboard shows it: the seat's view without what only its
-    own tablet needs (the road choices, the timeline, the card text) and with its last few events.
+    own tablet needs (the road choices, the timeline, the last card) and with its last few events.
     It travels to every dashboard after every move, so it stays small."""
     full = _seat_view(state, s, False)
     for only_on_the_tablet in ("timeline", "roads", "changes", "last_card", "links", "phase", "minutes_left"):

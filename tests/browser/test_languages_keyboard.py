@@ -57,8 +57,8 @@ SAID = {
     "stormfury": {"start": "Your turn", "ended": "%(who)s ended their turn.", "end": "The storm is over"},
 }
 PREFIX = {"evacuation": "evac", "stormfury": "sf"}
-# How evacuation's feed lines begin in English (the engine's sentences, written on the server in
-# each reader's language): an es or nl tablet's feed and live region must carry none of them.
+# How evacuation's feed lines begin in English (the renderer writes them in the tablet's language
+# from the view's ids and numbers): an es or nl tablet's feed and live region must carry none.
 ENGLISH_FEED = re.compile(
     r"\b(Drove to|Stuck in traffic|Bought|Arrived at|Left home|Waited and|Chose the|"
     r"Took \$|Picked up|Decided to|Tropical-storm winds|Back home|Gave a reason|You arrived)"

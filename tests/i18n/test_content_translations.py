@@ -77,7 +77,7 @@ def test_a_spanish_tablet_gets_the_board_and_its_view_in_spanish():
     services.start(session=session)
     state = client.get(f"/play/{session.pk}/poll").json()
     view = json.dumps(state["views"], ensure_ascii=False)
-    assert '"position_label": "Casa"' in view
+    assert '"position": "H"' in view and '"Home"' not in view  # the board names the place
     english = languages.translate_content(state, session.scenario, "en")
     assert english == state  # English tablets get the engine's words untouched
 

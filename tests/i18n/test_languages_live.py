@@ -63,8 +63,10 @@ def test_reports_are_written_in_their_readers_language():
 
 
 def test_the_dashboard_socket_speaks_the_teachers_language():
-    """A Dutch teacher's dashboard names seats and the scenario's places in Dutch."""
+    """A Dutch teacher's dashboard names the scenario's places in Dutch: its frames name them by
+    id, and the board its page draws them with is Dutch."""
     import json
+    import re
 
     from channels.testing import WebsocketCommunicator
     from django.conf import settings
@@ -81,6 +83,7 @@ def test_the_dashboard_socket_speaks_the_teachers_language():
     assert desk.login(username=teacher.email, password=PASSWORD)
     cookies = "; ".join(f"{k}={v.value}" for k, v in desk.cookies.items())
     cookies += f"; {settings.LANGUAGE_COOKIE_NAME}=nl"
+    desk.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
 
     async def run():
         socket = WebsocketCommunicator(
@@ -95,4 +98,8 @@ def test_the_dashboard_socket_speaks_the_teachers_language():
         return snapshot
 
     text = json.dumps(async_to_sync(run)(), ensure_ascii=False)
-    assert '"Huis"' in text and '"Home"' not in text  # every household starts at home
+    assert '"position": "H"' in text and '"Home"' not in text  # every household starts at home
+    page = desk.get(f"/sessions/{session.pk}/").content.decode()
+    board_url = re.search(r'data-board-url="([^"]+)"', page).group(1).replace("&amp;", "&")
+    home = next(node for node in desk.get(board_url).json()["nodes"] if node["id"] == "H")
+    assert home["label"] == "Huis"

@@ -54,6 +54,7 @@ const T = {
   needsOdds: (t, inTen) => fmt(gettext("%(t)s+ (%(inTen)s in 10)"), { t, inTen }),
   noRoll: gettext("bridge open: no roll"),
   bridgeClosed: pgettext("bridge", "closed"),
+  roadClosed: pgettext("road", "closed"),
   closedShort: gettext("✕ closed"),
   oneWay: gettext("one-way (contraflow)"),
   full: gettext("FULL"),
@@ -169,6 +170,38 @@ const T = {
   atHour: (h) => fmt(gettext("hour %(h)s"), { h }),
   feedTitle: gettext("What happened"),
   feedEmpty: gettext("Nothing yet. The hurricane watch has just been issued."),
+  // a feed line by its type, from the line's ids and numbers and the board's words for them (w)
+  ev: {
+    moved: (e, w) => (e.roll
+      ? fmt(gettext("Drove to %(place)s (rolled %(roll)s, needed %(needs)s+)"), { place: w.place(e.to), roll: e.roll, needs: e.needs })
+      : fmt(gettext("Drove to %(place)s over the bridge"), { place: w.place(e.to) })),
+    stuck: (e) => fmt(gettext("Stuck in traffic: rolled %(roll)s, needed %(needs)s+"), { roll: e.roll, needs: e.needs }),
+    card: (e, w) => fmt(gettext("Chance: %(title)s"), { title: w.card(e.card).title }),
+    left_home: () => gettext("Left home"),
+    arrived: (e, w) => fmt(gettext("Arrived at the %(place)s"), { place: w.destination(e.destination) }),
+    home_secured: () => gettext("Put up shutters and plywood: home secured"),
+    withdrew: (e) => fmt(gettext("Took %(amount)s from the bank"), { amount: money(e.amount) }),
+    bought_home_supplies: () => gettext("Bought shutters and plywood"),
+    picked_up_friends: () => gettext("Picked up friends"),
+    bought_fuel: (e) => fmt(gettext("Bought %(gallons)s gallons for %(cost)s"), { gallons: e.gallons, cost: money(e.cost) }),
+    bought_supplies: (e) => fmt(gettext("Bought %(units)s supplies for %(cost)s"), { units: e.units, cost: money(e.cost) }),
+    lost_turn: () => gettext("Bought gas and supplies at one stop: lost a turn"),
+    destination: (e, w) => fmt(gettext("Chose the %(place)s"), { place: w.destination(e.destination) }),
+    towed: (e, w) => fmt(gettext("Towed to %(place)s for %(cost)s"), { place: w.place(e.to), cost: money(e.cost) }),
+    waited: () => gettext("Waited and watched the news"),
+    stayed_home: () => gettext("Decided to stay home"),
+    out_of_time: () => gettext("Tropical-storm winds arrived"),
+    out_of_fuel: () => gettext("Out of gas"),
+    no_route: () => gettext("No open road that way"),
+    sent_home: (e) => fmt(gettext("Back home after %(links)s roads"), { links: e.links }),
+    drove_back: (e, w) => fmt(gettext("Drove back toward home: %(place)s"), { place: w.place(e.to) }),
+    no_way_home: () => gettext("No open road leads home: you stay here"),
+    friends_drive: () => gettext("A friend took the wheel"),
+    no_cash: (e) => fmt(gettext("No cash: lost %(minutes)s minutes"), { minutes: e.minutes }),
+    supplies_short: (e) => fmt(gettext("Arrived with too few supplies: bought %(short)s for %(cost)s"), { short: e.short, cost: money(e.cost) }),
+    skipped: () => gettext("Turn skipped by the teacher"),
+    reason: () => gettext("Gave a reason"),
+  },
   roadsTitle: gettext("Roads from here"),
   roadTo: (label) => fmt(gettext("To %(label)s"), { label }),
   // results
@@ -203,6 +236,36 @@ const T = {
 };
 
 const DEFAULT_BOX = [-20, -20, 1040, 1040];
+
+// ---- the board's words ------------------------------------------------------------------------
+
+// The board's places and cards by id, looked up once per board: every label and title a view
+// names by id is the board's, which comes in the tablet's language.
+const boardWords = new WeakMap();
+
+function wordsOf(board) {
+  let w = boardWords.get(board);
+  if (!w) {
+    const nodes = {}, cards = {};
+    for (const node of board.nodes) nodes[node.id] = node;
+    for (const card of board.cards) cards[card.id] = card;
+    w = {
+      nodes, cards,
+      place: (id) => (nodes[id] ? nodes[id].label : id),
+      card: (id) => cards[id] || { id, title: id, text: "" },
+      // a destination as a sentence names it after "the": in lower case, as English writes it
+      destination: (key) => (board.destinations[key] ? board.destinations[key].label : key).toLowerCase(),
+    };
+    boardWords.set(board, w);
+  }
+  return w;
+}
+
+// One line of a feed in the tablet's words: the screen's list and its live region both say this.
+function feedText(board, e) {
+  const line = T.ev[e.type];
+  return line ? line(e, wordsOf(board)) : e.type.replace(/_/g, " ");
+}
 // Pan/zoom bounds for the 1000 × 1000 board (see kit.js attachPanZoom).
 const MAP_LIMITS = { world: [0, 0, 1000, 1000], minWidth: 220, maxWidth: 1400, alignY: 0.5, onZoom: markZoom };
 const remember = screenMemory(() => ({ box: DEFAULT_BOX.slice(), card: null }));
@@ -225,8 +288,7 @@ export function render(root, board, message, controls) {
   tablemates = (controls && controls.names) || {};
   const mem = remember(root);
   const view = message.view;
-  const nodesById = {};
-  for (const node of board.nodes) nodesById[node.id] = node;
+  const nodesById = wordsOf(board).nodes;
   const ctx = { root, board, message, controls, view, mem, nodesById };
   ctx.seatPlaying = view.status === "playing" && !view.finished;
   ctx.canAct = ctx.seatPlaying && message.status === "playing" && !message.bot;
@@ -247,9 +309,9 @@ export function render(root, board, message, controls) {
 // each other household's new place or status, and that the turn timer's bot moved when it did.
 // The first render of a screen says only the banner: the history is in "What happened".
 function news(ctx) {
-  const { view, message, mem, nodesById } = ctx;
+  const { view, message, mem, nodesById, board } = ctx;
   const feed = view.feed || [];
-  const key = (e) => `${e.hour}|${e.type}|${e.text}`;
+  const key = (e) => `${e.hour}|${e.type}|${feedText(board, e)}`;
   const seen = mem.news;
   const out = [];
   const banner = bannerText(ctx);
@@ -261,8 +323,8 @@ function news(ctx) {
     const fresh = seen.last === null ? feed : feed.slice(at + 1);
     // This seat's own feed moved on though the student did not act: the turn timer's bot did.
     if (fresh.length && !mem.acted && !message.bot && seen.timer) out.push(TIMER.botMoved);
-    for (const e of fresh) out.push(e.text);
-    if (view.reason_prompt && !seen.prompt) out.push(T.whyAsked(view.reason_prompt.question));
+    for (const e of fresh) out.push(feedText(board, e));
+    if (view.reason_prompt && !seen.prompt) out.push(T.whyAsked(board.reasons[view.reason_prompt.about].question));
     for (const o of view.others || []) {
       if (seen.others[o.seat] === undefined || seen.others[o.seat] === others[o.seat]) continue;
       const node = o.position && nodesById[o.position];
@@ -290,7 +352,7 @@ function bannerText(ctx) {
     return T.seatDone.arrivedAtDestination(ctx.board.destinations[dest].label.toLowerCase(), hourText(view.hour));
   }
   const done = T.seatDone[view.status];
-  return done ? done(view.position_label, hourText(view.hour)) : view.status;
+  return done ? done(wordsOf(ctx.board).place(view.position), hourText(view.hour)) : view.status;
 }
 
 function renderHeader(ctx) {
@@ -435,8 +497,9 @@ function renderMap(ctx) {
 // closures, what I can do here, what is closed or full, and where the other households are.
 function mapWords(ctx) {
   const { view, board, nodesById } = ctx;
-  const out = [T.mapHere(view.position_label, hourText(view.hour))];
-  const roads = (view.roads || []).map((r) => T.mapRoad(r.label, r.needs_label));
+  const place = wordsOf(board).place;
+  const out = [T.mapHere(place(view.position), hourText(view.hour))];
+  const roads = (view.roads || []).map((r) => T.mapRoad(place(r.to), r.open ? needsText(r, board) : T.roadClosed));
   out.push(roads.length ? `${T.mapRoads} ${roads.join("; ")}.` : T.mapNoRoads);
   const can = [];
   for (const a of view.actions || []) {
@@ -573,11 +636,12 @@ function group(title, buttons, cls) {
 
 function renderPrompt(ctx) {
   const p = ctx.view.reason_prompt;
-  const buttons = p.choices.map((c, i) => actionButton(ctx, { type: "reason", about: p.about, choice: c.key },
-    { label: c.key === "skip" ? T.skip : c.text, cls: c.key === "skip" ? "evac-act--skip" : "evac-act--reason", next: i === 0 }));
+  const reason = ctx.board.reasons[p.about];
+  const buttons = p.choices.map((c, i) => actionButton(ctx, { type: "reason", about: p.about, choice: c },
+    { label: c === "skip" ? T.skip : reason.choices[c], cls: c === "skip" ? "evac-act--skip" : "evac-act--reason", next: i === 0 }));
   return h("section", { class: "evac-prompt", "aria-labelledby": "evac-prompt-q" },
     h("p", { class: "evac-prompt-kicker", text: T.why }),
-    h("h2", { id: "evac-prompt-q", text: p.question }),
+    h("h2", { id: "evac-prompt-q", text: reason.question }),
     h("div", { class: "evac-buttons evac-buttons--reasons" }, buttons));
 }
 
@@ -585,21 +649,16 @@ function renderCard(ctx) {
   const { view, mem } = ctx;
   const card = view.last_card;
   if (!card) return null;
+  const full = wordsOf(ctx.board).card(card.id);
   const key = `${card.id}@${card.hour}`;
   if (!mem.card || mem.card.key !== key) mem.card = { key, turns: view.turns };
   const fresh = ctx.seatPlaying && mem.card.turns === view.turns && card.hour >= view.hour - 3;
   const el = h("section", { class: "evac-card" + (fresh ? " is-fresh" : ""), "aria-labelledby": "evac-card-title" },
     h("p", { class: "evac-card-kicker" }, T.cardTitle, fresh ? h("span", { class: "evac-new", text: T.cardNew }) : null, ` · ${T.cardAt(hourText(card.hour))}`),
-    h("h2", { id: "evac-card-title", text: card.title }),
-    h("p", { class: "evac-card-text", text: card.text }),
-    cardBasis(ctx.board, card));
+    h("h2", { id: "evac-card-title", text: full.title }),
+    h("p", { class: "evac-card-text", text: full.text }),
+    full.basis ? basisBlock({ text: full.basis, source: full.source, url: full.url, grade: full.grade }, T, "evac-card-basis") : null);
   return { el, fresh };
-}
-
-// The card's real-world basis with its grade, source and link, from the board's copy of the card.
-function cardBasis(board, card) {
-  const full = (board.cards || []).find((c) => c.id === card.id) || card;
-  return full.basis ? basisBlock({ text: full.basis, source: full.source, url: full.url, grade: full.grade }, T, "evac-card-basis") : null;
 }
 
 function renderActions(ctx) {
@@ -678,7 +737,7 @@ function renderActions(ctx) {
       h("summary", { text: T.morePlaces(groups.more.length) }), h("div", { class: "evac-buttons" }, sorted(groups.more)))
     : null;
   const parts = [
-    group(T.groupHere(here ? here.label : view.position_label), sorted(groups.here)),
+    group(T.groupHere(here ? here.label : view.position), sorted(groups.here)),
     groups.fuel.length ? group(T.groupFuel(T.money(view.fuel_price_here)), sorted(groups.fuel)) : null,
     group(T.groupSupplies(T.money(view.system.supply_price)), sorted(groups.supplies)),
     group(T.groupDrive, sorted(groups.drive), "evac-group--drive"),
@@ -699,8 +758,7 @@ function renderSystem(ctx) {
     h("li", { class: s.bridges[b] ? "is-open" : "is-closed" }, `${T.bridgeNames[b] || b}: `, h("strong", { text: s.bridges[b] ? T.open : T.bridgeClosed.toUpperCase() }))));
   const places = h("ul", { class: "evac-inline" }, Object.keys(s.destinations).map((d) =>
     h("li", { class: s.destinations[d] ? "is-open" : "is-closed" }, `${board.destinations[d] ? board.destinations[d].label : d}: `, h("strong", { text: s.destinations[d] ? T.taking : T.notTaking.toUpperCase() }))));
-  const cards = {};
-  for (const c of board.cards) cards[c.id] = c;
+  const cards = wordsOf(board).cards;
   const changes = (view.changes || []).slice().reverse().map((c) =>
     h("li", {}, h("span", { class: "evac-hour", text: T.hourShort(hourText(c.hour)) }), " ", cards[c.source] ? T.changeBy(cards[c.source].title) : c.source));
   return box("evac", "system", "sys", T.systemTitle,
@@ -716,19 +774,21 @@ function renderSystem(ctx) {
 }
 
 function renderFeed(ctx) {
-  const feed = (ctx.view.feed || []).slice().reverse();
+  const { view, board } = ctx;
+  const feed = (view.feed || []).slice().reverse();
   return box("evac", "feed", "feed", T.feedTitle,
     feed.length
       ? h("ol", {}, feed.map((e) => h("li", { class: "evac-ev evac-ev--" + e.type },
-        h("span", { class: "evac-hour", text: T.hourShort(hourText(e.hour)) }), h("span", { text: e.text }))))
+        h("span", { class: "evac-hour", text: T.hourShort(hourText(e.hour)) }), h("span", { text: feedText(board, e) }))))
       : h("p", { class: "evac-muted", text: T.feedEmpty }));
 }
 
 function renderRoads(ctx) {
-  const roads = ctx.view.roads || [];
-  return box("evac", "roads", "roads", `${T.roadsTitle} (${ctx.view.position_label})`,
-    h("ul", {}, roads.map((r) => h("li", { class: r.open ? "is-open" : "is-closed" },
-      h("span", { text: T.roadTo(r.label) }), h("strong", { text: r.open ? needsText(r, ctx.board) : T.closedShort })))));
+  const { view, board } = ctx;
+  const place = wordsOf(board).place;
+  return box("evac", "roads", "roads", `${T.roadsTitle} (${place(view.position)})`,
+    h("ul", {}, (view.roads || []).map((r) => h("li", { class: r.open ? "is-open" : "is-closed" },
+      h("span", { text: T.roadTo(place(r.to)) }), h("strong", { text: r.open ? needsText(r, ctx.board) : T.closedShort })))));
 }
 
 // A road's roll in the tablet's words: the threshold and its odds come in the view and board.
@@ -794,9 +854,9 @@ export function summary(board, teacherView, table) {
         stat(T.colHour, T.hour(hourText(v.hour))),
         stat(T.colFuel, T.gallons(v.tally.fuel), v.tally.fuel <= 2),
         stat(T.colCash, T.money(v.tally.cash), v.tally.cash < 0),
-        stat(T.colPlace, v.position_label)),
+        stat(T.colPlace, wordsOf(board).place(v.position))),
       last.length ? h("ol", { class: "evac-sum-events", "aria-label": T.colEvents },
-        last.map((e) => h("li", {}, h("span", { class: "evac-hour", text: T.hourShort(hourText(e.hour)) }), " ", e.text))) : null);
+        last.map((e) => h("li", {}, h("span", { class: "evac-hour", text: T.hourShort(hourText(e.hour)) }), " ", feedText(board, e)))) : null);
   });
   return h("div", { class: "evac-summary" },
     h("p", { class: "evac-sum-title", text: T.summaryCaption }),

@@ -143,7 +143,30 @@ def test_the_odds_shown_for_a_road_are_the_faces_of_the_die_that_pass():
         events = ENGINE.apply(state, 0, {"type": "drive", "to": road["to"]})
         passes += any(e["type"] == "moved" for e in events)
     assert passes == chance[str(road["needs"])]
-    assert road["needs_label"] == f"needs {road['needs']}+ ({passes} in 10)"
+
+
+@pytest.mark.parametrize("seed", [7, 23])
+def test_a_feed_line_carries_what_its_sentence_shows_as_ids_and_numbers(seed):
+    """The tablet writes each feed line in its own words from the line alone: it carries the
+    numbers the report's sentence of the same event shows and the id of the place, card or
+    destination that sentence names, and no words."""
+    named = {"place": ("to", "destination"), "title": ("card",)}
+    policies = [BOTS[name] for name in ("cautious", "last_minute", "bank_farming", "random")]
+    state = ENGINE.setup(seed, 4)
+    seen = set()
+    while not ENGINE.finished(state):
+        seat = ENGINE.to_act(state)[0]
+        ENGINE.apply(state, seat, policies[seat](state, seat))
+        for line, event in zip(ENGINE.view(state, seat)["feed"], state["seats"][seat]["feed"], strict=True):
+            assert line["hour"] == event["minute"] / 60 and line["type"] == event["type"]
+            for name, value in rules.say(event)["params"].items():
+                if name in named:
+                    assert any(line.get(key) == event.get(key) is not None for key in named[name]), (name, line)
+                else:
+                    assert line[name] == value, (name, line)
+            assert not {"text", "say"} & line.keys()
+            seen.add(line["type"])
+    assert {"moved", "stuck", "card", "arrived", "withdrew", "bought_fuel", "destination", "towed"} <= seen
 
 
 def test_closed_and_one_way_roads_match_the_roads_from_here():
