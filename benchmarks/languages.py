@@ -1,28 +1,32 @@
-"""What a tablet in another language costs the live path, one line per figure (``name: value unit``).
+"""What a tablet in another language costs the server, one line per figure (``name: value unit``).
 
     python -m benchmarks.languages
 
-A Spanish or Dutch tablet's socket frames are decoded, their content words translated and
-encoded again before they are sent (``classroom.languages.translate_content_text``); English
-tablets skip this. The figure is the CPU time per frame for a seat's full view a few turns into
-a game, best of three runs of 2,000 frames, in this process's CPU time.
+Frames carry ids and numbers, the same bytes for every tablet: a Spanish or Dutch tablet costs
+the live path nothing per frame. Its words come with the scenario's board, translated once per
+page load (``/games/board/<key>.json?...&lang=``, which browsers then keep for good). Figures,
+per scenario: the size of a seat's full view a few turns into a game (what every frame of that
+kind costs to encode and send, in every language), and the CPU time to build the Spanish board,
+best of three runs, in this process's CPU time with Django set up (so gettext is counted).
 """
 
 from __future__ import annotations
 
-import json
+import os
 import time
-from pathlib import Path
 
-import orjson
+import django
 
-from scenarios import words
-from scenarios.evacuation import ENGINE as EVACUATION
-from scenarios.evacuation.bots import BOTS as EVACUATION_BOTS, POLICY_BOT as EVACUATION_POLICY
-from scenarios.stormfury import ENGINE as STORMFURY
-from scenarios.stormfury.bots import BOTS as STORMFURY_BOTS, POLICY_BOT as STORMFURY_POLICY
+from benchmarks import sized
 
-ROOT = Path(__file__).resolve().parent.parent
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django.setup()
+
+from django.utils import translation  # noqa: E402
+
+from classroom import languages  # noqa: E402
+from games import broadcast  # noqa: E402
+from scenarios import registry  # noqa: E402
 
 
 def a_view(engine, bot, seats=4, steps=12):
@@ -35,27 +39,27 @@ def a_view(engine, bot, seats=4, steps=12):
     return {"type": "view", "seat": 0, "version": 12, "view": engine.view(state, 0)}
 
 
-def per_frame_us(message, table, frames=2000, runs=3):
-    text = orjson.dumps(message).decode()
+def board_ms(key, language, runs):
+    """The CPU time of one translated board, best of ``runs`` (the board endpoint's work)."""
+    board = registry.engine(key).board()
     best = None
     for _ in range(runs):
         start = time.process_time()
-        for _ in range(frames):
-            orjson.dumps(words.translate_words(orjson.loads(text), table)).decode()
-        spent = (time.process_time() - start) / frames * 1e6
+        with translation.override(language):
+            languages.translate_content(board, key, language)
+        spent = (time.process_time() - start) * 1000
         best = spent if best is None else min(best, spent)
-    return best, len(text)
+    return best
 
 
 def main():
-    for key, engine, bots, policy in (
-        ("evacuation", EVACUATION, EVACUATION_BOTS, EVACUATION_POLICY),
-        ("stormfury", STORMFURY, STORMFURY_BOTS, STORMFURY_POLICY),
-    ):
-        table = json.loads((ROOT / "scenarios" / key / "content" / "translations" / "es.json").read_text("utf-8"))
-        us, size = per_frame_us(a_view(engine, bots[policy]), table)
-        print(f"translate_view_{key}_us: {us:.0f} us")
-        print(f"view_{key}_bytes: {size} bytes")
+    runs = sized(3, 1)
+    for scenario in registry.all():
+        if "tests" in scenario.package:
+            continue
+        view = a_view(registry.engine(scenario.key), scenario.bots[scenario.policy_bot])
+        print(f"view_{scenario.key}_bytes: {len(broadcast.encode(view))} bytes")
+        print(f"board_{scenario.key}_es_ms: {board_ms(scenario.key, 'es', runs):.2f} ms")
 
 
 if __name__ == "__main__":

@@ -145,10 +145,9 @@ class PlayConsumer(Consumer):
             return
         self.participant_id = participant.pk
         self.token_hash = participant.token_hash
-        # this socket's task speaks the tablet's language (refusals, seat names) from here on,
-        # and its views carry the scenario's content words in it (classroom.languages)
+        # this socket's task speaks the tablet's language from here on (refusals); its frames carry
+        # ids and numbers only, the same for every tablet: the words are the board's and the page's
         translation.activate(participant.language)
-        self.language, self.scenario = participant.language, participant.session.scenario
         self.device = _devices.setdefault(self.participant_id, DeviceSockets())
         self.limit, self.act_limit = self.device.limit, self.device.act_limit
         self.flooded = False
@@ -181,12 +180,6 @@ class PlayConsumer(Consumer):
 
     async def send_json(self, message):
         await self.send(text_data=broadcast.encode(message))
-
-    async def send(self, text_data=None, bytes_data=None, close=False):
-        """Every frame to this tablet, with the content words in its language."""
-        if text_data is not None and getattr(self, "language", "en") != "en":
-            text_data = languages.translate_content_text(text_data, self.scenario, self.language)
-        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def send_state(self):
         """The lobby state, then the full view of every seat this device holds."""
@@ -354,9 +347,9 @@ class DashboardConsumer(Consumer):
             return
         self.seq, self.dirty, self.games, self.summaries, self.roster = 0, True, set(), {}, None
         self.teacher_id = session.teacher_id
-        # the teacher's language (their browser's choice): seat names, and content words in summaries
-        self.language, self.scenario = languages.from_scope(self.scope), session.scenario
-        translation.activate(self.language)
+        # the teacher's language (their browser's choice), for what the server writes in words
+        # (a table's subtitle); the summaries carry ids, named from the board by the page
+        translation.activate(languages.from_scope(self.scope))
         await self.accept()
         await self.channel_layer.group_add(accounts.teacher_group(self.teacher_id), self.channel_name)
         await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
@@ -401,12 +394,6 @@ class DashboardConsumer(Consumer):
                     logger.exception("Dashboard snapshot failed for session %s", self.session_id)
                     self.dirty = True
             await asyncio.sleep(self.FLUSH_SECONDS * random.uniform(0.7, 1.0))
-
-    async def send(self, text_data=None, bytes_data=None, close=False):
-        """Every frame to this dashboard, with the content words in the teacher's language."""
-        if text_data is not None and getattr(self, "language", "en") != "en":
-            text_data = languages.translate_content_text(text_data, self.scenario, self.language)
-        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def flush(self, recheck=True):
         if recheck:

@@ -7,8 +7,6 @@ pages and projector follow the teacher's browser, and the class packet the teach
 when the session was opened or ended.
 """
 
-import json
-
 from django.conf import settings
 from django.utils import translation
 
@@ -65,59 +63,12 @@ def content_translations(scenario: str, language: str) -> dict:
 
 
 def translate_content(value, scenario: str, language: str):
-    """A view, board or answer for a reader in ``language``: its content words translated and its
-    sentences (``scenarios.words.SAY``) written in that language."""
+    """A scenario's content for a reader in ``language`` (its board, a printable, a debrief's
+    page): its content words translated and its sentences (``scenarios.words.SAY``) written in
+    that language; people's names in a debrief are ``scenarios.words.Typed`` and never looked up.
+    Frames never go through here: views, summaries and answers carry ids and numbers, the same
+    for every reader, and each screen names them from the board it holds."""
     if language == settings.LANGUAGE_CODE:
         return value
     with translation.override(language):
         return words.translate_words(value, content_translations(scenario, language))
-
-
-def translate_frame(frame: dict, scenario: str, language: str) -> dict:
-    """A message to a tablet or a dashboard for a reader in ``language``: only what the game and
-    the scenario wrote in it is translated (views, summaries, the class panel), never the
-    people's parts of it (nicknames in the lobby, the roster, alerts and standings), which are
-    passed on as they were typed."""
-    if language == settings.LANGUAGE_CODE:
-        return frame
-    kind = frame.get("type")
-    if kind == "lobby":
-        return frame
-    if kind == "state":
-        return {**frame, "views": translate_content(frame["views"], scenario, language)}
-    if kind == "dashboard":
-        tables = [
-            {
-                **table,
-                "summary": translate_content(table["summary"], scenario, language),
-                "subtitle": translate_content(table["subtitle"], scenario, language),
-            }
-            for table in frame["tables"]
-        ]
-        standings = frame["standings"]
-        if standings.get("rows"):
-
-            def translated(row):
-                return {**row, "breakdown": translate_content(row["breakdown"], scenario, language)}
-
-            standings = {
-                **standings,
-                "rows": [translated(r) for r in standings["rows"]],
-                "class": [translated(r) for r in standings["class"]],
-            }
-        return {
-            **frame,
-            "storm": translate_content(frame["storm"], scenario, language),
-            "tables": tables,
-            "standings": standings,
-        }
-    return translate_content(frame, scenario, language)  # a view, an answer: the game's own words
-
-
-def translate_content_text(text: str, scenario: str, language: str) -> str:
-    """The same for a message already encoded as JSON text (the socket's frames)."""
-    from games import broadcast
-
-    if language == settings.LANGUAGE_CODE or not text.startswith("{"):
-        return text
-    return broadcast.encode(translate_frame(json.loads(text), scenario, language))

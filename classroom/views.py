@@ -194,7 +194,7 @@ def session_detail(request, pk):
 def session_dashboard_json(request, pk):
     """The dashboard snapshot over plain HTTP, for networks that block WebSockets."""
     session = _own_session(request, pk)
-    return JsonResponse(languages.translate_frame(selectors.dashboard(session), session.scenario, languages.current()))
+    return JsonResponse(selectors.dashboard(session))
 
 
 @login_required
@@ -488,7 +488,7 @@ def play_act(request, pk):
     except (OperationalError, InterfaceError):  # the database is briefly out of reach
         return _refusal(Refused("unavailable"), message.get("id"))
     broadcast.push_after_commit(batch)
-    return JsonResponse(languages.translate_content(answer, session.scenario, participant.language))
+    return JsonResponse(answer)
 
 
 def _poll_state(pk, token, first):
@@ -499,7 +499,7 @@ def _poll_state(pk, token, first):
     if first and not buckets.allow(f"frames:{participant.pk}", rate=MAX_FRAMES_PER_SECOND, burst=MAX_FRAMES_PER_SECOND):
         return "too_fast"
     services.touch(participant=participant)
-    return languages.translate_frame(selectors.device_state(participant), session.scenario, participant.language)
+    return selectors.device_state(participant)
 
 
 async def play_poll(request, pk):
