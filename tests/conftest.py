@@ -228,7 +228,7 @@ def asgi_server(transactional_db, settings):
     # No graceful-shutdown timeout: a socket's task cancelled in the middle of a thread-sensitive
     # call leaves that call running in the process's one thread for such calls, where it can wait
     # for this stopped loop for ever and stall every later server of the process.
-    thread.join(timeout=60)
+    thread.join(timeout=120)  # a loaded machine can take a minute to close its last sockets
     # A server still running would go on sweeping the database with its loops (bots, timers)
     # while the next test runs, and play that test's bot seats.
     assert not thread.is_alive(), "the test's ASGI server did not stop"

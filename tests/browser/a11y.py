@@ -46,8 +46,15 @@ def axe_violations(page, *, include=None):
     )
 
 
+SETTLED_JS = """() => document.getAnimations().every((a) => a.playState !== 'running'
+  || a.effect.getComputedTiming().iterations === Infinity)"""
+
+
 def check_axe(page, where: str, *, include=None):
-    """Fails on any serious or critical axe-core violation, saying where it was found."""
+    """Fails on any serious or critical axe-core violation, saying where it was found. Judged
+    once every finite animation has ended, so a line fading in is judged at its final colours,
+    not caught half-way."""
+    page.wait_for_function(SETTLED_JS, timeout=15_000)
     bad = [v for v in axe_violations(page, include=include) if v["impact"] in BLOCKING]
     if bad:
         lines = [f"{v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"]) for v in bad]

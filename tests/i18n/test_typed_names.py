@@ -57,7 +57,7 @@ async def socket_frames(path, cookies, count):
     """The first ``count`` frames a socket at ``path`` is sent, as the text it was sent."""
     headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"cookie", cookies.encode())]
     socket = WebsocketCommunicator(application, path, headers=headers)
-    connected, _ = await socket.connect()
+    connected, _ = await socket.connect(timeout=10)
     assert connected
     try:
         return [await socket.receive_from(timeout=10) for _ in range(count)]
