@@ -289,7 +289,9 @@ function connect() {
 function onClosed(opened, code) {
   ws = null;
   if (code === 4403) { location.href = "/join"; return; }
-  wsFailures = opened ? 1 : wsFailures + 1;
+  // A socket that could not open while the device is offline says nothing about the network
+  // blocking sockets: only failures while online count toward slow mode.
+  wsFailures = opened ? 1 : navigator.onLine === false ? Math.max(wsFailures, 1) : wsFailures + 1;
   if (wsFailures >= 3) {
     // The network will not hold a socket: play on over HTTP, and try the socket again later.
     if (state.mode !== "fallback") { state.mode = "fallback"; startPolling(); render(); }
