@@ -205,27 +205,10 @@ def _by_case(translations: dict) -> dict:
     return _kept(_BY_CASE, translations, lambda: {k.lower(): v for k, v in translations.items()})
 
 
-# A view's sentences come back frame after frame (a feed keeps its last lines), so each table of
-# content words remembers those it has written: the same line costs a dict lookup instead of
-# gettext and formatting (benchmarks.languages).
-_WRITTEN: dict = {}  # id(translations) -> (translations, {(template, params): sentence})
-_WRITTEN_MOST = 20_000
-
-
 def _spoken(line: dict, translations: dict) -> dict:
     say = line[SAY]
     out = {key: translate_words(item, translations) for key, item in line.items() if key != SAY}
-    template, params = say["template"], say.get("params") or {}
-    if translations:
-        written, key = _kept(_WRITTEN, translations, dict), (template, *params.items())
-        text = written.get(key)
-        if text is None:
-            text = sentence(template, params, translations)
-            if len(written) >= _WRITTEN_MOST:
-                written.clear()
-            written[key] = text
-    else:
-        text = sentence(template, params, translations)
+    text = sentence(say["template"], say.get("params") or {}, translations)
     if text is not None:
         out[say.get("into", "text")] = text
     return out
