@@ -54,7 +54,8 @@ def check_axe(page, where: str, *, include=None):
     """Fails on any serious or critical axe-core violation, saying where it was found. Judged
     once every finite animation has ended, so a line fading in is judged at its final colours,
     not caught half-way."""
-    page.wait_for_function(SETTLED_JS, timeout=15_000)
+    # Polled on a timer, not on animation frames, which a busy renderer may hold back.
+    page.wait_for_function(SETTLED_JS, polling=100, timeout=30_000)
     bad = [v for v in axe_violations(page, include=include) if v["impact"] in BLOCKING]
     if bad:
         lines = [f"{v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"]) for v in bad]

@@ -1,5 +1,7 @@
 """A whole evacuation lesson in real browsers: a teacher and students on their own tablets."""
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -115,5 +117,11 @@ def test_parked_lesson_resumes_on_a_reloaded_tablet(browser, asgi_server):
     expect(student.locator("button.evac-act:not([disabled])").first).to_be_visible()
     from tests.browser.lesson import tap_once
 
-    tap_once(student, "Ana", session_id)
-    assert len(moves(session_id, seat=0)) == before + 1
+    assert tap_once(student, "Ana", session_id)
+    # the tap is stored once, however long a loaded server takes to answer it
+    student.wait_for_function("() => !document.querySelector('button.evac-act[disabled]')", timeout=30_000)
+    deadline = time.monotonic() + 30
+    while len(moves(session_id, seat=0)) == before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    notice = student.locator("#notice").inner_text()
+    assert len(moves(session_id, seat=0)) == before + 1, f"no move stored; the tablet says: {notice!r}"

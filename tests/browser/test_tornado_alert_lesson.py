@@ -18,6 +18,7 @@ from tests.conftest import in_thread
 pytestmark = pytest.mark.browser
 NAMES = ["Ana", "Ben", "Chloe", "Dev"]
 SLAP = "() => { const b = document.querySelector('button.ta-slap'); if (b && !b.disabled) { b.click(); return true; } return false; }"
+SLAP_AT = "(at) => { delete window.slapped; setTimeout(() => { window.slapped = (" + SLAP + ")(); }, at - Date.now()); }"
 
 
 def knowledge_base():
@@ -95,7 +96,14 @@ def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_
     shoot(others[0], "before_slap")
     expect(others[0].locator(".ta-banner")).to_contain_text("Your connection:")
 
-    slapped = [page for page in students.values() if page.evaluate(SLAP)]  # everyone at once
+    # Everyone at once: each tablet is set to slap at the same instant of the shared clock, so a
+    # slow test thread cannot spread the slaps past the race window.
+    at = others[0].evaluate("() => Date.now()") + 2_000
+    for page in students.values():
+        page.evaluate(SLAP_AT, at)
+    for page in students.values():
+        page.wait_for_function("() => window.slapped !== undefined", polling=50, timeout=15_000)
+    slapped = [page for page in students.values() if page.evaluate("() => window.slapped")]
     assert len(slapped) == 3
     winners = []
     for page in slapped:
