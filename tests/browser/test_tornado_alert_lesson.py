@@ -18,7 +18,9 @@ from tests.conftest import in_thread
 pytestmark = pytest.mark.browser
 NAMES = ["Ana", "Ben", "Chloe", "Dev"]
 SLAP = "() => { const b = document.querySelector('button.ta-slap'); if (b && !b.disabled) { b.click(); return true; } return false; }"
-SLAP_AT = "(at) => { delete window.slapped; setTimeout(() => { window.slapped = (" + SLAP + ")(); }, at - Date.now()); }"
+SLAP_AT = (
+    "(at) => { delete window.slapped; setTimeout(() => { window.slapped = (" + SLAP + ")(); }, at - Date.now()); }"
+)
 
 
 def knowledge_base():
