@@ -24,7 +24,6 @@ from .tables import (
     START,
     VERSION,
     _chance_in_10,
-    _needs_label,
 )
 from .roads import _allowed, threshold
 from .state import _fuel_cost, _fuel_price_here, _seat, final_system, system_at
@@ -47,14 +46,6 @@ def board():
         "links": [
             {
                 **link,
-                "black_label": _needs_label(link["black"]),
-                "red_label": _needs_label(link["red"]),
-                "contraflow_black_label": _needs_label(None if link["bridge"] else max(1, link["black"] - 2))
-                if link["contraflow"]
-                else None,
-                "contraflow_red_label": _needs_label(None if link["bridge"] else max(1, link["red"] - 2))
-                if link["contraflow"]
-                else None,
                 "needs": {column: threshold(link, system) for column, system in _NEED_COLUMNS.items()},
             }
             for link in LINKS
@@ -76,7 +67,6 @@ def board():
             "clock": BOOK["clock"],
             "time_points": BOOK["time_points"],
         },
-        "die": "d10, 0 counts as 10; a road marked 3 needs 3 or more: 'needs 3+ (8 in 10)'",
     }
 
 

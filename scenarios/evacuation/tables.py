@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..base import IllegalAction, load_content, rules_fingerprint
-from ..words import english, gettext_noop, said  # gettext_noop marks sentences for the web layer to translate
+from ..words import gettext_noop  # gettext_noop marks sentences for the web layer to translate
 
 
 VERSION = "1.2.0"
@@ -162,18 +162,6 @@ OPTION_DEFAULTS = {o["name"]: o["default"] for o in OPTIONS}
 def _chance_in_10(threshold):
     """Of the d10's ten faces (``_die``: 1..10), how many make a road that needs ``threshold``."""
     return 11 - threshold
-
-
-def _needs_say(threshold):
-    """What a road's odds say (``scenarios.words.SAY``), for its ``needs_label``."""
-    if threshold is None:
-        return said(gettext_noop("bridge: open means no roll"))
-    return said(gettext_noop("needs %(needs)s+ (%(chance)s in 10)"), needs=threshold, chance=_chance_in_10(threshold))
-
-
-def _needs_label(threshold):
-    line = _needs_say(threshold)
-    return english(line["template"], line["params"])
 
 
 def _refuse(code, message, **params):

@@ -10,7 +10,6 @@ from scenarios.base import IllegalAction
 from scenarios.registry import ENGINES
 from scenarios.base import roll
 from scenarios.evacuation import ENGINE, rules
-from scenarios.evacuation.tables import _needs_label
 from scenarios.evacuation.points import _arrival_points
 from scenarios.evacuation.roads import _routes
 from scenarios.evacuation.state import _add_change, _die, _draw_card
@@ -59,14 +58,16 @@ def test_die_is_the_base_stream():
     assert [_die(state, s) for _ in range(30)] == [roll(9, "move", 1, n) for n in range(30)]
 
 
-def test_threshold_labels():
-    """A road marked 3 is shown as 'needs 3+ (8 in 10)', never as a percentage."""
-    assert _needs_label(3) == "needs 3+ (8 in 10)"
-    assert _needs_label(1) == "needs 1+ (10 in 10)"
+def test_the_board_gives_each_road_its_roll_and_odds_as_numbers():
+    """A road marked 3 needs a roll of 3 or more on a d10 (0 counts as 10): 8 in 10. The board
+    carries the numbers for every numbering and contraflow; the tablet writes the words, so the
+    board holds no English odds sentence and never a percentage."""
     board = ENGINE.board()
-    link = next(lk for lk in board["links"] if lk["black"] == 3)
-    assert link["black_label"] == "needs 3+ (8 in 10)"
-    assert "%" not in json.dumps(board["links"])
+    assert board["chance_in_10"]["3"] == 8 and board["chance_in_10"]["1"] == 10
+    link = next(lk for lk in board["links"] if lk["black"] == 3 and not lk["bridge"])
+    assert link["needs"]["black"] == 3
+    text = json.dumps(board["links"])
+    assert "%" not in text and "needs" not in text.replace('"needs"', "") and " in 10" not in text
 
 
 def test_no_django_under_engines():
