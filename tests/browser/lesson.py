@@ -111,6 +111,24 @@ def tap_once(page, nickname, session_id) -> bool:
     return True
 
 
+def tap_stored(page, nickname, session_id, stored, tries=4) -> None:
+    """Tap as ``tap_once`` until the server has stored one more of this student's moves
+    (``stored()`` counts them). A tap chosen on a view the table has moved past (a bot's move
+    changed this seat's choices meanwhile, likelier on a busy machine or by long-poll) is refused
+    as stale and the tablet shows the fresh view: the student taps again, as a child would. The
+    buttons come back only once the server has answered, so by then the move is stored or not."""
+    before = stored()
+    for _ in range(tries):
+        tap_once(page, nickname, session_id)
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            if stored() > before:
+                return
+            time.sleep(0.2)
+    notice = page.locator("#notice").inner_text() if page.locator("#notice").count() else ""
+    raise AssertionError(f"{tries} taps stored no move; the tablet says {notice!r}")
+
+
 def _tap(page, nickname, session_id):
     """Tap the policy's choice (else a safe one) among the enabled buttons, and wait for the
     server's answer (and any question the tap asked, answered in the page, to close)."""

@@ -1,13 +1,11 @@
 """A whole evacuation lesson in real browsers: a teacher and students on their own tablets."""
 
-import time
-
 import pytest
 from playwright.sync_api import expect
 
 from classroom.models import Session
 from games.models import Game, Move
-from tests.browser.lesson import create_session, play_to_the_end, student_page, teacher_page
+from tests.browser.lesson import create_session, play_to_the_end, student_page, tap_once, tap_stored, teacher_page
 from tests.conftest import in_thread
 
 pytestmark = pytest.mark.browser
@@ -78,8 +76,6 @@ def test_bell_rings_finish_with_bots(browser, asgi_server):
     code, session_id = create_session(teacher, bots=False)
     students = {name: student_page(browser, asgi_server, code, name) for name in NAMES[:2]}
     teacher.get_by_role("button", name="Start the game").click()
-    from tests.browser.lesson import tap_once
-
     for name, page in students.items():
         expect(page.locator(".evac-actions")).to_be_visible()
         tap_once(page, name, session_id)
@@ -115,13 +111,5 @@ def test_parked_lesson_resumes_on_a_reloaded_tablet(browser, asgi_server):
     teacher.get_by_role("button", name="Resume").click()
     student.reload()
     expect(student.locator("button.evac-act:not([disabled])").first).to_be_visible()
-    from tests.browser.lesson import tap_once
-
-    assert tap_once(student, "Ana", session_id)
-    # the tap is stored once, however long a loaded server takes to answer it
-    student.wait_for_function("() => !document.querySelector('button.evac-act[disabled]')", timeout=30_000)
-    deadline = time.monotonic() + 30
-    while len(moves(session_id, seat=0)) == before and time.monotonic() < deadline:
-        time.sleep(0.2)
-    notice = student.locator("#notice").inner_text()
-    assert len(moves(session_id, seat=0)) == before + 1, f"no move stored; the tablet says: {notice!r}"
+    tap_stored(student, "Ana", session_id, lambda: len(moves(session_id, seat=0)))
+    assert len(moves(session_id, seat=0)) == before + 1

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Move
-from tests.browser.lesson import accept_questions, create_session, student_page, tap_once, teacher_page
+from tests.browser.lesson import accept_questions, create_session, student_page, tap_once, tap_stored, teacher_page
 from tests.conftest import in_thread
 
 pytestmark = pytest.mark.browser
@@ -50,7 +50,7 @@ def test_tablet_offline_mid_turn_loses_and_doubles_nothing(browser, asgi_server)
     expect(student.locator("button.evac-act:not([disabled])").first).to_be_visible(timeout=20_000)
     after = student_moves(session_id)
     assert len(after) == len(before) + 1 and len(set(after)) == len(after)
-    tap_once(student, "Ana", session_id)
+    tap_stored(student, "Ana", session_id, lambda: len(student_moves(session_id)))
     assert len(student_moves(session_id)) == len(before) + 2
 
 
@@ -72,7 +72,7 @@ def test_blocked_websockets_fall_back_to_http(browser, asgi_server):
     for _ in range(3):
         # each view comes back by long-poll: wait for it however busy the machine is
         expect(student.locator("button.evac-act:not([disabled])").first).to_be_visible(timeout=20_000)
-        assert tap_once(student, "Ana", session_id)
+        tap_stored(student, "Ana", session_id, lambda: len(student_moves(session_id)))
     moves = student_moves(session_id)
     assert len(moves) == 3 and len(set(moves)) == 3
     context.close()
