@@ -466,6 +466,8 @@ def celery_kill(args, students=16, visibility=45):
             lambda: (
                 Report.objects.filter(session=session, status=Report.Status.DONE).count() >= wanted
                 and not Report.objects.filter(session=session).exclude(status=Report.Status.DONE).exists()
+                # a page is stored first and its PDF by a second job (docs/decisions/0010)
+                and not Report.objects.filter(session=session, pdf=b"").exists()
             ),
             visibility + 180,
         )
