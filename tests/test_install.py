@@ -20,8 +20,8 @@ from django.core import signing
 from django.test import Client
 from django.urls import reverse
 
-from classroom import accounts
 from config import install
+from tests.factories import inside_counting_windows
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_ONLY = {
@@ -393,11 +393,7 @@ def test_make_run_on_the_classroom_network_gives_a_curious_student_nothing(class
     # X-Forwarded-For is not believed, not even from loopback (uvicorn's default): inventing
     # addresses does not escape the limit of wrong passwords for one account from one address.
     guesser = Visitor(base.replace(base.split("//")[1].split(":")[0], "127.0.0.1"))
-    # The misses are counted in windows of the clock (classroom.accounts.LIMITS): eleven guesses
-    # straddling a window's end would be counted in two, so they start well inside one.
-    window = accounts.LIMITS["signin"][2][2]
-    if window - time.time() % window < 60:
-        time.sleep(window - time.time() % window + 1)
+    inside_counting_windows(60)
     answers = [
         guesser.sign_in("demo@stormwise.test", f"guess-{n}", {"X-Forwarded-For": f"10.1.{n}.7"})[0] for n in range(11)
     ]

@@ -3,7 +3,6 @@ and open dashboards closing when their teacher signs out or changes password."""
 
 import re
 import secrets
-import time
 from datetime import timedelta
 
 import pytest
@@ -15,7 +14,7 @@ from django.utils import timezone
 
 from classroom import accounts
 from classroom.models import Teacher
-from tests.factories import PASSWORD, make_teacher
+from tests.factories import PASSWORD, inside_counting_windows, make_teacher
 
 pytestmark = pytest.mark.django_db
 
@@ -130,11 +129,7 @@ def test_password_change(client):
 
 @pytest.fixture(params=["redis", "memory"])
 def cache_kind(request, settings):
-    # Attempts are counted in windows of the clock (accounts.LIMITS): a test's guesses straddling
-    # a window's end would be counted in two, so each test starts well inside every window.
-    for window in {window for limits in accounts.LIMITS.values() for _scope, _limit, window in limits}:
-        if window - time.time() % window < 120:
-            time.sleep(window - time.time() % window + 1)
+    inside_counting_windows()
     if request.param == "memory":
         settings.CACHES = {
             "default": {
