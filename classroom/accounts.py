@@ -2,10 +2,13 @@
 throttled, an idle teacher is signed out after a school day, and a teacher's open dashboards
 close when they sign out or their password changes.
 
-Throttling rule: each attempt is counted in the cache (shared by every process with Redis) in a
-fixed window, per address and, where an e-mail is typed, per account. Sign-in counts only
-failures; sign-up and password reset count every request, since each may send an e-mail. Once a
-count reaches its limit the action is refused, with the minutes to wait, until the window ends.
+Throttling rule: each attempt is counted in the cache (shared by every process with Redis), per
+address and, where an e-mail is typed, per account, over the last window (15 minutes, an hour)
+as it slides: the window is kept as 15 slices, and an attempt counts until its slice has left.
+A fixed window would let twice the limit through around its end. Sign-in counts only failures;
+sign-up and password reset count every request, since each may send an e-mail. Once a count
+reaches its limit the action is refused, with the minutes to wait until enough attempts have aged
+out.
 Wrong passwords are limited tightly per account from one address ("pair") and loosely per
 account from everywhere: a student guessing their teacher's password from a tablet cannot lock
 the teacher out of their own laptop. Nor can a few tablets together: a browser the teacher has
@@ -110,33 +113,57 @@ def signin_limits(request, account: str) -> tuple[str, str]:
     return "signin", client_address(request) if request is not None else ""
 
 
-def _keys(action, address, account):
-    now = time.time()
+SLICES = 15  # a window is counted as this many slices, the oldest leaving as the clock moves
+
+
+def _counters(action, address, account):
+    """(key prefix, attempts allowed, window in seconds) for each count ``action`` is held to."""
     account = (account or "").strip().lower()
     values = {"address": address, "account": account, "pair": f"{account} {address}", "device": address}
     for scope, limit, window in LIMITS[action]:
         if scope not in ("address", "device") and not account:
             continue
         digest = hashlib.sha256(values[scope].encode()).hexdigest()[:24]
-        bucket = int(now // window)
-        yield f"throttle:{action}:{scope}:{digest}:{bucket}", limit, window, window - now % window
+        yield f"throttle:{action}:{scope}:{digest}", limit, window
+
+
+def _slices(window: int, now: float) -> tuple[int, range]:
+    """The slice length and the slice numbers that make up the window ending ``now``."""
+    length = window // SLICES
+    current = int(now // length)
+    return length, range(current - SLICES + 1, current + 1)
 
 
 def seconds_to_wait(action: str, *, address: str, account: str = "") -> int:
-    """0 if ``action`` may go ahead, else the seconds until its window ends."""
-    keys = list(_keys(action, address, account))
-    counts = cache.get_many([key for key, *_rest in keys])
-    waits = [left for key, limit, _window, left in keys if counts.get(key, 0) >= limit]
+    """0 if ``action`` may go ahead, else the seconds until enough attempts have aged out of
+    every count it has reached."""
+    now = time.time()
+    counters = list(_counters(action, address, account))
+    keys = [f"{prefix}:{n}" for prefix, _limit, window in counters for n in _slices(window, now)[1]]
+    counts = cache.get_many(keys)
+    waits = []
+    for prefix, limit, window in counters:
+        length, numbers = _slices(window, now)
+        per_slice = [counts.get(f"{prefix}:{n}", 0) for n in numbers]
+        total = sum(per_slice)
+        for n, count in zip(numbers, per_slice):  # oldest first: when has enough left?
+            if total < limit:
+                break
+            total -= count
+            waits.append((n + SLICES) * length - now)
     return int(max(waits)) + 1 if waits else 0
 
 
 def count_attempt(action: str, *, address: str, account: str = "") -> None:
-    for key, _limit, window, _left in _keys(action, address, account):
-        if not cache.add(key, 1, timeout=window):
+    now = time.time()
+    for prefix, _limit, window in _counters(action, address, account):
+        length, numbers = _slices(window, now)
+        key, timeout = f"{prefix}:{numbers[-1]}", window + length
+        if not cache.add(key, 1, timeout=timeout):
             try:
                 cache.incr(key)
             except ValueError:  # expired between add and incr
-                cache.add(key, 1, timeout=window)
+                cache.add(key, 1, timeout=timeout)
 
 
 # --- Idle sessions ----------------------------------------------------------------------------------

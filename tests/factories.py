@@ -2,7 +2,6 @@
 
 import itertools
 import secrets
-import time
 
 from classroom.models import Teacher
 
@@ -42,14 +41,3 @@ def started_session(students=4, **options):
     services.start(session=session)
     session.refresh_from_db()
     return session, devices
-
-
-def inside_counting_windows(margin=120):
-    """Sign-in, sign-up and reset attempts are counted in windows of the clock
-    (``classroom.accounts.LIMITS``): guesses straddling a window's end would be counted in two.
-    Waits, if need be, until at least ``margin`` seconds are left in every window."""
-    from classroom import accounts
-
-    for window in {window for limits in accounts.LIMITS.values() for _scope, _limit, window in limits}:
-        if window - time.time() % window < margin:
-            time.sleep(window - time.time() % window + 1)

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from classroom import accounts
 from classroom.models import Teacher
-from tests.factories import PASSWORD, inside_counting_windows, make_teacher
+from tests.factories import PASSWORD, make_teacher
 
 pytestmark = pytest.mark.django_db
 
@@ -129,7 +129,6 @@ def test_password_change(client):
 
 @pytest.fixture(params=["redis", "memory"])
 def cache_kind(request, settings):
-    inside_counting_windows()
     if request.param == "memory":
         settings.CACHES = {
             "default": {
@@ -159,6 +158,26 @@ def test_sign_in_is_refused_for_a_while_after_too_many_wrong_passwords(cache_kin
     assert not refused.wsgi_request.user.is_authenticated
     assert sign_in(guesser, "colleague@school.test", PASSWORD).status_code == 302
     assert sign_in(Client(REMOTE_ADDR=f"10.9.{len(cache_kind)}.2"), "target@school.test", PASSWORD).status_code == 302
+
+
+def test_guesses_either_side_of_the_quarter_hour_are_counted_together(cache_kind, monkeypatch):
+    """The count slides with the clock: five guesses just before a quarter hour ends and five just
+    after still make ten, and the wait shown is the time until the first five have aged out."""
+    from classroom import accounts
+
+    clock = [1_800_000_000 // 900 * 900 + 900 - 2.0]  # two seconds before a quarter hour ends
+    monkeypatch.setattr(accounts.time, "time", lambda: clock[0])
+    make_teacher(email="boundary@school.test")
+    guesser = Client(REMOTE_ADDR=f"10.10.{len(cache_kind)}.1")
+    for attempt in range(10):
+        if attempt == 5:
+            clock[0] += 4
+        assert sign_in(guesser, "boundary@school.test", f"guess-{attempt}").status_code == 200
+    assert sign_in(guesser, "boundary@school.test", PASSWORD).status_code == 429
+    wait = accounts.seconds_to_wait("signin", address=f"10.10.{len(cache_kind)}.1", account="boundary@school.test")
+    assert 14 * 60 - 5 <= wait <= 15 * 60
+    clock[0] += wait
+    assert sign_in(guesser, "boundary@school.test", PASSWORD).status_code == 302
 
 
 def test_many_addresses_or_many_accounts_do_not_escape_the_limits(cache_kind):
