@@ -13,16 +13,20 @@ dashboard keeps a table's teacher view as one string rather than as thousands of
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import os
 from dataclasses import dataclass, field
 
 import orjson
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
+
+SEND_SECONDS = 10  # a push from a worker thread waits this long for its event loop, then gives up
 
 
 @dataclass(frozen=True)
@@ -165,9 +169,26 @@ def push_after_commit(batch) -> None:
 
 def _send_now(batch) -> None:
     try:
-        async_to_sync(send)(get_channel_layer(), batch)
+        loop = _callers_loop()
+        if loop is None:
+            async_to_sync(send)(get_channel_layer(), batch)
+        elif loop.is_running():
+            asyncio.run_coroutine_threadsafe(send(get_channel_layer(), batch), loop).result(timeout=SEND_SECONDS)
+        else:
+            logger.warning("Could not push %d messages: the server is stopping", len(batch))
     except Exception as error:  # noqa: BLE001 - e.g. no layer configured: nothing to tell
         logger.warning("Could not push %d messages: %r", len(batch), error)
+
+
+def _callers_loop():
+    """The event loop of the async code that handed this thread its work (a socket, a sweep), if
+    any. The channel layer's connections belong to that loop, so the push runs there, as
+    ``async_to_sync`` would run it, but with a time limit: a loop that stops before running it
+    (a server shutting down) would otherwise hold this thread, and with it every later
+    thread-sensitive call of the process, for ever."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return getattr(SyncToAsync.threadlocal, "main_event_loop", None)
 
 
 def publish(snap: Snapshot, engine, state, views: dict | None = None, others: dict | None = None) -> None:

@@ -66,3 +66,52 @@ def test_the_embedded_layer_delivers_to_every_member_and_still_forgets_the_gone(
         assert gone not in layer.groups.get("table", {}) and reader in layer.groups["table"]
 
     async_to_sync(run)()
+
+
+def test_a_push_from_a_sockets_worker_thread_reaches_the_table_on_the_sockets_loop():
+    """Sync work a socket hands to a thread (a tablemate's question, a bot's sweep) pushes its
+    messages on the socket's own event loop, through the real Redis."""
+    from asgiref.sync import sync_to_async
+
+    from games import broadcast
+
+    layer = get_channel_layer()
+
+    async def run():
+        channel = await layer.new_channel()
+        await layer.group_add("pushed-table", channel)
+        await sync_to_async(broadcast._send_now)([("pushed-table", {"type": "game.views", "version": 7})])
+        return await asyncio.wait_for(layer.receive(channel), timeout=5)
+
+    assert async_to_sync(run)()["version"] == 7
+
+
+def test_a_push_from_a_worker_thread_of_a_stopped_server_gives_up_and_frees_the_thread():
+    """A server that stops while a worker thread is about to push (the loop it would push on will
+    never run again) must not hold that thread: every later thread-sensitive call of the process
+    waits behind it."""
+    import threading
+    import time
+
+    from asgiref.sync import sync_to_async
+
+    from games import broadcast
+
+    loop, finished = asyncio.new_event_loop(), threading.Event()
+
+    def work():
+        loop.call_soon_threadsafe(loop.stop)  # the server shuts down mid-call
+        while loop.is_running():
+            time.sleep(0.01)
+        broadcast._send_now([("stopped-table", {"type": "game.views", "version": 1})])
+        finished.set()
+
+    try:
+        loop.run_until_complete(sync_to_async(work, thread_sensitive=False)())
+    except RuntimeError:  # "Event loop stopped before Future completed"
+        pass
+    held = not finished.wait(5)
+    if held:  # let the held push run, so the failing test does not hang the process at exit
+        loop.run_until_complete(asyncio.sleep(1))
+    loop.close()
+    assert not held, "the push held its thread waiting for a stopped event loop"
