@@ -28,9 +28,10 @@ run: $(VENV)/.run-installed
 	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py serve --host $(HOST) --port $(PORT)
 
 ## browser: Debian's Chromium headless shell for the Playwright tests (playwright cannot download
-## browsers here), and the fonts and Pango that WeasyPrint draws PDFs with.
+## browsers here), the fonts and Pango that WeasyPrint draws PDFs with, and poppler's pdftotext,
+## which the tests read those PDFs with.
 browser:
-	@command -v chromium-headless-shell >/dev/null || { apt-get update -q && apt-get install -y -q chromium-headless-shell fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0; }
+	@command -v chromium-headless-shell >/dev/null && command -v pdftotext >/dev/null || { apt-get update -q && apt-get install -y -q chromium-headless-shell fonts-dejavu-core libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 poppler-utils; }
 
 ## axe: axe-core for the browser suite's accessibility checks, from the project's package-lock.json.
 axe: node_modules/axe-core/axe.min.js

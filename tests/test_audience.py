@@ -2,14 +2,12 @@
 new-session form, reach every tablet board and view, printable, report and family plan, through
 one filter (``scenarios.audience``)."""
 
-import io
 import json
 import re
 
 import pytest
 from django.test import Client
 from django.urls import reverse
-from pypdf import PdfReader
 
 from classroom import services as classroom
 from classroom.models import Session
@@ -17,6 +15,7 @@ from games.models import Game, Move
 from scenarios import registry
 from scenarios.audience import Audience
 from scoring.models import Fact, Report
+from tests import pdfs
 from tests.factories import PASSWORD, make_session, make_teacher
 from tests.scoring.conftest import play_as_students
 from tests.scoring.test_reports import wait_for_reports
@@ -29,8 +28,7 @@ DEATH = re.compile(
 
 
 def pdf_text(data: bytes) -> str:
-    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
-    return re.sub(r"\s+", " ", text)  # a line may break inside a phrase
+    return pdfs.pdf_text(data)
 
 
 def student_client(session):

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
+from tests import pdfs
 from tests.browser.a11y import check_axe
 from tests.browser.lesson import teacher_page
 from tests.conftest import TABLET, in_thread
@@ -60,7 +61,7 @@ def _printed(page):
     )
     assert body, "no PDF"
     reader = PdfReader(io.BytesIO(bytes(body)))
-    text = " ".join(" ".join(p.extract_text() for p in reader.pages).split())
+    text = pdfs.pdf_text(body)
     return text, round(float(reader.pages[0].mediabox.width))
 
 

@@ -9,7 +9,6 @@ students) and for Project Stormfury (the three as one team, six turns, played to
 students). The teacher's page is driven as usual; only the students are keyboard-only.
 """
 
-import io
 import re
 import time
 from pathlib import Path
@@ -17,9 +16,9 @@ from pathlib import Path
 import polib
 import pytest
 from playwright.sync_api import expect
-from pypdf import PdfReader
 
 from classroom.models import Session
+from tests import pdfs
 from tests.browser.a11y import announcements, expect_focus_in, focus_matches, focused, press_until, watch_announcements
 from tests.browser.lesson import _policy_key, accept_questions, teacher_page
 from tests.conftest import TABLET, in_thread
@@ -251,8 +250,7 @@ def read_report(page, session_id, heading, timeout=180):
         page.wait_for_timeout(1000)
         pdf = page.request.get(href)
     assert pdf.ok and pdf.body().startswith(b"%PDF"), pdf.status
-    reader = PdfReader(io.BytesIO(pdf.body()))
-    return "\n".join(p.extract_text() for p in reader.pages)
+    return "\n".join(pdfs.pdf_pages(pdf.body()))
 
 
 @pytest.mark.long

@@ -2,7 +2,6 @@
 (``static/js/kit.js`` money()/num()): a Spanish printable or report says "200.000 $", a Dutch one
 "$ 200.000", an English one "$200,000"; amounts stay US dollars."""
 
-import io
 import json
 import re
 import shutil
@@ -11,11 +10,11 @@ import subprocess
 import pytest
 from django.urls import reverse
 from django.utils import translation
-from pypdf import PdfReader
 
 from classroom.models import Seat
 from scenarios import words
 from scoring import reports
+from tests import pdfs
 from tests.factories import PASSWORD, make_teacher, started_session
 from tests.lessons.test_kit_pages import pdf_text
 
@@ -82,7 +81,7 @@ def test_a_resort_report_counts_its_dollars_in_the_readers_language():
     for language in ("en", "es", "nl"):
         with translation.override(language):
             pdf = reports.printed(session, reports.seat_report(session, seat)[0], seat)
-        texts[language] = plain(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages))
+        texts[language] = plain(pdfs.pdf_text(pdf))
     assert re.search(r"\$\d", texts["en"])
     # Spanish puts the sign after the amount, Dutch before it with a space; never "$12,000"
     assert re.search(r"\d \$", texts["es"]) and not re.search(r"\$ ?\d", texts["es"])

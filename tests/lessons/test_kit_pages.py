@@ -1,16 +1,14 @@
 """The kit's pages and PDFs as a teacher and a student open them: guide, printables, join slips,
 the session's kit, and the family plan filled from the student's own game."""
 
-import io
-
 import pytest
 from django.urls import reverse
-from pypdf import PdfReader
 
 from classroom.consumers import token_cookie
 from lessons import services
 from scenarios import registry
 from classroom.models import Participant
+from tests import pdfs
 from tests.factories import PASSWORD, join_students, make_session, make_teacher
 
 pytestmark = pytest.mark.django_db
@@ -18,8 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def pdf_text(response) -> str:
     assert response["Content-Type"] == "application/pdf"
-    reader = PdfReader(io.BytesIO(b"".join(response.streaming_content) if response.streaming else response.content))
-    return " ".join(" ".join(page.extract_text() for page in reader.pages).split())
+    return pdfs.pdf_text(b"".join(response.streaming_content) if response.streaming else response.content)
 
 
 @pytest.fixture
@@ -160,12 +157,12 @@ def test_reports_written_after_the_after_check_carry_it_in_their_pdfs():
     for report in plan_reports(session):
         build_report(report.pk)
     own = Report.objects.get(seat__participant=students[0])
-    text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(bytes(own.pdf))).pages).split())
+    text = pdfs.pdf_text(own.pdf)
     assert "Your knowledge check, before and after" in text
     assert f"Before: 0 of {asked} right · After: {asked} of {asked} right" in text
     assert "knowledge check" not in own.html  # the stored page gets it when served
     packet = Report.objects.get(session=session, kind=Report.Kind.CLASS)
-    text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(bytes(packet.pdf))).pages).split())
+    text = pdfs.pdf_text(packet.pdf)
     assert "How the class's answers changed" in text
     assert "For the 1 student who answered before play (on time) and after: 0% right before, 100% after." in text
     assert "Normalized gain: 1.00" in text and "Indicative only" in text

@@ -3,16 +3,15 @@ ends on a heading whose section starts on the next page, and no page shows a pro
 or a template key where a sentence belongs."""
 
 import html
-import io
 import re
 
 import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
-from pypdf import PdfReader
 
 from lessons import printing, services
 from scenarios import registry
+from tests import pdfs
 from tests.factories import make_session
 
 pytestmark = pytest.mark.django_db
@@ -33,10 +32,10 @@ def _pages(pdf: bytes) -> list[list[str]]:
     return [
         [
             " ".join(line.split())
-            for line in (page.extract_text() or "").splitlines()
+            for line in page.splitlines()
             if line.strip() and not line.strip().startswith("Stormwise ·")
         ]
-        for page in PdfReader(io.BytesIO(pdf)).pages
+        for page in pdfs.pdf_pages(pdf)
     ]
 
 

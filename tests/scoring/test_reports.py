@@ -1,16 +1,15 @@
 """Reports written by a real Celery worker on Redis, and who may open them."""
 
-import io
 import time
 
 import pytest
 from django.core import signing
 from django.urls import reverse
-from pypdf import PdfReader
 
 from classroom.models import Seat
 from scoring import jobs, services
 from scoring.models import DebriefSettings, Fact, Report
+from tests import pdfs
 from tests.factories import PASSWORD, make_teacher
 from tests.scoring.conftest import finish_a_session
 
@@ -27,8 +26,7 @@ def wait_for_reports(session, timeout=180):
 
 
 def pdf_text(report) -> str:
-    reader = PdfReader(io.BytesIO(bytes(report.pdf)))
-    return "\n".join(page.extract_text() for page in reader.pages)
+    return "\n".join(pdfs.pdf_pages(report.pdf))
 
 
 @pytest.fixture(scope="module")

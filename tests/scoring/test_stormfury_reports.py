@@ -1,10 +1,7 @@
 """Stormfury debriefs: one report per team (page and PDF), the class debrief page, team links."""
 
-import io
-
 import pytest
 from django.urls import reverse
-from pypdf import PdfReader
 
 from classroom import services as classroom
 from games import services as games
@@ -14,6 +11,7 @@ from scenarios.stormfury import analysis as stormfury
 from scoring import selectors, services
 from classroom.models import Session
 from scoring.models import Fact, Report
+from tests import pdfs
 from tests.factories import PASSWORD, join_students, make_session
 from tests.scoring.test_reports import wait_for_reports
 
@@ -69,8 +67,7 @@ def storm_reports(storm_reports_once, django_db_blocker):
 
 
 def pdf_text(report) -> str:
-    reader = PdfReader(io.BytesIO(bytes(report.pdf)))
-    return " ".join(" ".join(page.extract_text() for page in reader.pages).split())
+    return pdfs.pdf_text(report.pdf)
 
 
 def test_a_finished_stormfury_session_produces_one_report_per_team(storm_reports):
