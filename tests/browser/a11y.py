@@ -46,14 +46,16 @@ def axe_violations(page, *, include=None):
     )
 
 
-SETTLED_JS = """() => document.getAnimations().every((a) => a.playState !== 'running'
+SETTLED_JS = """() => !document.querySelector('[data-animating]')
+  && document.getAnimations().every((a) => a.playState !== 'running'
   || a.effect.getComputedTiming().iterations === Infinity)"""
 
 
 def check_axe(page, where: str, *, include=None):
     """Fails on any serious or critical axe-core violation, saying where it was found. Judged
     once every finite animation has ended, so a line fading in is judged at its final colours,
-    not caught half-way."""
+    not caught half-way: CSS animations and transitions, and a renderer's own by script (which
+    marks its root ``data-animating`` while it plays: Stormfury's storm moving step by step)."""
     # Polled on a timer, not on animation frames, which a busy renderer may hold back.
     page.wait_for_function(SETTLED_JS, polling=100, timeout=30_000)
     bad = [v for v in axe_violations(page, include=include) if v["impact"] in BLOCKING]

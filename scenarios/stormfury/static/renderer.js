@@ -474,9 +474,11 @@ function animateStorm(root, mem, fromRender) {
     const trail = root.querySelector("[data-storm-trail]");
     if (trail && trail.dataset.full) trail.setAttribute("points", trail.dataset.full);
     root.classList.remove("sf-animating");
+    root.removeAttribute("data-animating");
     return;
   }
   root.classList.add("sf-animating");
+  root.setAttribute("data-animating", "");
   const pts = JSON.parse(token.dataset.path);
   const i = Math.min(pts.length - 1, Math.floor(t));
   const f = Math.min(1, t - i);
