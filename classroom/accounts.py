@@ -138,20 +138,17 @@ def seconds_to_wait(action: str, *, address: str, account: str = "") -> int:
     """0 if ``action`` may go ahead, else the seconds until enough attempts have aged out of
     every count it has reached."""
     now = time.time()
-    counters = list(_counters(action, address, account))
-    keys = [f"{prefix}:{n}" for prefix, _limit, window in counters for n in _slices(window, now)[1]]
-    counts = cache.get_many(keys)
-    waits = []
-    for prefix, limit, window in counters:
-        length, numbers = _slices(window, now)
-        per_slice = [counts.get(f"{prefix}:{n}", 0) for n in numbers]
-        total = sum(per_slice)
-        for n, count in zip(numbers, per_slice):  # oldest first: when has enough left?
-            if total < limit:
+    counters = [(prefix, limit, *_slices(window, now)) for prefix, limit, window in _counters(action, address, account)]
+    counts = cache.get_many([f"{prefix}:{n}" for prefix, _limit, _length, numbers in counters for n in numbers])
+    wait = 0.0
+    for prefix, limit, length, numbers in counters:
+        counted = sum(counts.get(f"{prefix}:{n}", 0) for n in numbers)
+        for n in numbers:  # oldest first: once this slice has left, is the count under the limit?
+            if counted < limit:
                 break
-            total -= count
-            waits.append((n + SLICES) * length - now)
-    return int(max(waits)) + 1 if waits else 0
+            counted -= counts.get(f"{prefix}:{n}", 0)
+            wait = max(wait, (n + SLICES) * length - now)
+    return int(wait) + 1 if wait else 0
 
 
 def count_attempt(action: str, *, address: str, account: str = "") -> None:
