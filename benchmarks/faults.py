@@ -37,10 +37,8 @@ reconnecting by themselves with back-off, re-sending an unanswered tap with the 
   opens ``/join`` every second. Pass: the students' act p99 over the slow windows is within 10 %
   of calm, every ``/join`` answered 200 (its slowest is printed), the slow machine never held more than the
   server's per-address cap per worker (``CONNECTIONS_PER_ADDRESS``) open for over a second,
-  nothing acknowledged lost. The attacker runs at ``nice`` 19 (``--attacker-nice``): it stands
-  for another machine, and at the default priority its own CPU on the server's two cores raised
-  the students' p99 by half where the server's work for it did not (2026-11-29: p99 ratio 1.6
-  at 0, 1.0 at 19; ``health_burst`` 1.5 and 0.9).
+  nothing acknowledged lost. The attacker stands for another machine, so it runs at ``nice`` 19
+  (``--attacker-nice``): its own CPU is not taken from the server's cores (BENCHMARKS.md, Faults).
 - ``health_burst``: as ``slow_clients``, but in each slow window 40 anonymous ``GET /healthz``
   at once, every second. Pass: p99 within 10 % of calm, every ``/healthz`` of every burst
   answered 200 and ``/join`` every second too (the slowest of each printed), nothing lost.
@@ -856,8 +854,6 @@ def beside_play(args, name, window=10.0, settle=3.0, **job):
         at += settle + 2 * window
     path = Path(tempfile.mkdtemp(prefix=f"stormwise-{name}-")) / "attacker.json"
     path.write_text(json.dumps({"kind": name, "port": server.port, "windows": faulty, **job}))
-    # The attacker stands for another machine on the school's network: on this one it shares the
-    # server's cores, so it runs at the lowest priority, and what is left is the server's own work.
     process = subprocess.Popen(
         ["nice", "-n", str(args.attacker_nice), sys.executable, "-m", "benchmarks.faults", "--attacker", str(path)],
         cwd=live.ROOT,
