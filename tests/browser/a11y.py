@@ -106,12 +106,28 @@ def focus_is_visible(page) -> bool:
     }""")
 
 
+class TargetGone(AssertionError):
+    """The control being tabbed to left the page (or was disabled) before focus reached it: the game
+    moved on, as it does when a race window closes while a keyboard user travels towards it."""
+
+
 def press_until(page, selector: str, *, key="Tab", limit=40) -> int:
-    """Presses key until the focused element matches selector; returns the number of presses."""
+    """Presses key until the focused element matches selector; returns the number of presses.
+    Raises TargetGone as soon as nothing on the page matches selector any more."""
     for n in range(1, limit + 1):
         page.keyboard.press(key)
-        if focus_matches(page, selector):
+        where = page.evaluate(
+            """(sel) => {
+          const el = document.activeElement;
+          if (el && el !== document.body && el.closest(sel)) return 'reached';
+          return document.querySelector(sel) ? 'on the way' : 'gone';
+        }""",
+            selector,
+        )
+        if where == "reached":
             return n
+        if where == "gone":
+            raise TargetGone(f"{selector!r} left the page after {n} presses of {key}")
     raise AssertionError(f"{limit} presses of {key} never reached {selector!r}; focus is on {focused(page)!r}")
 
 
