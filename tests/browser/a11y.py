@@ -107,13 +107,14 @@ def focus_is_visible(page) -> bool:
 
 
 class TargetGone(AssertionError):
-    """The control being tabbed to left the page (or was disabled) before focus reached it: the game
-    moved on, as it does when a race window closes while a keyboard user travels towards it."""
+    """The control being tabbed to left the page (or was disabled) before focus reached it, and
+    did not come back: the game moved on, as it does when a race window closes while a keyboard
+    user travels towards it."""
 
 
-def press_until(page, selector: str, *, key="Tab", limit=40) -> int:
+def press_until(page, selector: str, *, key="Tab", limit=40, gone_after_ms=10_000) -> int:
     """Presses key until the focused element matches selector; returns the number of presses.
-    Raises TargetGone as soon as nothing on the page matches selector any more."""
+    Raises TargetGone when nothing on the page has matched selector for ``gone_after_ms``."""
     for n in range(1, limit + 1):
         page.keyboard.press(key)
         where = page.evaluate(
@@ -126,8 +127,11 @@ def press_until(page, selector: str, *, key="Tab", limit=40) -> int:
         )
         if where == "reached":
             return n
-        if where == "gone":
-            raise TargetGone(f"{selector!r} left the page after {n} presses of {key}")
+        if where == "gone":  # or not here yet, as on a page still loading
+            try:
+                page.wait_for_selector(selector, state="attached", timeout=gone_after_ms)
+            except Exception:
+                raise TargetGone(f"{selector!r} left the page after {n} presses of {key}") from None
     raise AssertionError(f"{limit} presses of {key} never reached {selector!r}; focus is on {focused(page)!r}")
 
 
