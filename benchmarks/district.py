@@ -495,12 +495,15 @@ def render_site(site, servers, port):
 # --- Playing under a fault --------------------------------------------------------------------------
 
 
-def play(district, plan, seconds, fault=None, at=8.0, interval=2.0, processes=1):
+def play(district, plan, seconds, fault=None, at=8.0, interval=2.0, processes=1, after=None):
     """Students (and dashboards) play through the proxy for ``seconds``; ``fault()`` is called
-    ``at`` seconds in. Returns the merged record and the fault's start and end times."""
+    ``at`` seconds in. With ``after``, they stop ``after`` seconds once the fault is over, if
+    that comes first (``seconds`` is then the longest a slow fault may take). Returns the merged
+    record and the fault's start and end times."""
     start_at = time.time() + 5 + len(plan["devices"]) / 80
     stop_at = start_at + seconds
     times = {}
+    end = district.dir / f"play-{start_at:.0f}.end" if after is not None else None
 
     def fire():
         times["t0"] = time.time()
@@ -509,12 +512,16 @@ def play(district, plan, seconds, fault=None, at=8.0, interval=2.0, processes=1)
         except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
             times["error"] = error
         times["t1"] = time.time()
+        if end:
+            end.write_text(json.dumps(times["t1"] + after))
 
     timer = threading.Timer(max(0.0, start_at + at - time.time()), fire) if fault else None
     if timer:
         timer.start()
     try:
-        record = live.run_clients(district.base, plan, start_at, stop_at, interval, processes, seed=int(at * 10))
+        record = live.run_clients(
+            district.base, plan, start_at, stop_at, interval, processes, seed=int(at * 10), end=end
+        )
     finally:
         if timer:
             timer.cancel()
@@ -827,7 +834,9 @@ def rolling_deploy(district, args):
             marks[f"{host}_up"] = time.time()
             time.sleep(PAUSE_SECONDS)  # taking sockets again (the proxy retries a failed host after 5 s)
 
-    record, t0, t1, _ = play(district, plan, 8 + 3 * (PAUSE_SECONDS + 40), deploy, interval=2.0)
+    # the students play on for 20 s once the last host is back: long enough for its tablets to
+    # return and for new code to answer after old; 40 s a host is the slowest restart allowed
+    record, t0, t1, _ = play(district, plan, 8 + 3 * (PAUSE_SECONDS + 40), deploy, interval=2.0, after=20)
     stop_at = record["window"][1]
     # Only restarts that ended while the students still played count (a slow machine fails here).
     restarts = [

@@ -600,6 +600,14 @@ class Clock:
         self.start_at, self.stop_at = window["start_at"], window["stop_at"]
         self.started.set()
 
+    async def watch_end(self, end: Path):
+        """Ends the window earlier once the caller writes a stop time in ``end``."""
+        while time.time() < self.stop_at:
+            if end.exists():
+                self.stop_at = min(self.stop_at, json.loads(end.read_text()))
+                return
+            await asyncio.sleep(0.25)
+
 
 async def client_main(job):
     """One client process: its share of the students (and dashboards), until the window ends."""
@@ -610,6 +618,8 @@ async def client_main(job):
     devices = [Device(base, d, random.Random(rng.random()), record) for d in job["devices"]]
     boards = [Dashboard(base, d, record) for d in job["dashboards"]]
     tasks = [asyncio.create_task(b.run(clock)) for b in boards]
+    if job.get("end"):
+        tasks.append(asyncio.create_task(clock.watch_end(Path(job["end"]))))
     connect_span = max(1.0, job["start_at"] - time.time() - 2) if job["start_at"] else job["connect_span"]
     for index, device in enumerate(devices):  # spread the connects over the warm-up
         delay = connect_span * index / max(1, len(devices))
@@ -634,12 +644,14 @@ async def _later(delay, coroutine):
     return await coroutine
 
 
-def run_clients(base, plan, start_at, stop_at, interval, processes=1, seed=1, *, on_start=None, nice=0):
+def run_clients(base, plan, start_at, stop_at, interval, processes=1, seed=1, *, on_start=None, nice=0, end=None):
     """Split the students over ``processes`` client processes; returns their merged records.
 
     With ``start_at`` None, ``stop_at`` is the window's length: it starts 3 s after every
     student has connected and had its first view (``record["window"]``), and ``on_start`` is
-    called with its start and stop times. ``nice`` lowers the client processes' priority."""
+    called with its start and stop times. ``nice`` lowers the client processes' priority.
+    ``end``: a file in which the caller may write an earlier stop time while the students play
+    (``Clock.watch_end``); the window then ends there."""
     jobs, windows, folder, began = [], [], Path(tempfile.mkdtemp(prefix="stormwise-live-")), time.time()
     for index in range(processes):
         job = {
@@ -653,6 +665,7 @@ def run_clients(base, plan, start_at, stop_at, interval, processes=1, seed=1, *,
             "connect_span": len(plan["devices"]) / 100,
             "ready": str(folder / f"job{index}.ready"),
             "go": str(folder / f"job{index}.go"),
+            "end": str(end) if end else None,
         }
         path = folder / f"job{index}.json"
         path.write_text(json.dumps(job))
@@ -708,6 +721,8 @@ def run_clients(base, plan, start_at, stop_at, interval, processes=1, seed=1, *,
                     merged[key][code] = merged[key].get(code, 0) + count
             else:
                 merged[key] += value
+    if end and Path(end).exists():
+        merged["window"][1] = min(stop_at, json.loads(Path(end).read_text()))
     return merged
 
 
