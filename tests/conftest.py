@@ -192,6 +192,35 @@ def private_redis(settings):
     redis.stop()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _facts_after_every_flush():
+    """The facts the data migration loads belong to the database every test starts from. A
+    transactional test ends by flushing every table (pytest-django does as Django's
+    ``TransactionTestCase``), and would leave the tests after it in the same process without
+    them: pytest-django runs the other database tests first for that reason, an order this suite's
+    own (``_longest_first``, then xdist's shares and steals) does not keep. So every flush puts
+    them back, from the same files, in one statement."""
+    from django.db.models.signals import post_migrate
+
+    def restore(sender, using="default", **kwargs):
+        if sender.name != "scoring":
+            return
+        from scoring.models import Fact
+        from scoring.outcomes import FIELDS, read_facts
+
+        facts = Fact.objects.using(using)
+        if not facts.exists():
+            defaults = {field: Fact._meta.get_field(field).get_default() for field in FIELDS}
+            facts.bulk_create(
+                Fact(key=fact["key"], **{field: fact.get(field, defaults[field]) for field in FIELDS})
+                for fact in read_facts()
+            )
+
+    post_migrate.connect(restore, dispatch_uid="tests-facts-after-every-flush")
+    yield
+    post_migrate.disconnect(dispatch_uid="tests-facts-after-every-flush")
+
+
 @pytest.fixture(autouse=True)
 def _english_afterwards():
     """A request's language stays active in the test thread: every test starts in English."""
