@@ -18,14 +18,6 @@ pytestmark = pytest.mark.browser
 NAMES = ("Lena", "Kofi")
 
 
-def knowledge_base():
-    from scoring.models import Fact
-    from scoring.outcomes import load_facts
-
-    if not Fact.objects.exists():
-        load_facts(Fact)
-
-
 def plot(page) -> bool:
     """Plot the storm where the viewer window says: north to the latitude, then west."""
     line = page.locator(".rs-viewer-line").inner_text()
@@ -73,7 +65,6 @@ def student_moves(session_id, kind):
 
 
 def test_a_resort_lesson_from_the_form_to_the_pdfs(browser, asgi_server, celery_worker):
-    in_thread(knowledge_base)
     teacher = teacher_page(browser, asgi_server)
     teacher.get_by_role("link", name="New session").click()
     teacher.get_by_label("Scenario").select_option("resort")

@@ -23,14 +23,6 @@ SLAP_AT = (
 )
 
 
-def knowledge_base():
-    from scoring.models import Fact
-    from scoring.outcomes import load_facts
-
-    if not Fact.objects.exists():
-        load_facts(Fact)
-
-
 def game_of(session_id):
     return Game.objects.get(table__session_id=session_id)
 
@@ -61,7 +53,6 @@ def shoot(page, name):
 
 
 def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_server):
-    in_thread(knowledge_base)
     teacher = teacher_page(browser, asgi_server)
     teacher.get_by_role("link", name="New session").click()
     teacher.get_by_label("Scenario").select_option(label="Tornado Alert!")

@@ -38,14 +38,6 @@ def _text(html: str) -> str:
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
-def _knowledge_base():
-    from scoring.models import Fact
-    from scoring.outcomes import load_facts
-
-    if not Fact.objects.exists():
-        load_facts(Fact)
-
-
 def _answers(session_id, nickname, phase):
     """item id -> the right answer for the student's items in this phase."""
     from classroom.models import Participant
@@ -130,7 +122,6 @@ PLAY_SECONDS = {"tornado_alert": 150}
 @pytest.mark.parametrize("scenario", SHORTEST)
 def test_a_whole_lesson_with_the_defaults_runs_itself(scenario, browser, asgi_server, celery_worker, tmp_path):
     shots = _shots(tmp_path)
-    in_thread(_knowledge_base)
     teacher = teacher_page(browser, asgi_server, answer_questions=False)
     teacher.get_by_role("link", name="New session").click()
     teacher.get_by_label("Scenario").select_option(scenario)

@@ -15,14 +15,6 @@ from tests.factories import PASSWORD, join_students, make_session
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def knowledge_base():
-    from scoring.outcomes import load_facts
-
-    if not Fact.objects.exists():
-        load_facts(Fact)
-
-
 @pytest.mark.parametrize("key", registry.keys())
 def test_a_finished_lesson_gets_a_cited_debrief_reports_and_an_export(client, key):
     scenario = registry.get(key)

@@ -36,19 +36,6 @@ def play_as_students(session, max_rounds=5000):
                 )
 
 
-@pytest.fixture(autouse=True)
-def knowledge_base(request):
-    """The facts the migration loads; transactional tests flush every table after each test."""
-    if "db" not in request.fixturenames and "transactional_db" not in request.fixturenames:
-        return
-    request.getfixturevalue("db")
-    from scoring.models import Fact
-    from scoring.outcomes import load_facts
-
-    if not Fact.objects.exists():
-        load_facts(Fact)
-
-
 def finish_a_session():
     """Six students at two tables (bots fill the empty seats), played to the end and ended."""
     from classroom import services

@@ -27,17 +27,7 @@ def tap(page) -> bool:
     return True
 
 
-def knowledge_base():
-    """The facts the migration loads (an earlier transactional test may have flushed them)."""
-    from scoring.models import Fact
-    from scoring.outcomes import load_facts
-
-    if not Fact.objects.exists():
-        load_facts(Fact)
-
-
 def test_a_lesson_of_the_race_from_the_form_to_the_debrief(browser, asgi_server):
-    in_thread(knowledge_base)
     teacher = teacher_page(browser, asgi_server)
     teacher.get_by_role("link", name="New session").click()
     teacher.get_by_label("Scenario").select_option(label="Race to the shelter (test scenario)")
