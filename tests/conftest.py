@@ -101,12 +101,7 @@ def module_worker(django_db_setup, django_db_blocker):
     committed at once, where the worker sees them, and each test leaves the data as it found it."""
     from django.core.management import call_command
 
-    from scoring.models import Fact
-    from scoring.outcomes import load_facts
-
     with django_db_blocker.unblock():
-        if not Fact.objects.exists():
-            load_facts(Fact)
         try:
             with _celery_worker() as worker:
                 yield worker
@@ -199,22 +194,17 @@ def _facts_after_every_flush():
     ``TransactionTestCase``), and would leave the tests after it in the same process without
     them: pytest-django runs the other database tests first for that reason, an order this suite's
     own (``_longest_first``, then xdist's shares and steals) does not keep. So every flush puts
-    them back, from the same files, in one statement."""
+    them back, as the migration loaded them."""
     from django.db.models.signals import post_migrate
 
-    def restore(sender, using="default", **kwargs):
+    def restore(sender, **kwargs):
         if sender.name != "scoring":
             return
         from scoring.models import Fact
-        from scoring.outcomes import FIELDS, read_facts
+        from scoring.outcomes import load_facts
 
-        facts = Fact.objects.using(using)
-        if not facts.exists():
-            defaults = {field: Fact._meta.get_field(field).get_default() for field in FIELDS}
-            facts.bulk_create(
-                Fact(key=fact["key"], **{field: fact.get(field, defaults[field]) for field in FIELDS})
-                for fact in read_facts()
-            )
+        if not Fact.objects.exists():
+            load_facts(Fact)
 
     post_migrate.connect(restore, dispatch_uid="tests-facts-after-every-flush")
     yield

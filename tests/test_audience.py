@@ -14,7 +14,7 @@ from classroom.models import Session
 from games.models import Game, Move
 from scenarios import registry
 from scenarios.audience import Audience
-from scoring.models import Fact, Report
+from scoring.models import Report
 from tests import pdfs
 from tests.factories import PASSWORD, make_session, make_teacher
 from tests.scoring.conftest import play_as_students
@@ -158,10 +158,6 @@ def test_a_gentle_ten_plus_lesson_shows_no_death_toll_anywhere_and_a_frank_one_d
     """A Gentle 10+ evacuation lesson played through (students and bots): no death figure on the
     tablet's board or any view it was sent, the printables, the debrief screen, the reports or the
     family plan. The same lesson set Frank for 16+ shows death figures where checked facts have them."""
-    from scoring.outcomes import load_facts
-
-    if not Fact.objects.exists():  # an earlier transactional test may have emptied the table
-        load_facts(Fact)
     session = make_session(turn_timer=False, intensity="gentle", age_band="10+")
     tablet = student_client(session)
     classroom.join(session=session, nickname="Ben")

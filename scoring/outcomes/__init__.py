@@ -91,13 +91,16 @@ def read_facts(files=None) -> list[dict]:
 
 
 def load_facts(Fact) -> int:
-    """Create or update every fact from the files and drop the ones they no longer list."""
+    """Create or update every fact from the files (one statement) and drop the ones they no
+    longer list."""
     facts = read_facts()
-    for fact in facts:
-        Fact.objects.update_or_create(
-            key=fact["key"],
-            defaults={field: fact.get(field, Fact._meta.get_field(field).get_default()) for field in FIELDS},
-        )
+    defaults = {field: Fact._meta.get_field(field).get_default() for field in FIELDS}
+    Fact.objects.bulk_create(
+        [Fact(key=fact["key"], **{field: fact.get(field, defaults[field]) for field in FIELDS}) for fact in facts],
+        update_conflicts=True,
+        unique_fields=["key"],
+        update_fields=list(FIELDS),
+    )
     Fact.objects.exclude(key__in=[f["key"] for f in facts]).delete()
     return len(facts)
 

@@ -330,12 +330,8 @@ def finished_lesson(scenario):
     """A lesson of two students and bots played to the end by bots and ended: reports queued."""
     from classroom import services as classroom
     from games import services as games
-    from scoring.models import Fact
-    from scoring.outcomes import load_facts
     from tests.factories import join_students, make_session
 
-    if not Fact.objects.exists():
-        load_facts(Fact)
     session = make_session(scenario=scenario, seats_per_table=2, turn_timer=False)
     devices = join_students(session, 2)
     classroom.start(session=session)

@@ -119,13 +119,6 @@ def test_two_captains_sail_a_whole_game_by_map_buttons_and_keyboard(browser, asg
     assert in_thread(lambda: Game.objects.get(table__session_id=session_id).status) == Game.Status.FINISHED
 
 
-def _facts():
-    from scoring.models import Fact
-    from scoring.outcomes import load_facts
-
-    load_facts(Fact)
-
-
 def _build_reports(session_id):
     from classroom.models import Session
     from scoring import services
@@ -138,7 +131,6 @@ def _build_reports(session_id):
 
 
 def test_the_bell_finishes_with_bots_and_the_debrief_cites_its_sources(browser, asgi_server, tmp_path):
-    in_thread(_facts)
     teacher = teacher_page(browser, asgi_server)
     code, session_id = new_session(teacher, seats=4, bots=True, rounds=16)
     student = student_page(browser, asgi_server, code, "Solo")

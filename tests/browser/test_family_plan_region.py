@@ -14,17 +14,9 @@ from pypdf import PdfReader
 from tests import pdfs
 from tests.browser.a11y import check_axe
 from tests.browser.lesson import teacher_page
-from tests.conftest import TABLET, in_thread
+from tests.conftest import TABLET
 
 pytestmark = pytest.mark.browser
-
-
-def _load_facts():
-    from scoring.models import Fact
-    from scoring.outcomes import load_facts
-
-    if not Fact.objects.exists():
-        load_facts(Fact)
 
 
 def _new_session(teacher, region_name):
@@ -66,7 +58,6 @@ def _printed(page):
 
 
 def test_a_dutch_plan_for_the_islands_and_a_spanish_plan_for_the_gulf_coast(browser, asgi_server):
-    in_thread(_load_facts)
     teacher = teacher_page(browser, asgi_server)
 
     code, session_id = _new_session(teacher, "Caribbean Netherlands / Sint Maarten")

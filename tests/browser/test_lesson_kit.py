@@ -19,14 +19,6 @@ pytestmark = pytest.mark.browser
 SIZES = {"tablet": (768, 1024), "landscape": (1024, 768), "chromebook": (1366, 650), "phone": (390, 844)}
 
 
-def _load_facts():
-    from scoring.models import Fact
-    from scoring.outcomes import load_facts
-
-    if not Fact.objects.exists():
-        load_facts(Fact)
-
-
 def _answers(session_id, nickname, phase):
     """item id -> (right answer, a wrong one) for the student's items in this phase."""
     from classroom.models import Participant
@@ -77,7 +69,6 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
 ):
     shots = Path(os.environ.get("KIT_SHOTS", tmp_path))
     shots.mkdir(parents=True, exist_ok=True)
-    in_thread(_load_facts)
     teacher = teacher_page(browser, asgi_server)
     code, session_id = create_session(teacher, bots=True)
 

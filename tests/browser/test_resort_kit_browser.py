@@ -7,15 +7,13 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.lesson import student_page, teacher_page
-from tests.browser.test_lesson_kit import _load_facts, shoot
-from tests.conftest import in_thread
+from tests.browser.test_lesson_kit import shoot
 
 pytestmark = pytest.mark.browser
 SHOTS = __import__("pathlib").Path(__import__("os").environ.get("KIT_SHOTS", "/tmp/kt/shots"))
 
 
 def test_resort_kit_pages(browser, asgi_server):
-    in_thread(_load_facts)
     teacher = teacher_page(browser, asgi_server)
     teacher.get_by_role("link", name="New session").click()
     teacher.get_by_label("Scenario").select_option("resort")

@@ -1,3 +1,3 @@
-"""The knowledge base and a finished lesson, as the scoring tests have them."""
+"""A finished lesson, as the scoring tests have it."""
 
 from tests.scoring.conftest import finished_session, play_as_students  # noqa: F401

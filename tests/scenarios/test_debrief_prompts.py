@@ -10,7 +10,6 @@ from classroom import services as classroom
 from scenarios.evacuation import analysis
 from scenarios.tornado_alert import ENGINE, whatif
 from scenarios.tornado_alert.debrief import SHELTERED
-from scoring.models import Fact
 from tests.factories import PASSWORD, join_students, make_session
 
 pytestmark = pytest.mark.django_db
@@ -59,10 +58,6 @@ def test_the_what_if_replays_the_same_deals_played_carefully():
 
 
 def test_the_tornado_debrief_shows_the_what_if_and_keeps_slap_races_for_the_teacher(client):
-    from scoring.outcomes import load_facts
-
-    if not Fact.objects.exists():
-        load_facts(Fact)
     session = make_session(scenario="tornado_alert", seats_per_table=3, seed=42)
     join_students(session, 3)
     classroom.start(session=session)
