@@ -35,9 +35,30 @@ def _longest_first(item):
     return item.get_closest_marker("long") is None, folder
 
 
+def _dealt(items, processes):
+    """The tests dealt out like cards, in turn, into one share per process, the shares one after
+    another. pytest-xdist's ``worksteal`` hands each process one stretch of the list to start
+    with (the sizes below are its own) and later moves tests from the end of a busy process's
+    stretch, never its start; without dealing, the first process would start with every long
+    test and run them one after another while the others ran out of work."""
+    sizes, left = [], len(items)
+    for share in range(processes):
+        sizes.append(left // (processes - share))
+        left -= sizes[-1]
+    shares = [[] for _ in range(processes)]
+    turn = 0
+    for item in items:
+        while len(shares[turn % processes]) == sizes[turn % processes]:
+            turn += 1
+        shares[turn % processes].append(item)
+        turn += 1
+    return [item for share in shares for item in share]
+
+
 def pytest_collection_modifyitems(session, config, items):
-    """Longest first (``_longest_first``); and the suite runs on real PostgreSQL and Redis: stop
-    at once, clearly, if either is down.
+    """Longest first (``_longest_first``), dealt out among the processes of ``make test``
+    (``_dealt``); and the suite runs on real PostgreSQL and Redis: stop at once, clearly, if
+    either is down.
 
     Engine tests alone need neither (engines are pure), so a run of only those skips the check.
     """
@@ -46,6 +67,9 @@ def pytest_collection_modifyitems(session, config, items):
     from django.conf import settings
 
     items.sort(key=_longest_first)
+    processes = getattr(config, "workerinput", {}).get("workercount", 1)
+    if processes > 1:
+        items[:] = _dealt(items, processes)
 
     if all("/tests/engines/" in str(item.fspath) for item in items):
         return
