@@ -235,6 +235,23 @@ def _facts_after_every_flush():
     post_migrate.disconnect(dispatch_uid="tests-facts-after-every-flush")
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, let go of by every connection before it is dropped: a
+    worker thread of a socket's test keeps the connection it last used, and PostgreSQL waits 5 s
+    for it before refusing to drop the database (a warning, and the database left behind)."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
 @pytest.fixture(autouse=True)
 def _english_afterwards():
     """A request's language stays active in the test thread: every test starts in English."""
