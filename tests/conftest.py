@@ -38,21 +38,11 @@ def _longest_first(item):
 def _dealt(items, processes):
     """The tests dealt out like cards, in turn, into one share per process, the shares one after
     another. pytest-xdist's ``worksteal`` hands each process one stretch of the list to start
-    with (the sizes below are its own) and later moves tests from the end of a busy process's
+    with, the longer stretches last, and later moves tests from the end of a busy process's
     stretch, never its start; without dealing, the first process would start with every long
-    test and run them one after another while the others ran out of work."""
-    sizes, left = [], len(items)
-    for share in range(processes):
-        sizes.append(left // (processes - share))
-        left -= sizes[-1]
-    shares = [[] for _ in range(processes)]
-    turn = 0
-    for item in items:
-        while len(shares[turn % processes]) == sizes[turn % processes]:
-            turn += 1
-        shares[turn % processes].append(item)
-        turn += 1
-    return [item for share in shares for item in share]
+    test and run them one after another while the others ran out of work. Dealt shares are at
+    most one test apart, the longer ones first: reversed, they are xdist's stretches."""
+    return [item for share in reversed(range(processes)) for item in items[share::processes]]
 
 
 def pytest_collection_modifyitems(session, config, items):
