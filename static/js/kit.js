@@ -25,7 +25,7 @@ export function svg(tag, attrs, ...children) {
 function build(el, attrs, children) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    if (key.startsWith("on")) on(el, key.slice(2), value);
     else if (key === "text") el.textContent = value;
     else el.setAttribute(key, value === true ? "" : String(value));
   }
@@ -34,6 +34,82 @@ function build(el, attrs, children) {
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return el;
+}
+
+// An element's handlers (attrs `onX`, or on()) are held beside it, one per event type, and run
+// through one listener that calls whichever the element holds now: when a render patches the
+// screen (renderScreen), an element kept on screen takes the new render's handlers, so a tap
+// never runs one that closed over an older view.
+const handlers = new WeakMap();
+
+function dispatch(event) {
+  const handler = (handlers.get(this) || {})[event.type];
+  if (handler) handler.call(this, event);
+}
+
+function listen(el, types) {
+  for (const type of types) el.addEventListener(type, dispatch, type === "wheel" ? { passive: false } : undefined);
+}
+
+/** Sets el's handler for events of type (replacing the one it had for that type). */
+export function on(el, type, handler) {
+  let own = handlers.get(el);
+  if (!own) handlers.set(el, (own = {}));
+  own[type] = handler;
+  listen(el, [type]);
+}
+
+// ---- patching the screen ----------------------------------------------------------------------
+// A new render changes only what changed on the screen: a text node takes the new words, an
+// element of the same tag and data-key stays and takes the new one's attributes, handlers and
+// (in turn) children, anything else is replaced. What stays is not built, laid out and painted
+// again (a tablet draws a frame for every move at its table), keeps focus and a screen reader's
+// place, and does not start its animations again.
+
+// a new render's element -> the element on screen that took its place (onScreen)
+const kept = new WeakMap();
+
+/** The node on screen for a node of the latest render: itself, or the one it was patched into. */
+export function onScreen(node) {
+  return kept.get(node) || node;
+}
+
+function sameKind(a, b) {
+  if (a.nodeType !== b.nodeType) return false;
+  if (a.nodeType === Node.TEXT_NODE) return true;
+  return a.nodeType === Node.ELEMENT_NODE && a.namespaceURI === b.namespaceURI && a.tagName === b.tagName &&
+    a.getAttribute("data-key") === b.getAttribute("data-key");
+}
+
+function adopt(shown, next) {
+  if (shown.nodeType === Node.TEXT_NODE) {
+    if (shown.data !== next.data) shown.data = next.data;
+    return;
+  }
+  for (const attr of [...shown.attributes]) {
+    if (!next.hasAttributeNS(attr.namespaceURI, attr.localName)) shown.removeAttributeNS(attr.namespaceURI, attr.localName);
+  }
+  for (const attr of next.attributes) {
+    if (shown.getAttributeNS(attr.namespaceURI, attr.localName) !== attr.value) shown.setAttributeNS(attr.namespaceURI, attr.name, attr.value);
+  }
+  const own = handlers.get(next) || {};
+  handlers.set(shown, own);
+  listen(shown, Object.keys(own));
+  kept.set(next, shown);
+  patch(shown, [...next.childNodes]);
+}
+
+/** Makes parent's children the nodes of next, keeping every node it can (see above). */
+export function patch(parent, next) {
+  const shown = [...parent.childNodes];
+  next.forEach((node, i) => {
+    const was = shown[i];
+    if (was === node) return;
+    if (was && sameKind(was, node)) adopt(was, node);
+    else if (was) parent.replaceChild(node, was);
+    else parent.append(node);
+  });
+  for (const extra of shown.slice(next.length)) if (extra.parentNode === parent && !next.includes(extra)) extra.remove();
 }
 
 // ---- language ---------------------------------------------------------------------------------
@@ -243,48 +319,51 @@ export function zoomAt(mem, map, limits, factor, point) {
 }
 
 /** Wheel and ctrl-wheel zoom, one-finger/mouse drag pans (after 8 px, setting mem.dragged so
- * a click handler can ignore the release), two-finger pinch zooms. */
+ * a click handler can ignore the release), two-finger pinch zooms. The handlers act on the map
+ * on screen (the event's currentTarget) and keep the pointers in mem, so a drag goes on across a
+ * render that patched the map. */
 export function attachPanZoom(mem, map, limits) {
-  const pointers = new Map();
-  let travel = 0;
-  const at = (x, y) => toSvgPoint(map, mem.box, x, y, limits.alignY);
-  map.addEventListener("wheel", (e) => {
+  if (!mem.pointers) mem.pointers = new Map();
+  const pointers = mem.pointers;
+  const at = (shown, x, y) => toSvgPoint(shown, mem.box, x, y, limits.alignY);
+  on(map, "wheel", (e) => {
     e.preventDefault();
-    zoomAt(mem, map, limits, Math.exp(e.deltaY * (e.ctrlKey ? 0.01 : 0.0015)), at(e.clientX, e.clientY));
-  }, { passive: false });
-  map.addEventListener("pointerdown", (e) => {
+    zoomAt(mem, e.currentTarget, limits, Math.exp(e.deltaY * (e.ctrlKey ? 0.01 : 0.0015)), at(e.currentTarget, e.clientX, e.clientY));
+  });
+  on(map, "pointerdown", (e) => {
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     mem.dragged = false;
-    travel = 0;
+    mem.travel = 0;
   });
-  map.addEventListener("pointermove", (e) => {
+  on(map, "pointermove", (e) => {
+    const shown = e.currentTarget;
     const prev = pointers.get(e.pointerId);
     if (!prev) return;
     const box = mem.box;
     if (pointers.size === 1) {
-      const { scale } = at(e.clientX, e.clientY);
+      const { scale } = at(shown, e.clientX, e.clientY);
       const dx = e.clientX - prev.x, dy = e.clientY - prev.y;
-      travel += Math.abs(dx) + Math.abs(dy);
-      if (travel > 8) {
+      mem.travel += Math.abs(dx) + Math.abs(dy);
+      if (mem.travel > 8) {
         mem.dragged = true;
         box[0] -= dx / scale;
         box[1] -= dy / scale;
         clampBox(box, limits.world);
-        map.setAttribute("viewBox", box.join(" "));
+        shown.setAttribute("viewBox", box.join(" "));
       }
     } else if (pointers.size === 2) {
       const other = [...pointers.entries()].filter(([id]) => id !== e.pointerId).map(([, p]) => p)[0];
       const before = Math.hypot(prev.x - other.x, prev.y - other.y);
       const after = Math.hypot(e.clientX - other.x, e.clientY - other.y);
       mem.dragged = true;
-      if (before > 0 && after > 0) zoomAt(mem, map, limits, before / after, at((e.clientX + other.x) / 2, (e.clientY + other.y) / 2));
+      if (before > 0 && after > 0) zoomAt(mem, shown, limits, before / after, at(shown, (e.clientX + other.x) / 2, (e.clientY + other.y) / 2));
     }
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
   });
   const end = (e) => { pointers.delete(e.pointerId); };
-  map.addEventListener("pointerup", end);
-  map.addEventListener("pointercancel", end);
-  map.addEventListener("pointerleave", end);
+  on(map, "pointerup", end);
+  on(map, "pointercancel", end);
+  on(map, "pointerleave", end);
 }
 
 // ---- the screen skeleton ----------------------------------------------------------------------
@@ -310,7 +389,7 @@ export function renderScreen(root, mem, screen) {
   const fresh = !mem.live || !mem.live.isConnected;
   if (!mem.live) mem.live = h("div", { class: "visually-hidden", role: "status", "aria-live": "polite", "data-live-region": "" });
   root.classList.add(`${p}-root`);
-  root.replaceChildren(page, mem.live);
+  patch(root, [page, mem.live]);
   restoreUiState(root, mem, p);
   if (!mem.started && root.isConnected) {
     // The game's first screen: focus goes to the game (the lobby it replaced took focus with it),
@@ -623,23 +702,24 @@ export function mapFrame(prefix, mem, map, opts) {
   const limits = { ...opts.limits, onZoom: (m, box) => { if (own) own(m, box); fitHitAreas(m, box); } };
   attachPanZoom(mem, map, limits);
   if (own) own(map, mem.box);
-  requestAnimationFrame(() => fitHitAreas(map, mem.box));
-  const zoom = (factor) => () => { zoomAt(mem, map, limits, factor, null); };
+  // the map on screen once this render is on the page (its hit areas need its size)
+  requestAnimationFrame(() => fitHitAreas(onScreen(map), mem.box));
+  const zoom = (factor) => () => { zoomAt(mem, onScreen(map), limits, factor, null); };
   const reset = () => {
     mem.box = home.slice();
-    map.setAttribute("viewBox", mem.box.join(" "));
-    limits.onZoom(map, mem.box);
+    onScreen(map).setAttribute("viewBox", mem.box.join(" "));
+    limits.onZoom(onScreen(map), mem.box);
   };
   map.setAttribute("tabindex", "0");
   map.setAttribute("data-key", "map");
-  map.addEventListener("keydown", (e) => {
+  on(map, "keydown", (e) => {
     const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
     if (step) {
       e.preventDefault();
       mem.box[0] += step[0] * mem.box[2] * 0.15;
       mem.box[1] += step[1] * mem.box[3] * 0.15;
       clampBox(mem.box, limits.world);
-      map.setAttribute("viewBox", mem.box.join(" "));
+      e.currentTarget.setAttribute("viewBox", mem.box.join(" "));
     } else if (e.key === "+" || e.key === "=") { e.preventDefault(); zoom(1 / 1.4)(); }
     else if (e.key === "-" || e.key === "_") { e.preventDefault(); zoom(1.4)(); }
     else if (e.key === "0") { e.preventDefault(); reset(); }

@@ -7,7 +7,7 @@
 // open <details> and focus across renders. Safari 15 / Chrome 100: no build step, no new syntax.
 
 import { gettext, pgettext, fmt, money, pageLanguage, h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
-  resultsTable, mapFrame, TIMER } from "/static/js/kit.js";
+  resultsTable, mapFrame, on, TIMER } from "/static/js/kit.js";
 
 // Tablemates' nicknames the teacher approved (play.js passes them; bots and hidden names
 // are not there), so the screen says "Ana" rather than "Player 2".
@@ -592,7 +592,7 @@ function renderNode(ctx, node, drivable, isHere) {
     // A pointer's shortcut: the same choice is a button in the panel, which keyboards and screen
     // readers use (the map is an image with a text alternative), so this is not a tab stop.
     g.append(svg("circle", { class: "m-hit", r: big ? 40 : 30, "data-hit": "", "data-r": big ? 40 : 30 }));
-    g.addEventListener("click", () => {
+    on(g, "click", () => {
       if (ctx.mem.dragged || ctx.disabled) return;
       act(ctx, action);
     });

@@ -8,7 +8,7 @@
 // Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
 import { gettext, ngettext, pgettext, fmt, h, svg, screenMemory, renderScreen, focusOnwards, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
-  mapFrame, TIMER } from "/static/js/kit.js";
+  mapFrame, on, TIMER } from "/static/js/kit.js";
 
 // Tablemates' nicknames the teacher approved (play.js passes them; bots and hidden names
 // are not there), so the screen says "Ana" rather than "Player 2".
@@ -645,7 +645,7 @@ function renderMap(ctx) {
       // A pointer's shortcut: the same choice is a button in the panel, which keyboards and
       // screen readers use (the map is an image with a text alternative); not a tab stop.
       g.append(svg("circle", { class: "m-hit", r: 30, "data-hit": "", "data-r": 30 }));
-      g.addEventListener("click", () => {
+      on(g, "click", () => {
         if (mem.dragged || ctx.disabled) return;
         act(ctx, target);
       });

@@ -1,0 +1,75 @@
+"""A tablemate's move redraws every tablet at the table; the kit patches the screen shown rather
+than building it again. For every scenario's renderer in headless Chromium: after a second
+render of the game under way, the screen's elements are the same nodes (nothing to lay out and
+paint again, a screen reader keeps its place), the focused button keeps focus, and a tap on a
+button kept from the first render acts through the newest render's controls, never an older
+view's."""
+
+import json
+
+import pytest
+
+from scenarios import registry
+from tests.browser.test_renderer_contract import screens
+
+pytestmark = pytest.mark.browser
+HARNESS = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Patch harness</title>
+<link rel="stylesheet" href="/static/css/stormwise.css"><link rel="stylesheet" href="/static/%(css)s">
+</head><body><main id="root"></main>
+<script type="application/json" id="fixture">%(fixture)s</script>
+<script type="module">
+  const {render} = await import("/static/%(js)s");
+  const data = JSON.parse(document.getElementById("fixture").textContent);
+  window.calls = [];
+  // Each render gets controls of its own, named, as the transport's change with every frame.
+  window.draw = (name, version) => {
+    const controls = {busy: false, asking: false,
+      act: () => { calls.push(`act ${name}`); return Promise.resolve(); },
+      askTeacher: () => { calls.push(`ask ${name}`); return Promise.resolve(); },
+      moreTime: () => { calls.push(`more ${name}`); return Promise.resolve(); }};
+    render(document.getElementById("root"), data.board, {...data.message, version}, controls);
+  };
+  draw("first", 1);
+  document.body.dataset.done = "1";
+</script></body></html>"""
+
+
+@pytest.mark.parametrize("key", registry.keys())
+def test_a_second_render_keeps_the_screens_nodes_focus_and_acts_through_the_newest_controls(browser, asgi_server, key):
+    scenario = registry.get(key)
+    fixtures, _teacher = screens(scenario)
+    html = HARNESS % {
+        "css": scenario.stylesheet,
+        "js": scenario.renderer,
+        "fixture": json.dumps({"board": scenario.engine.board(), "message": fixtures["underway"]}).replace(
+            "</", "<\\/"
+        ),
+    }
+    context = browser.new_context(viewport={"width": 768, "height": 1024}, base_url=asgi_server)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.route(
+        f"{asgi_server}/patch-harness",
+        lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html),
+    )
+    page.goto("/patch-harness")
+    page.wait_for_selector("body[data-done='1']", timeout=10_000)
+    ask = page.locator("#root [data-key='ask']")
+    ask.focus()
+    before = page.evaluate(
+        """() => {
+        const all = [...document.querySelectorAll('#root *')];
+        all.forEach((el) => { el.firstRender = true; });
+        return all.length;
+    }"""
+    )
+    page.evaluate("() => draw('second', 2)")
+    kept = page.evaluate("() => [...document.querySelectorAll('#root *')].filter((el) => el.firstRender).length")
+    assert kept >= 0.9 * before, f"{key}: {kept} of {before} elements kept"
+    assert page.evaluate("() => document.activeElement.dataset.key === 'ask' && document.activeElement.firstRender")
+    ask.click()
+    page.wait_for_function("() => calls.length > 0")
+    assert page.evaluate("() => calls") == ["ask second"]
+    assert not errors, errors
+    context.close()
