@@ -42,7 +42,7 @@ def test_a_lesson_of_the_race_from_the_form_to_the_debrief(browser, asgi_server)
     students = [student_page(browser, asgi_server, code, name) for name in ("Iris", "Jon")]
     teacher.get_by_role("button", name="Start the game").click()
     expect(students[0].locator("button.race-act").first).to_be_visible()
-    expect(students[1].get_by_text("Waiting for player 1.")).to_be_visible()
+    expect(students[1].locator(".race-banner-title")).to_have_text("Waiting for player 1.")
 
     for _ in range(200):
         if not any([tap(page) for page in students]):
