@@ -100,7 +100,7 @@ function adopt(shown, next) {
 }
 
 /** Makes parent's children the nodes of next, keeping every node it can (see above). */
-export function patch(parent, next) {
+function patch(parent, next) {
   const shown = [...parent.childNodes];
   next.forEach((node, i) => {
     const was = shown[i];

@@ -9,6 +9,7 @@ import pytest
 
 from scenarios.resort import ENGINE
 from scenarios.resort.bots import BOTS
+from tests.browser.harness import harness_page
 from tests.browser.test_renderer_contract import message
 from tests.browser.test_security_browser import touch_targets
 
@@ -41,17 +42,7 @@ def until(pred, seed=4):
 
 def open_page(browser, asgi_server, messages, viewport=(768, 1024)):
     html = PAGE % json.dumps({"board": ENGINE.board(), "messages": messages}).replace("</", "<\\/")
-    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, base_url=asgi_server)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.route(
-        f"{asgi_server}/resort-harness",
-        lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html),
-    )
-    page.goto("/resort-harness")
-    page.wait_for_selector("body[data-done='1']")
-    return page, errors
+    return harness_page(browser, asgi_server, html, viewport)
 
 
 def test_plotting_by_keyboard_sends_the_point_read_north_then_west(browser, asgi_server):

@@ -10,6 +10,7 @@ import json
 import pytest
 
 from scenarios import registry
+from tests.browser.harness import harness_page
 from tests.browser.test_renderer_contract import screens
 
 pytestmark = pytest.mark.browser
@@ -45,16 +46,7 @@ def test_a_second_render_keeps_the_screens_nodes_focus_and_acts_through_the_newe
             "</", "<\\/"
         ),
     }
-    context = browser.new_context(viewport={"width": 768, "height": 1024}, base_url=asgi_server)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.route(
-        f"{asgi_server}/patch-harness",
-        lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html),
-    )
-    page.goto("/patch-harness")
-    page.wait_for_selector("body[data-done='1']", timeout=10_000)
+    page, errors = harness_page(browser, asgi_server, html)
     ask = page.locator("#root [data-key='ask']")
     ask.focus()
     before = page.evaluate(
@@ -72,4 +64,4 @@ def test_a_second_render_keeps_the_screens_nodes_focus_and_acts_through_the_newe
     page.wait_for_function("() => calls.length > 0")
     assert page.evaluate("() => calls") == ["ask second"]
     assert not errors, errors
-    context.close()
+    page.context.close()

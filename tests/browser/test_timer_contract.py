@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from scenarios import registry
 from tests.browser.a11y import focused
+from tests.browser.harness import harness_page
 from tests.browser.test_renderer_contract import message
 
 pytestmark = pytest.mark.browser
@@ -82,20 +83,8 @@ def test_every_screen_warns_offers_more_time_and_names_the_timers_move_as_a_bots
     engine.apply(after_state, seat, action)
     after = message(engine, after_state, seat, 11)
     fixture = json.dumps({"board": engine.board(), "messages": [before, after]}).replace("</", "<\\/")
-    context = browser.new_context(viewport={"width": 1024, "height": 768}, base_url=asgi_server)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.route(
-        f"{asgi_server}/timer-harness",
-        lambda route: route.fulfill(
-            status=200,
-            content_type="text/html; charset=utf-8",
-            body=HARNESS % {"css": scenario.stylesheet, "js": scenario.renderer, "fixture": fixture},
-        ),
-    )
-    page.goto("/timer-harness")
-    page.wait_for_selector("body[data-done='1']")
+    html = HARNESS % {"css": scenario.stylesheet, "js": scenario.renderer, "fixture": fixture}
+    page, errors = harness_page(browser, asgi_server, html, viewport=(1024, 768))
     live = page.locator("#root [data-live-region]")
 
     # The countdown, counting down to the bot, never itself a live region.
@@ -129,4 +118,4 @@ def test_every_screen_warns_offers_more_time_and_names_the_timers_move_as_a_bots
     page.evaluate("() => window.show(1)")
     expect(live).to_contain_text(__import__("re").compile(r"a bot (moved|played) for you"))
     assert not errors, f"{key}: {errors}"
-    context.close()
+    page.context.close()

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from scenarios import registry
+from tests.browser.harness import harness_page
 from tests.browser.test_renderer_contract import HARNESS, message
 
 pytestmark = pytest.mark.browser
@@ -49,19 +50,10 @@ def test_a_strike_on_a_place_whose_note_is_hidden_still_draws_and_taps(browser, 
             "</", "<\\/"
         ),
     }
-    context = browser.new_context(viewport={"width": 768, "height": 1024}, base_url=asgi_server)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.route(
-        f"{asgi_server}/renderer-harness",
-        lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html),
-    )
+    page, errors = harness_page(browser, asgi_server, html)
     try:
-        page.goto("/renderer-harness")
-        page.wait_for_selector("body[data-done='1']", timeout=10_000)
         assert not errors, errors
         page.locator("button.ta-act:not([disabled])").first.click()
         assert page.evaluate("() => Boolean(window.__acted)")
     finally:
-        context.close()
+        page.context.close()
