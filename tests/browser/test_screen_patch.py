@@ -5,47 +5,31 @@ paint again, a screen reader keeps its place), the focused button keeps focus, a
 button kept from the first render acts through the newest render's controls, never an older
 view's."""
 
-import json
-
 import pytest
 
 from scenarios import registry
-from tests.browser.harness import harness_page
+from tests.browser.harness import harness_page, renderer_html
 from tests.browser.test_renderer_contract import screens
 
 pytestmark = pytest.mark.browser
-HARNESS = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Patch harness</title>
-<link rel="stylesheet" href="/static/css/stormwise.css"><link rel="stylesheet" href="/static/%(css)s">
-</head><body><main id="root"></main>
-<script type="application/json" id="fixture">%(fixture)s</script>
-<script type="module">
-  const {render} = await import("/static/%(js)s");
-  const data = JSON.parse(document.getElementById("fixture").textContent);
+# Each render gets controls of its own, named, as the transport's change with every frame.
+SCRIPT = """
   window.calls = [];
-  // Each render gets controls of its own, named, as the transport's change with every frame.
   window.draw = (name, version) => {
     const controls = {busy: false, asking: false,
       act: () => { calls.push(`act ${name}`); return Promise.resolve(); },
       askTeacher: () => { calls.push(`ask ${name}`); return Promise.resolve(); },
       moreTime: () => { calls.push(`more ${name}`); return Promise.resolve(); }};
-    render(document.getElementById("root"), data.board, {...data.message, version}, controls);
+    render(root, data.board, {...data.message, version}, controls);
   };
-  draw("first", 1);
-  document.body.dataset.done = "1";
-</script></body></html>"""
+  draw("first", 1);"""
 
 
 @pytest.mark.parametrize("key", registry.keys())
 def test_a_second_render_keeps_the_screens_nodes_focus_and_acts_through_the_newest_controls(browser, asgi_server, key):
     scenario = registry.get(key)
     fixtures, _teacher = screens(scenario)
-    html = HARNESS % {
-        "css": scenario.stylesheet,
-        "js": scenario.renderer,
-        "fixture": json.dumps({"board": scenario.engine.board(), "message": fixtures["underway"]}).replace(
-            "</", "<\\/"
-        ),
-    }
+    html = renderer_html(scenario, {"board": scenario.engine.board(), "message": fixtures["underway"]}, SCRIPT)
     page, errors = harness_page(browser, asgi_server, html)
     ask = page.locator("#root [data-key='ask']")
     ask.focus()

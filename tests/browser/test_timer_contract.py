@@ -5,7 +5,6 @@ when the seat's own move then arrives without the student having chosen it, the 
 bot moved for them rather than speaking the move as the student's own. "Ask the teacher" keeps
 focus when pressed and a second press cancels it."""
 
-import json
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -13,27 +12,17 @@ from playwright.sync_api import expect
 
 from scenarios import registry
 from tests.browser.a11y import focused
-from tests.browser.harness import harness_page
+from tests.browser.harness import harness_page, renderer_html
 from tests.browser.test_renderer_contract import message
 
 pytestmark = pytest.mark.browser
-HARNESS = """<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>Timer harness</title>
-<link rel="stylesheet" href="/static/css/stormwise.css"><link rel="stylesheet" href="/static/%(css)s">
-</head><body><main id="root"></main>
-<script type="application/json" id="fixture">%(fixture)s</script>
-<script type="module">
-  const {render} = await import("/static/%(js)s");
-  const data = JSON.parse(document.getElementById("fixture").textContent);
-  const root = document.getElementById("root");
+SCRIPT = """
   window.asked = 0; window.more = 0; window.shown = 0;
   const controls = {busy: false, asking: false, act: () => Promise.resolve(),
     askTeacher: () => { window.asked += 1; controls.asking = !controls.asking; window.show(window.shown); return Promise.resolve(); },
     moreTime: () => { window.more += 1; return Promise.resolve(true); }};
   window.show = (i) => { window.shown = i; render(root, data.board, data.messages[i], controls); };
-  window.show(0);
-  document.body.dataset.done = "1";
-</script></body></html>"""
+  window.show(0);"""
 # Each scenario's own move of a seat that its turn timer's bot would make (the policy bot's,
 # or the kind of move the scenario's screen says as the seat's own).
 OWN = {"tornado_alert": ("play",), "resort": ("roll",), "stormfury": ("move",)}
@@ -82,8 +71,7 @@ def test_every_screen_warns_offers_more_time_and_names_the_timers_move_as_a_bots
     after_state = engine.load(engine.dump(state))
     engine.apply(after_state, seat, action)
     after = message(engine, after_state, seat, 11)
-    fixture = json.dumps({"board": engine.board(), "messages": [before, after]}).replace("</", "<\\/")
-    html = HARNESS % {"css": scenario.stylesheet, "js": scenario.renderer, "fixture": fixture}
+    html = renderer_html(scenario, {"board": engine.board(), "messages": [before, after]}, SCRIPT)
     page, errors = harness_page(browser, asgi_server, html, viewport=(1024, 768))
     live = page.locator("#root [data-live-region]")
 
