@@ -188,7 +188,10 @@ def _callers_loop():
     thread-sensitive call of the process, for ever."""
     if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
         return None
-    return getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    # asgiref never forgets the loop: a thread that once ran async code for a loop now closed
+    # (an ``async_to_sync`` that returned) has no caller's loop any more and pushes on its own
+    return None if loop is None or loop.is_closed() else loop
 
 
 def publish(snap: Snapshot, engine, state, views: dict | None = None, others: dict | None = None) -> None:

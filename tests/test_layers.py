@@ -2,6 +2,7 @@
 
 import asyncio
 
+import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -115,3 +116,36 @@ def test_a_push_from_a_worker_thread_of_a_stopped_server_gives_up_and_frees_the_
         loop.run_until_complete(asyncio.sleep(1))
     loop.close()
     assert not held, "the push held its thread waiting for a stopped event loop"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_thread_that_once_ran_async_code_still_pushes_its_changes():
+    """asgiref remembers, per thread, the loop of the last async code that called into it (a
+    report task that used ``async_to_sync``, a test's service call): once that loop has closed,
+    the thread's next change is still pushed to the tablets, not dropped as if the server were
+    stopping."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import sync_to_async
+
+    from games import broadcast
+
+    layer = get_channel_layer()
+
+    def change_after_async_work():
+        async def async_work():
+            await sync_to_async(lambda: None)()  # runs back on this thread, which remembers the loop
+
+        async_to_sync(async_work)()  # returns: its loop is closed
+        broadcast.push_after_commit([("pushed-table", {"type": "game.views", "version": 7})])
+
+    async def run():
+        channel = await layer.new_channel()
+        await layer.group_add("pushed-table", channel)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            await asyncio.get_running_loop().run_in_executor(pool, change_after_async_work)
+        heard = await asyncio.wait_for(layer.receive(channel), timeout=5)
+        assert heard["version"] == 7
+        await layer.group_discard("pushed-table", channel)
+
+    async_to_sync(run)()
