@@ -22,7 +22,7 @@ from classroom import accounts, languages, selectors, services
 from classroom.fast import splice
 from classroom.fast.socket_loop import Consumer
 from classroom.frames import MAX_FRAME_BYTES, parse_frame
-from classroom.live import session_group
+from classroom.live import PRESENCE_CHANGED, dashboard_group, session_group
 from classroom.models import Participant, Session
 from classroom.services import participant_for_token
 from classroom.timers import device_more_time
@@ -161,6 +161,7 @@ class PlayConsumer(Consumer):
         await self.channel_layer.group_add(device_group(self.participant_id), self.channel_name)
         await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
         await _presence(self.participant_id, +1)
+        await broadcast.send(self.channel_layer, [(dashboard_group(self.session_id), PRESENCE_CHANGED)])
         await self.send_state()
 
     async def disconnect(self, code):
@@ -177,6 +178,7 @@ class PlayConsumer(Consumer):
         for game_id in self.games:
             await self.channel_layer.group_discard(broadcast.group_name(game_id), self.channel_name)
         await _presence(self.participant_id, -1)
+        await broadcast.send(self.channel_layer, [(dashboard_group(self.session_id), PRESENCE_CHANGED)])
 
     async def send_json(self, message):
         await self.send(text_data=broadcast.encode(message))
@@ -329,12 +331,14 @@ class DashboardConsumer(Consumer):
     """The teacher's live dashboard: coalesced, numbered snapshots, at most ~1 s stale.
 
     It keeps the newest teacher view of each table from the ``game.summary`` messages, and the
-    session's people and seats until the session changes (or every few seconds, for presence), so
-    a snapshot after a move reads nothing from the database.
+    session's people and seats until the session changes or a device comes or goes
+    (``presence.changed``), so a snapshot after a move reads nothing from the database. Every
+    ``REFRESH_SECONDS`` it reads everything again: a tablet on long-poll that fell silent is shown
+    offline, and a summary lost while Redis was away is read from the database.
     """
 
     FLUSH_SECONDS = 1.0
-    REFRESH_SECONDS = 5.0
+    REFRESH_SECONDS = 15.0
     # How often the socket checks that its browser session still signs the teacher in: a teacher
     # signed out for being idle (SESSION_COOKIE_AGE) must not leave the class's names on screen.
     SIGNIN_CHECK_SECONDS = 60.0
@@ -353,6 +357,7 @@ class DashboardConsumer(Consumer):
         await self.accept()
         await self.channel_layer.group_add(accounts.teacher_group(self.teacher_id), self.channel_name)
         await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
+        await self.channel_layer.group_add(dashboard_group(self.session_id), self.channel_name)
         self.loop = asyncio.create_task(self.flush_forever())
 
     async def disconnect(self, code):
@@ -361,6 +366,7 @@ class DashboardConsumer(Consumer):
         self.loop.cancel()
         await self.channel_layer.group_discard(accounts.teacher_group(self.teacher_id), self.channel_name)
         await self.channel_layer.group_discard(session_group(self.session_id), self.channel_name)
+        await self.channel_layer.group_discard(dashboard_group(self.session_id), self.channel_name)
         for game_id in self.games:
             await self.channel_layer.group_discard(broadcast.watch_group_name(game_id), self.channel_name)
 
@@ -443,6 +449,9 @@ class DashboardConsumer(Consumer):
             self.summaries[game] = (version, text, head)
 
     async def session_changed(self, event):
+        self.dirty, self.roster = True, None
+
+    async def presence_changed(self, event):
         self.dirty, self.roster = True, None
 
     async def game_summary(self, event):

@@ -12,6 +12,8 @@ from scenarios.audience import AGE_BANDS, FRANK, GENTLE, Audience
 
 #: the age bands a teacher chooses from ("10+": the youngest students are ten)
 AGE_BAND_CHOICES = [(band, band) for band in AGE_BANDS]
+# A device on long-poll that has not been heard from for this long is shown offline.
+OFFLINE_AFTER_SECONDS = 30
 
 
 class TeacherManager(BaseUserManager):
@@ -209,6 +211,12 @@ class Participant(models.Model):
 
     def __str__(self):
         return self.nickname
+
+    def shown_online(self, now) -> bool:
+        """Online on the teacher's dashboard: a socket open, or heard from by long-poll lately."""
+        return self.connected > 0 or bool(
+            self.last_seen_at and (now - self.last_seen_at).total_seconds() < OFFLINE_AFTER_SECONDS
+        )
 
 
 class Table(models.Model):

@@ -18,8 +18,6 @@ from games import services as games
 from games.models import Game
 from scenarios import registry
 
-OFFLINE_AFTER_SECONDS = 30
-
 
 def join_url(session: Session) -> str:
     return f"{settings.PUBLIC_BASE_URL}/join/{session.join_code}"
@@ -143,9 +141,6 @@ def dashboard(
     by_id = {p.pk: p for p in participants}
     tables, alerts = [], []
 
-    def online(p):
-        return p.connected > 0 or (p.last_seen_at and (now - p.last_seen_at).total_seconds() < OFFLINE_AFTER_SECONDS)
-
     for p in participants:
         if p.move_token_hash:
             alerts.append({"kind": "claim", "who": p.nickname, "participant": p.pk, "online": p.connected > 0})
@@ -168,12 +163,12 @@ def dashboard(
                     "name": holder.nickname if holder else None,
                     "participant": holder.pk if holder else None,
                     "approved": holder.approved if holder else None,
-                    "online": online(holder) if holder else None,
+                    "online": holder.shown_online(now) if holder else None,
                     "bot": bot,
                 }
             )
             if holder and session.status == Session.Status.PLAYING:
-                if not online(holder) and not bot:
+                if not holder.shown_online(now) and not bot:
                     alerts.append(
                         {"kind": "offline", "who": holder.nickname, "table": table.number, "participant": holder.pk}
                     )
@@ -230,7 +225,13 @@ def dashboard(
         "serve_command": SERVE_CLASS_COMMAND,
         "check_url": f"{settings.PUBLIC_BASE_URL}/check",
         "participants": [
-            {"id": p.pk, "name": p.nickname, "approved": p.approved, "players": p.players, "online": online(p)}
+            {
+                "id": p.pk,
+                "name": p.nickname,
+                "approved": p.approved,
+                "players": p.players,
+                "online": p.shown_online(now),
+            }
             for p in participants
         ],
         "alerts": alerts,

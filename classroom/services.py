@@ -849,8 +849,14 @@ def device_asks_teacher(participant_id: int, asking: bool) -> dict:
 
 
 def touch(*, participant: Participant) -> None:
-    """The device was heard from (long-poll), so it is not shown as offline."""
-    Participant.objects.filter(pk=participant.pk).update(last_seen_at=timezone.now())
+    """The device was heard from (long-poll), so it is not shown as offline; one that was shown
+    offline tells the dashboards it is back."""
+    from classroom import live
+
+    now = timezone.now()
+    Participant.objects.filter(pk=participant.pk).update(last_seen_at=now)
+    if not participant.shown_online(now):
+        live.presence_changed(participant.session_id)
 
 
 # --- Deleting ------------------------------------------------------------------------------------

@@ -379,6 +379,45 @@ def test_owner_dashboard_gets_numbered_snapshots():
     async_to_sync(run)()
 
 
+def test_the_dashboard_shows_a_tablet_come_online_by_socket_or_long_poll_at_once(monkeypatch):
+    """A student's tablet opening its socket, or one on long-poll heard from again, shows online
+    in the dashboard's next snapshot: not only at its full re-read, made rare here so that only
+    the push can show it."""
+    from classroom.consumers import DashboardConsumer
+    from classroom.models import Participant
+
+    monkeypatch.setattr(DashboardConsumer, "REFRESH_SECONDS", 600)
+    session, devices = started_session(students=2)
+    (p0, t0), (p1, _t1) = devices
+    Participant.objects.filter(session=session).update(last_seen_at=None)  # not heard from lately
+    p1.refresh_from_db()
+    client = Client()
+    client.force_login(session.teacher)
+
+    def online(snapshot, participant):
+        return next(s["online"] for t in snapshot["tables"] for s in t["seats"] if s["participant"] == participant.pk)
+
+    async def until_online(board, participant):
+        snapshot = await board.receive_json_from(timeout=5)
+        while not online(snapshot, participant):
+            snapshot = await board.receive_json_from(timeout=5)
+        return snapshot
+
+    async def run():
+        board = communicator(f"/ws/sessions/{session.pk}/", f"sessionid={client.cookies['sessionid'].value}")
+        assert (await board.connect())[0]
+        first = await board.receive_json_from(timeout=5)
+        assert not online(first, p0) and not online(first, p1)
+        device, _lobby, _views = await open_device(session, t0)
+        assert not online(await until_online(board, p0), p1)
+        await database(services.touch, participant=p1)  # a long-poll from the second tablet
+        await until_online(board, p1)
+        await device.disconnect()
+        await board.disconnect()
+
+    async_to_sync(run)()
+
+
 def test_dashboard_shows_a_tap_with_the_tables_whole_teacher_view():
     """After a student's tap, the dashboard's next snapshots show that table at the new version,
     board and all, exactly as the teacher view read from the database; nothing else changes."""
