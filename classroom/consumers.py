@@ -118,13 +118,19 @@ def _hold_flooder(participant_id):
 
 
 @database_sync_to_async
-def _presence(participant_id, delta):
+def _count_sockets(participant_id, delta):
     from django.db.models import F
     from django.db.models.functions import Greatest
 
     Participant.objects.filter(pk=participant_id).update(
         connected=Greatest(F("connected") + delta, 0), last_seen_at=timezone.now()
     )
+
+
+async def _presence(layer, session_id, participant_id, delta):
+    """A device's socket opened (+1) or closed (-1): counted, and the session's dashboards told."""
+    await _count_sockets(participant_id, delta)
+    await broadcast.send(layer, [(dashboard_group(session_id), PRESENCE_CHANGED)])
 
 
 class PlayConsumer(Consumer):
@@ -160,8 +166,7 @@ class PlayConsumer(Consumer):
             await oldest.close(code=CLOSE_SUPERSEDED)
         await self.channel_layer.group_add(device_group(self.participant_id), self.channel_name)
         await self.channel_layer.group_add(session_group(self.session_id), self.channel_name)
-        await _presence(self.participant_id, +1)
-        await broadcast.send(self.channel_layer, [(dashboard_group(self.session_id), PRESENCE_CHANGED)])
+        await _presence(self.channel_layer, self.session_id, self.participant_id, +1)
         await self.send_state()
 
     async def disconnect(self, code):
@@ -177,8 +182,7 @@ class PlayConsumer(Consumer):
         await self.channel_layer.group_discard(session_group(self.session_id), self.channel_name)
         for game_id in self.games:
             await self.channel_layer.group_discard(broadcast.group_name(game_id), self.channel_name)
-        await _presence(self.participant_id, -1)
-        await broadcast.send(self.channel_layer, [(dashboard_group(self.session_id), PRESENCE_CHANGED)])
+        await _presence(self.channel_layer, self.session_id, self.participant_id, -1)
 
     async def send_json(self, message):
         await self.send(text_data=broadcast.encode(message))
@@ -451,8 +455,7 @@ class DashboardConsumer(Consumer):
     async def session_changed(self, event):
         self.dirty, self.roster = True, None
 
-    async def presence_changed(self, event):
-        self.dirty, self.roster = True, None
+    presence_changed = session_changed  # a device came or went: its roster is read again
 
     async def game_summary(self, event):
         self.keep(event["game"], event["version"], event["summary"], event["head"])
