@@ -7,6 +7,7 @@ import threading
 import time
 
 import pytest
+from tests.ports import free_port
 
 # Debian's build of Chromium's headless shell, the browser Playwright itself runs headless tests in:
 # a third less CPU than the full browser for the same lesson (docs/decisions/0011-test-suite-time.md).
@@ -151,18 +152,12 @@ class _ServerThread(threading.Thread):
         self.server.run()
 
 
-def _free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 class PrivateRedis:
     """A real Redis of one test's own, on a free loopback port, which the test may stop and start
     without touching the Redis every other test shares."""
 
     def __init__(self):
-        self.port = _free_port()
+        self.port = free_port()
         self.url, self.process = f"redis://127.0.0.1:{self.port}/0", None
 
     def start(self):
@@ -264,7 +259,7 @@ def _close_live_connections():
 @pytest.fixture
 def asgi_server(transactional_db, settings):
     """The real ASGI app (HTTP + WebSocket) served by uvicorn on a free loopback port."""
-    port = _free_port()
+    port = free_port()
     settings.PUBLIC_BASE_URL = f"http://127.0.0.1:{port}"
     thread = _ServerThread(port)
     thread.start()

@@ -38,6 +38,7 @@ from classroom.consumers import (
 from classroom.models import Participant, Session
 from config.asgi import application
 from tests.factories import make_teacher, started_session
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -159,16 +160,10 @@ def test_oversize_frames_count_toward_the_flood_close():
     assert async_to_sync(run)() == CLOSE_FLOODING
 
 
-def _free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture
 def served(transactional_db, settings):
     """``manage.py serve`` in a process of its own, on the test database: the server a class uses."""
-    port = _free_port()
+    port = free_port()
     db = settings.DATABASES["default"]
     env = dict(
         os.environ,

@@ -21,6 +21,7 @@ from django.test import Client
 from django.urls import reverse
 
 from config import install
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_ONLY = {
@@ -182,12 +183,6 @@ def test_error_pages_are_plain_and_friendly(client, db):
 
 
 # --- `HOST=0.0.0.0 make run`, looked around by a curious student ---------------------------------------
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class NoRedirects(urllib.request.HTTPRedirectHandler):

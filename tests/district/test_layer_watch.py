@@ -2,7 +2,6 @@
 (classroom.layer_watch), so no tablet stays on it with an open socket that shows no moves."""
 
 import asyncio
-import socket
 import threading
 import time
 
@@ -13,12 +12,7 @@ from websockets.sync.client import connect
 from classroom import layer_watch
 from classroom.consumers import token_cookie
 from tests.factories import started_session
-
-
-def _free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+from tests.ports import free_port
 
 
 class SilentLink:
@@ -26,7 +20,7 @@ class SilentLink:
     is closed or refused, and what was held is delivered once the link is mended."""
 
     def __init__(self, target_port):
-        self.target_port, self.port = target_port, _free_port()
+        self.target_port, self.port = target_port, free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.open = threading.Event()
         self.open.set()
