@@ -147,15 +147,27 @@ export function pageLanguage() {
   return document.documentElement.lang || "en";
 }
 
+const numberFormats = new Map();
+
+/** The page's language's Intl.NumberFormat with these options, made once: making one costs far
+ * more than using it, and a screen writes many numbers at every render. */
+export function numberFormat(options = {}) {
+  const lang = pageLanguage();
+  const key = `${lang} ${JSON.stringify(options)}`;
+  if (!numberFormats.has(key)) numberFormats.set(key, new Intl.NumberFormat(lang, options));
+  return numberFormats.get(key);
+}
+
 /** A number as the page's language writes it (1,200 / 1.200). */
 export function num(n) {
-  return Number(n).toLocaleString(pageLanguage());
+  return numberFormat().format(Number(n));
 }
+
+const MONEY = { style: "currency", currency: "USD", currencyDisplay: "narrowSymbol", minimumFractionDigits: 0, maximumFractionDigits: 0 };
 
 /** Whole US dollars as the page's language writes them ($1,200 / 1200 $ / $ 1.200). */
 export function money(n) {
-  return new Intl.NumberFormat(pageLanguage(), { style: "currency", currency: "USD", currencyDisplay: "narrowSymbol",
-    minimumFractionDigits: 0, maximumFractionDigits: 0 }).format(n);
+  return numberFormat(MONEY).format(n);
 }
 
 // ---- time -------------------------------------------------------------------------------------
@@ -256,7 +268,7 @@ export function restoreUiState(root, mem, prefix) {
   const moved = target !== same;
   mem.focusHeld = target.hasAttribute("data-focus-hold");
   if (!mem.focusHeld && target.dataset.key) mem.focusKey = target.dataset.key;
-  target.focus({ preventScroll: true });
+  if (target !== document.activeElement) target.focus({ preventScroll: true });
   if (moved && keyboardUser && target.scrollIntoView) target.scrollIntoView({ block: "nearest" });
 }
 
@@ -476,7 +488,8 @@ function titlePage(root, prefix) {
   const title = root.querySelector(`.${prefix}-banner-title`);
   if (!title || !root.isConnected || !root.closest("#play")) return;
   const words = title.textContent.trim();
-  document.title = words ? `${words} · ${pageTitle}` : pageTitle;
+  const wanted = words ? `${words} · ${pageTitle}` : pageTitle;
+  if (document.title !== wanted) document.title = wanted;
 }
 
 // ---- the turn timer's bot ---------------------------------------------------------------------

@@ -6,7 +6,7 @@
 // Every render replaces what is shown (never patches); per-root memory keeps pan/zoom, scroll,
 // open <details> and focus across renders. Safari 15 / Chrome 100: no build step, no new syntax.
 
-import { gettext, pgettext, fmt, money, pageLanguage, h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
+import { gettext, pgettext, fmt, money, numberFormat, h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
   resultsTable, mapFrame, on, TIMER } from "/static/js/kit.js";
 
 // Tablemates' nicknames the teacher approved (play.js passes them; bots and hidden names
@@ -810,7 +810,7 @@ function renderResults(ctx) {
   const mine = rows.find((r) => r.seat === view.seat);
   if (!mine) return h("section", { class: "evac-results" }, h("h2", { text: T.gameOver }));
   const p = mine.breakdown.points, s = mine.breakdown.safety;
-  const num = (n) => (Math.round(n * 10) / 10).toLocaleString(pageLanguage());
+  const num = (n) => numberFormat().format(Math.round(n * 10) / 10);
   const yn = (b) => h("span", { class: b ? "is-yes" : "is-no", text: b ? T.yes : T.no });
   const dest = s.destination && board.destinations[s.destination] ? board.destinations[s.destination].label : "—";
   const table = resultsTable("evac-standings", T.tableTitle, [T.rank, T.player, T.score, T.sOutcome],

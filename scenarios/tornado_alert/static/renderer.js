@@ -11,7 +11,7 @@
 // screen; focus stays on the control it was on, or moves on to the next usable one, never to the
 // page. The slap key is S (RULES.md, "Reaction allowance").
 
-import { gettext, ngettext, fmt, num, pageLanguage, h, screenMemory, renderScreen, banner, countdown, askButton,
+import { gettext, ngettext, fmt, num, numberFormat, h, screenMemory, renderScreen, banner, countdown, askButton,
   sendAction, basisBlock, resultsTable, timerMoved, TIMER } from "/static/js/kit.js";
 
 const T = {
@@ -125,9 +125,11 @@ const T = {
 
 const memory = screenMemory(() => ({ slappedAt: null, said: "" }));
 
+const TWO_DECIMALS = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+
 function avg(x) {
   // an average as the rule book asks, to two decimals, written the page's language's way (2.50 / 2,50)
-  return (Math.round(x * 100) / 100).toLocaleString(pageLanguage(), { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return numberFormat(TWO_DECIMALS).format(Math.round(x * 100) / 100);
 }
 
 function cardName(board, id) {
