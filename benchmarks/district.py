@@ -920,6 +920,7 @@ def _acked_acts_hosts(record):
 def celery_two_hosts(district, args, students=16):
     from classroom import services
     from classroom.models import Session
+    from scoring.services import job_status
     from scoring.models import Report
 
     idle = "app3"
@@ -932,10 +933,8 @@ def celery_two_hosts(district, args, students=16):
     services.finish_with_bots(session=session)
     deadline = time.time() + 240
     while time.time() < deadline:
-        if (
-            Report.objects.filter(session=session, status=Report.Status.DONE).count() >= wanted
-            and not Report.objects.filter(session=session).exclude(status=Report.Status.DONE).exists()
-        ):
+        status = job_status(session)  # written and printed: a report's PDF follows its page
+        if status["total"] >= wanted and status["printed"] + status["failed"] == status["total"]:
             break
         time.sleep(0.5)
     took = time.time() - began
