@@ -6,9 +6,9 @@ import time
 
 from playwright.sync_api import expect
 
+from tests.browser.shots import failure_shot
 from tests.conftest import TABLET, in_thread
 from tests.factories import PASSWORD, make_teacher
-
 
 # The pages ask in the page (kit.js ask(), a div role=alertdialog), never with the browser's
 # confirm(). A test that means "yes" to every question installs this, as a person would tap
@@ -79,8 +79,8 @@ def student_page(browser, base_url, code, nickname, *, viewport=TABLET):
 def _policy_key(participant_nickname, session_id):
     """The policy bot's choice for this student's seat now, as the button's data-key."""
     from classroom.models import Seat
-    from scenarios.registry import ENGINES
     from games.services import _bot, policy_bot
+    from scenarios.registry import ENGINES
 
     seat = Seat.objects.select_related("table__game").get(
         table__session_id=session_id, participant__nickname=participant_nickname
@@ -310,18 +310,16 @@ TAPPERS = {
 }
 
 
-def play_by_tapping(scenario, pages: dict, session_id, seconds=600, shots=None):
+def play_by_tapping(scenario, pages: dict, session_id, seconds=600):
     """Every student taps as their game asks until each one's results show (on giving up, each
-    tablet still playing is photographed into ``shots``, if given)."""
+    tablet still playing is photographed, ``shots.failure_shot``)."""
     tapper = TAPPERS[scenario]
     playing = dict(pages)
     deadline = time.monotonic() + seconds
     while playing:
         if time.monotonic() > deadline:
-            for name, page in playing.items():
-                if shots:
-                    page.screenshot(path=str(shots / f"{scenario}-stuck-{name}.png"), full_page=True)
-            raise AssertionError(f"still playing after {seconds} s: {list(playing)}")
+            pictures = [failure_shot(page, f"{scenario}-stuck-{name}") for name, page in playing.items()]
+            raise AssertionError(f"still playing after {seconds} s: {list(playing)} (see {', '.join(pictures)})")
         tapped = False
         for name, page in list(playing.items()):
             done = tapper.tap(page, name, session_id)

@@ -3,15 +3,14 @@ fleets by tapping a ship then a space (and by keyboard), read the cone, and fini
 bell (finish with bots), the class debrief with its cited facts, and the written reports."""
 
 import json
-import os
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Move
 from tests.browser.lesson import policy_action, student_page, teacher_page
+from tests.browser.shots import shoot
 from tests.conftest import in_thread
 
 pytestmark = pytest.mark.browser
@@ -130,7 +129,7 @@ def _build_reports(session_id):
     return [(r.kind, r.status, bytes(r.pdf)[:4], r.html) for r in Report.objects.filter(session_id=session_id)]
 
 
-def test_the_bell_finishes_with_bots_and_the_debrief_cites_its_sources(browser, asgi_server, tmp_path):
+def test_the_bell_finishes_with_bots_and_the_debrief_cites_its_sources(browser, asgi_server):
     teacher = teacher_page(browser, asgi_server)
     code, session_id = new_session(teacher, seats=4, bots=True, rounds=16)
     student = student_page(browser, asgi_server, code, "Solo")
@@ -154,10 +153,8 @@ def test_the_bell_finishes_with_bots_and_the_debrief_cites_its_sources(browser, 
     expect(teacher.get_by_role("heading", name="Who kept out of the storm's way")).to_be_visible()
     expect(teacher.locator(".db-table")).to_contain_text("Solo")
     expect(teacher.locator(".db-sources")).to_contain_text("Mariners Weather Log")
-    shots = Path(os.environ.get("RENDERER_SHOTS", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
     for width, height in ((1366, 768), (768, 1024)):
         teacher.set_viewport_size({"width": width, "height": height})
-        teacher.screenshot(path=str(shots / f"bermuda_debrief_{width}x{height}.png"), full_page=True)
+        shoot(teacher, f"bermuda_debrief_{width}x{height}")
         overflow = teacher.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 1, f"the debrief is {overflow}px wider than a {width}-px screen"

@@ -3,13 +3,11 @@ teacher's dashboard, drawn by Chromium with ``forced-colors: active`` at tablet 
 student relies on once the page's own colours are replaced by the system's: the focused control
 draws a visible outline (box shadows are dropped in forced colours), and a pressed or selected
 control looks different from its unpressed neighbour in something other than a background the
-system paints over. Screenshots go to ``$FORCED_SHOTS`` (default: a temporary folder)."""
+system paints over. Screenshots go to ``$SHOTS``, if set."""
 
 import io
 import json
-import os
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -18,6 +16,7 @@ from playwright.sync_api import expect
 from scenarios import registry
 from tests.browser.a11y import focus_matches, focused, press_until
 from tests.browser.lesson import create_session, student_page, teacher_page
+from tests.browser.shots import shoot
 from tests.browser.test_renderer_contract import HARNESS, screens
 
 pytestmark = pytest.mark.browser
@@ -80,10 +79,8 @@ def assert_focus_ring(page, where):
 
 
 @pytest.mark.parametrize("key", registry.keys())
-def test_every_game_screen_keeps_focus_and_selection_in_forced_colours(browser, asgi_server, key, tmp_path):
+def test_every_game_screen_keeps_focus_and_selection_in_forced_colours(browser, asgi_server, key):
     scenario = registry.get(key)
-    shots = Path(os.environ.get("FORCED_SHOTS", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
     fixtures, teacher = screens(scenario)
     board = scenario.engine.board()
     context = browser.new_context(viewport=TABLET, base_url=asgi_server, forced_colors="active")
@@ -112,14 +109,12 @@ def test_every_game_screen_keeps_focus_and_selection_in_forced_colours(browser, 
             page.keyboard.press("Space")
             pressed = selection_shows(page, "#root")
             assert pressed, f"{where}: Space did not press {focused(page)!r}"
-        page.screenshot(path=str(shots / f"{key}_{name}_forced.png"), full_page=True)
+        shoot(page, f"{key}_{name}_forced")
         page.unroute(f"{asgi_server}/renderer-harness")
     context.close()
 
 
-def test_the_dashboard_and_a_live_tablet_keep_focus_and_selection_in_forced_colours(browser, asgi_server, tmp_path):
-    shots = Path(os.environ.get("FORCED_SHOTS", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
+def test_the_dashboard_and_a_live_tablet_keep_focus_and_selection_in_forced_colours(browser, asgi_server):
     teacher = teacher_page(browser, asgi_server, viewport={"width": 1366, "height": 768})
     code, session_id = create_session(teacher, bots=True)
     student = student_page(browser, asgi_server, code, "Ana")
@@ -137,8 +132,8 @@ def test_the_dashboard_and_a_live_tablet_keep_focus_and_selection_in_forced_colo
     assert any(share >= 0.05 and c not in seen_bot for c, share in seen_online.items()), (
         "an online seat's dot looks like a bot's"
     )
-    teacher.screenshot(path=str(shots / "dashboard_forced.png"), full_page=True)
+    shoot(teacher, "dashboard_forced")
     press_until(student, "button.evac-act:not([disabled])")
     assert focus_matches(student, "#play")
     assert_focus_ring(student, "the evacuation tablet")
-    student.screenshot(path=str(shots / "tablet_forced.png"), full_page=True)
+    shoot(student, "tablet_forced")

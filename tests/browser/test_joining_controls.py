@@ -1,19 +1,11 @@
 """The teacher's joining controls in a real browser: the cap on the new-session form, and the
 session page's cap and "Lock joining" button, at tablet size."""
 
-import os
-
 from playwright.sync_api import expect
 
+from tests.browser.shots import shoot
 from tests.conftest import in_thread
 from tests.factories import PASSWORD, join_students, make_teacher
-
-SHOTS = os.environ.get("STORMWISE_SHOTS")  # a folder: save screenshots there to look at
-
-
-def _shot(page, name):
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
 
 
 def test_a_teacher_sets_the_cap_and_locks_joining(page):
@@ -26,7 +18,7 @@ def test_a_teacher_sets_the_cap_and_locks_joining(page):
     page.get_by_role("button", name="Sign in").click()
     page.goto("/sessions/new/")
     page.get_by_label("Most students who may join").fill("30")
-    _shot(page, "session_new")
+    shoot(page, "session_new")
     page.get_by_role("button", name="Create session").click()
     expect(page.get_by_text("Open: up to 30 students may join.")).to_be_visible()
     session_url = page.url
@@ -43,9 +35,9 @@ def test_a_teacher_sets_the_cap_and_locks_joining(page):
     page.get_by_role("button", name="Lock joining").click()
     expect(page.get_by_text("Joining is locked: nobody new can join.")).to_be_visible()
     expect(page.get_by_role("button", name="Open joining again")).to_be_visible()
-    _shot(page, "session_locked")
+    shoot(page, "session_locked")
     page.set_viewport_size({"width": 390, "height": 844})
-    _shot(page, "session_locked_phone")
+    shoot(page, "session_locked_phone")
     page.set_viewport_size({"width": 768, "height": 1024})
 
     tablet = page.context.browser.new_context(
@@ -56,5 +48,5 @@ def test_a_teacher_sets_the_cap_and_locks_joining(page):
     student.get_by_label("Nickname").fill("Late")
     student.get_by_role("button", name="Join").click()
     expect(student.get_by_text("Your teacher has closed this lesson to new students.")).to_be_visible()
-    _shot(student, "join_locked")
+    shoot(student, "join_locked")
     tablet.close()

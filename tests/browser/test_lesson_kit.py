@@ -3,16 +3,14 @@ student answers the before-check from the lobby, plays, the teacher ends the les
 after-check, the tablet follows without a reload, the student answers the other form and sees
 what changed, and the gain shows on the class debrief, in the class packet and in the student's
 own report (written by a real Celery worker). Screenshots of the
-kit's pages at four sizes go to ``$KIT_SHOTS`` (default: a temporary folder)."""
-
-import os
-from pathlib import Path
+kit's pages at four sizes go to ``$SHOTS``, if set."""
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.a11y import check_axe
 from tests.browser.lesson import create_session, play_to_the_end, student_page, teacher_page
+from tests.browser.shots import shoot
 from tests.conftest import in_thread
 
 pytestmark = pytest.mark.browser
@@ -42,12 +40,12 @@ def answer(page, session_id, nickname, phase, *, right):
     return len(answers)
 
 
-def shoot(page, name, shots, whole_page=True):
-    """Screenshots at the four sizes; the kit's own pages never scroll sideways (on a scenario's
+def at_every_size(page, name, whole_page=True):
+    """At the four sizes, a screenshot at each (``shots.shoot``): the kit's own pages never scroll sideways (on a scenario's
     debrief page, which is the projector's, only the kit's panel is held to it)."""
     for size, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
-        page.screenshot(path=str(shots / f"{name}-{size}.png"), full_page=True)
+        shoot(page, f"{name}-{size}")
         sideways = page.evaluate(
             "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
             if whole_page
@@ -64,11 +62,7 @@ def _let_in(session_id):
 
 
 @pytest.mark.long
-def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_reports(
-    browser, asgi_server, celery_worker, tmp_path
-):
-    shots = Path(os.environ.get("KIT_SHOTS", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
+def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_reports(browser, asgi_server, celery_worker):
     teacher = teacher_page(browser, asgi_server)
     code, session_id = create_session(teacher, bots=True)
 
@@ -76,10 +70,10 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     teacher.get_by_role("link", name="Lesson kit").click()
     expect(teacher.locator(".kit-state")).to_have_text("On: students answer in the lobby, before play.")
     check_axe(teacher, "the lesson kit")
-    shoot(teacher, "kit", shots)
+    at_every_size(teacher, "kit")
     teacher.get_by_role("link", name="Lesson guide", exact=True).click()
     expect(teacher.get_by_role("heading", name="A 45-minute period")).to_be_visible()
-    shoot(teacher, "guide", shots)
+    at_every_size(teacher, "guide")
 
     student = student_page(browser, asgi_server, code, "Ana")
     in_thread(_let_in, session_id)  # only students the teacher let in answer the check
@@ -87,13 +81,13 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     student.locator(".lobby").get_by_role("link", name="Questions before we play").click()
     expect(student.get_by_role("heading", name="Before we play")).to_be_visible()
     check_axe(student, "the before-check")
-    shoot(student, "check", shots)
+    at_every_size(student, "check")
     asked = answer(student, session_id, "Ana", "before", right=False)
     assert asked >= 8
     student.get_by_role("link", name="Back to the game").click()
     expect(student.locator(".lobby")).to_contain_text("Thank you: your answers are saved.")
     expect(student.get_by_role("link", name="My family plan")).to_be_visible()
-    shoot(student, "play", shots)
+    at_every_size(student, "play")
 
     teacher.goto(f"/sessions/{session_id}/")
     teacher.get_by_role("button", name="Start the game").click()
@@ -116,7 +110,7 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     expect(own.locator(".kit-change").first).to_have_text("✓ Changed: right now, not before")
     expect(own.locator(".kit-right-answer").first).to_contain_text("Right answer:")
     check_axe(student, "what changed since the start")
-    shoot(student, "check-done", shots)
+    at_every_size(student, "check-done")
 
     # The class debrief: the paired result and every item, with how many answered.
     teacher.goto(f"/sessions/{session_id}/debrief/")
@@ -129,7 +123,7 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     expect(panel).to_contain_text("Indicative only:")
     expect(panel.locator("table").nth(1).locator("tbody tr")).to_have_count(2 * asked)
     check_axe(teacher, "the class debrief with the check", include=".kit-panel")
-    shoot(teacher, "debrief", shots, whole_page=False)
+    at_every_size(teacher, "debrief", whole_page=False)
     teacher.goto(f"/sessions/{session_id}/kit/")
     teacher.locator(".kit-roster summary").click()
     expect(teacher.locator(".kit-roster tbody tr")).to_have_count(1)
@@ -158,7 +152,7 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     own.get_by_role("link", name="Open your family emergency plan").click()
     expect(student.get_by_role("heading", name="Our family emergency plan")).to_be_visible()
     expect(student.locator(".kit-plan-lines")).to_contain_text("from your game")
-    shoot(student, "plan", shots)
+    at_every_size(student, "plan")
 
 
 def _wait_for_reports(session_id):

@@ -1,11 +1,11 @@
 """A teacher picks the "As printed" rules on the new-session form, on a tablet-sized screen."""
 
-import os
-
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import shots
 from tests.browser.lesson import teacher_page
+from tests.browser.shots import shoot
 
 pytestmark = pytest.mark.browser
 
@@ -22,14 +22,12 @@ def test_the_teacher_picks_the_rules_as_printed(browser, asgi_server):
     book = page.get_by_role("radio", name="As printed in the rule book")
     expect(tuned).to_be_checked()
     book.check()
-    shots = os.environ.get("SHOTS")
-    if shots:
-        page.screenshot(path=f"{shots}/session_new_768.png", full_page=True)
+    if shots.FOLDER:
+        shoot(page, "session_new_768")
         page.set_viewport_size({"width": 390, "height": 844})
-        page.screenshot(path=f"{shots}/session_new_390.png", full_page=True)
+        shoot(page, "session_new_390")
     page.get_by_label("Game number (optional)").fill("2026")
     page.get_by_role("button", name="Create session").click()
     expect(page.get_by_text("Rules played: As printed in the rule book")).to_be_visible()
-    if shots:
-        page.screenshot(path=f"{shots}/session_390.png")
+    shoot(page, "session_390", full_page=False)
     page.context.close()

@@ -2,16 +2,15 @@
 the start of a game, a game under way, the end with results, and the teacher's summary. Each
 screen draws without a script error, fits the width (no sideways scrolling), offers the
 acting seat enabled buttons a keyboard reaches, and axe-core finds no serious or critical
-accessibility violation in it (tests/browser/a11y.py). Screenshots go to ``$RENDERER_SHOTS`` (default: a temporary folder)."""
+accessibility violation in it (tests/browser/a11y.py). Screenshots go to ``$SHOTS``, if set."""
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 
 from scenarios import registry
 from tests.browser.a11y import check_axe, focus_matches
+from tests.browser.shots import shoot
 
 pytestmark = pytest.mark.browser
 SIZES = [(768, 1024), (1024, 768), (1366, 650), (390, 844)]
@@ -78,10 +77,8 @@ def screens(scenario):
 
 
 @pytest.mark.parametrize("key", registry.keys())
-def test_the_renderer_draws_every_screen_at_every_size(browser, asgi_server, key, tmp_path):
+def test_the_renderer_draws_every_screen_at_every_size(browser, asgi_server, key):
     scenario = registry.get(key)
-    shots = Path(os.environ.get("RENDERER_SHOTS", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
     fixtures, teacher = screens(scenario)
     board = scenario.engine.board()
     # One tablet for every screen and size: the harness page is loaded afresh for each.
@@ -122,5 +119,5 @@ def test_the_renderer_draws_every_screen_at_every_size(browser, asgi_server, key
             if width == SIZES[0][0]:
                 check_axe(page, where)
             assert page.locator("#summary *").count() > 0 or page.locator("#summary").inner_text().strip(), where
-            page.screenshot(path=str(shots / f"{key}_{name}_{width}x{height}.png"), full_page=False)
+            shoot(page, f"{key}_{name}_{width}x{height}", full_page=False)
     context.close()

@@ -1,5 +1,5 @@
-"""Scratch: the resort kit's pages in Chromium at four sizes (guide, kit hub, the check's items on a
-tablet, the teacher's sample plan)."""
+"""The resort kit's pages in Chromium at four sizes, none scrolling sideways: the kit hub, the
+guide, the check's items on a tablet and the teacher's sample plan (screenshots in ``$SHOTS``)."""
 
 import re
 
@@ -7,10 +7,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.lesson import student_page, teacher_page
-from tests.browser.test_lesson_kit import shoot
+from tests.browser.test_lesson_kit import at_every_size
 
 pytestmark = pytest.mark.browser
-SHOTS = __import__("pathlib").Path(__import__("os").environ.get("KIT_SHOTS", "/tmp/kt/shots"))
 
 
 def test_resort_kit_pages(browser, asgi_server):
@@ -23,11 +22,11 @@ def test_resort_kit_pages(browser, asgi_server):
     session_id = int(re.search(r"/sessions/(\d+)/", teacher.url).group(1))
     teacher.get_by_role("link", name="Lesson kit").click()
     expect(teacher.locator(".kit-state")).to_have_text("On: students answer in the lobby, before play.")
-    shoot(teacher, "resort-kit", SHOTS)
+    at_every_size(teacher, "resort-kit")
     teacher.get_by_role("link", name="Lesson guide", exact=True).click()
     expect(teacher.get_by_role("heading", name="A 45-minute period")).to_be_visible()
     expect(teacher.get_by_text("Common Core Math 5.G.A.2")).to_be_visible()
-    shoot(teacher, "resort-guide", SHOTS)
+    at_every_size(teacher, "resort-guide")
     student = student_page(browser, asgi_server, code, "Ana")
     student.locator(".lobby").get_by_role("link", name="Questions before we play").click()
     expect(student.locator("fieldset.kit-question")).to_have_count(8)
@@ -36,8 +35,8 @@ def test_resort_kit_pages(browser, asgi_server):
             student.get_by_text("Your friend says every family already has an emergency plan.")
         )
     ).to_be_visible()
-    shoot(student, "resort-check", SHOTS)
+    at_every_size(student, "resort-check")
     teacher.goto(f"/sessions/{session_id}/kit/")
     teacher.goto(teacher.locator("a[href*='plan']").first.get_attribute("href"))
     expect(teacher.locator(".kit-plan-lines")).to_contain_text("Our insurance")
-    shoot(teacher, "resort-plan-sample", SHOTS)
+    at_every_size(teacher, "resort-plan-sample")

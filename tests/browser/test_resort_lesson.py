@@ -3,7 +3,6 @@ storm, two tablets roll, buy resorts with options and plot the storm by latitude
 the bell rings and bots finish the season, then the class debrief names the storm with cited
 facts and the Celery worker writes every report with its PDF."""
 
-import os
 import re
 
 import pytest
@@ -11,7 +10,9 @@ from playwright.sync_api import expect
 
 from games.models import Game, Move
 from scoring.models import Report
+from tests.browser import shots
 from tests.browser.lesson import student_page, teacher_page
+from tests.browser.shots import shoot
 from tests.conftest import in_thread
 
 pytestmark = pytest.mark.browser
@@ -111,9 +112,7 @@ def test_a_resort_lesson_from_the_form_to_the_pdfs(browser, asgi_server, celery_
     expect(teacher.get_by_text("Andrew (1992) peaked at category 5")).to_be_visible()
     expect(teacher.get_by_role("heading", name="What our options were worth")).to_be_visible()
     expect(teacher.locator(".db-sources")).to_contain_text("Federal Emergency Management Agency")
-    shots = os.environ.get("RESORT_SHOTS")  # screenshots of the debrief and a report, to look at
-    if shots:
-        teacher.screenshot(path=f"{shots}/resort_debrief.png", full_page=True)
+    shoot(teacher, "resort_debrief")
 
     teacher.goto(f"/sessions/{session_id}/debrief/reports/")
     rows = teacher.locator("#jobs tbody tr")
@@ -126,7 +125,7 @@ def test_a_resort_lesson_from_the_form_to_the_pdfs(browser, asgi_server, celery_
     assert len(done) == 3 and all(bytes(pdf).startswith(b"%PDF") for _, pdf, _ in done)
     student = next(html for kind, _, html in done if kind == Report.Kind.STUDENT)
     assert "Andrew" in student and "HURDAT2" in student
-    if shots:
+    if shots.FOLDER:  # a student's report page, to look at
         report = in_thread(lambda: Report.objects.filter(session_id=session_id, kind=Report.Kind.STUDENT).first().pk)
         teacher.goto(f"/debrief/reports/{report}/")
-        teacher.screenshot(path=f"{shots}/resort_report.png", full_page=True)
+        shoot(teacher, "resort_report")

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.lesson import create_session
+from tests.browser.shots import shoot
 from tests.conftest import TABLET, in_thread
 from tests.factories import PASSWORD, make_teacher
 
@@ -90,7 +91,7 @@ def touch_targets(page) -> list[str]:
     })""")
 
 
-def test_no_page_breaks_the_content_security_policy_and_every_page_works(browser, asgi_server, tmp_path):
+def test_no_page_breaks_the_content_security_policy_and_every_page_works(browser, asgi_server):
     """New-session form, dashboard, play page, /check, reports, class debrief and the delete
     confirmation: no violation, no script error, each page's script and socket work; deleting
     the session sends the student's tablet back to the join page."""
@@ -149,7 +150,7 @@ def test_no_page_breaks_the_content_security_policy_and_every_page_works(browser
     page.goto(f"/sessions/{session_id}/")
     page.get_by_role("link", name="Delete this session…").click()
     expect(page.get_by_text("This cannot be undone.")).to_be_visible()
-    page.screenshot(path=str(tmp_path / "delete-confirmation.png"), full_page=True)
+    shoot(page, "delete-confirmation")
     assert touch_targets(page) == []
     page.get_by_role("button", name="Delete the session and everything in it").click()
     expect(page.get_by_role("heading", name="Your sessions")).to_be_visible()

@@ -4,7 +4,6 @@ nickname who won the draw, nothing is doubled), the bell rings and bots finish, 
 opens the cited debrief; the reports are printed as PDFs. Tablets name tablemates only by the
 nicknames the teacher approved."""
 
-import os
 import re
 
 import pytest
@@ -13,6 +12,7 @@ from playwright.sync_api import expect
 from games.models import Game, Move
 from scenarios.tornado_alert import rules
 from tests.browser.lesson import student_page, teacher_page
+from tests.browser.shots import shoot
 from tests.conftest import in_thread
 
 pytestmark = pytest.mark.browser
@@ -44,12 +44,6 @@ def seat_numbers(session_id):
         s.participant.nickname: s.number
         for s in Seat.objects.filter(table__session_id=session_id).select_related("participant")
     }
-
-
-def shoot(page, name):
-    folder = os.environ.get("LESSON_SHOTS")
-    if folder:
-        page.screenshot(path=os.path.join(folder, f"tornado_{name}.png"))
 
 
 def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_server):
@@ -86,7 +80,7 @@ def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_
     for page in others:
         expect(page.locator("button.ta-slap:not([disabled])")).to_be_visible()
     expect(player.locator("button.ta-slap")).to_be_disabled()  # no slapping your own card
-    shoot(others[0], "before_slap")
+    shoot(others[0], "tornado_before_slap", full_page=False)
     expect(others[0].locator(".ta-banner")).to_contain_text("Your connection:")
 
     # Everyone at once: each tablet is set to slap at the same instant of the shared clock, so a
@@ -113,8 +107,8 @@ def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_
         expect(page.locator(".ta-personal")).to_have_text(
             re.compile(rf"^({shown[winner]} won the draw\.|Too late: the pile was taken by {shown[winner]}\.)$")
         )
-    shoot(winners[0], "won")
-    shoot(losers[0], "lost")
+    shoot(winners[0], "tornado_won", full_page=False)
+    shoot(losers[0], "tornado_lost", full_page=False)
     # every tablet's table names its tablemates the same way, never an unapproved nickname
     for name, page in students.items():
         table = page.locator(".ta-seats").inner_text()
@@ -134,7 +128,7 @@ def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_
     expect(teacher.get_by_role("heading", name="Class ranking (bots not ranked)")).to_be_visible(timeout=45_000)
     for page in students.values():
         expect(page.get_by_text("Final results: your worst round counts")).to_be_visible()
-    shoot(students["Ana"], "results")
+    shoot(students["Ana"], "tornado_results", full_page=False)
     game = in_thread(game_of, session_id)
     assert game.status == Game.Status.FINISHED and sorted(cards_in_play(game.state)) == rules.DECK[rules.EDITION]
 
@@ -142,7 +136,7 @@ def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_
     expect(teacher.get_by_role("heading", name="Would you take that photo?")).to_be_visible()
     expect(teacher.get_by_role("heading", name="Where our photos were taken from")).to_be_visible()
     expect(teacher.locator(".db-sources li").first).to_be_visible()
-    shoot(teacher, "debrief")
+    shoot(teacher, "tornado_debrief", full_page=False)
 
     def printed():
         from classroom.models import Session

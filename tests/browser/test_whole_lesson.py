@@ -3,18 +3,17 @@ form's defaults (the shortest game the form offers, to keep the suite quick), a 
 one tap, the before-check answered from the lobby, tablets in three languages playing by tapping,
 the lesson ending by itself, the class debrief, the after-check the tablets follow live, the
 family plan and every report written. Screenshots of the projector at 1080p and of each tablet at
-768 px go to ``$LESSON_SHOTS`` (default: the test's folder) to look at."""
+768 px go to ``$SHOTS``, if set (``tests/browser/shots.py``), to look at."""
 
-import os
 import re
 from html import unescape
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from scenarios.registry import get
 from tests.browser.lesson import TAPPERS, play_by_tapping, tablet, teacher_page
+from tests.browser.shots import shoot
 from tests.conftest import in_thread
 
 pytestmark = pytest.mark.browser
@@ -108,20 +107,13 @@ def _reports(session_id):
     return status, list(Report.objects.filter(session_id=session_id).values_list("kind", "html"))
 
 
-def _shots(tmp_path):
-    shots = Path(os.environ.get("LESSON_SHOTS", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
-    return shots
-
-
 # How long the students may take to finish by tapping (a stuck tablet gives up sooner).
 PLAY_SECONDS = {"tornado_alert": 150}
 
 
 @pytest.mark.long
 @pytest.mark.parametrize("scenario", SHORTEST)
-def test_a_whole_lesson_with_the_defaults_runs_itself(scenario, browser, asgi_server, celery_worker, tmp_path):
-    shots = _shots(tmp_path)
+def test_a_whole_lesson_with_the_defaults_runs_itself(scenario, browser, asgi_server, celery_worker):
     teacher = teacher_page(browser, asgi_server, answer_questions=False)
     teacher.get_by_role("link", name="New session").click()
     teacher.get_by_label("Scenario").select_option(scenario)
@@ -150,7 +142,7 @@ def test_a_whole_lesson_with_the_defaults_runs_itself(scenario, browser, asgi_se
     teacher.get_by_role("button", name="Approve all 3 waiting names").click()
     for name in STUDENTS:
         expect(projector.locator(".screen-names")).to_contain_text(name)
-    projector.screenshot(path=str(shots / f"{scenario}-projector-lobby.png"))
+    shoot(projector, f"{scenario}-projector-lobby", full_page=False)
 
     # The before-check is part of the lobby, on by default.
     asked = {name: answer_check(page, session_id, name, "before") for name, page in tablets.items()}
@@ -165,12 +157,12 @@ def test_a_whole_lesson_with_the_defaults_runs_itself(scenario, browser, asgi_se
         for other in STUDENTS.keys() - {name}:
             expect(page.locator("#screen")).to_contain_text(other)
     for name, page in tablets.items():
-        page.screenshot(path=str(shots / f"{scenario}-tablet-{STUDENTS[name][:2]}.png"), full_page=True)
+        shoot(page, f"{scenario}-tablet-{STUDENTS[name][:2]}")
     # The game's one-minute "how to play" card is one tap away, in the student's language.
     cas = tablets["Cas"]
     cas.locator(f"a[href^='/lessons/{scenario}/how-to-play']").click()
     expect(cas.locator(".kit-how-to-play h1")).to_contain_text("Zo speel je")
-    cas.screenshot(path=str(shots / f"{scenario}-how-to-play-nl.png"), full_page=True)
+    shoot(cas, f"{scenario}-how-to-play-nl")
     cas.locator(".kit-how-to-play a.primary").click()
     expect(cas.locator("#screen .lobby")).to_have_count(0)
 
@@ -188,8 +180,8 @@ def test_a_whole_lesson_with_the_defaults_runs_itself(scenario, browser, asgi_se
         expect(late.locator(TAPPERS[scenario].results)).to_have_count(0)
 
     players = dict(tablets) | ({"Dee": late} if late else {})
-    play_by_tapping(scenario, players, session_id, seconds=PLAY_SECONDS.get(scenario, 600), shots=shots)
-    projector.screenshot(path=str(shots / f"{scenario}-projector-end-of-play.png"))
+    play_by_tapping(scenario, players, session_id, seconds=PLAY_SECONDS.get(scenario, 600))
+    shoot(projector, f"{scenario}-projector-end-of-play", full_page=False)
     # Every table has finished: the lesson ends by itself.
     expect(teacher.locator(".status-line .badge")).to_have_text("Ended", timeout=60_000)
     # Every move is credited to who made it: students' seats by the students, the rest by bots.
@@ -201,7 +193,7 @@ def test_a_whole_lesson_with_the_defaults_runs_itself(scenario, browser, asgi_se
     expect(teacher.get_by_role("heading", level=1)).to_be_visible()
     assert not PROGRAM_WORDS.search(teacher.locator("main").inner_text())
     teacher.set_viewport_size(PROJECTOR)
-    teacher.screenshot(path=str(shots / f"{scenario}-debrief-1080p.png"))
+    shoot(teacher, f"{scenario}-debrief-1080p", full_page=False)
 
     # The after-check: the tablets follow the phase live, with no reload.
     teacher.goto(f"/sessions/{session_id}/kit/")
@@ -215,7 +207,7 @@ def test_a_whole_lesson_with_the_defaults_runs_itself(scenario, browser, asgi_se
     plan.goto(f"/play/{session_id}/plan")
     expect(plan.locator("h1")).to_be_visible()
     assert not PROGRAM_WORDS.search(plan.locator("main").inner_text())
-    plan.screenshot(path=str(shots / f"{scenario}-plan-nl.png"), full_page=True)
+    shoot(plan, f"{scenario}-plan-nl")
 
     status, reports = in_thread(_reports, session_id)
     # the class packet and one report per student (their team's, where a table plays as one)
