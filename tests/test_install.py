@@ -5,6 +5,7 @@ import http.cookiejar
 import json
 import os
 import re
+import secrets
 import socket
 import stat
 import subprocess
@@ -391,6 +392,35 @@ def test_make_run_on_the_classroom_network_gives_a_curious_student_nothing(class
         guesser.sign_in("demo@stormwise.test", f"guess-{n}", {"X-Forwarded-For": f"10.1.{n}.7"})[0] for n in range(11)
     ]
     assert answers == [200] * 10 + [429]
+
+
+def test_a_password_is_vetted_once_and_a_published_one_is_always_found(db):
+    """A server start asks of every teacher whether their password was published. One set through
+    the app is vetted as it is set (its hash recorded); one from an older database is hashed
+    against every published password once, then recorded; a published one is found however it
+    was stored, and a hash that changed since it was vetted is checked again."""
+    from django.contrib.auth.hashers import make_password
+
+    from classroom.accounts import uses_published_password
+    from classroom.models import Teacher
+
+    clean = Teacher.objects.create_user(email="clean@school.test", password=secrets.token_urlsafe(12))
+    assert clean.password_vetted == clean.password and not uses_published_password(clean)
+    published = Teacher.objects.create_user(email="demo@school.test", password="hurricane-demo-2026")
+    assert published.password_vetted == "" and uses_published_password(published)
+
+    # An older database: hashes with nothing vetted, one of them a published password.
+    Teacher.objects.filter(pk=clean.pk).update(password_vetted="")
+    Teacher.objects.filter(pk=published.pk).update(password=make_password("not-the-password"), password_vetted="")
+    old = Teacher.objects.get(pk=clean.pk)
+    assert not uses_published_password(old)
+    assert Teacher.objects.get(pk=clean.pk).password_vetted == old.password  # the next start skips it
+    assert uses_published_password(Teacher.objects.get(pk=published.pk))
+    assert Teacher.objects.get(pk=published.pk).password_vetted == ""
+
+    # A published password stored behind the app's back (only its hash) is found again.
+    Teacher.objects.filter(pk=clean.pk).update(password=make_password("nope-nope-nope"))
+    assert uses_published_password(Teacher.objects.get(pk=clean.pk))
 
 
 def test_serve_refuses_the_network_while_a_published_password_is_in_use(tmp_path):

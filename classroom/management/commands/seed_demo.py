@@ -21,7 +21,7 @@ def new_password() -> str:
 def reset_password(teacher: Teacher) -> str:
     password = new_password()
     teacher.set_password(password)
-    teacher.save(update_fields=["password"])
+    teacher.save(update_fields=["password", "password_vetted"])
     return password
 
 
