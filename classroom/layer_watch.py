@@ -7,7 +7,8 @@ answer pings, yet never show another move. So each server process pings Redis ev
 after ``GRACE_SECONDS`` without an answer it closes every socket it holds (1012, "service
 restart": tablets reconnect by themselves) and answers new ones 503 until Redis answers again,
 so the proxy sends them to a server that can reach it (README, "Running a district"). A Redis
-restart shorter than the grace keeps the sockets (channels-redis subscribes again by itself).
+restart shorter than the grace keeps the sockets (the channel layer subscribes again by itself,
+``classroom.fast.redis_layer``).
 """
 
 from __future__ import annotations

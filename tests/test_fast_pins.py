@@ -1,4 +1,4 @@
-"""The speed-ups in classroom/fast lean on Channels' and channels-redis's code as it is in the
+"""The speed-ups in classroom/fast lean on Channels' code as it is in the
 versions they were written and measured against. When a version moves, this fails loudly: read
 those modules against the new code, measure again (BENCHMARKS.md), then move WRITTEN_FOR."""
 

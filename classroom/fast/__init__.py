@@ -1,9 +1,9 @@
-"""The live path's speed-ups, fenced: each module here replaces a piece of Channels or
-channels-redis with a leaner one, says what it replaces, and names the figure that pays for it
+"""The live path's speed-ups, fenced: each module here replaces a piece of Channels or of
+channels-redis (which the project no longer installs) with a leaner one, says what it replaces, and names the figure that pays for it
 (each has a record in docs/decisions/, linked from docs/architecture.md). Nothing else in the code depends on how they work:
 
 - ``socket_loop``: the consumers' loop and dispatch (instead of Channels' ``AsyncConsumer``'s).
-- ``redis_layer``: the Redis pub/sub layer, publishing without channels-redis's lock.
+- ``redis_layer``: the Redis pub/sub layer, on connections of its own rather than redis-py's.
 - ``memory_layer``: the embedded server's in-memory layer, without a scan of every channel on
   every send and receive.
 - ``splice``: a dashboard snapshot built from the tables' teacher views as JSON text.
@@ -19,4 +19,4 @@ and measured against; ``tests/test_fast_pins.py`` fails loudly when the installe
 versions move, so that whoever upgrades reads these modules against the new code first.
 """
 
-WRITTEN_FOR = {"channels": "4.3.2", "channels-redis": "4.3.0"}
+WRITTEN_FOR = {"channels": "4.3.2"}
