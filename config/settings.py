@@ -162,14 +162,15 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # The pub/sub layer held p99 27 ms at 1,000 sockets where the classic one reached
-            # 204 ms (docs/decisions/0009-uvicorn-pubsub-layer.md); classroom.fast.redis_layer lets it publish at once.
+            # Redis pub/sub held p99 27 ms at 1,000 sockets where channels-redis's classic layer
+            # reached 204 ms (docs/decisions/0009-uvicorn-pubsub-layer.md); the layer speaks to
+            # Redis on connections of its own (docs/decisions/0014-redis-layer-own-connections.md).
             "BACKEND": "classroom.fast.redis_layer.RedisPubSubChannelLayer",
             # Pub/sub channels ignore Redis's database number, so the prefix carries it: two
             # sites (or test runs) on one Redis server with different databases never hear
             # each other's games.
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "max_connections": 500}],
+                "hosts": [REDIS_URL],
                 "prefix": "stormwise" + (urlparse(REDIS_URL).path.strip("/") or "0"),
             },
         }
