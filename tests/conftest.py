@@ -5,6 +5,7 @@ import socket
 import subprocess
 import threading
 import time
+from concurrent.futures import thread as pool_threads
 
 import pytest
 from tests.ports import free_port
@@ -377,8 +378,14 @@ def pytest_unconfigure(config):
     a daemon thread still inside a native library (libpq, pango, OpenSSL) while modules are
     finalized can read freed memory. (Other threads, such as idle pool workers, the interpreter
     joins by itself first.) Any still alive after its grace is named, so that an abort at exit
-    points at its cause (``make test`` runs with ``PYTHONFAULTHANDLER=1``)."""
-    leftover = [t for t in threading.enumerate() if t.daemon and t is not threading.main_thread()]
+    points at its cause (``make test`` runs with ``PYTHONFAULTHANDLER=1``).
+
+    Not the workers of thread pools (a pool started from a daemon thread, such as the in-process
+    server's, has daemon workers): idle, they wait for work for ever, and the interpreter wakes
+    and joins them itself at exit. Waiting for them here held every xdist worker the whole grace,
+    past the 5 s xdist gives a worker to exit before it interrupts it."""
+    pooled = set(pool_threads._threads_queues)  # the interpreter's own list of pool workers
+    leftover = [t for t in threading.enumerate() if t.daemon and t is not threading.main_thread() and t not in pooled]
     deadline = time.monotonic() + 5
     for thread in leftover:
         thread.join(timeout=max(0.0, deadline - time.monotonic()))
