@@ -93,6 +93,8 @@ class _Connection(asyncio.Protocol):
             raise ConnectionError("the connection to Redis closed")
         loop = asyncio.get_running_loop()
         waiters = [loop.create_future() for _ in commands]
+        for waiter in waiters:  # a reply nobody waits for (an unsubscribe's) may fail unheard
+            waiter.add_done_callback(_heard)
         self.waiting.extend(waiters)
         self.transport.write(b"".join(hiredis.pack_command(command) for command in commands))
         return waiters
@@ -109,6 +111,14 @@ class _Connection(asyncio.Protocol):
     def close(self):
         if self.transport is not None:
             self.transport.abort()
+
+
+def _heard(waiter: asyncio.Future) -> None:
+    """Mark a reply's failure as seen, so that asyncio does not log it as never retrieved: a
+    connection lost under several commands fails them all, and the first failure is the one
+    raised."""
+    if not waiter.cancelled():
+        waiter.exception()
 
 
 async def _connect(address: str, on_message=None) -> _Connection:
