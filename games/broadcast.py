@@ -203,18 +203,10 @@ async def send(layer, batch) -> None:
     """Send each message, as far as the channel layer lets it. The change is committed already,
     and a layer that is away (Redis restarting) must not keep a tap from its answer: a device
     that misses its view asks for it again, and dashboards read tables afresh every few seconds.
-    The Redis layer takes the whole batch in one write (``group_send_many``)."""
+    Both of the project's layers take a batch at once (``group_send_many``): Redis's in one write."""
     if not batch:
         return
-    send_many = getattr(layer, "group_send_many", None)
-    if send_many is not None:
-        try:
-            await send_many(batch)
-        except Exception as error:  # noqa: BLE001 - the layer's connection raises its own kinds
-            logger.warning("Could not send %d messages: %r", len(batch), error)
-        return
-    for group, message in batch:
-        try:
-            await layer.group_send(group, message)
-        except Exception as error:  # noqa: BLE001 - the layer's client raises its own kinds
-            logger.warning("Could not send %s to %s: %r", message["type"], group, error)
+    try:
+        await layer.group_send_many(batch)
+    except Exception as error:  # noqa: BLE001 - the layer's connection raises its own kinds
+        logger.warning("Could not send %d messages: %r", len(batch), error)

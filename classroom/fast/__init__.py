@@ -1,6 +1,7 @@
 """The live path's speed-ups, fenced: each module here replaces a piece of Channels or of
-channels-redis (which the project no longer installs) with a leaner one, says what it replaces, and names the figure that pays for it
-(each has a record in docs/decisions/, linked from docs/architecture.md). Nothing else in the code depends on how they work:
+channels-redis (which the project no longer installs) with a leaner one, says what it replaces,
+and names the figure that pays for it (each has a record in docs/decisions/, linked from
+docs/architecture.md). Nothing else in the code depends on how they work:
 
 - ``socket_loop``: the consumers' loop and dispatch (instead of Channels' ``AsyncConsumer``'s).
 - ``redis_layer``: the Redis pub/sub layer, on connections of its own rather than redis-py's.

@@ -57,3 +57,9 @@ class InMemoryChannelLayer(_ChannelsInMemoryLayer):
                 self._put(channel, dict(message))
             except ChannelFull:
                 pass
+
+    async def group_send_many(self, batch):
+        """Send each ``(group, message)`` of ``batch`` (``games.broadcast.send`` hands a change's
+        messages over at once, as the Redis layer takes them)."""
+        for group, message in batch:
+            await self.group_send(group, message)

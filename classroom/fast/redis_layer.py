@@ -112,6 +112,11 @@ class _Connection(asyncio.Protocol):
         if self.transport is not None:
             self.transport.abort()
 
+    async def aclose(self):
+        """Close, and return once the connection has gone."""
+        self.close()
+        await self.closed
+
 
 def _heard(waiter: asyncio.Future) -> None:
     """Mark a reply's failure as seen, so that asyncio does not log it as never retrieved: a
@@ -216,8 +221,7 @@ class _Listener:
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
         if self.conn is not None:
-            self.conn.close()
-            await self.conn.closed
+            await self.conn.aclose()
 
 
 class _LoopLayer:
@@ -300,7 +304,7 @@ class _LoopLayer:
             await self.listener.subscribe(name)
         except BaseException:
             self.groups.pop(name, None)  # a member only once the subscription took: a retry subscribes
-            self.listener.channels.discard(name)
+            self.listener.unsubscribe(name)
             raise
 
     async def group_discard(self, group: str, channel: str) -> None:
@@ -316,8 +320,7 @@ class _LoopLayer:
     async def close(self):
         await self.listener.close()
         if self.publisher is not None:
-            self.publisher.close()
-            await self.publisher.closed
+            await self.publisher.aclose()
 
 
 class RedisPubSubChannelLayer:
