@@ -5,6 +5,7 @@ import socket
 import subprocess
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import thread as pool_threads
 
 import pytest
@@ -364,13 +365,40 @@ def page(browser, asgi_server):
     context.close()
 
 
-def in_thread(fn, *args, **kwargs):
-    """Call ``fn`` on a fresh thread: for service calls from browser tests, whose thread holds
-    Playwright's event loop (the services' after-commit broadcasts use ``async_to_sync``)."""
-    from concurrent.futures import ThreadPoolExecutor
+_helper = None
 
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(fn, *args, **kwargs).result()
+
+def in_thread(fn, *args, **kwargs):
+    """Call ``fn`` on the process's helper thread: for service calls from browser tests, whose
+    thread holds Playwright's event loop (the services' after-commit broadcasts use
+    ``async_to_sync``). One thread for every call, so its database connection is opened once,
+    not once a call: a lesson's tapping asks the database a few hundred times."""
+    global _helper
+    if _helper is None:
+        _helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="in-thread")
+    return _helper.submit(_as_if_fresh, fn, *args, **kwargs).result()
+
+
+def _as_if_fresh(fn, *args, **kwargs):
+    """``fn`` on the helper thread, which a call leaves in the default language, as it found it."""
+    from django.utils import translation
+
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _helper_connection_closed():
+    """The helper thread's connection is closed after each test, as a request's is, so nothing
+    of one test's database session (or a connection the test database's teardown ended) is
+    carried into the next."""
+    yield
+    if _helper is not None:
+        from django.db import connections
+
+        _helper.submit(connections.close_all).result()
 
 
 def pytest_unconfigure(config):
