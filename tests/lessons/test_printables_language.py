@@ -76,9 +76,10 @@ def test_the_printables_carry_the_content_words_in_the_teachers_language(
         if language != "en":
             assert [w for w in english if w in text] == [], language
             # and nowhere in the whole kit, as the printer is given it
+            game = get(scenario)
             with translation.override(language):
-                kit = html.unescape(printing.printables_html(get(scenario), get(scenario).kit.printables, Audience()))
-            assert [w for w in english if w in kit] == [], language
+                page = html.unescape(printing.printables_html(game, game.kit.printables, Audience()))
+            assert [w for w in english if w in page] == [], language
 
 
 def test_the_family_plan_cites_its_facts_in_the_students_language(client, finished_session):
