@@ -156,6 +156,7 @@ def test_no_page_breaks_the_content_security_policy_and_every_page_works(browser
     expect(page.get_by_role("heading", name="Your sessions")).to_be_visible()
     expect(page.get_by_role("status")).to_contain_text("was deleted with its students' nicknames")
     expect(tablet).to_have_url(re.compile(r"/join$"))
+    expect(tablet.get_by_label("Lesson code")).to_be_visible()  # the join page has loaded, not only begun to
 
     for watched in (teacher, student, check):
         assert watched.problems == []
@@ -163,7 +164,9 @@ def test_no_page_breaks_the_content_security_policy_and_every_page_works(browser
     tablet.evaluate(
         "() => { const s = document.createElement('script'); s.textContent = '1'; document.body.append(s); }"
     )
-    tablet.wait_for_timeout(300)
-    assert any("script-src" in problem for problem in student.problems), student.problems
+    deadline = time.monotonic() + 5
+    while not any("script-src" in problem for problem in student.problems):
+        assert time.monotonic() < deadline, f"the injected script was not reported: {student.problems}"
+        tablet.wait_for_timeout(50)
     for watched in (teacher, student, check):
         watched.context.close()
