@@ -186,6 +186,66 @@ def test_a_teacher_deletes_a_session_with_everything_in_it(lesson):
     assert list(session.teacher.sessions.all()) == [other_session]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_session_deleted_while_a_bot_is_storing_a_move_is_deleted_whole():
+    """The teacher presses delete while a bot's move is being stored: the delete waits for the
+    move and deletes it with the rest, instead of failing on the move's reference to its game."""
+    import threading
+    import time
+
+    from django.db import connection, connections, transaction
+
+    from classroom import services
+    from games import services as games
+    from games.models import Game, Move
+
+    session, _devices = started_session(students=1)
+    table = session.tables.get()
+    stored, go_on, failures = threading.Event(), threading.Event(), []
+
+    def bot_move():
+        try:
+            with transaction.atomic():  # the move stays uncommitted until the delete waits for it
+                game = Game.objects.get(pk=table.game_id)
+                engine = games.engine_for(game)
+                seat = next(s for s in engine.to_act(engine.load(game.state)) if s != 0)
+                games.submit(game_id=game.pk, seat=seat, action={"type": "wait"}, actor="bot")
+                stored.set()
+                go_on.wait(10)
+        finally:
+            connections.close_all()
+
+    def delete():
+        try:
+            services.delete_session(session=session)
+        except Exception as error:  # noqa: BLE001 - the test reports it
+            failures.append(error)
+        finally:
+            connections.close_all()
+
+    mover = threading.Thread(target=bot_move)
+    mover.start()
+    assert stored.wait(10)
+    deleter = threading.Thread(target=delete)
+    deleter.start()
+    deadline = time.monotonic() + 10
+    with connection.cursor() as cursor:  # until the delete waits on the move's lock
+        while True:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0] or not deleter.is_alive():
+                break
+            assert time.monotonic() < deadline, "the delete never waited for the move"
+            time.sleep(0.02)
+    go_on.set()
+    mover.join(10)
+    deleter.join(10)
+    assert failures == []
+    assert not Game.objects.filter(pk=table.game_id).exists()
+    assert not Move.objects.filter(game_id=table.game_id).exists()
+
+
 def test_the_retention_purge_deletes_through_the_same_service(db, settings, monkeypatch):
     """Retention and the delete button share ``delete_session``, so they delete the same things."""
     from datetime import timedelta
