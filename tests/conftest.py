@@ -314,26 +314,30 @@ def _wait_for_other_sessions_to_finish(seconds=20, quiet=0.5):
             time.sleep(0.05)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """Headless Debian Chromium driven by Playwright (it cannot download its own browsers here).
+class _Chromium:
+    """One headless Debian Chromium per process, driven by Playwright (it cannot download its own
+    browsers here), kept while browser tests follow one another and closed before any other test.
 
-    Module-scoped: Playwright's sync API keeps an event loop in the test thread while it runs,
-    so the modules after it get a thread without one.
-    """
-    from playwright.sync_api import expect, sync_playwright
+    Playwright's sync API keeps an event loop in the test thread while it runs, and an ORM call
+    on a thread with a running loop fails (as it must in production). So the browser stops
+    before a test that does not ask for it, and the ORM calls browser tests make around it are
+    allowed for as long as it runs. Starting it once per module instead cost a Chromium and a
+    Playwright driver for every module's share of each process: 63 starts in ``make test``'s four
+    processes, about half a core-second each (docs/decisions/0011-test-suite-time.md)."""
 
-    expect.set_options(timeout=10_000)
+    def __init__(self):
+        self.playwright = self.browser = None
 
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"Chromium not found at {CHROMIUM}: run `make browser`.")
-    # Playwright's sync API runs an event loop in the test thread, and the ORM calls a browser
-    # test makes around it are plain synchronous code: Django may run them there, for these
-    # modules only (everywhere else an ORM call on an event loop fails, as in production).
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
+    def get(self):
+        if self.browser is None:
+            from playwright.sync_api import expect, sync_playwright
+
+            if not os.path.exists(CHROMIUM):
+                pytest.fail(f"Chromium not found at {CHROMIUM}: run `make browser`.")
+            expect.set_options(timeout=10_000)
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+            self.playwright = sync_playwright().start()
+            self.browser = self.playwright.chromium.launch(
                 executable_path=CHROMIUM,
                 headless=True,
                 args=[
@@ -346,10 +350,46 @@ def browser():
                     "--no-first-run",
                 ],
             )
-            yield browser
-            browser.close()
-    finally:
-        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+        return self.browser
+
+    def stop(self):
+        if self.playwright is None:
+            return
+        try:
+            if self.browser is not None:
+                self.browser.close()
+            self.playwright.stop()
+        finally:
+            self.playwright = self.browser = None
+            del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+
+
+_chromium = _Chromium()
+
+
+@pytest.fixture
+def browser():
+    """The process's Chromium (``_Chromium``). Whatever a test opens in it, it leaves closed: the
+    next test finds no page of this one still talking to a server that has gone."""
+    browser = _chromium.get()
+    before = set(browser.contexts)
+    yield browser
+    for context in set(browser.contexts) - before:
+        context.close()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """A test that does not drive the browser, and every fixture it uses, runs on a thread
+    without Playwright's event loop."""
+    if "browser" not in item.fixturenames:
+        _chromium.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _browser_closed_at_the_end():
+    yield
+    _chromium.stop()
 
 
 TABLET = {"width": 768, "height": 1024}
