@@ -123,6 +123,9 @@ def test_the_dashboard_and_a_live_tablet_keep_focus_and_selection_in_forced_colo
         page.emulate_media(forced_colors="active")
         assert page.evaluate("() => matchMedia('(forced-colors: active)').matches"), where
     expect(student.locator("button.evac-act:not([disabled])").first).to_be_visible()
+    # The dashboard has drawn the game's controls: a lobby button focused just before they
+    # replace it would leave focus on the page.
+    expect(teacher.locator(".status-line .badge")).to_have_text("Playing")
     press_until(teacher, "main button, main select")
     assert_focus_ring(teacher, "the dashboard")
     selection_shows(teacher, "main")
