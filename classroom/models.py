@@ -251,7 +251,11 @@ def _delete_tables_game(sender, instance, **kwargs):
     if instance.game_id:
         from games.models import Game
 
-        Game.objects.filter(pk=instance.game_id).delete()
+        game = Game.objects.filter(pk=instance.game_id)
+        # The game's row first, as ``classroom.services.delete_session`` holds it: a move in flight
+        # is then deleted with the rest instead of breaking its reference to the game.
+        list(game.select_for_update().values_list("pk", flat=True))
+        game.delete()
 
 
 class Seat(models.Model):

@@ -187,9 +187,11 @@ def test_a_teacher_deletes_a_session_with_everything_in_it(lesson):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_session_deleted_while_a_bot_is_storing_a_move_is_deleted_whole():
-    """The teacher presses delete while a bot's move is being stored: the delete waits for the
-    move and deletes it with the rest, instead of failing on the move's reference to its game."""
+@pytest.mark.parametrize("deleted", ["session", "teacher"])
+def test_a_session_deleted_while_a_bot_is_storing_a_move_is_deleted_whole(deleted):
+    """The teacher presses delete (or an administrator deletes the teacher's account) while a
+    bot's move is being stored: the delete waits for the move and deletes it with the rest,
+    instead of failing on the move's reference to its game."""
     import threading
     import time
 
@@ -217,7 +219,10 @@ def test_a_session_deleted_while_a_bot_is_storing_a_move_is_deleted_whole():
 
     def delete():
         try:
-            services.delete_session(session=session)
+            if deleted == "session":
+                services.delete_session(session=session)
+            else:
+                session.teacher.delete()
         except Exception as error:  # noqa: BLE001 - the test reports it
             failures.append(error)
         finally:
