@@ -6,14 +6,17 @@ from urllib.parse import urlsplit, urlunsplit
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/stormwise")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
-# ``make test`` runs the suite in several processes (pytest-xdist's gw0, gw1 …). Each has its own
-# test database (pytest-django names it test_stormwise_gw0 …) and, here, its own Redis database
-# (broker, channel layer, cache) and media folder, so no process sees another's tasks or frames.
+# ``make test`` runs the suite in several processes (pytest-xdist's gw0, gw1 …, at most six). Each
+# has its own test database (pytest-django names it test_stormwise_gw0 …) and, here, its own Redis
+# database (broker, channel layer, cache) and media folder, so no process sees another's tasks or
+# frames. A run in one process takes the seventh, so that a test run beside ``make test`` never
+# shares its first process's Celery queue (its worker would take that process's print jobs). Each
+# is counted from the first Redis address the run was given, kept in the environment, so the
+# programs a test starts with these settings land on their process's database again.
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
-if WORKER and not os.environ.get("STORMWISE_WORKER_REDIS"):
-    _redis = urlsplit(os.environ["REDIS_URL"])
-    _db = int(_redis.path.strip("/") or 0) + int(WORKER.removeprefix("gw"))
-    os.environ["REDIS_URL"] = os.environ["STORMWISE_WORKER_REDIS"] = urlunsplit(_redis._replace(path=f"/{_db}"))
+_redis = urlsplit(os.environ.setdefault("STORMWISE_TEST_REDIS_BASE", os.environ["REDIS_URL"]))
+_db = int(_redis.path.strip("/") or 0) + (int(WORKER.removeprefix("gw")) if WORKER else 6)
+os.environ["REDIS_URL"] = urlunsplit(_redis._replace(path=f"/{_db}"))
 # A key of this run's own, in the environment so that the servers and workers the tests start
 # share it; no key written in the repository may sign anything (config/install.py).
 os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(48))
