@@ -252,8 +252,10 @@ def _delete_tables_game(sender, instance, **kwargs):
         from games.models import Game
 
         game = Game.objects.filter(pk=instance.game_id)
-        # The game's row first, as ``classroom.services.delete_session`` holds it: a move in flight
-        # is then deleted with the rest instead of breaking its reference to the game.
+        # The game's row first: a move saves its game's row and its own in one statement (and
+        # writes nothing else), so a move in flight is stored before the move log is read for
+        # deletion, and a later one finds no game. Read first, a bot's move stored between the
+        # read and the game's deletion broke the move's reference, and the delete failed.
         list(game.select_for_update().values_list("pk", flat=True))
         game.delete()
 

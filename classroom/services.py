@@ -874,11 +874,6 @@ def delete_session(*, session: Session) -> None:
     session_id = session.pk
     with transaction.atomic():
         game_ids = list(session.tables.exclude(game=None).values_list("game_id", flat=True))
-        # The games' rows first: a move saves its game's row and its own in one statement, so a
-        # move in flight is stored before the move log is read for deletion, and a later one
-        # finds no game. (Read first, a bot's move could be stored between the read and the
-        # game's deletion, which then broke the move's reference and failed.)
-        list(Game.objects.select_for_update().filter(pk__in=game_ids).values_list("pk", flat=True))
         session.delete()
         Game.objects.filter(pk__in=game_ids).delete()
         # Each socket looks for its participant again, finds none, and closes.

@@ -68,6 +68,7 @@ def test_the_printables_carry_the_content_words_in_the_teachers_language(
     teacher_client, scenario, printables, english, spanish, dutch
 ):
     url = reverse("lessons:printables_pdf", args=[scenario])
+    game = get(scenario)
     for language, words in (("en", english), ("es", spanish), ("nl", dutch)):
         text = "\n".join(
             pdf_text(teacher_client.get(f"{url}?only={key}", HTTP_ACCEPT_LANGUAGE=language)) for key in printables
@@ -76,7 +77,6 @@ def test_the_printables_carry_the_content_words_in_the_teachers_language(
         if language != "en":
             assert [w for w in english if w in text] == [], language
             # and nowhere in the whole kit, as the printer is given it
-            game = get(scenario)
             with translation.override(language):
                 page = html.unescape(printing.printables_html(game, game.kit.printables, Audience()))
             assert [w for w in english if w in page] == [], language
