@@ -78,7 +78,7 @@ function applyView(message) {
 }
 
 function applyOthers(message) {
-  // A tablemate moved and left this seat's own view as it was: only the view's new `others`
+  // Whether it changed what the seat holds. A tablemate moved and left this seat's own view as it was: only the view's new `others`
   // part comes, with the message fields of a view, and replaces the `others` part held here.
   // If the view held is older than the one it goes with, the newer one is on its way (another
   // server process may have sent it a moment later): wait for it, and ask for a sync only if
@@ -86,11 +86,12 @@ function applyOthers(message) {
   const held = state.views[message.seat];
   if (!held || held.version < message.built) {
     waitForView(message.seat, message.built);
-    return;
+    return false;
   }
-  if (message.version < held.version) return;
+  if (message.version < held.version) return false;
   const {others, built, type, ...fields} = message;
   applyView({...held, ...fields, type: "view", view: {...held.view, others}});
+  return true;
 }
 
 function waitForView(seat, built) {
@@ -121,7 +122,7 @@ function handle(message) {
       applyView(message);
       break;
     case "others":
-      applyOthers(message);
+      if (!applyOthers(message)) return;  // older than the view held, or the view it goes with is on its way
       break;
     case "state":
       state.stamp = message.stamp;
@@ -139,6 +140,7 @@ function handle(message) {
           state.busy = true;
           state.awaiting = {seat, version: message.version};
           resendTimer = setTimeout(resync, 3000);
+          return;  // the screen stays as it is, its buttons held, until that view arrives
         }
       }
       break;
