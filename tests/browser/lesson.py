@@ -10,6 +10,11 @@ from tests.browser.shots import failure_shot
 from tests.conftest import TABLET, in_thread
 from tests.factories import PASSWORD, make_teacher
 
+# A test waiting for the server's answer in the page polls on a timer. Playwright's default polls
+# on every animation frame, which keeps a waiting tablet drawing 60 frames a second: 0.42 and 0.51
+# core-seconds per 10 s of waiting against 0.03 and 0.04 (docs/decisions/0011-test-suite-time.md).
+POLL_MS = 50
+
 # The pages ask in the page (kit.js ask(), a div role=alertdialog), never with the browser's
 # confirm(). A test that means "yes" to every question installs this, as a person would tap
 # the going-ahead button (the last one) each time a question shows.
@@ -142,6 +147,7 @@ def _tap(page, nickname, session_id):
     page.wait_for_function(
         "() => !document.querySelector('.sw-ask') && (!document.querySelector('button.evac-act[disabled]') || document.querySelector('.evac-results'))",
         timeout=10_000,
+        polling=POLL_MS,
     )
 
 
@@ -255,7 +261,9 @@ class Tapper:
             return False
         try:
             page.wait_for_function(
-                f"() => window.__swAnswers > {before} || document.querySelector('{self.results}')", timeout=5_000
+                f"() => window.__swAnswers > {before} || document.querySelector('{self.results}')",
+                timeout=5_000,
+                polling=POLL_MS,
             )
         except Exception:  # a tap the page let go unsent (a slap race another tablet settled): look again
             pass

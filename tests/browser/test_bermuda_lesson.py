@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Move
-from tests.browser.lesson import policy_action, student_page, teacher_page
+from tests.browser.lesson import POLL_MS, policy_action, student_page, teacher_page
 from tests.browser.shots import shoot
 from tests.conftest import in_thread
 
@@ -23,6 +23,7 @@ def wait_for_answer(page):
     page.wait_for_function(
         "() => !document.querySelector('button.bt-act[disabled]') || document.querySelector('.bt-results')",
         timeout=10_000,
+        polling=POLL_MS,
     )
 
 

@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from classroom.models import Session
 from tests import pdfs
 from tests.browser.a11y import announcements, expect_focus_in, focus_matches, focused, press_until, watch_announcements
-from tests.browser.lesson import _policy_key, accept_questions, teacher_page
+from tests.browser.lesson import POLL_MS, _policy_key, accept_questions, teacher_page
 from tests.conftest import TABLET, in_thread
 
 pytestmark = pytest.mark.browser
@@ -193,6 +193,7 @@ def step(scenario, page, name, session_id, count) -> bool:
     page.wait_for_function(
         f"() => !document.querySelector('.sw-ask') && (!document.querySelector('button.{prefix}-act[disabled]') || document.querySelector('{RESULTS[scenario]}'))",
         timeout=10_000,
+        polling=POLL_MS,
     )
     try:
         check_step(page, scenario, name)

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.a11y import announcements, expect_focus_in, focus_matches, focused, watch_announcements
-from tests.browser.lesson import teacher_page
+from tests.browser.lesson import POLL_MS, teacher_page
 from tests.browser.test_bermuda_lesson import policy_key
 from tests.browser.test_languages_keyboard import fragment, keyboard_to, tablet, translated
 from tests.conftest import in_thread
@@ -36,7 +36,9 @@ def new_session(teacher, scenario, option_label, option_value):
 def settled(page, prefix):
     """The screen is not waiting on the server (its buttons are back, or the game is over)."""
     page.wait_for_function(
-        f"() => document.querySelector('.{prefix}')?.getAttribute('aria-busy') === 'false'", timeout=15_000
+        f"() => document.querySelector('.{prefix}')?.getAttribute('aria-busy') === 'false'",
+        timeout=15_000,
+        polling=POLL_MS,
     )
 
 

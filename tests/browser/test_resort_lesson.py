@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from games.models import Game, Move
 from scoring.models import Report
 from tests.browser import shots
-from tests.browser.lesson import student_page, teacher_page
+from tests.browser.lesson import POLL_MS, student_page, teacher_page
 from tests.browser.shots import shoot
 from tests.conftest import in_thread
 
@@ -53,6 +53,7 @@ def tap(page) -> bool:
         "() => !document.querySelector('button.rs-act[disabled]:not([data-key=place])') "
         "|| document.querySelector('.rs-results')",
         timeout=10_000,
+        polling=POLL_MS,
     )
     return True
 

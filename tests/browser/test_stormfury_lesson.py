@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Move
-from tests.browser.lesson import student_page, teacher_page
+from tests.browser.lesson import POLL_MS, student_page, teacher_page
 from tests.conftest import in_thread
 
 pytestmark = pytest.mark.browser
@@ -28,6 +28,7 @@ def tap(page) -> bool:
     page.wait_for_function(
         "() => !document.querySelector('button.sf-act[disabled]') || document.querySelector('.sf-results')",
         timeout=10_000,
+        polling=POLL_MS,
     )
     return True
 

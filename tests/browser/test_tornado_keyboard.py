@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.a11y import TargetGone, announcements, expect_focus_in, focused, watch_announcements
-from tests.browser.lesson import teacher_page
+from tests.browser.lesson import POLL_MS, teacher_page
 from tests.browser.test_languages_keyboard import keyboard_to, tablet, translated
 
 pytestmark = pytest.mark.browser
@@ -109,7 +109,9 @@ def test_a_dutch_student_plays_tornado_alert_by_keyboard_with_focus_and_announce
         else:
             continue
         page.wait_for_function(
-            "() => document.querySelector('.ta')?.getAttribute('aria-busy') === 'false'", timeout=10_000
+            "() => document.querySelector('.ta')?.getAttribute('aria-busy') === 'false'",
+            timeout=10_000,
+            polling=POLL_MS,
         )
         try:
             expect_focus_in(page, "#play", timeout=3_000)
