@@ -101,11 +101,16 @@ def test_messy_frames_apply_each_accepted_id_exactly_once(path, event_loop_threa
                 tally["refused"] += 1
         return answer
 
-    def send_on_pool(student, frame):
-        try:
-            return send(student, frame)
-        finally:
-            connection.close()  # the pool's threads would otherwise keep theirs open
+    def close_on_both_threads(pool):
+        """Each of the pool's two threads closes its connection once its worker is done; the
+        barrier holds the first until the second has started on the other thread."""
+        barrier = threading.Barrier(2)
+
+        def close(_):
+            barrier.wait(timeout=30)
+            connection.close()
+
+        list(pool.map(close, range(2)))
 
     def after(student, answer, pool):
         if answer.get("view"):
@@ -120,7 +125,7 @@ def test_messy_frames_apply_each_accepted_id_exactly_once(path, event_loop_threa
             for turn in range(budget):
                 live = [s for s in mine if not s.done]
                 if not live:
-                    return
+                    break
                 student = live[turn % len(live)]
                 roll = student.rng.random()
                 if roll < 0.15 and student.last_frame:
@@ -140,15 +145,16 @@ def test_messy_frames_apply_each_accepted_id_exactly_once(path, event_loop_threa
                 elif roll < 0.37:
                     tally["double"] += 1
                     twin = dict(frame, id=f"{frame['id']}-twin", action=choose(view, student.rng))
-                    answers = list(pool.map(lambda f: send_on_pool(student, f), [frame, twin]))
+                    answers = list(pool.map(lambda f: send(student, f), [frame, twin]))
                 elif roll < 0.42:
                     tally["same_id_twice"] += 1
-                    answers = list(pool.map(lambda f: send_on_pool(student, f), [frame, dict(frame)]))
+                    answers = list(pool.map(lambda f: send(student, f), [frame, dict(frame)]))
                 else:
                     tally["fresh"] += 1
                     answers = [send(student, frame)]
                 for answer in answers:
                     after(student, answer, pool)
+            close_on_both_threads(pool)
         connection.close()
 
     groups = [students[i::THREADS] for i in range(THREADS)]
