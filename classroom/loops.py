@@ -7,15 +7,15 @@ import logging
 from channels.db import database_sync_to_async
 
 from classroom.services import end_finished_sessions, purge_expired, sweep_storms
-from games.loops import LoopThread
+from games.kept import KeptThreads
 
 logger = logging.getLogger(__name__)
 
 
 async def storms_forever(interval=1.0):
     """Every second: the class steps that are due, and sessions whose tables have all finished
-    ended (on a thread of the loop's own that keeps its connection: ``games.loops.LoopThread``)."""
-    thread = LoopThread("class-sweep")
+    ended (on a thread of the loop's own that keeps its connection: ``games.kept.KeptThreads``)."""
+    thread = KeptThreads("class-sweep")
     try:
         while True:
             try:

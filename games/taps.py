@@ -20,9 +20,8 @@ import json
 from dataclasses import dataclass
 from typing import Protocol
 
-from channels.db import DatabaseSyncToAsync
-
 from games import pgpool, pipeline, services
+from games.kept import KeptThreads
 from games.models import Game, Move
 from games.refusals import Refused
 
@@ -95,6 +94,12 @@ def tap(seats: SeatCheck, message: dict) -> tuple[dict, list]:
     return _ok(outcome), outcome.batch
 
 
+# A refused tap's writes (the refusal counted, a count cleared) on threads that keep their
+# connections: through ``database_sync_to_async`` each opened and closed one, so a device sending
+# refused frames made PostgreSQL start a backend for every frame.
+_FOLLOW_UPS = KeptThreads("tap-follow-ups", workers=2)
+
+
 async def atap(seats: SeatCheck, message: dict) -> tuple[dict, list]:
     """``tap`` on a socket's event loop with PostgreSQL (``games.pgpool``): the seat and its
     game in one statement, the move saved in another. The rare follow-ups (a refusal, a refusal
@@ -107,9 +112,9 @@ async def atap(seats: SeatCheck, message: dict) -> tuple[dict, list]:
             held = await seats.aheld(conn, seat, action_id)
             outcome = await pipeline.drive_async(_steps(held, seat, action, action_id, version), conn)
     except Refused as refusal:
-        return await DatabaseSyncToAsync(_refused, thread_sensitive=False)(seats, refusal, message, held), []
+        return await _FOLLOW_UPS.run(_refused, seats, refusal, message, held), []
     if held.refusals:
-        await DatabaseSyncToAsync(seats.landed, thread_sensitive=False)()
+        await _FOLLOW_UPS.run(seats.landed)
     return _ok(outcome), outcome.batch
 
 
