@@ -873,9 +873,7 @@ def delete_session(*, session: Session) -> None:
 
     session_id = session.pk
     with transaction.atomic():
-        game_ids = list(session.tables.exclude(game=None).values_list("game_id", flat=True))
-        session.delete()
-        Game.objects.filter(pk__in=game_ids).delete()
+        session.delete()  # each table's game goes with it (``classroom.models._delete_tables_game``)
         # Each socket looks for its participant again, finds none, and closes.
         live.session_changed(session_id)
         transaction.on_commit(_forget_on_disk)

@@ -78,11 +78,11 @@ function applyView(message) {
 }
 
 function applyOthers(message) {
-  // Whether it changed what the seat holds. A tablemate moved and left this seat's own view as it was: only the view's new `others`
+  // A tablemate moved and left this seat's own view as it was: only the view's new `others`
   // part comes, with the message fields of a view, and replaces the `others` part held here.
   // If the view held is older than the one it goes with, the newer one is on its way (another
   // server process may have sent it a moment later): wait for it, and ask for a sync only if
-  // it never comes.
+  // it never comes. Returns whether the seat's view changed (if not, nothing is redrawn).
   const held = state.views[message.seat];
   if (!held || held.version < message.built) {
     waitForView(message.seat, message.built);
