@@ -99,17 +99,44 @@ function adopt(shown, next) {
   patch(shown, [...next.childNodes]);
 }
 
-/** Makes parent's children the nodes of next, keeping every node it can (see above). */
+/** Makes parent's children the nodes of next, keeping every node it can (see above). Nodes pair
+ *  in order; where one appears or goes (a note, a button offered only on one's turn), the nodes
+ *  after it still pair with their own kind instead of each being replaced. A node of the screen
+ *  that the new render reuses (the live region) stays itself and is never paired. */
 function patch(parent, next) {
   const shown = [...parent.childNodes];
-  next.forEach((node, i) => {
+  const reused = new Set(next.filter((node) => node.parentNode === parent));
+  let i = 0; // the first shown node not yet kept, replaced or dropped
+  next.forEach((node, n) => {
     const was = shown[i];
-    if (was === node) return;
-    if (was && sameKind(was, node)) adopt(was, node);
-    else if (was) parent.replaceChild(node, was);
-    else parent.append(node);
+    if (was === node) {
+      i += 1;
+    } else if (!was) {
+      parent.append(node);
+    } else if (!reused.has(was) && sameKind(was, node)) {
+      adopt(was, node);
+      i += 1;
+    } else if (reused.has(was) || next.slice(n + 1).some((later) => !reused.has(later) && sameKind(was, later))) {
+      parent.insertBefore(node, was); // a node that appeared: what is shown pairs with a later one
+    } else {
+      const pair = laterPair(shown, i, node, reused);
+      if (pair < 0) {
+        parent.replaceChild(node, was);
+      } else {
+        for (; i < pair; i += 1) shown[i].remove(); // nodes that went
+        adopt(shown[pair], node);
+      }
+      i += 1;
+    }
   });
-  for (const extra of shown.slice(next.length)) if (extra.parentNode === parent && !next.includes(extra)) extra.remove();
+  for (const extra of shown.slice(i)) if (extra.parentNode === parent && !reused.has(extra)) extra.remove();
+}
+
+/** The first shown node after the i-th that pairs with node, short of one the new render reuses:
+ *  its index, or -1. */
+function laterPair(shown, i, node, reused) {
+  for (let j = i + 1; j < shown.length && !reused.has(shown[j]); j += 1) if (sameKind(shown[j], node)) return j;
+  return -1;
 }
 
 // ---- language ---------------------------------------------------------------------------------

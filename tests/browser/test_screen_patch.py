@@ -49,3 +49,42 @@ def test_a_second_render_keeps_the_screens_nodes_focus_and_acts_through_the_newe
     assert page.evaluate("() => calls") == ["ask second"]
     assert not errors, errors
     page.context.close()
+
+
+# A screen of the kit's own: a note that comes and goes above a list and a button.
+NOTE_AND_LIST = """
+  const kit = await import("/static/js/kit.js");
+  const mem = kit.screenMemory()(root);
+  window.show = (note, items) => kit.renderScreen(root, mem, {
+    prefix: "t", pageClass: "t", busy: false, mapLabel: "Map", announce: "", version: 1,
+    countdown: {running: "", over: "", warn: ""},
+    header: () => kit.h("header", {}, kit.h("h1", {text: "Title"})),
+    map: () => [kit.h("p", {text: "The map"})],
+    panel: () => [
+      note ? kit.h("p", {class: "note", text: note}) : null,
+      kit.h("ul", {}, items.map((item) => kit.h("li", {text: item}))),
+      kit.h("button", {type: "button", "data-key": "ask", text: "Ask"}),
+    ],
+  });
+  window.mark = () => document.querySelectorAll("#root *").forEach((el) => { el.firstRender = true; });
+  window.replaced = () => [...document.querySelectorAll("#root ul, #root li, #root button")]
+    .filter((el) => !el.firstRender).map((el) => el.tagName + " " + el.textContent);
+  show(null, ["Ana", "Ben", "Cas"]);"""
+
+
+def test_a_note_that_comes_and_goes_leaves_the_nodes_after_it_in_place(browser, asgi_server):
+    """A sentence shown above a list only now and then (a personal note, a warning) does not make
+    the list and the buttons after it new nodes, each laid out and painted again: they pair with
+    their own kind, wherever the note came or went."""
+    html = renderer_html(registry.get("tornado_alert"), {}, NOTE_AND_LIST)
+    page, errors = harness_page(browser, asgi_server, html)
+    page.evaluate("() => mark()")
+    page.evaluate("() => show('Ben won the draw', ['Ana', 'Ben', 'Cas'])")
+    assert page.locator("#root .note").inner_text() == "Ben won the draw"
+    assert page.evaluate("() => replaced()") == []
+    page.evaluate("() => show(null, ['Ana', 'Ben', 'Dee'])")
+    assert page.locator("#root .note").count() == 0
+    assert page.locator("#root li").all_inner_texts() == ["Ana", "Ben", "Dee"]
+    assert page.evaluate("() => replaced()") == []
+    assert not errors, errors
+    page.context.close()
