@@ -1,0 +1,1 @@
+"""Django's PostgreSQL backend for the test suite, with a cheaper flush (``base``)."""
