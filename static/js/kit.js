@@ -86,10 +86,13 @@ function adopt(shown, next) {
     if (shown.data !== next.data) shown.data = next.data;
     return;
   }
+  // A hit area keeps the radius fitted to the zoom shown (fitHitAreas fits it again after the render).
+  const fitted = (attr) => attr.localName === "r" && shown.hasAttribute("data-hit");
   for (const attr of [...shown.attributes]) {
     if (!next.hasAttributeNS(attr.namespaceURI, attr.localName)) shown.removeAttributeNS(attr.namespaceURI, attr.localName);
   }
   for (const attr of next.attributes) {
+    if (fitted(attr)) continue;
     if (shown.getAttributeNS(attr.namespaceURI, attr.localName) !== attr.value) shown.setAttributeNS(attr.namespaceURI, attr.name, attr.value);
   }
   const own = handlers.get(next) || {};
@@ -790,6 +793,7 @@ export function fitHitAreas(map, box) {
   if (!rect.width || !rect.height) return;
   const scale = Math.min(rect.width / box[2], rect.height / box[3]);
   for (const hit of map.querySelectorAll("[data-hit]")) {
-    hit.setAttribute("r", String(Math.max(Number(hit.dataset.r) || 0, 22 / scale)));
+    const r = String(Math.max(Number(hit.dataset.r) || 0, 22 / scale));
+    if (hit.getAttribute("r") !== r) hit.setAttribute("r", r);
   }
 }

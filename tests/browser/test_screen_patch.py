@@ -88,3 +88,33 @@ def test_a_note_that_comes_and_goes_leaves_the_nodes_after_it_in_place(browser, 
     assert page.evaluate("() => replaced()") == []
     assert not errors, errors
     page.context.close()
+
+
+@pytest.mark.parametrize("key", ["evacuation", "stormfury"])
+def test_a_redraw_leaves_the_maps_hit_areas_at_the_size_fitted_to_the_zoom(browser, asgi_server, key):
+    """A tap target on the map grows to 44 px at the zoom shown; a frame of the same game does
+    not shrink it back and grow it again (which made the whole map paint anew at every frame)."""
+    scenario = registry.get(key)
+    fixtures, _teacher = screens(scenario)
+    html = renderer_html(scenario, {"board": scenario.engine.board(), "message": fixtures["underway"]}, SCRIPT)
+    page, errors = harness_page(browser, asgi_server, html)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-hit]')].some((c) => c.getAttribute('r') !== c.dataset.r)"
+    )
+    changed = page.evaluate(
+        """async () => {
+        const changed = [];
+        const watch = new MutationObserver((records) => changed.push(...records.map((r) => r.target.dataset.r)));
+        watch.observe(root, {subtree: true, attributeFilter: ["r"]});
+        draw("second", 2);
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        watch.disconnect();
+        return changed.length;
+    }"""
+    )
+    assert changed == 0
+    assert page.evaluate(
+        "() => [...document.querySelectorAll('[data-hit]')].every((c) => Number(c.getAttribute('r')) >= Number(c.dataset.r))"
+    )
+    assert not errors, errors
+    page.context.close()
