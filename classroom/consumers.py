@@ -41,7 +41,7 @@ MAX_FRAMES_PER_SECOND = 10
 # table's game to a new version, so a flooder's acts would make its tablemates' taps be worked
 # out again.
 MAX_ACTS_PER_SECOND, ACT_BURST = 2, 4
-FLOOD_LIMIT = 20  # frames refused for speed or size before the socket is closed
+FLOOD_LIMIT = 20  # frames refused past the frame limit or for size before the socket is closed
 FLOOD_HOLD_SECONDS = 30  # a device closed for flooding waits this long before it is let in again
 # Sockets one device may hold open in one server process (a tab reloaded while the old one
 # closes, a second tab); past it, its oldest socket is closed.
@@ -231,7 +231,10 @@ class PlayConsumer(Consumer):
         if kind == "ping":
             await self.send_json({"type": "pong", "t": message.get("t")})
         elif kind == "act" and not self.act_limit.allow():
-            await self.too_fast(message.get("id"))  # with its id: the device may tap again
+            # Refused with its id (the device may tap again), but not flooding: a child who taps
+            # quickly all lesson is never shut out, and the frame limit above bounds the rest.
+            action_id = message.get("id")
+            await self.send_json(Refused("too_fast").as_message(action_id if isinstance(action_id, str) else None))
         elif kind == "act":
             # Applied off this loop, one at a time and in order, so the next frames are read
             # (and counted by the rate limit) while the database works.
@@ -257,9 +260,10 @@ class PlayConsumer(Consumer):
         else:
             await self.send_json(Refused("unknown_type").as_message(message.get("id")))
 
-    async def too_fast(self, action_id=None, refusal="too_fast"):
-        """Refuse a frame sent too fast (or too big); past ``FLOOD_LIMIT`` of them (over all the
-        device's sockets), close every socket of the device, in every process, and hold it."""
+    async def too_fast(self, refusal="too_fast"):
+        """Refuse a frame sent faster than the frame limit (or too big); past ``FLOOD_LIMIT`` of
+        them (over all the device's sockets), close every socket of the device, in every
+        process, and hold it."""
         self.device.refused_fast += 1
         if self.device.refused_fast > FLOOD_LIMIT:
             self.flooded = True
@@ -268,7 +272,7 @@ class PlayConsumer(Consumer):
             await self.channel_layer.group_send(device_group(self.participant_id), {"type": "device.flooded"})
             await self.close(code=CLOSE_FLOODING)
         else:
-            await self.send_json(Refused(refusal).as_message(action_id if isinstance(action_id, str) else None))
+            await self.send_json(Refused(refusal).as_message())
 
     async def act(self, message, after=None):
         if after is not None:

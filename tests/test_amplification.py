@@ -8,6 +8,7 @@ request bodies are refused before they are read whole; the teacher caps a sessio
 joining.
 """
 
+import asyncio
 import json
 import os
 import secrets
@@ -125,6 +126,58 @@ def test_the_http_fallback_has_the_sockets_limits():
     assert statuses[:MAX_FRAMES_PER_SECOND] == [200] * MAX_FRAMES_PER_SECOND
     assert statuses.count(429) >= 40 - MAX_FRAMES_PER_SECOND - earned - 1
     assert all(p.json()["code"] == "too_fast" for p in polls if p.status_code == 429)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_child_tapping_faster_than_a_class_needs_is_slowed_never_shut_out():
+    """Taps past the device's act rate are each answered "too fast", with their id, however many
+    there are in a lesson; only frames past the socket's frame rate or size count toward the
+    flood close. Before, the twenty-first quick tap of a lesson closed the tablet's socket and
+    kept it out for half a minute."""
+    session, devices = started_session(students=2)
+    (ana, token), _ = devices
+    seat = ana.seats.get().number
+    pace = (MAX_ACTS_PER_SECOND + MAX_FRAMES_PER_SECOND) / 2  # faster than acts, slower than frames
+
+    async def run():
+        sock = WebsocketCommunicator(
+            application,
+            f"/ws/play/{session.pk}/",
+            headers=[
+                (b"origin", b"http://testserver"),
+                (b"host", b"testserver"),
+                (b"cookie", f"{token_cookie(session.pk)}={token}".encode()),
+            ],
+        )
+        connected, _ = await sock.connect()
+        assert connected
+        refused, closed = [], False
+        for n in range(int(FLOOD_LIMIT * 2.5)):
+            frame = {"type": "act", "id": f"quick-{n:04d}", "seat": seat, "version": 0, "action": {"type": "wait"}}
+            await sock.send_json_to(frame)
+            await asyncio.sleep(1 / pace)
+            while not await sock.receive_nothing(timeout=0.01):
+                output = await sock.receive_output()
+                if output["type"] == "websocket.close":
+                    closed = True
+                    break
+                message = json.loads(output.get("text", "{}"))
+                if message.get("code") == "too_fast":
+                    refused.append(message["id"])
+            if closed:
+                break
+        await sock.send_json_to({"type": "ping", "t": 1})
+        pong = None if closed else await sock.receive_json_from(timeout=5)
+        while pong is not None and pong.get("type") != "pong":
+            pong = await sock.receive_json_from(timeout=5)
+        await sock.disconnect()
+        return refused, closed, pong
+
+    refused, closed, pong = async_to_sync(run)()
+    assert not closed
+    assert len(refused) > FLOOD_LIMIT
+    assert all(action_id.startswith("quick-") for action_id in refused)
+    assert pong == {"type": "pong", "t": 1}
 
 
 @pytest.mark.django_db(transaction=True)
