@@ -39,6 +39,7 @@ from classroom.consumers import (
 from classroom.models import Participant, Session
 from config.asgi import application
 from tests.factories import make_teacher, started_session
+from tests.test_security import open_tablet
 from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,17 +141,7 @@ def test_a_child_tapping_faster_than_a_class_needs_is_slowed_never_shut_out():
     pace = (MAX_ACTS_PER_SECOND + MAX_FRAMES_PER_SECOND) / 2  # faster than acts, slower than frames
 
     async def run():
-        sock = WebsocketCommunicator(
-            application,
-            f"/ws/play/{session.pk}/",
-            headers=[
-                (b"origin", b"http://testserver"),
-                (b"host", b"testserver"),
-                (b"cookie", f"{token_cookie(session.pk)}={token}".encode()),
-            ],
-        )
-        connected, _ = await sock.connect()
-        assert connected
+        sock = await open_tablet(session.pk, token)
         refused, closed = [], False
         for n in range(int(FLOOD_LIMIT * 2.5)):
             frame = {"type": "act", "id": f"quick-{n:04d}", "seat": seat, "version": 0, "action": {"type": "wait"}}
@@ -187,18 +178,7 @@ def test_oversize_frames_count_toward_the_flood_close():
     (_ana, token), _ = devices
 
     async def run():
-        sock = WebsocketCommunicator(
-            application,
-            f"/ws/play/{session.pk}/",
-            headers=[
-                (b"origin", b"http://testserver"),
-                (b"host", b"testserver"),
-                (b"cookie", f"{token_cookie(session.pk)}={token}".encode()),
-            ],
-        )
-        connected, _ = await sock.connect()
-        assert connected
-        await sock.receive_json_from(timeout=5)  # the lobby
+        sock = await open_tablet(session.pk, token)
         for _ in range(FLOOD_LIMIT + 1):
             await sock.send_to(text_data="x" * (MAX_FRAME_BYTES + 100))
         closed = None
