@@ -233,8 +233,7 @@ class PlayConsumer(Consumer):
         elif kind == "act" and not self.act_limit.allow():
             # Refused with its id (the device may tap again), but not flooding: a child who taps
             # quickly all lesson is never shut out, and the frame limit above bounds the rest.
-            action_id = message.get("id")
-            await self.send_json(Refused("too_fast").as_message(action_id if isinstance(action_id, str) else None))
+            await self.send_json(Refused("too_fast").as_message(message.get("id")))
         elif kind == "act":
             # Applied off this loop, one at a time and in order, so the next frames are read
             # (and counted by the rate limit) while the database works.

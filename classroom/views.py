@@ -451,9 +451,7 @@ def play(request, pk):
 
 def _refusal(refusal: Refused, action_id=None) -> JsonResponse:
     """A refusal as the HTTP fallback answers it: the socket's message, with its HTTP status."""
-    return JsonResponse(
-        refusal.as_message(action_id if isinstance(action_id, str) else None), status=refusal.http_status
-    )
+    return JsonResponse(refusal.as_message(action_id), status=refusal.http_status)
 
 
 def _too_fast(action_id=None) -> JsonResponse:

@@ -70,4 +70,7 @@ class Refused(Exception):
         return HTTP_STATUS.get(self.code, 200)
 
     def as_message(self, action_id=None):
+        """The refusal as the device reads it, for the action ``action_id`` (echoed only when it is
+        a string: a frame's id may be any JSON)."""
+        action_id = action_id if isinstance(action_id, str) else None
         return {"type": "error", "id": action_id, "code": self.code, "message": self.message, "params": self.params}

@@ -144,8 +144,7 @@ def _ok(outcome: pipeline.Outcome) -> dict:
 def _refused(seats: SeatCheck, refusal: Refused, message: dict, held: Held | None) -> dict:
     """The answer to a refused tap; counted if the seat check passed (``held``) and the frame
     could be read."""
-    action_id = message.get("id")
-    answer = refusal.as_message(action_id if isinstance(action_id, str) else None)
+    answer = refusal.as_message(message.get("id"))
     if held is None:
         return answer
     if refusal.code == "stale_view":
