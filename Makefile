@@ -5,7 +5,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
-export PYTHONDONTWRITEBYTECODE := 1
+# Python keeps the modules it compiles (__pycache__/, which git ignores), whatever the caller's
+# environment says: each test process and each server a test starts imports the project again.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test bench bench-quick services browser axe gettext messages lint nginx clean
 
@@ -84,3 +86,4 @@ bench-quick: $(VENV)/.dev-installed services nginx
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .test-media node_modules
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -76,7 +76,6 @@ def server_env(db_url, redis_url, workers, **extra):
         SECURE_SSL_REDIRECT="0",
         WEB_CONCURRENCY=str(workers),
         DJANGO_SETTINGS_MODULE="config.settings",
-        PYTHONDONTWRITEBYTECODE="1",
     )
     env.update({k: str(v) for k, v in extra.items()})
     return env

@@ -31,7 +31,6 @@ class Served:
             ALLOWED_HOSTS="*",
             SECURE_SSL_REDIRECT="0",
             WEB_CONCURRENCY=str(workers),
-            PYTHONDONTWRITEBYTECODE="1",
             **{k: str(v) for k, v in env.items()},
         )
         self.preexec_fn = preexec_fn

@@ -47,7 +47,6 @@ def embedded_env(data_dir, **extra):
     env.update(
         DATA_DIR=str(data_dir),
         MEDIA_ROOT=str(Path(data_dir) / "media"),
-        PYTHONDONTWRITEBYTECODE="1",
         **{k: str(v) for k, v in extra.items()},
     )
     return env
