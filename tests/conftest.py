@@ -201,11 +201,13 @@ def private_redis(settings):
 @pytest.fixture(scope="session", autouse=True)
 def _facts_after_every_flush():
     """The facts the data migration loads belong to the database every test starts from. A
-    transactional test ends by flushing every table (pytest-django does as Django's
-    ``TransactionTestCase``), and would leave the tests after it in the same process without
-    them: pytest-django runs the other database tests first for that reason, an order this suite's
-    own (``_longest_first``, then xdist's shares and steals) does not keep. So every flush puts
-    them back, as the migration loaded them."""
+    transactional test ends by flushing the tables (pytest-django does as Django's
+    ``TransactionTestCase``); the test database's flush keeps the facts' rows
+    (``tests/db/postgresql``), and one that truncates drops them. Either way the tests after it in
+    the same process must find them as the migration loaded them, whatever a test changed or
+    deleted: pytest-django runs the other database tests first for that reason, an order this
+    suite's own (``_longest_first``, then xdist's shares and steals) does not keep. So every
+    flush makes them match their files again (``load_facts``: one statement)."""
     from django.db.models.signals import post_migrate
 
     def restore(sender, **kwargs):
@@ -214,8 +216,7 @@ def _facts_after_every_flush():
         from scoring.models import Fact
         from scoring.outcomes import load_facts
 
-        if not Fact.objects.exists():
-            load_facts(Fact)
+        load_facts(Fact)
 
     post_migrate.connect(restore, dispatch_uid="tests-facts-after-every-flush")
     yield

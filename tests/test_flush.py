@@ -1,6 +1,7 @@
 """The flush that ends every transactional test (tests/db/postgresql deletes rows rather than
-truncating tables): it leaves no row behind, whatever references what, and puts back the facts
-every test starts from."""
+truncating tables, and keeps the rows every test starts from): it leaves no row of a test behind,
+whatever references what, and the facts, content types and permissions are as a new test database
+has them."""
 
 import pytest
 from django.core.management import call_command
@@ -26,3 +27,29 @@ def test_a_flush_empties_every_table_of_a_class_and_keeps_the_facts():
     for model in (Teacher, Session, Participant, Game):
         assert not model.objects.exists(), model.__name__
     assert Fact.objects.count() == facts > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_fact_a_test_changed_or_deleted_is_as_its_file_says_after_the_flush():
+    from django.contrib.auth.models import Permission
+    from django.contrib.contenttypes.models import ContentType
+
+    from scoring.models import Fact
+
+    changed, deleted = Fact.objects.order_by("key")[:2]
+    statement, facts = changed.statement, Fact.objects.count()
+    Fact.objects.filter(pk=changed.pk).update(statement="Changed by a test", verified=not changed.verified)
+    deleted.delete()
+    Fact.objects.create(
+        key="made-up-by-a-test", statement="Not in any file", number="1", source="-", title="-", year=2000
+    )
+    permissions, types = Permission.objects.count(), ContentType.objects.count()
+
+    call_command("flush", interactive=False, verbosity=0)
+
+    assert Fact.objects.count() == facts
+    again = Fact.objects.get(key=changed.key)
+    assert (again.statement, again.verified) == (statement, changed.verified)
+    assert Fact.objects.filter(key=deleted.key).exists()
+    assert not Fact.objects.filter(key="made-up-by-a-test").exists()
+    assert (Permission.objects.count(), ContentType.objects.count()) == (permissions, types) != (0, 0)
