@@ -7,6 +7,12 @@ import pytest
 from django.core.management import call_command
 
 
+def flush_as_a_test_ends():
+    """The flush Django's ``TransactionTestCase`` ends a test with: sequences left as they are,
+    so rows are deleted (``flush`` on its own resets them, and so truncates)."""
+    call_command("flush", interactive=False, verbosity=0, reset_sequences=False)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_flush_empties_every_table_of_a_class_and_keeps_the_facts():
     from classroom import services
@@ -22,7 +28,7 @@ def test_a_flush_empties_every_table_of_a_class_and_keeps_the_facts():
     facts = Fact.objects.count()
     assert Game.objects.exists()
 
-    call_command("flush", interactive=False, verbosity=0)
+    flush_as_a_test_ends()
 
     for model in (Teacher, Session, Participant, Game):
         assert not model.objects.exists(), model.__name__
@@ -45,7 +51,7 @@ def test_a_fact_a_test_changed_or_deleted_is_as_its_file_says_after_the_flush():
     )
     permissions, types = Permission.objects.count(), ContentType.objects.count()
 
-    call_command("flush", interactive=False, verbosity=0)
+    flush_as_a_test_ends()
 
     assert Fact.objects.count() == facts
     again = Fact.objects.get(key=changed.key)
