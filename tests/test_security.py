@@ -276,12 +276,15 @@ def test_the_retention_purge_deletes_through_the_same_service(db, settings, monk
 def communicator(path, cookie="", origin="http://testserver", app=None, host="testserver"):
     from channels.testing import WebsocketCommunicator
 
-    from config.asgi import application
+    if app is None:
+        # imported only here: the origin check reads ALLOWED_HOSTS once, as config.asgi is first
+        # imported, so a test that changed them and built its own ``app`` must not import it
+        from config.asgi import application as app
 
     headers = [(b"host", host.encode())] + ([(b"origin", origin.encode())] if origin is not None else [])
     if cookie:
         headers.append((b"cookie", cookie.encode()))
-    return WebsocketCommunicator(app or application, path, headers=headers)
+    return WebsocketCommunicator(app, path, headers=headers)
 
 
 async def open_tablet(session_id, token, **kwargs):
