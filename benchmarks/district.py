@@ -32,8 +32,9 @@ the students record. Then the faults, each with its figures and a ``PASS``/``FAI
   column) is migrated while the old code serves, then each host is restarted on it in turn.
   Pass: nothing lost or doubled, every socket of a restarted host has its view again within
   10 s, games were played on old and new hosts alike while both ran, every game replays.
-- ``celery_two_hosts``: the workers of two hosts (the third's stopped) write a class's reports.
-  Pass: every report once, complete, in one attempt, and both hosts wrote some.
+- ``celery_two_hosts``: the workers of two hosts (the third's stopped) write a class's reports,
+  then print every PDF as its reader asks for it. Pass: every report once, complete with its PDF,
+  in one attempt, and both hosts wrote some.
 - ``backup_restore``: ``pg_dump`` mid-lesson, ``pg_restore`` into a fresh database, every host
   restarted on it, the lesson resumed. Pass: every game of the backup replays, every student
   has its view again and plays on, nothing acknowledged after the restore is lost or doubled.
@@ -920,6 +921,7 @@ def _acked_acts_hosts(record):
 def celery_two_hosts(district, args, students=16):
     from classroom import services
     from classroom.models import Session
+    from scoring import jobs
     from scoring.services import job_status
     from scoring.models import Report
 
@@ -932,9 +934,14 @@ def celery_two_hosts(district, args, students=16):
     began = time.time()
     services.finish_with_bots(session=session)
     deadline = time.time() + 240
+    asked = False
     while time.time() < deadline:
-        status = job_status(session)  # written and printed: a report's PDF follows its page
-        if status["total"] >= wanted and status["printed"] + status["failed"] == status["total"]:
+        status = job_status(session)  # every page written, then every PDF printed as its reader asks
+        if status["total"] >= wanted and status["done"] + status["failed"] == status["total"] and not asked:
+            for report in Report.objects.filter(session=session, status=Report.Status.DONE):
+                jobs.ask_for_pdf(report=report)
+            asked = True
+        if asked and status["printed"] + status["failed"] == status["total"]:
             break
         time.sleep(0.5)
     took = time.time() - began

@@ -24,14 +24,14 @@ def queue_debrief(*, session_id: int) -> None:
 
 
 def resume_unfinished() -> int:
-    """Embedded mode: queue again the reports the last server process left queued or running,
-    and the PDFs of written reports it left unprinted.
+    """Embedded mode: queue again the reports the last server process left queued or running.
 
     There the jobs run on a background thread of the server process, so stopping the server (a
     laptop closed after the lesson) loses the jobs, and their rows would say "Queued" for ever.
     Each rerun replaces its row, so a report queued twice is still written once. With Celery
-    the broker keeps unfinished jobs (late acknowledgement), so nothing is needed. Returns how
-    many were queued."""
+    the broker keeps unfinished jobs (late acknowledgement), so nothing is needed. A PDF whose
+    printing was lost is asked for again by its reader's waiting page (``ask_for_pdf``). Returns
+    how many were queued."""
     if settings.TASK_MODE != "thread":
         return 0
     ids = list(
@@ -39,10 +39,27 @@ def resume_unfinished() -> int:
     )
     for report_id in ids:
         enqueue(tasks.build_report_task, report_id)
-    unprinted = list(Report.objects.filter(status=Report.Status.DONE, pdf=b"").values_list("pk", flat=True))
-    for report_id in unprinted:
-        enqueue(tasks.print_report_task, report_id)
-    return len(ids) + len(unprinted)
+    return len(ids)
+
+
+# A report's PDF is printed when a reader first asks for it: most reports are read on the tablet
+# and never printed. Asking again within this many seconds queues nothing more, so a waiting page
+# that refreshes, or a student pressing again, prints it once; after it, a print lost with its
+# worker or its server is asked for again.
+PDF_ASK_SECONDS = 60
+
+
+def ask_for_pdf(*, report: Report) -> bool:
+    """Queue the printing of a written report's PDF, unless it was asked for in the last
+    ``PDF_ASK_SECONDS`` (False). A rewritten report is a new page, asked for afresh."""
+    from django.core.cache import cache
+
+    if report.status != Report.Status.DONE or report.pdf:
+        return False
+    if not cache.add(f"pdf-asked:{report.pk}:{report.finished_at.timestamp()}", 1, timeout=PDF_ASK_SECONDS):
+        return False
+    enqueue(tasks.print_report_task, report.pk)
+    return True
 
 
 # Rebuilding every report of a session, or retrying one, starts real work (charts, PDFs) on the

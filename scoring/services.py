@@ -118,9 +118,9 @@ def _failed(report_id: int, error: Exception) -> None:
 
 def write_page(report_id: int) -> Report | None:
     """Write one report's page (charts included) and store it with its data in one UPDATE: the
-    report is readable from then on, and its PDF follows (``print_report``). Failures are
-    recorded. Safe to run again at any time: it recomputes from the move log and replaces the
-    stored report, its PDF included."""
+    report is readable from then on, and its PDF is printed when someone asks for it
+    (``print_report``). Failures are recorded. Safe to run again at any time: it recomputes from
+    the move log and replaces the stored report, its PDF included."""
     from scoring import reports
 
     report = Report.objects.select_related("session", "seat__table", "seat__participant").filter(pk=report_id).first()
@@ -153,8 +153,8 @@ def write_page(report_id: int) -> Report | None:
     mark(
         report.pk,
         status=Report.Status.DONE,
-        progress=90,
-        step=gettext_noop("Printing the PDF"),
+        progress=100,
+        step=gettext_noop("Done"),
         html=html,
         pdf=b"",
         data=data,
@@ -182,9 +182,7 @@ def print_report(report_id: int) -> Report | None:
         _failed(report.pk, error)
         raise
     # only the page this PDF was printed from: a rebuild may have replaced it meanwhile
-    Report.objects.filter(pk=report.pk, status=Report.Status.DONE, finished_at=report.finished_at).update(
-        pdf=pdf, progress=100, step=gettext_noop("Done")
-    )
+    Report.objects.filter(pk=report.pk, status=Report.Status.DONE, finished_at=report.finished_at).update(pdf=pdf)
     return Report.objects.get(pk=report.pk)
 
 

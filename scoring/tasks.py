@@ -27,20 +27,19 @@ def build_debrief(session_id: int) -> int:
 
 @shared_task(name="scoring.build_report", autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
 def build_report_task(report_id: int) -> str:
-    """Write one report's page, then queue its PDF: the queue holds every page of the class
-    before any PDF, so students read their reports sooner. A failure is recorded on the row
-    (with its reason) and re-raised."""
+    """Write one report's page; its PDF is printed when someone first asks for it
+    (``scoring.jobs.ask_for_pdf``). A failure is recorded on the row (with its reason) and
+    re-raised."""
     from scoring import services
 
     report = services.write_page(report_id)
-    if report is not None and report.status == report.Status.DONE:
-        enqueue(print_report_task, report_id)
     return report.status if report else "gone"
 
 
 @shared_task(name="scoring.print_report", autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
 def print_report_task(report_id: int) -> str:
-    """Print a written report as its PDF (nothing to do once printed, or once rewritten)."""
+    """Print a written report as its PDF, asked for by a reader (nothing to do once printed, or
+    once rewritten)."""
     from scoring import services
 
     report = services.print_report(report_id)

@@ -115,7 +115,8 @@ def report_page(request, report):
 
 
 def _pdf_response(request, report: Report, name: str) -> HttpResponse:
-    if not report.pdf and report.status == Report.Status.DONE:  # written, its PDF a few seconds away
+    if not report.pdf and report.status == Report.Status.DONE:  # written: printed now it is asked for
+        jobs.ask_for_pdf(report=report)
         response = render(request, "scoring/printing.html", status=503)
         response["Retry-After"] = "5"
         return response
@@ -201,7 +202,8 @@ def student_report_pdf(request, token, report):
     mine = next((r for r in reports if r.pk == report), None)
     if mine is None:
         raise Http404
-    # only a PDF that is there counts: "almost ready" (its page refreshing) asks nothing of the limit
+    # only a PDF that is there counts: "almost ready" (its page refreshing) prints at most once a
+    # minute (``jobs.PDF_ASK_SECONDS``) and asks nothing of the limit
     if mine.pdf and not buckets.pdf_allowed(participant.pk):
         return render(request, "registration/throttled.html", {"minutes": 1}, status=429)
     return _pdf_response(request, mine, "my-stormwise-report")

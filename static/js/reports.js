@@ -13,8 +13,7 @@ function row(r) {
   tr.querySelector(".step").textContent = r.step;
   const links = tr.querySelector(".links");
   if (r.status === "done") {
-    links.innerHTML = `<a href="${r.page}">${table.dataset.page}</a> · ` +
-      (r.printed ? `<a href="${r.pdf}">${table.dataset.pdf}</a>` : `<span class="muted">${table.dataset.printing}</span>`);
+    links.innerHTML = `<a href="${r.page}">${table.dataset.page}</a> · <a href="${r.pdf}">${table.dataset.pdf}</a>`;
   }
   else if (r.status === "failed") links.innerHTML = `<form method="post" action="${r.retry}" class="inline"><input type="hidden" name="csrfmiddlewaretoken" value="${csrf}"><button type="submit">${table.dataset.retry}</button></form>`;
   else links.textContent = "";
@@ -28,8 +27,7 @@ async function poll() {
       data.reports.forEach(row);
       document.getElementById("jobs-summary").textContent =
         table.dataset.summary.replace("{done}", data.done).replace("{total}", data.total);
-      const busy = data.reports.some((r) => r.status === "queued" || r.status === "running" ||
-        (r.status === "done" && !r.printed));
+      const busy = data.reports.some((r) => r.status === "queued" || r.status === "running");
       if (data.total && !busy) return;  // all written or failed: nothing left to watch
     }
   } catch (err) { /* the network blinked: try again */ }

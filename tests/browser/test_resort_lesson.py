@@ -1,15 +1,18 @@
 """A whole lesson of the resort game ("Hurricane") in real browsers: the teacher picks a real
 storm, two tablets roll, buy resorts with options and plot the storm by latitude and longitude,
 the bell rings and bots finish the season, then the class debrief names the storm with cited
-facts and the Celery worker writes every report with its PDF."""
+facts, the Celery worker writes every report, and prints the class packet's PDF when the teacher
+opens it."""
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Move
 from scoring.models import Report
+from tests import pdfs
 from tests.browser import shots
 from tests.browser.lesson import POLL_MS, student_page, teacher_page
 from tests.browser.shots import shoot
@@ -120,12 +123,22 @@ def test_a_resort_lesson_from_the_form_to_the_pdfs(browser, asgi_server, celery_
     expect(rows).to_have_count(3, timeout=30_000)  # the class packet and one report per student
     for i in range(3):
         expect(rows.nth(i).locator(".status")).to_have_text("Done", timeout=60_000)
-        # each page first, then its PDF: the link appears in the row once it is printed
-        expect(rows.nth(i).locator(".links a", has_text="PDF")).to_be_visible(timeout=60_000)
+        expect(rows.nth(i).locator(".links a", has_text="PDF")).to_be_visible()
     done = in_thread(lambda: list(Report.objects.filter(session_id=session_id).values_list("kind", "pdf", "html")))
-    assert len(done) == 3 and all(bytes(pdf).startswith(b"%PDF") for _, pdf, _ in done)
+    assert len(done) == 3 and not any(pdf for _, pdf, _ in done)  # printed only when asked for
     student = next(html for kind, _, html in done if kind == Report.Kind.STUDENT)
     assert "Andrew" in student and "HURDAT2" in student
+    # The teacher opens the class packet's PDF: almost ready, then printed by the worker.
+    packet = rows.filter(has_text="Class packet").locator(".links a", has_text="PDF")
+    href = packet.get_attribute("href")
+    packet.click()
+    expect(teacher.get_by_role("heading", name="The PDF is almost ready")).to_be_visible()
+    pdf, printed_by = teacher.request.get(href), time.monotonic() + 60
+    while pdf.status == 503:
+        assert time.monotonic() < printed_by, "the class packet's PDF was asked for and never printed"
+        teacher.wait_for_timeout(500)
+        pdf = teacher.request.get(href)
+    assert pdf.ok and pdf.body().startswith(b"%PDF") and "Andrew" in pdfs.pdf_text(pdf.body())
     if shots.FOLDER:  # a student's report page, to look at
         report = in_thread(lambda: Report.objects.filter(session_id=session_id, kind=Report.Kind.STUDENT).first().pk)
         teacher.goto(f"/debrief/reports/{report}/")

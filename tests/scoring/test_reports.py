@@ -4,25 +4,35 @@ import time
 
 import pytest
 from django.core import signing
+from django.db import transaction
 from django.urls import reverse
 
 from classroom.models import Seat
-from scoring import jobs, services
+from scoring import jobs, services, tasks
 from scoring.models import DebriefSettings, Fact, Report
 from tests import pdfs
 from tests.factories import PASSWORD, make_teacher
 from tests.scoring.conftest import finish_a_session
 
 
-def wait_for_reports(session, timeout=180):
-    """The job status once every report is written and printed, or failed."""
+def wait_for_reports(session, timeout=180, *, printed=False):
+    """The job status once every report is written (and with ``printed``, printed), or failed."""
+    counted = "printed" if printed else "done"
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         status = services.job_status(session)
-        if status["total"] and status["printed"] + status["failed"] == status["total"]:
+        if status["total"] and status[counted] + status["failed"] == status["total"]:
             return status
         time.sleep(0.3)
-    raise AssertionError(f"reports not written in {timeout} s: {services.job_status(session)}")
+    raise AssertionError(f"reports not {counted} in {timeout} s: {services.job_status(session)}")
+
+
+def print_every_pdf(session, timeout=180):
+    """Ask for every written report's PDF, as a reader opening its PDF link does, and return the
+    job status once the worker has printed them all (or one failed)."""
+    for report in Report.objects.filter(session=session, status=Report.Status.DONE, pdf=b""):
+        jobs.ask_for_pdf(report=report)
+    return wait_for_reports(session, timeout, printed=True)
 
 
 def pdf_text(report) -> str:
@@ -31,11 +41,11 @@ def pdf_text(report) -> str:
 
 @pytest.fixture(scope="module")
 def written_once(module_worker):
-    """A finished session's reports, written by the worker after ``end`` queued them: once for
-    the module, as writing them is most of each test's time."""
+    """A finished session's reports, written by the worker after ``end`` queued them and printed
+    as their readers asked: once for the module, as writing them is most of each test's time."""
     session, devices = finish_a_session()
-    status = wait_for_reports(session)
-    assert status["failed"] == 0, status
+    assert wait_for_reports(session)["failed"] == 0
+    assert print_every_pdf(session)["failed"] == 0
     return session, devices
 
 
@@ -89,34 +99,42 @@ def test_running_the_job_again_replaces_rather_than_duplicates(written):
     report = Report.objects.filter(session=session, kind=Report.Kind.STUDENT).first()
     services.build_report(report.pk)
     services.build_report(report.pk)
+    print_every_pdf(session)
     assert sorted(Report.objects.filter(session=session).values_list("pk", flat=True)) == before
     report.refresh_from_db()
     assert report.status == Report.Status.DONE and report.attempts >= 3
 
 
-def test_a_written_report_is_read_before_its_pdf_is_printed(client, written):
-    """Between the page and its PDF the student reads the report, the PDF link says it is being
-    printed (and when to ask again), and the teacher's list shows it; printing serves the PDF."""
+def test_a_written_report_is_read_at_once_and_its_pdf_printed_when_asked_for(
+    client, written, django_capture_on_commit_callbacks
+):
+    """A written report is read on its page at once; its PDF is printed only when someone opens
+    the PDF link, which says it is being printed (and when to ask again) until the worker has
+    printed it. A waiting page that refreshes asks for no second print."""
     session, devices = written
     student = devices[0][0]
     report = Report.objects.get(seat__participant=student)
-    services.write_page(report.pk)
+    with transaction.atomic(), django_capture_on_commit_callbacks() as queued:
+        assert tasks.build_report_task(report.pk) == "done"  # the worker's job for the report
+    assert queued == []  # it queued nothing more: no PDF until someone asks
     report.refresh_from_db()
-    assert report.status == Report.Status.DONE and report.html and not report.pdf
+    assert report.status == Report.Status.DONE and report.progress == 100 and report.html and not report.pdf
     path = services.student_report_url(student).removeprefix(services.settings.PUBLIC_BASE_URL)
     assert student.nickname in client.get(path).content.decode()
-    waiting = client.get(f"{path}{report.pk}.pdf")
-    assert waiting.status_code == 503 and waiting["Retry-After"] == "5"
-    assert "The PDF is almost ready" in waiting.content.decode()
-    for _refresh in range(4):  # the waiting page refreshes itself: that spends none of the PDF limit
-        assert client.get(f"{path}{report.pk}.pdf").status_code == 503
     client.login(email=session.teacher.email, password=PASSWORD)
     row = next(r for r in services.job_status(session)["reports"] if r["id"] == report.pk)
     assert row["status"] == "done" and row["printed"] is False
-    assert "PDF: almost ready…" in client.get(reverse("scoring:session_reports", args=[session.pk])).content.decode()
+    reports_page = client.get(reverse("scoring:session_reports", args=[session.pk])).content.decode()
+    assert f'href="{row["pdf"]}"' in reports_page  # the teacher's PDF link is there to ask with
+    client.logout()
 
-    services.print_report(report.pk)
-    answer = client.get(f"{path}{report.pk}.pdf")
+    waiting = client.get(f"{path}{report.pk}.pdf")
+    assert waiting.status_code == 503 and waiting["Retry-After"] == "5"
+    assert "The PDF is almost ready" in waiting.content.decode()
+    assert not jobs.ask_for_pdf(report=Report.objects.get(pk=report.pk))  # asked already: one print
+    deadline = time.monotonic() + 60
+    while (answer := client.get(f"{path}{report.pk}.pdf")).status_code == 503 and time.monotonic() < deadline:
+        time.sleep(0.3)  # the page refreshing itself, faster
     assert answer.status_code == 200 and answer.content.startswith(b"%PDF")
     assert student.nickname in " ".join(pdf_text(Report.objects.get(pk=report.pk)).split())
     row = next(r for r in services.job_status(session)["reports"] if r["id"] == report.pk)
@@ -187,6 +205,7 @@ def test_a_failed_job_says_why_and_a_retry_writes_it(client, written, monkeypatc
     wait_for_reports(session)
     report.refresh_from_db()
     assert report.status == Report.Status.DONE
+    print_every_pdf(session)
 
 
 def test_a_research_export_has_nicknames_only_with_the_opt_in(client, finished_session):
