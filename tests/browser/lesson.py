@@ -238,20 +238,32 @@ class Tapper:
                 return wanted
         return next((k for prefix in self.prefer for k in keys if k.startswith(prefix) or prefix in k), None)
 
-    def tap(self, page, nickname, session_id):
+    # What a student sees, read in one round trip to the page: each Playwright call costs the
+    # test, its driver and the browser a message each way, and the play loop looks at every
+    # tablet ten times a second while bots and tablemates move.
+    LOOK = """([buttons, results]) => ({
+        done: document.querySelector(results) !== null,
+        keys: [...document.querySelectorAll(buttons + ":not([disabled])")].map((b) => b.dataset.key || ""),
+        answers: window.__swAnswers,
+    })"""
+
+    def look(self, page):
+        """Whether the results show, the keys of the buttons the student may press, and how many
+        answers the page has had."""
+        return page.evaluate(self.LOOK, [self.buttons, self.results])
+
+    def tap(self, page, nickname, session_id, seen=None):
         """One tap. None once the student's results show; True after a tap the server answered;
         False when there is nothing to tap now."""
-        if page.locator(self.results).count():
+        seen = seen or self.look(page)
+        if seen["done"]:
             return None
-        keys = page.locator(f"{self.buttons}:not([disabled])").evaluate_all(
-            "(bs) => bs.map((b) => b.dataset.key || '')"
-        )
-        if not keys:
+        if not seen["keys"]:
             return False
-        wanted = self.choose(page, nickname, session_id, keys)
+        wanted = self.choose(page, nickname, session_id, seen["keys"])
         if wanted is None:
             return False
-        return self.press(page, f"{self.buttons}[data-key='{wanted}']")
+        return self.press(page, f"{self.buttons}[data-key='{wanted}']", seen["answers"])
 
     def press(self, page, selector, before=None):
         before = page.evaluate("() => window.__swAnswers") if before is None else before
@@ -274,18 +286,21 @@ class ResortTapper(Tapper):
     """Plot the storm where the viewer window says (north to the latitude, then west), else the
     policy's roll, buy or option."""
 
+    LOOK = Tapper.LOOK.replace(
+        "answers:",
+        """plotting: document.querySelector("button.rs-coord:not([disabled])") !== null,
+        line: document.querySelector(".rs-viewer-line")?.innerText || "",
+        answers:""",
+    )
+
     def tap(self, page, nickname, session_id):
-        if page.locator(self.results).count():
-            return None
-        if page.locator("button.rs-coord:not([disabled])").count():
-            line = page.locator(".rs-viewer-line").inner_text()
-            found = re.search(r"(\d+)°\D+(\d+)°", line)
-            lat, lon = found.groups()
-            before = page.evaluate("() => window.__swAnswers")
-            page.locator(f"button.rs-coord[data-key='lat-{lat}']").click()
-            page.locator(f"button.rs-coord[data-key='lon-{lon}']").click()
-            return self.press(page, "button.rs-act[data-key='place']", before)
-        return super().tap(page, nickname, session_id)
+        seen = self.look(page)
+        if seen["done"] or not seen["plotting"]:
+            return super().tap(page, nickname, session_id, seen)
+        lat, lon = re.search(r"(\d+)°\D+(\d+)°", seen["line"]).groups()
+        page.locator(f"button.rs-coord[data-key='lat-{lat}']").click()
+        page.locator(f"button.rs-coord[data-key='lon-{lon}']").click()
+        return self.press(page, "button.rs-act[data-key='place']", seen["answers"])
 
 
 class TornadoTapper(Tapper):
