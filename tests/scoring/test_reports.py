@@ -15,24 +15,30 @@ from tests.factories import PASSWORD, make_teacher
 from tests.scoring.conftest import finish_a_session
 
 
-def wait_for_reports(session, timeout=180, *, printed=False):
-    """The job status once every report is written (and with ``printed``, printed), or failed."""
-    counted = "printed" if printed else "done"
+def wait_for_reports(session, timeout=180):
+    """The job status once every report is written, or failed."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         status = services.job_status(session)
-        if status["total"] and status[counted] + status["failed"] == status["total"]:
+        if status["total"] and status["done"] + status["failed"] == status["total"]:
             return status
         time.sleep(0.3)
-    raise AssertionError(f"reports not {counted} in {timeout} s: {services.job_status(session)}")
+    raise AssertionError(f"reports not written in {timeout} s: {services.job_status(session)}")
 
 
 def print_every_pdf(session, timeout=180):
-    """Ask for every written report's PDF, as a reader opening its PDF link does, and return the
-    job status once the worker has printed them all (or one failed)."""
-    for report in Report.objects.filter(session=session, status=Report.Status.DONE, pdf=b""):
-        jobs.ask_for_pdf(report=report)
-    return wait_for_reports(session, timeout, printed=True)
+    """Ask for every written report's PDF, as a reader opening its PDF link does (and for each
+    report being written, once it is), and return the job status once the worker has printed
+    them all (or one failed)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status = services.job_status(session)
+        if status["total"] and status["printed"] + status["failed"] == status["total"]:
+            return status
+        for report in Report.objects.filter(session=session, status=Report.Status.DONE, pdf=b""):
+            jobs.ask_for_pdf(report=report)  # asked again within a minute: nothing more queued
+        time.sleep(0.3)
+    raise AssertionError(f"PDFs not printed in {timeout} s: {services.job_status(session)}")
 
 
 def pdf_text(report) -> str:
@@ -41,25 +47,32 @@ def pdf_text(report) -> str:
 
 @pytest.fixture(scope="module")
 def written_once(module_worker):
-    """A finished session's reports, written by the worker after ``end`` queued them and printed
-    as their readers asked: once for the module, as writing them is most of each test's time."""
+    """A finished session's reports, written by the worker after ``end`` queued them: once for
+    the module, as writing them is most of each test's time."""
     session, devices = finish_a_session()
     assert wait_for_reports(session)["failed"] == 0
-    assert print_every_pdf(session)["failed"] == 0
     return session, devices
 
 
 @pytest.fixture
 def written(written_once, django_db_blocker):
-    """The shared finished session with its reports; a test that rewrites, breaks or reprints one
-    leaves it written and printed again."""
+    """The shared finished session with its reports; a test that rewrites or breaks one leaves it
+    written again (its PDF printed again only when a later test asks for it)."""
     with django_db_blocker.unblock():
         yield written_once
 
 
-def test_a_finished_session_produces_every_report(written):
+@pytest.fixture
+def printed(written):
+    """The shared session with every report's PDF, asked for as its reader does where a test
+    before this one left it unprinted."""
+    assert print_every_pdf(written[0])["failed"] == 0
+    return written
+
+
+def test_a_finished_session_produces_every_report(printed):
     """One report per student seat plus the class packet, each with a page and a PDF."""
-    session, _devices = written
+    session, _devices = printed
     student_seats = Seat.objects.filter(table__session=session, participant__isnull=False).count()
     assert student_seats == 6
     assert Report.objects.filter(session=session, kind=Report.Kind.STUDENT).count() == 6
@@ -69,9 +82,9 @@ def test_a_finished_session_produces_every_report(written):
         assert report.html.startswith("<!doctype html>") and bytes(report.pdf).startswith(b"%PDF")
 
 
-def test_the_pdf_holds_the_students_decisions_and_citations(written):
+def test_the_pdf_holds_the_students_decisions_and_citations(printed):
     """The PDF opens, and its text has the student's leaving hour, a counterfactual and the sources."""
-    session, _devices = written
+    session, _devices = printed
     report = (
         Report.objects.filter(session=session, kind=Report.Kind.STUDENT).select_related("seat__participant").first()
     )
@@ -99,7 +112,6 @@ def test_running_the_job_again_replaces_rather_than_duplicates(written):
     report = Report.objects.filter(session=session, kind=Report.Kind.STUDENT).first()
     services.build_report(report.pk)
     services.build_report(report.pk)
-    print_every_pdf(session)
     assert sorted(Report.objects.filter(session=session).values_list("pk", flat=True)) == before
     report.refresh_from_db()
     assert report.status == Report.Status.DONE and report.attempts >= 3
@@ -141,9 +153,9 @@ def test_a_written_report_is_read_at_once_and_its_pdf_printed_when_asked_for(
     assert row["printed"] is True and row["progress"] == 100
 
 
-def test_a_student_opens_only_their_own_report(client, written):
+def test_a_student_opens_only_their_own_report(client, printed):
     """The signed link shows the student's own report and PDF; another report id is a 404."""
-    session, devices = written
+    session, devices = printed
     mine, theirs = devices[0][0], devices[1][0]
     url = services.student_report_url(mine)
     path = url.removeprefix(services.settings.PUBLIC_BASE_URL)
@@ -171,9 +183,9 @@ def test_an_expired_link_is_refused(client, written, monkeypatch, settings):
     assert devices[0][0].nickname not in answer.content.decode()
 
 
-def test_a_teacher_opens_only_their_own_reports(client, written):
+def test_a_teacher_opens_only_their_own_reports(client, printed):
     """Report pages, PDFs and retries of another teacher's session are 404s; the owner's open."""
-    session, _devices = written
+    session, _devices = printed
     report = Report.objects.filter(session=session).first()
     client.login(email=make_teacher().email, password=PASSWORD)
     assert client.get(reverse("scoring:report", args=[report.pk])).status_code == 404
@@ -205,7 +217,6 @@ def test_a_failed_job_says_why_and_a_retry_writes_it(client, written, monkeypatc
     wait_for_reports(session)
     report.refresh_from_db()
     assert report.status == Report.Status.DONE
-    print_every_pdf(session)
 
 
 def test_a_research_export_has_nicknames_only_with_the_opt_in(client, finished_session):
