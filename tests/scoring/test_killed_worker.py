@@ -18,10 +18,10 @@ from django.db import connection
 
 from benchmarks.faults import wait_for
 from classroom import services as classroom
-from scoring import jobs
 from scoring.models import Report
 from tests.factories import started_session
 from tests.scoring.conftest import play_as_students
+from tests.scoring.test_reports import print_every_pdf
 
 
 def database_url() -> str:
@@ -108,13 +108,7 @@ def test_a_report_interrupted_by_a_killed_worker_is_written_once_by_the_next(tra
                 timeout=40,
                 what="every report to be written by the second worker",
             )
-            for report in Report.objects.filter(session=session):
-                jobs.ask_for_pdf(report=report)  # as each reader opens the PDF link
-            wait_until(
-                lambda: not Report.objects.filter(session=session, pdf=b"").exists(),
-                timeout=40,
-                what="every PDF asked for to be printed by the second worker",
-            )
+            print_every_pdf(session, timeout=40)  # as each reader opens the PDF link
         except AssertionError as error:
             rows = list(Report.objects.filter(session=session).values_list("pk", "status", "attempts", "step"))
             raise AssertionError(
