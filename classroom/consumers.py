@@ -41,7 +41,9 @@ MAX_FRAMES_PER_SECOND = 10
 # table's game to a new version, so a flooder's acts would make its tablemates' taps be worked
 # out again.
 MAX_ACTS_PER_SECOND, ACT_BURST = 2, 4
-FLOOD_LIMIT = 20  # frames refused past the frame limit or for size before the socket is closed
+# Frames refused past the frame limit or for size, one after another, before the device is closed;
+# refusals are forgiven at a steady pace, so a few now and then over a lesson never add up to it.
+FLOOD_LIMIT, FLOOD_FORGIVEN_PER_SECOND = 20, 1
 FLOOD_HOLD_SECONDS = 30  # a device closed for flooding waits this long before it is let in again
 # Sockets one device may hold open in one server process (a tab reloaded while the old one
 # closes, a second tab); past it, its oldest socket is closed.
@@ -57,7 +59,7 @@ def token_cookie(session_id) -> str:
 
 
 class RateLimit:
-    """About ``rate`` frames a second per socket, with a small burst."""
+    """About ``rate`` a second (frames, by default), with a small burst."""
 
     def __init__(self, rate=MAX_FRAMES_PER_SECOND, burst=MAX_FRAMES_PER_SECOND):
         self.rate, self.burst, self.tokens, self.at = rate, burst, float(burst), time.monotonic()
@@ -72,6 +74,11 @@ class RateLimit:
         return False
 
 
+def flood_count() -> RateLimit:
+    """Room for ``FLOOD_LIMIT`` refused frames in a row, of which one a second is forgiven."""
+    return RateLimit(FLOOD_FORGIVEN_PER_SECOND, FLOOD_LIMIT)
+
+
 class DeviceSockets:
     """What one device's sockets in this process share: its frame and act limits (so ten sockets
     get the taps of one), and the list of them, oldest first (so it holds a few at most)."""
@@ -79,7 +86,7 @@ class DeviceSockets:
     def __init__(self):
         self.limit, self.act_limit = RateLimit(), RateLimit(MAX_ACTS_PER_SECOND, ACT_BURST)
         self.sockets = []
-        self.refused_fast = 0
+        self.refusals = flood_count()
 
 
 _devices: dict[int, DeviceSockets] = {}
@@ -261,12 +268,11 @@ class PlayConsumer(Consumer):
 
     async def too_fast(self, refusal="too_fast"):
         """Refuse a frame sent faster than the frame limit (or too big); past ``FLOOD_LIMIT`` of
-        them (over all the device's sockets), close every socket of the device, in every
-        process, and hold it."""
-        self.device.refused_fast += 1
-        if self.device.refused_fast > FLOOD_LIMIT:
+        them in a row (over all the device's sockets, less one a second), close every socket of
+        the device, in every process, and hold it."""
+        if not self.device.refusals.allow():
             self.flooded = True
-            self.device.refused_fast = 0
+            self.device.refusals = flood_count()
             await _hold_flooder(self.participant_id)
             await self.channel_layer.group_send(device_group(self.participant_id), {"type": "device.flooded"})
             await self.close(code=CLOSE_FLOODING)
@@ -357,6 +363,7 @@ class DashboardConsumer(Consumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.seq, self.dirty, self.games, self.summaries, self.roster = 0, True, set(), {}, None
+        self.changes = 0  # session changes heard, so a roster read before one is not kept
         self.teacher_id = session.teacher_id
         # the teacher's language (their browser's choice), for what the server writes in words
         # (a table's subtitle); the summaries carry ids, named from the board by the page
@@ -412,7 +419,10 @@ class DashboardConsumer(Consumer):
         if recheck:
             self.roster = None
         heads = {game: head for game, (_, _text, head) in self.summaries.items()}
-        payload, self.roster = await _dashboard_payload(self.session_id, heads, self.roster)
+        changes = self.changes
+        payload, roster = await _dashboard_payload(self.session_id, heads, self.roster)
+        if self.changes == changes:  # else the session changed during the read: read it again next time
+            self.roster = roster
         texts = {}
         for table in payload["tables"]:
             game = table["game"]
@@ -457,6 +467,7 @@ class DashboardConsumer(Consumer):
 
     async def session_changed(self, event):
         self.dirty, self.roster = True, None
+        self.changes += 1
 
     presence_changed = session_changed  # a device came or went: its roster is read again
 
@@ -472,13 +483,12 @@ class CheckConsumer(Consumer):
     echoed, and past ``FLOOD_LIMIT`` of them the socket is closed."""
 
     async def connect(self):
-        self.limit, self.refused = RateLimit(), 0
+        self.limit, self.refusals = RateLimit(), flood_count()
         await self.accept()
 
     async def receive(self, text_data=None, bytes_data=None):
         if text_data and len(text_data) <= 256 and self.limit.allow():
             await self.send(text_data=text_data)
             return
-        self.refused += 1
-        if self.refused > FLOOD_LIMIT:
+        if not self.refusals.allow():
             await self.close(code=CLOSE_FLOODING)

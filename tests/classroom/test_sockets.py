@@ -379,6 +379,54 @@ def test_owner_dashboard_gets_numbered_snapshots():
     async_to_sync(run)()
 
 
+def test_names_approved_while_a_snapshot_is_being_read_show_in_the_next_one(monkeypatch):
+    """The teacher approves the names while the dashboard is reading the roster for a snapshot:
+    the snapshot after it (a second on) shows them approved, on the teacher's page and the
+    projector. Before, the roster read before the change was kept for the next snapshots, and the
+    projector showed no names until the full re-read, 10 to 15 s later (made rare here)."""
+    from classroom import consumers
+    from tests.factories import join_students, make_session
+
+    monkeypatch.setattr(consumers.DashboardConsumer, "REFRESH_SECONDS", 600)
+    session = make_session()
+    devices = join_students(session, 2)
+    client = Client()
+    client.force_login(session.teacher)
+    read_snapshot, hold = consumers._dashboard_payload, {"next": False}
+
+    async def run():
+        read, go_on = asyncio.Event(), asyncio.Event()
+
+        async def held_snapshot(*args):
+            """The real read; the one after ``hold["next"]`` is set waits for ``go_on`` before
+            it is sent, as a read on a busy database does."""
+            answer = await read_snapshot(*args)
+            if hold["next"]:
+                hold["next"] = False
+                read.set()
+                await go_on.wait()
+            return answer
+
+        monkeypatch.setattr(consumers, "_dashboard_payload", held_snapshot)
+        board = communicator(f"/ws/sessions/{session.pk}/", f"sessionid={client.cookies['sessionid'].value}")
+        assert (await board.connect())[0]
+        first = await board.receive_json_from(timeout=5)
+        assert [p["approved"] for p in first["participants"]] == [False, False]
+        hold["next"] = True
+        await database(services.ask_teacher, participant=devices[0][0])  # a change: a snapshot is read
+        await read.wait()
+        assert await database(services.approve_all, session=session) == 2
+        await asyncio.sleep(0.3)  # the dashboard hears of the approval while its read is held
+        go_on.set()
+        held = await board.receive_json_from(timeout=5)  # read before the approval
+        assert held["alerts"] and [p["approved"] for p in held["participants"]] == [False, False]
+        after = await board.receive_json_from(timeout=5)
+        assert [p["approved"] for p in after["participants"]] == [True, True]
+        await board.disconnect()
+
+    async_to_sync(run)()
+
+
 def test_the_dashboard_shows_a_tablet_come_online_by_socket_or_long_poll_at_once(monkeypatch):
     """A student's tablet opening its socket, or one on long-poll heard from again, shows online
     in the dashboard's next snapshot: not only at its full re-read, made rare here so that only
