@@ -30,6 +30,7 @@ from classroom import services
 from classroom.consumers import (
     ACT_BURST,
     CLOSE_FLOODING,
+    FLOOD_FORGIVEN_PER_SECOND,
     FLOOD_LIMIT,
     MAX_ACTS_PER_SECOND,
     MAX_FRAME_BYTES,
@@ -191,6 +192,46 @@ def test_oversize_frames_count_toward_the_flood_close():
         return closed
 
     assert async_to_sync(run)() == CLOSE_FLOODING
+
+
+@pytest.mark.django_db(transaction=True)
+def test_frames_refused_now_and_then_never_add_up_to_a_flood_close():
+    """Refusals are forgiven as time passes: a tablet refused a few frames in a row, and a few
+    more a while later, keeps its socket. Before, the lesson's twenty-first refused frame closed
+    it, however long ago the first twenty were."""
+    session, devices = started_session(students=2)
+    (_ana, token), _ = devices
+    pause = 3 / FLOOD_FORGIVEN_PER_SECOND  # three refusals forgiven
+
+    async def refuse(sock, count):
+        """Sends ``count`` frames too big to read; the refusals (or the close) that answer them."""
+        for _ in range(count):
+            await sock.send_to(text_data="x" * (MAX_FRAME_BYTES + 100))
+        answers = []
+        while len(answers) < count:
+            output = await sock.receive_output(timeout=5)
+            if output["type"] == "websocket.close":
+                return answers + [output["code"]]
+            message = json.loads(output["text"])
+            if message["type"] == "error":  # the seats' views come before, after the lobby
+                answers.append(message["code"])
+        return answers
+
+    async def run():
+        sock = await open_tablet(session.pk, token)
+        answers = await refuse(sock, FLOOD_LIMIT - 2)
+        await asyncio.sleep(pause)
+        answers += await refuse(sock, 4)
+        pong = None
+        if CLOSE_FLOODING not in answers:
+            await sock.send_json_to({"type": "ping", "t": 2})
+            pong = await sock.receive_json_from(timeout=5)
+        await sock.disconnect()
+        return answers, pong
+
+    answers, pong = async_to_sync(run)()
+    assert len(answers) > FLOOD_LIMIT and set(answers) == {"too_big"}, answers
+    assert pong == {"type": "pong", "t": 2}
 
 
 @pytest.fixture
