@@ -1,8 +1,9 @@
-"""Issue 19's "done means" in one browser test: a Spanish, a Dutch and an English student at the
-same table each choose their language with the tablet's picker and play a whole game by keyboard
-alone (Tab, Shift+Tab, Enter, Space and the arrow keys: no click, no script-dispatched click),
-with focus on a control of the game after every step and the page and its live region in their
-language; then each reads their report, page and PDF written by the real Celery worker, in it.
+"""Three languages and the keyboard in one browser test: a Spanish, a Dutch and an English
+student at the same table each choose their language with the tablet's picker and play a whole
+game by keyboard alone (Tab, Shift+Tab, Enter, Space and the arrow keys: no click, no
+script-dispatched click), with focus on a control of the game after every step and the page and
+its live region in their language; then each reads their report, page and PDF written by the
+real Celery worker, in it.
 
 The test runs for Hurricane Approaching! (three households and a bot, played to the end by the
 students) and for Project Stormfury (the three as one team, six turns, played to the end by the

@@ -560,7 +560,7 @@ def test_closed_sockets_leave_no_subscription_or_task_behind():
 def test_a_tap_while_redis_restarts_is_answered_and_play_resumes_after(private_redis, tap_driver):
     """Redis goes away mid-lesson: a tap is still applied and answered (the database has it),
     and the device's sync brings its view. Once Redis is back, tablemates see each other's taps
-    again over the same sockets, within the 10 s the issue allows."""
+    again over the same sockets, within 10 s."""
     session, devices = started_session(students=2)
     (p0, t0), (_p1, t1) = devices
     game_id = p0.seats.get().table.game_id
