@@ -227,7 +227,9 @@ def _facts_after_every_flush():
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's test database, let go of by every connection before it is dropped: a
     worker thread of a socket's test keeps the connection it last used, and PostgreSQL waits 5 s
-    for it before refusing to drop the database (a warning, and the database left behind)."""
+    for it before refusing to drop the database (a warning, and the database left behind). The
+    connection that ends them is closed too: pytest-django closes the one it made the database
+    with, which need not be this one (a run of a few browser tests was refused by it)."""
     yield
     from django.db import connection
 
@@ -238,6 +240,7 @@ def django_db_setup(django_db_setup, django_db_blocker):
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+    connection.close()
 
 
 @pytest.fixture(autouse=True)
