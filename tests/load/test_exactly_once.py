@@ -18,11 +18,12 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 
 from benchmarks.live import choose
 from classroom import services
 from games import services as games
+from games.refusals import Refused
 from scenarios.registry import ENGINES
 from games.models import Game, Move
 from tests.factories import join_students, make_session
@@ -75,12 +76,17 @@ def test_messy_frames_apply_each_accepted_id_exactly_once(path, event_loop_threa
     assert pgpool.available()
 
     def act(pid, frame):
-        if path == "orm":
-            answer, _batch = services.act(pid, frame)
+        """The answer a device gets: a tap that lost the race for its table every time is
+        answered "unavailable" by the servers (and sent again by the device), as here."""
+        try:
+            if path == "orm":
+                answer, _batch = services.act(pid, frame)
+                return answer
+            future = asyncio.run_coroutine_threadsafe(services.aact(pid, frame), event_loop_thread)
+            answer, _broadcast = future.result(timeout=30)
             return answer
-        future = asyncio.run_coroutine_threadsafe(services.aact(pid, frame), event_loop_thread)
-        answer, _broadcast = future.result(timeout=30)
-        return answer
+        except OperationalError:
+            return Refused("unavailable").as_message(frame["id"])
 
     session = make_session(seats_per_table=4, fill_with_bots=False, turn_timer=False, seed=99)
     join_students(session, STUDENTS, prefix="Mess")
@@ -159,12 +165,14 @@ def test_messy_frames_apply_each_accepted_id_exactly_once(path, event_loop_threa
 
     groups = [students[i::THREADS] for i in range(THREADS)]
     budget = FRAMES // THREADS
-    threads = [threading.Thread(target=lambda g=g: _close_after(worker, g, budget)) for g in groups]
+    failures = []
+    threads = [threading.Thread(target=lambda g=g: _close_after(failures, worker, g, budget)) for g in groups]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=600)
     assert not any(thread.is_alive() for thread in threads)
+    assert not failures, failures  # a student's thread that died would leave its frames unsent
     assert len(sent) >= FRAMES * 0.6, (len(sent), tally)
 
     game_ids = sorted({s.game_id for s in students})
@@ -177,9 +185,12 @@ def test_messy_frames_apply_each_accepted_id_exactly_once(path, event_loop_threa
         _replay_and_check_seen(Game.objects.get(pk=game_id), sent)
 
 
-def _close_after(fn, *args):
+def _close_after(failures, fn, *args):
     try:
         fn(*args)
+    except Exception as error:
+        failures.append(repr(error))
+        raise
     finally:
         connection.close()
 
