@@ -8,6 +8,7 @@ views → jobs → tasks → services → reports → selectors.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -52,8 +53,6 @@ PDF_ASK_SECONDS = 60
 def ask_for_pdf(*, report: Report) -> bool:
     """Queue the printing of a written report's PDF, unless it was asked for in the last
     ``PDF_ASK_SECONDS`` (False). A rewritten report is a new page, asked for afresh."""
-    from django.core.cache import cache
-
     if report.status != Report.Status.DONE or report.pdf:
         return False
     if not cache.add(f"pdf-asked:{report.pk}:{report.finished_at.timestamp()}", 1, timeout=PDF_ASK_SECONDS):

@@ -81,6 +81,20 @@ def student_page(browser, base_url, code, nickname, *, viewport=TABLET):
     return page
 
 
+def fetch_pdf(page, href, seconds=60) -> bytes:
+    """The PDF a link points to, fetched with the page's cookies. A written report's PDF is
+    printed once asked for: until then the link answers "almost ready" (503, ``Retry-After``),
+    and it is asked again, as the waiting page does."""
+    pdf, printed_by = page.request.get(href), time.monotonic() + seconds
+    while pdf.status == 503:
+        assert pdf.headers.get("retry-after") == "5", pdf.headers
+        assert time.monotonic() < printed_by, f"{href} was asked for and not printed in {seconds} s"
+        page.wait_for_timeout(1000)
+        pdf = page.request.get(href)
+    assert pdf.ok and pdf.body().startswith(b"%PDF"), pdf.status
+    return pdf.body()
+
+
 def _policy_key(participant_nickname, session_id):
     """The policy bot's choice for this student's seat now, as the button's data-key."""
     from classroom.models import Seat

@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 from classroom.models import Session
 from tests import pdfs
 from tests.browser.a11y import announcements, expect_focus_in, focus_matches, focused, press_until, watch_announcements
-from tests.browser.lesson import POLL_MS, _policy_key, accept_questions, teacher_page
+from tests.browser.lesson import POLL_MS, _policy_key, accept_questions, fetch_pdf, teacher_page
 from tests.conftest import TABLET, in_thread
 
 pytestmark = pytest.mark.browser
@@ -246,13 +246,7 @@ def read_report(page, session_id, heading, timeout=180):
         page.reload()
     keyboard_to(page, "a.pdf-link")
     href = page.evaluate("() => document.activeElement.href")
-    pdf, printed_by = page.request.get(href), time.monotonic() + 60
-    while pdf.status == 503:  # the report is written and its PDF almost ready: ask again when told
-        assert pdf.headers.get("retry-after") == "5" and time.monotonic() < printed_by, pdf.status
-        page.wait_for_timeout(1000)
-        pdf = page.request.get(href)
-    assert pdf.ok and pdf.body().startswith(b"%PDF"), pdf.status
-    return "\n".join(pdfs.pdf_pages(pdf.body()))
+    return "\n".join(pdfs.pdf_pages(fetch_pdf(page, href)))
 
 
 @pytest.mark.long
