@@ -15,8 +15,8 @@ reconnecting by themselves with back-off, re-sending an unanswered tap with the 
   running, the whole worker is killed (``SIGKILL`` to its process group) and a new one started.
   The broker hands a dead worker's unacknowledged task out again only after the visibility
   timeout, 600 s in production: this run sets 45 s (``CELERY_VISIBILITY_TIMEOUT``) and looks
-  for such tasks every second (``CELERY_UNACKED_RESTORE_INTERVAL``). Pass: every report exists
-  once and is complete (page and PDF), none is left running, the killed one was run again, no
+  for such tasks every second (``CELERY_UNACKED_RESTORE_INTERVAL``); each written report's PDF
+  is asked for, as its reader's link does. Pass: every report exists once and is complete (page and PDF), none is left running, the killed one was run again, no
   other report ran twice (which a visibility timeout shorter than a report would cause), and
   the killed worker left no half report.
 - ``flood``: 64 students tap every 2 s; one more device's socket sends ``act`` and garbage
@@ -436,6 +436,7 @@ def celery_kill(args, students=16, visibility=45):
 
     from classroom import services
     from classroom.models import Session
+    from scoring import jobs
     from scoring.models import Report
 
     # This run's broker is its own Redis db: drop what earlier (killed) runs left queued there.
@@ -463,15 +464,18 @@ def celery_kill(args, students=16, visibility=45):
         half = Report.objects.filter(pk__in=orphaned).exclude(html="").count()
         second, second_log = start_worker(env, "restarted")
         wanted = students + 1  # one per student seat, and the class packet
-        settled = wait_for(
-            lambda: (
+
+        def settled_now():
+            # every page written, and every PDF printed as its reader asks for it (docs/decisions/0015)
+            for report in Report.objects.filter(session=session, status=Report.Status.DONE, pdf=b""):
+                jobs.ask_for_pdf(report=report)  # asked again within a minute: nothing more queued
+            return (
                 Report.objects.filter(session=session, status=Report.Status.DONE).count() >= wanted
                 and not Report.objects.filter(session=session).exclude(status=Report.Status.DONE).exists()
-                # a page is stored first and its PDF by a second job (docs/decisions/0010)
                 and not Report.objects.filter(session=session, pdf=b"").exists()
-            ),
-            visibility + 180,
-        )
+            )
+
+        settled = wait_for(settled_now, visibility + 180)
         done_at = time.time()
     finally:
         stop_worker(first, signal.SIGKILL)
