@@ -3,7 +3,8 @@
     python -m scenarios.resort.build_programs [HURDAT2-FILE] [--check]
 
 Reads a HURDAT2 best-track text file (NOAA NHC, public domain; the file named on the command line,
-else ``$STORMWISE_HURDAT2``; the data itself is never copied into the repository) and writes, for
+else ``$STORMWISE_HURDAT2``, else the 26-storm extract the repository carries in
+``content/hurdat2/``, whose README says where it comes from) and writes, for
 every storm in it, the program card the board game reads out: fixes inside the sea board, at most
 ``MAX_LINES`` lines, each with latitude and longitude rounded to the board's even-degree grid, the
 wind in knots and the Saffir-Simpson category, plus the storm's whole real track for the debrief.
@@ -24,6 +25,7 @@ from pathlib import Path
 
 ENV = "STORMWISE_HURDAT2"
 CONTENT = Path(__file__).parent / "content"
+EXTRACT = CONTENT / "hurdat2" / "hurdat2_notable.txt"
 OUT = {1: CONTENT / "programs.json", 2: CONTENT / "programs_2.json"}
 EDITIONS = (1, 2)
 BOARD = json.loads((Path(__file__).parent / "content" / "board.json").read_text(encoding="utf-8"))["sea"]
@@ -162,15 +164,14 @@ class MissingData(Exception):
 
 
 def source_file(argv: list[str]) -> Path:
-    """The HURDAT2 file: the first argument that is not an option, else ``$STORMWISE_HURDAT2``."""
-    named = next((a for a in argv if not a.startswith("--")), None) or os.environ.get(ENV)
+    """The HURDAT2 file: the first argument that is not an option, else ``$STORMWISE_HURDAT2``, else
+    the repository's own extract."""
+    named = next((a for a in argv if not a.startswith("--")), None) or os.environ.get(ENV) or str(EXTRACT)
     hint = (
         "Download NHC's Atlantic best-track file (HURDAT2, hurdat2-1851-YYYY-*.txt) from "
         "https://www.nhc.noaa.gov/data/#hurdat and pass its path: "
         "python -m scenarios.resort.build_programs PATH (or set STORMWISE_HURDAT2=PATH)."
     )
-    if not named:
-        raise MissingData("No HURDAT2 file given. " + hint)
     path = Path(named)
     if not path.is_file():
         raise MissingData(f"HURDAT2 file not found: {path}. " + hint)

@@ -1,8 +1,4 @@
-"""Helpers for the resort engine's tests: put a pawn where the next roll lands it, find NOAA's
-best-track file."""
-
-import os
-from pathlib import Path
+"""Helpers for the resort engine's tests: put a pawn where the next roll lands it."""
 
 from scenarios.base import roll
 from scenarios.resort import ENGINE
@@ -27,19 +23,3 @@ def space(kind, after=0):
 
 def give(state, seat, rid, options=0):
     state["owner"][rid], state["held"][rid] = seat, options
-
-
-def hurdat2() -> str:
-    """The HURDAT2 best-track file the programs were built from: ``$STORMWISE_HURDAT2``, else
-    ``shared/data/hurdat2_notable.txt`` beside the checkout or above it (where the project's
-    machines keep the shared data). A clear failure when there is none."""
-    named = os.environ.get("STORMWISE_HURDAT2")
-    if named:
-        return named
-    for folder in Path(__file__).resolve().parents:
-        found = folder / "shared" / "data" / "hurdat2_notable.txt"
-        if found.is_file():
-            return str(found)
-    raise AssertionError(
-        "No HURDAT2 file: set STORMWISE_HURDAT2 to NOAA NHC's best-track file (README, 'Hurricane programs')."
-    )

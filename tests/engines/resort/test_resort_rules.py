@@ -1,10 +1,14 @@
 """The resort game's rules as the book (and RULES.md's readings) state them."""
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from resort_helpers import give, hurdat2, land_on, next_die, space
+from django.conf import settings
+from resort_helpers import give, land_on, next_die, space
 
 from scenarios.base import IllegalAction
 from scenarios.resort import ENGINE, build_programs
@@ -26,10 +30,25 @@ def fresh(seats=3, **options):
     return ENGINE.setup(5, seats, options)
 
 
+def test_the_command_checks_the_programs_against_the_extract_in_the_repository():
+    """A clean clone rebuilds the programs with nothing named and nothing beside it."""
+    env = {key: value for key, value in os.environ.items() if key != build_programs.ENV}
+    done = subprocess.run(
+        [sys.executable, "-m", "scenarios.resort.build_programs", "--check"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stdout.strip()) == (0, "the programs are up to date"), done.stderr
+
+
 @pytest.mark.parametrize("edition", [1, 2])
 def test_the_programs_are_rebuilt_exactly_from_noaas_best_tracks(edition):
+    """From the HURDAT2 extract the repository carries, whatever ``$STORMWISE_HURDAT2`` names."""
     committed = Path(build_programs.OUT[edition]).read_text(encoding="utf-8")
-    assert build_programs.dumps(build_programs.build(hurdat2(), edition)) == committed
+    assert build_programs.dumps(build_programs.build(str(build_programs.EXTRACT), edition)) == committed
     data = json.loads(committed)
     assert "HURDAT2" in data["provenance"] and "public domain" in data["provenance"]
     andrew = PROGRAMS["andrew-1992"]
