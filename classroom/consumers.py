@@ -12,6 +12,7 @@ import logging
 import random
 import time
 
+import orjson
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
@@ -19,7 +20,6 @@ from django.utils import timezone
 from django.utils import translation
 
 from classroom import accounts, languages, selectors, services
-from classroom.fast import splice
 from classroom.fast.socket_loop import Consumer
 from classroom.frames import MAX_FRAME_BYTES, parse_frame
 from classroom.live import PRESENCE_CHANGED, dashboard_group, session_group
@@ -423,7 +423,6 @@ class DashboardConsumer(Consumer):
         payload, roster = await _dashboard_payload(self.session_id, heads, self.roster)
         if self.changes == changes:  # else the session changed during the read: read it again next time
             self.roster = roster
-        texts = {}
         for table in payload["tables"]:
             game = table["game"]
             if game is None:
@@ -435,11 +434,10 @@ class DashboardConsumer(Consumer):
                 summary = table["summary"]
                 self.keep(game, summary["version"], broadcast.encode(summary), broadcast.head(summary))
             # The snapshot is built from the heads; each table's whole view goes in as the text held.
-            table["summary"] = splice.hole(game)
-            texts[game] = self.summaries[game][1]
+            table["summary"] = orjson.Fragment(self.summaries[game][1])
         self.seq += 1
         payload["seq"] = self.seq
-        await self.send(text_data=splice.fill(broadcast.encode(payload), texts))
+        await self.send(text_data=orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS).decode())
 
     async def teacher_signed_out(self, event):
         """The teacher signed out or changed password (classroom.accounts.close_dashboards): close
@@ -459,7 +457,7 @@ class DashboardConsumer(Consumer):
 
     def keep(self, game, version, text, head):
         """Hold a table's teacher view unless a newer one is held already: as JSON text, to go
-        into snapshots as it is (``classroom.fast.splice`` says why), and its ``broadcast.head``
+        into snapshots as it is (docs/decisions/0007-dashboard-splice.md says why), and its ``broadcast.head``
         for the alerts and standings."""
         held = self.summaries.get(game)
         if held is None or held[0] <= version:

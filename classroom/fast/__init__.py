@@ -7,7 +7,6 @@ docs/architecture.md). Nothing else in the code depends on how they work:
 - ``redis_layer``: the Redis pub/sub layer, on connections of its own rather than redis-py's.
 - ``memory_layer``: the embedded server's in-memory layer, without a scan of every channel on
   every send and receive.
-- ``splice``: a dashboard snapshot built from the tables' teacher views as JSON text.
 - ``collector``: the garbage collector's thresholds, and what it leaves alone.
 
 (Two speed-ups live outside, in ``games``, because they belong to the sync driver of
