@@ -1,6 +1,7 @@
 """Every real-world claim in a scenario's content files (what a student's tablet shows) is graded
 and sourced exactly like the knowledge base in scoring/outcomes/facts.json."""
 
+from datetime import datetime, timedelta
 import json
 from pathlib import Path
 import re
@@ -11,10 +12,12 @@ from scenarios import registry
 from scenarios.evacuation import ENGINE as EVACUATION
 from scenarios.evacuation import debrief as EVACUATION_DEBRIEF
 from scenarios.evacuation import rules as evacuation_rules
+from scenarios.resort import build_programs
 from scenarios.stormfury import ENGINE as STORMFURY
 from scoring.outcomes import read_facts
 
 FACTS = {fact["key"]: fact for fact in read_facts()}
+DAY = timedelta(hours=24)
 CONTENT_FILES = sorted(path for scenario in registry.all() for path in (scenario.folder / "content").glob("*.json"))
 #: a real-world quantity: it belongs in a graded basis, never in a card's own words
 REAL_NUMBER = re.compile(r"\d[\d,.]*\s*(?:mph|kt\b|knots|%|per ?cent|inch|million|billion)", re.I)
@@ -206,3 +209,35 @@ def test_securing_a_home_is_not_paired_with_a_construction_standard():
     facts = [SimpleNamespace(**fact) for fact in FACTS.values()]
     picked = [f.key for f in EVACUATION_DEBRIEF.matching_facts(["secure_home"], facts, limit=5)]
     assert not {"fortified-roofs-sally", "charley-building-code", "mitigation-pays"} & set(picked), picked
+
+
+def test_wilmas_rapid_intensification_is_what_the_cited_best_track_gives():
+    """The fact and Stormfury's cards cite HURDAT2 for Wilma's rise: their figure is the largest
+    24-hour rise in Wilma's fixes in the extract the repository carries, with its window."""
+    storms = {storm["id"]: storm for storm in build_programs.parse(build_programs.EXTRACT.read_text(encoding="utf-8"))}
+    wind = {
+        datetime.strptime(fix["date"] + fix["time"], "%Y%m%d%H%M"): fix["wind"] for fix in storms["AL252005"]["fixes"]
+    }
+    rise, start, end, when = max(
+        (wind[t + DAY] - wind[t], wind[t], wind[t + DAY], t + DAY) for t in wind if t + DAY in wind
+    )
+    said = FACTS["rapid-intensification"]["number"]
+    assert f"from {start} to {end} kt (+{rise} kt)" in said
+    assert f"{when:%H} UTC on {when.day} {when:%B %Y}" in said
+    cards = [c for c in STORMFURY.board()["hurricane_cards"] if c["basis"] and "Wilma" in c["basis"]["text"]]
+    assert cards and all(f"gained {rise} kt in 24 hours" in c["basis"]["text"] for c in cards)
+
+
+def test_pets_stay_behind_says_what_its_study_found_and_no_more():
+    """Heath, Kass, Beck & Glickman (2001), abstract: 19.4 % of 397 Yuba County households failed to
+    evacuate; 20.9 % of households with pets against 16.3 % without (p = 0.11, not significant);
+    pet-owning households without children against those with children, odds ratio 1.3; the more
+    pets, the higher the risk. The fact once read the odds ratio as "pet owners stay behind more"
+    and added a 2006 law the 2001 paper cannot have reported."""
+    fact = FACTS["pets-stay-behind"]
+    for figure in ("19.4%", "with pets 20.9%", "without pets 16.3%", "p = 0.11", "the more pets, the higher the risk"):
+        assert figure in fact["number"]
+    card = {c["id"]: c for c in EVACUATION.board()["cards"]}["C21"]
+    for words in (fact["statement"], fact["number"], card["basis"]):
+        assert "odds ratio" not in words and "Congress" not in words and "PETS Act" not in words
+        assert "households with pets were more likely" not in words and "pet owners more likely" not in words
