@@ -19,7 +19,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from classroom import languages, nicknames, regions
+from classroom import languages, nicknames, regions, signals
 from classroom.models import Participant, Seat, Session, Table
 from games import services as games, store as game_store, taps
 from games.models import Game, Move
@@ -624,9 +624,7 @@ def end(*, session: Session) -> Session:
 
 def _after_end(session: Session) -> None:
     notify_session(session)
-    from scoring import jobs  # the one place classroom touches scoring
-
-    jobs.queue_debrief(session_id=session.pk)
+    signals.session_ended.send(sender=Session, session_id=session.pk)
 
 
 def end_finished_sessions() -> int:

@@ -20,8 +20,18 @@ from scoring.services import mark
 
 
 def queue_debrief(*, session_id: int) -> None:
-    """Queue the session's report jobs after commit (``classroom.services.end`` calls this)."""
+    """Queue the session's report jobs after commit."""
     enqueue(tasks.build_debrief, session_id)
+
+
+def debrief_when_ended(sender, *, session_id: int, **_kwargs) -> None:
+    """``classroom.signals.session_ended``: the session's debrief starts."""
+    queue_debrief(session_id=session_id)
+
+
+def resume_when_serving(sender, **_kwargs) -> int:
+    """``classroom.signals.serving``: the embedded server takes up what its last run left."""
+    return resume_unfinished()
 
 
 def resume_unfinished() -> int:

@@ -1,7 +1,13 @@
 import os
 
+import uvicorn
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+
+from classroom import connections, signals
+from classroom.accounts import uses_published_password
+from classroom.consumers import WS_MAX_BYTES
+from classroom.models import Teacher
 
 
 class Command(BaseCommand):
@@ -14,13 +20,6 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "1")))
 
     def handle(self, *args, host, port, workers, **options):
-        import uvicorn
-
-        from classroom.accounts import uses_published_password
-        from classroom import connections
-        from classroom.consumers import WS_MAX_BYTES
-        from classroom.models import Teacher
-
         if host != settings.HOST:
             raise CommandError("Start the server through manage.py (it passes --host to the settings).")
         if not settings.LOOPBACK_ONLY:
@@ -47,9 +46,7 @@ class Command(BaseCommand):
                     f"{files // 4} connections (`ulimit -n {needed}` allows the usual {usual})."
                 )
             )
-        from scoring.jobs import resume_unfinished
-
-        resumed = resume_unfinished()
+        resumed = sum(count for _receiver, count in signals.serving.send(sender=self.__class__))
         if resumed:
             self.stdout.write(f"Writing {resumed} debrief report(s) the last run left unfinished.")
         self.stdout.write(
