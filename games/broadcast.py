@@ -24,6 +24,10 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+#: asgiref's private ``SyncToAsync.threadlocal`` is read in ``_callers_loop``, as it is in this
+#: version; ``tests/test_fast_pins.py`` fails when the installed or required version moves.
+WRITTEN_FOR = {"asgiref": "3.13.0"}
+
 logger = logging.getLogger(__name__)
 
 SEND_SECONDS = 10  # a push from a worker thread waits this long for its event loop, then gives up
