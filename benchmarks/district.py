@@ -535,20 +535,9 @@ def play(district, plan, seconds, fault=None, at=8.0, interval=2.0, processes=1,
 
 
 def lost_and_doubled(acked, using="default"):
-    from django.db.models import Count
+    from benchmarks.live import check_log
 
-    from games.models import Move
-
-    moves = Move.objects.using(using)
-    found = set()
-    for start in range(0, len(acked), 5000):
-        found.update(moves.filter(action_id__in=acked[start : start + 5000]).values_list("action_id", flat=True))
-    doubled = (
-        moves.filter(action_id__in=acked).values("action_id").annotate(n=Count("id")).filter(n__gt=1).count()
-        if acked
-        else 0
-    )
-    return len(set(acked) - found), doubled
+    return check_log(acked, using=using)
 
 
 def playing(plan, using="default"):

@@ -735,22 +735,19 @@ def percentile(values, q):
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
 
-def check_log(acked):
-    """(lost, doubled): acknowledged ids missing from the move log, and ids logged twice."""
-    from django.db.models import Count
+def check_log(acked, using="default"):
+    """(lost, doubled): acknowledged ids missing from the move log, and ids logged twice. A tap
+    is logged under its device's namespace (``games.pipeline.device_action_id``): what the device
+    sent is the end of it."""
+    from collections import Counter
 
     from games.models import Move
+    from games.pipeline import DEVICE_NAMESPACE, devices_own_id
 
-    found = set()
-    ids = list(acked)
-    for start in range(0, len(ids), 5000):
-        found.update(Move.objects.filter(action_id__in=ids[start : start + 5000]).values_list("action_id", flat=True))
-    doubled = (
-        (Move.objects.filter(action_id__in=ids).values("action_id").annotate(n=Count("id")).filter(n__gt=1).count())
-        if ids
-        else 0
-    )
-    return len(set(ids) - found), doubled
+    taps = Move.objects.using(using).filter(action_id__startswith=f"{DEVICE_NAMESPACE}:")
+    logged = Counter(devices_own_id(move_id) for move_id in taps.values_list("action_id", flat=True).iterator())
+    ids = set(acked)
+    return len(ids - logged.keys()), sum(1 for move_id in ids if logged[move_id] > 1)
 
 
 def dashboard_stale(record, plan, until):

@@ -774,6 +774,12 @@ class DeviceSeats:
 
     participant_id: int
 
+    @property
+    def device(self) -> str:
+        """The participant's name in its taps' ids: a tablet that carries on as the student
+        retries under the same one."""
+        return str(self.participant_id)
+
     def held(self, seat: int, action_id: str | None) -> taps.Held:
         with connection.cursor() as cursor:
             cursor.execute(_SEAT_SQL, [self.participant_id, seat])

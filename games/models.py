@@ -61,7 +61,9 @@ class Move(models.Model):
     seq = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     actor = models.CharField(max_length=10, choices=Actor.choices)
-    action_id = models.CharField(max_length=64)
+    #: unique in the game: a device's tap's under ``games.pipeline.device_action_id`` (its own
+    #: 8 to 64 characters in its namespace), a server move's ``server_action_id``.
+    action_id = models.CharField(max_length=96)
     action = models.JSONField()
     events = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -29,10 +29,13 @@ version (a student's tap whose seat's choices changed meanwhile is then refused 
 lock is held while the rules run, and the two drivers can never overwrite each other.
 
 **The idempotency rule**: a move's ``action_id`` is unique in its game. A device names its own
-taps, so a re-sent tap is found and its stored outcome returned. The server names its moves
+taps, so a re-sent tap is found and its stored outcome returned; its names live in a namespace of
+the device's own (``device_action_id``: ``tap:<device>:<its id>``), so whatever it sends it can
+take neither the name of a server move nor another device's. The server names its moves
 ``server_action_id(purpose, seat, at)``, ``at`` being the version the move was worked out from
-(or a key naming a one-off intent, such as a storm countdown), so a retried sweep never plays
-a version's bot step twice: the first save moved the version on.
+(or a key naming a one-off intent, such as a storm countdown, or a race to settle), so a retried
+sweep never plays a version's bot step twice: the first save moved the version on. Those names
+are predictable, and that is safe only because no device can send one.
 """
 
 from __future__ import annotations
@@ -62,11 +65,33 @@ class Outcome:
     game: Game | None = None
 
 
+#: The first part of every device's move id (``device_action_id``), and never a server move's.
+DEVICE_NAMESPACE = "tap"
+
+
 def server_action_id(purpose: str, seat, at) -> str:
     """The id of a move the server makes: ``purpose`` (bot, timer, finish, end_now, a class
     step's type), the seat (``-`` for the whole table), and the version it was worked out from
     or a key of its own."""
+    if purpose == DEVICE_NAMESPACE:
+        raise ValueError(f"{DEVICE_NAMESPACE!r} names devices' moves, not the server's")
     return f"{purpose}:{'-' if seat is None else seat}:{at}"
+
+
+def device_action_id(device: str, action_id: str) -> str:
+    """The id a device's tap is saved under: the id the device gave it (``action_id``, any
+    text), in the namespace of ``device`` (its own name, without ``:``). The device's re-sent tap
+    finds it again; no server move and no other device's tap can be named so."""
+    if not device or ":" in device:
+        raise ValueError(f"not a device's name: {device!r}")
+    return f"{DEVICE_NAMESPACE}:{device}:{action_id}"
+
+
+def devices_own_id(move_id: str) -> str:
+    """The id a device gave its tap, from the id its move was saved under (``device_action_id``);
+    a server move's id as it is."""
+    namespace, _, rest = move_id.partition(":")
+    return rest.partition(":")[2] if namespace == DEVICE_NAMESPACE else move_id
 
 
 def steps(

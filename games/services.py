@@ -246,10 +246,19 @@ def claim_due(now: datetime, limit: int = 50) -> list[int]:
 def sweep_due(now: datetime | None = None, limit: int = 50) -> int:
     """One pass of the deadline loop over every game with a passed deadline. Several processes
     may sweep at once: each plays the games it claimed, and a move saves only at the version it
-    was chosen at, so each due step is played once."""
+    was chosen at, so each due step is played once.
+
+    A game whose due step fails is logged and passed by: the others claimed with it are still
+    played in this pass, and the loop does not wait for it. Its claim runs out after
+    ``SWEEP_LEASE_SECONDS``, so a later pass tries it again."""
     now = now or timezone.now()
-    ids = claim_due(now, limit)
-    return sum(play_due(game, now) for game in Game.objects.filter(pk__in=ids).order_by("pk"))
+    made = 0
+    for game in Game.objects.filter(pk__in=claim_due(now, limit)).order_by("pk"):
+        try:
+            made += play_due(game, now)
+        except Exception:
+            logger.exception("The deadline sweep failed on game %s; the other games go on.", game.pk)
+    return made
 
 
 _RUNNING_FIELDS = ["bots", "status", "timers", "next_deadline", "updated_at"]

@@ -12,6 +12,11 @@ caller hands in a ``SeatCheck`` for the device. A refused tap changes nothing bu
 refusal count (which feeds the dashboard's "stuck" alert); a tap the seat check itself refuses
 (not the device's seat, a closed or parked lesson) or a frame that cannot be read does not
 count. A stale tap's refusal carries the fresh view.
+
+A device names its taps (8 to 64 printable characters of its choosing) for its retries' sake;
+the move is saved under that id in the device's own namespace (``pipeline.device_action_id``
+with the seat check's ``device``), and the answer gives the device its own id back. So no id a
+device sends can be a server move's (a race's settle, a bot's step) nor a classmate's tap.
 """
 
 from __future__ import annotations
@@ -43,9 +48,13 @@ class SeatCheck(Protocol):
     """One device's seats. ``held`` and ``aheld`` raise ``Refused`` (``not_your_seat``,
     ``session_closed``, ``session_parked``) when the device may not act for ``seat``."""
 
+    #: The device's name in its taps' ids (``pipeline.device_action_id``): the same for every
+    #: tap it sends, another device's never, and without ``:``.
+    device: str
+
     def held(self, seat: int, action_id: str | None) -> Held:
-        """The device's seat ``seat``, on Django's connection (``action_id``: the tap's, for a
-        seat check that reads the game too)."""
+        """The device's seat ``seat``, on Django's connection (``action_id``: the tap's move id,
+        in the device's namespace, for a seat check that reads the game too)."""
 
     async def aheld(self, conn, seat: int, action_id: str) -> Held:
         """The same on ``conn`` (``games.pgpool``), with the game beside it: one round trip."""
@@ -85,13 +94,14 @@ def tap(seats: SeatCheck, message: dict) -> tuple[dict, list]:
     held = None
     try:
         action_id, seat, version, action = read_frame(message)
-        held = seats.held(seat, action_id)
-        outcome = pipeline.drive_sync(_steps(held, seat, action, action_id, version))
+        move_id = pipeline.device_action_id(seats.device, action_id)
+        held = seats.held(seat, move_id)
+        outcome = pipeline.drive_sync(_steps(held, seat, action, move_id, version))
     except Refused as refusal:
         return _refused(seats, refusal, message, held), []
     if held.refusals:
         seats.landed()
-    return _ok(outcome), outcome.batch
+    return _ok(outcome, action_id), outcome.batch
 
 
 # A refused tap's writes (the refusal counted, a count cleared) on threads that keep their
@@ -108,32 +118,34 @@ async def atap(seats: SeatCheck, message: dict) -> tuple[dict, list]:
     held = None
     try:
         action_id, seat, version, action = read_frame(message)
+        move_id = pipeline.device_action_id(seats.device, action_id)
         async with pgpool.connection() as conn:
-            held = await seats.aheld(conn, seat, action_id)
-            outcome = await pipeline.drive_async(_steps(held, seat, action, action_id, version), conn)
+            held = await seats.aheld(conn, seat, move_id)
+            outcome = await pipeline.drive_async(_steps(held, seat, action, move_id, version), conn)
     except Refused as refusal:
         return await _FOLLOW_UPS.run(_refused, seats, refusal, message, held), []
     if held.refusals:
         await _FOLLOW_UPS.run(seats.landed)
-    return _ok(outcome), outcome.batch
+    return _ok(outcome, action_id), outcome.batch
 
 
-def _steps(held: Held, seat: int, action: dict, action_id: str, version: int):
+def _steps(held: Held, seat: int, action: dict, move_id: str, version: int):
     return pipeline.steps(
         game_id=held.game_id,
         seat=seat,
         action=action,
-        action_id=action_id,
+        action_id=move_id,
         version=version,
         actor=Move.Actor.STUDENT,
         first=held.first,
     )
 
 
-def _ok(outcome: pipeline.Outcome) -> dict:
+def _ok(outcome: pipeline.Outcome, action_id: str) -> dict:
+    """The answer to a tap that landed (or was found again), under the id its device gave it."""
     return {
         "type": "ok",
-        "id": outcome.move.action_id,
+        "id": action_id,
         "seat": outcome.move.seat,
         "version": outcome.version,
         "replayed": outcome.replayed,

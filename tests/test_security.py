@@ -1183,6 +1183,7 @@ def test_no_action_outside_a_seats_offered_actions_is_applied(scenario):
     from asgiref.sync import async_to_sync
 
     from games.models import Game, Move
+    from games.pipeline import device_action_id, devices_own_id
     from games.services import engine_for
 
     # a full table of students, so that whoever is to act first is one (not a bot)
@@ -1208,7 +1209,9 @@ def test_no_action_outside_a_seats_offered_actions_is_applied(scenario):
                     "action": action,
                 }
                 tablet.post(f"/play/{session.pk}/act", json.dumps(frame), content_type="application/json")
-                stored = Move.objects.filter(game=game, action_id=frame["id"]).first()
+                stored = Move.objects.filter(
+                    game=game, action_id=device_action_id(str(seat.participant_id), frame["id"])
+                ).first()
                 assert stored is None or stored.action in offered_now, (action, stored.action)
                 checked += 1
 
@@ -1239,7 +1242,7 @@ def test_no_action_outside_a_seats_offered_actions_is_applied(scenario):
             # every move a crafted frame made was offered to its seat just before it (replayed)
             state = engine.setup(game.seed, game.seats, game.options)
             for move in Move.objects.filter(game=game).order_by("seq"):
-                if move.action_id.startswith("crafted-"):
+                if devices_own_id(move.action_id).startswith("crafted-"):
                     assert move.action in engine.actions(state, move.seat), (move.action_id, move.action)
                 engine.apply(state, move.seat, move.action)
     assert checked

@@ -18,6 +18,7 @@ from classroom import selectors, services
 from classroom.consumers import token_cookie
 from classroom.models import Participant, Session
 from games import services as games
+from games.pipeline import device_action_id
 from games.models import Game, Move
 from tests.factories import join_students, make_session, make_teacher, started_session
 from tests.test_security import _played_with_reports
@@ -264,7 +265,10 @@ def test_a_seat_handed_to_a_bot_refuses_its_students_taps():
 
     answer = tablet.post(f"/play/{session.pk}/act", json.dumps(frame), content_type="application/json").json()
     assert answer["code"] == "bot_playing"
-    assert not Move.objects.filter(game=game, action_id="bot-seat-tap-1").exists()
+    assert not Move.objects.filter(
+        game=game, action_id=device_action_id(str(participant.pk), "bot-seat-tap-1")
+    ).exists()
+    assert game.moves.count() == Game.objects.get(pk=game.pk).version == game.version
 
 
 def test_the_embedded_database_and_its_log_are_readable_by_their_owner_only(tmp_path):

@@ -11,6 +11,7 @@ from games import pgpool
 from config.asgi import application
 from games import services as games
 from games.models import Game, Move
+from games.pipeline import device_action_id
 from games.refusals import Refused
 from tests.factories import started_session
 
@@ -100,5 +101,6 @@ def test_a_sockets_tap_on_postgresql_stores_only_the_canonical_action():
     assert refused["type"] == "error" and refused["code"] == "unknown_field", refused
     assert "does not know" in refused["message"]
     assert any(a.get("type") == "ok" and a.get("id") == "tap-00000011" for a in answers), answers
-    assert not Move.objects.filter(game_id=game_id, action_id="tap-00000010").exists()
-    assert Move.objects.get(game_id=game_id, action_id="tap-00000011").action == {"type": "wait"}
+    ids = {own: device_action_id(str(ana.pk), own) for own in ("tap-00000010", "tap-00000011")}
+    assert not Move.objects.filter(game_id=game_id, action_id=ids["tap-00000010"]).exists()
+    assert Move.objects.get(game_id=game_id, action_id=ids["tap-00000011"]).action == {"type": "wait"}

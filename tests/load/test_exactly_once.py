@@ -26,6 +26,7 @@ from games import services as games
 from games.refusals import Refused
 from scenarios.registry import ENGINES
 from games.models import Game, Move
+from games.pipeline import devices_own_id
 from tests.factories import join_students, make_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -177,7 +178,7 @@ def test_messy_frames_apply_each_accepted_id_exactly_once(path, event_loop_threa
 
     game_ids = sorted({s.game_id for s in students})
     moves = list(Move.objects.filter(game_id__in=game_ids, actor=Move.Actor.STUDENT).order_by("game_id", "seq"))
-    logged = [m.action_id for m in moves]
+    logged = [devices_own_id(m.action_id) for m in moves]
     assert len(logged) == len(set(logged)), "an id was applied twice"
     assert set(logged) == set(accepted), (len(set(logged) - set(accepted)), len(set(accepted) - set(logged)))
     assert tally["refused"] > 0 and len(accepted) > FRAMES * 0.3, tally
@@ -211,7 +212,7 @@ def _replay_and_check_seen(game, sent):
     moves = list(game.moves.order_by("seq"))
     assert [m.seq for m in moves] == list(range(1, len(moves) + 1)) and game.version == len(moves)
     for move in moves:
-        version = sent[move.action_id]
+        version = sent[devices_own_id(move.action_id)]
         assert version <= move.seq - 1, (move, version)
         assert acted[move.seat] <= version, f"{move} was chosen before its seat's own last move"
         assert all(history[i][move.seat] == history[move.seq - 1][move.seat] for i in range(version, move.seq)), (
