@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import secrets
 import time
 
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
@@ -18,7 +19,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 from django.utils import translation
 
-from classroom import accounts, languages, selectors, services
+from classroom import accounts, languages, ratelimit, selectors, services
 from classroom.fast import splice
 from classroom.fast.socket_loop import Consumer
 from classroom.frames import MAX_FRAME_BYTES, parse_frame
@@ -58,35 +59,26 @@ def token_cookie(session_id) -> str:
     return f"sw_{session_id}"
 
 
-class RateLimit:
-    """About ``rate`` a second (frames, by default), with a small burst."""
-
-    def __init__(self, rate=MAX_FRAMES_PER_SECOND, burst=MAX_FRAMES_PER_SECOND):
-        self.rate, self.burst, self.tokens, self.at = rate, burst, float(burst), time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
+def frame_limit(participant_id) -> tuple[str, int, float]:
+    """A device's frames, counted with its HTTP fallback's requests (``classroom.ratelimit``)."""
+    return f"frames:{participant_id}", MAX_FRAMES_PER_SECOND, 1
 
 
-def flood_count() -> RateLimit:
-    """Room for ``FLOOD_LIMIT`` refused frames in a row, of which one a second is forgiven."""
-    return RateLimit(FLOOD_FORGIVEN_PER_SECOND, FLOOD_LIMIT)
+def act_limit(participant_id) -> tuple[str, int, float]:
+    return f"acts:{participant_id}", *ratelimit.per_second(ACT_BURST, MAX_ACTS_PER_SECOND)
+
+
+def _refusals(participant_id) -> tuple[str, int, float]:
+    """Room for ``FLOOD_LIMIT`` refused frames, of which one a second is forgiven."""
+    return f"flood:{participant_id}", *ratelimit.per_second(FLOOD_LIMIT, FLOOD_FORGIVEN_PER_SECOND)
 
 
 class DeviceSockets:
-    """What one device's sockets in this process share: its frame and act limits (so ten sockets
-    get the taps of one), and the list of them, oldest first (so it holds a few at most)."""
+    """The list of one device's sockets in this process, oldest first (so it holds a few at most);
+    its limits are counted for every process and path alike (``classroom.ratelimit``)."""
 
     def __init__(self):
-        self.limit, self.act_limit = RateLimit(), RateLimit(MAX_ACTS_PER_SECOND, ACT_BURST)
         self.sockets = []
-        self.refusals = flood_count()
 
 
 _devices: dict[int, DeviceSockets] = {}
@@ -121,6 +113,7 @@ def _load_participant(session_id, token):
 
 @database_sync_to_async
 def _hold_flooder(participant_id):
+    ratelimit.clear(*_refusals(participant_id))  # let in again after the hold with a clean count
     cache.set(_flood_hold_key(participant_id), time.time() + FLOOD_HOLD_SECONDS, FLOOD_HOLD_SECONDS)
 
 
@@ -162,7 +155,6 @@ class PlayConsumer(Consumer):
         # ids and numbers only, the same for every tablet: the words are the board's and the page's
         translation.activate(participant.language)
         self.device = _devices.setdefault(self.participant_id, DeviceSockets())
-        self.limit, self.act_limit = self.device.limit, self.device.act_limit
         self.flooded = False
         self.games = set()
         self.acting = None  # the act being applied: the next one waits for it, frames don't
@@ -226,7 +218,7 @@ class PlayConsumer(Consumer):
         if raw is None or len(raw) > MAX_FRAME_BYTES:  # counted toward the flood limit
             await self.too_fast(refusal="too_big")
             return
-        if not self.limit.allow():
+        if not await ratelimit.ahit(*frame_limit(self.participant_id)):
             await self.too_fast()
             return
         try:
@@ -237,7 +229,7 @@ class PlayConsumer(Consumer):
         kind = message["type"]
         if kind == "ping":
             await self.send_json({"type": "pong", "t": message.get("t")})
-        elif kind == "act" and not self.act_limit.allow():
+        elif kind == "act" and not await ratelimit.ahit(*act_limit(self.participant_id)):
             # Refused with its id (the device may tap again), but not flooding: a child who taps
             # quickly all lesson is never shut out, and the frame limit above bounds the rest.
             await self.send_json(Refused("too_fast").as_message(message.get("id")))
@@ -270,9 +262,8 @@ class PlayConsumer(Consumer):
         """Refuse a frame sent faster than the frame limit (or too big); past ``FLOOD_LIMIT`` of
         them in a row (over all the device's sockets, less one a second), close every socket of
         the device, in every process, and hold it."""
-        if not self.device.refusals.allow():
+        if not await ratelimit.ahit(*_refusals(self.participant_id)):
             self.flooded = True
-            self.device.refusals = flood_count()
             await _hold_flooder(self.participant_id)
             await self.channel_layer.group_send(device_group(self.participant_id), {"type": "device.flooded"})
             await self.close(code=CLOSE_FLOODING)
@@ -483,12 +474,12 @@ class CheckConsumer(Consumer):
     echoed, and past ``FLOOD_LIMIT`` of them the socket is closed."""
 
     async def connect(self):
-        self.limit, self.refusals = RateLimit(), flood_count()
+        self.key = secrets.token_hex(8)  # this socket's own: a check is not a device
         await self.accept()
 
     async def receive(self, text_data=None, bytes_data=None):
-        if text_data and len(text_data) <= 256 and self.limit.allow():
+        if text_data and len(text_data) <= 256 and await ratelimit.ahit(*frame_limit(f"check-{self.key}")):
             await self.send(text_data=text_data)
             return
-        if not self.refusals.allow():
+        if not await ratelimit.ahit(*_refusals(f"check-{self.key}")):
             await self.close(code=CLOSE_FLOODING)
