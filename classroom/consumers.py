@@ -42,9 +42,10 @@ MAX_FRAMES_PER_SECOND = 10
 # table's game to a new version, so a flooder's acts would make its tablemates' taps be worked
 # out again.
 MAX_ACTS_PER_SECOND, ACT_BURST = 2, 4
-# Frames refused past the frame limit or for size, one after another, before the device is closed;
-# refusals are forgiven at a steady pace, so a few now and then over a lesson never add up to it.
-FLOOD_LIMIT, FLOOD_FORGIVEN_PER_SECOND = 20, 1
+# Frames refused past the frame limit or for size within a few seconds before the device is
+# closed; each refusal is forgiven once that long has passed, so a few now and then over a lesson
+# never add up to it (a script sending as fast as it can reaches it in a second).
+FLOOD_LIMIT, FLOOD_WINDOW_SECONDS = 20, 5
 FLOOD_HOLD_SECONDS = 30  # a device closed for flooding waits this long before it is let in again
 # Sockets one device may hold open in one server process (a tab reloaded while the old one
 # closes, a second tab); past it, its oldest socket is closed.
@@ -69,8 +70,8 @@ def act_limit(participant_id) -> tuple[str, int, float]:
 
 
 def _refusals(participant_id) -> tuple[str, int, float]:
-    """Room for ``FLOOD_LIMIT`` refused frames, of which one a second is forgiven."""
-    return f"flood:{participant_id}", *ratelimit.per_second(FLOOD_LIMIT, FLOOD_FORGIVEN_PER_SECOND)
+    """Room for ``FLOOD_LIMIT`` refused frames in ``FLOOD_WINDOW_SECONDS``."""
+    return f"flood:{participant_id}", FLOOD_LIMIT, FLOOD_WINDOW_SECONDS
 
 
 class DeviceSockets:
@@ -260,7 +261,7 @@ class PlayConsumer(Consumer):
 
     async def too_fast(self, refusal="too_fast"):
         """Refuse a frame sent faster than the frame limit (or too big); past ``FLOOD_LIMIT`` of
-        them in a row (over all the device's sockets, less one a second), close every socket of
+        them in a row (over all the device's sockets and processes, within ``FLOOD_WINDOW_SECONDS``), close every socket of
         the device, in every process, and hold it."""
         if not await ratelimit.ahit(*_refusals(self.participant_id)):
             self.flooded = True

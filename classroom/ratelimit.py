@@ -157,11 +157,12 @@ PDFS_PER_MINUTE = {"device": 3, "address": 20}
 KIT_PDFS_PER_MINUTE = 10
 
 
-def student_pdf_allowed(*, device: str | None, address: str) -> bool:
-    """One of a student's PDFs may be made now for this device (``guesses.signed_device``: None
-    without a device cookie the server signed) and address."""
-    scopes = [("address", address)] if device is None else [("device", device), ("address", address)]
-    return all(hit(f"pdf-{scope}:{whose}", PDFS_PER_MINUTE[scope], 60) for scope, whose in scopes)
+def student_pdf_allowed(*, device: str, address: str) -> bool:
+    """One of a student's PDFs may be made now for this device and address."""
+    return all(
+        hit(f"pdf-{scope}:{whose}", PDFS_PER_MINUTE[scope], 60)
+        for scope, whose in (("device", device), ("address", address))
+    )
 
 
 def kit_pdf_allowed(request) -> bool:

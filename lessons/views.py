@@ -290,9 +290,10 @@ def student_plan(request, pk):
     )
 
 
-def _student_pdf_allowed(request) -> bool:
+def _student_pdf_allowed(request, participant) -> bool:
+    """Counted per device (its signed cookie; without one, the seat it asks for) and address."""
     return ratelimit.student_pdf_allowed(
-        device=guesses.signed_device(request), address=request.META.get("REMOTE_ADDR", "")
+        device=guesses.signed_device(request) or f"seat-{participant.pk}", address=request.META.get("REMOTE_ADDR", "")
     )
 
 
@@ -303,7 +304,7 @@ def _too_many_pdfs(request):
 @never_cache
 def student_plan_pdf(request, pk):
     participant = _device_participant(request, pk)
-    if not _student_pdf_allowed(request):
+    if not _student_pdf_allowed(request, participant):
         return _too_many_pdfs(request)
     return _pdf(printing.plan_pdf(services.family_plan(participant)), "my-family-plan")
 
@@ -331,6 +332,6 @@ def linked_plan(request, token):
 @never_cache
 def linked_plan_pdf(request, token):
     participant = _linked_participant(token)
-    if not _student_pdf_allowed(request):
+    if not _student_pdf_allowed(request, participant):
         return _too_many_pdfs(request)
     return _pdf(printing.plan_pdf(services.family_plan(participant)), "my-family-plan")
