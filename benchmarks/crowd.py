@@ -37,8 +37,11 @@ def _cookies(set_cookies) -> dict:
 
 def form(port, code, source="127.0.0.1"):
     """A fresh device's form for ``code``: (cookie header, CSRF token)."""
-    _status, _location, set_cookies, body = _request(port, "GET", f"/join/{code}", source)
-    token = _CSRF.search(body.decode()).group(1)
+    status, location, set_cookies, body = _request(port, "GET", f"/join/{code}", source)
+    found = _CSRF.search(body.decode(errors="replace"))
+    if found is None:
+        raise RuntimeError(f"GET /join/{code} from {source}: {status} {location} {body[:300]!r}")
+    token = found.group(1)
     return "; ".join(f"{k}={v}" for k, v in _cookies(set_cookies).items()), token
 
 
