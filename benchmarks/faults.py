@@ -42,6 +42,12 @@ reconnecting by themselves with back-off, re-sending an unanswered tap with the 
 - ``health_burst``: as ``slow_clients``, but in each slow window 40 anonymous ``GET /healthz``
   at once, every second. Pass: p99 within 10 % of calm, every ``/healthz`` of every burst
   answered 200 and ``/join`` every second too (the slowest of each printed), nothing lost.
+- ``join_crowd``: 64 students tap every 2 s; 8 s in, 60 devices with fresh cookies post the join
+  form of a lesson in its lobby at the same moment from one address (threads released together),
+  while 20 classmates on another address (127.0.0.2) open the form and join, one every 0.25 s.
+  Pass: no more of the crowd are seated than the address's join pace allows (its burst, and one
+  a second past it), every classmate is seated, the classmates' ``/join`` (form and post) p99 is
+  under 250 ms, and nothing acknowledged is lost.
 - ``redis_restart`` (only with ``--redis-restart``: it restarts the machine's shared Redis):
   ``SHUTDOWN NOSAVE``, 2 s down, then ``REDIS_START`` (the command scripts/services.sh uses),
   refused unless the running Redis has that command's settings. Pass: every student still
@@ -157,6 +163,88 @@ class RefusingProxy:
 
     def close(self):
         self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+def join_crowd(args, crowd_size=60, classmates=20):
+    """Sixty racing joins from one address beside play and a class joining from another."""
+    from django.conf import settings
+
+    from benchmarks import crowd
+    from classroom import services as classroom_services
+    from classroom.models import Session, Teacher
+
+    plan = live.build_classes(args.students, label="faults")
+    lesson = classroom_services.create_session(
+        teacher=Teacher.objects.get(email="faults@bench.test"),
+        scenario="evacuation",
+        seats_per_table=4,
+        fill_with_bots=True,
+        turn_timer=False,
+        names=Session.Names.GENERATED,
+        title="faults crowd",
+        max_participants=classroom_services.MAX_PARTICIPANTS,
+    )
+    server = live.Server(live.server_env(args.db, args.redis, 2, CONN_MAX_AGE=60)).start()
+    found = {}
+
+    def the_crowd():
+        began = time.monotonic()
+        found["crowd"] = crowd.race(server.port, lesson.join_code, crowd_size, source="127.0.0.1")
+        found["crowd_s"] = time.monotonic() - began
+
+    def the_class():
+        times, seated = [], 0
+        for number in range(classmates):
+            began = time.monotonic()
+            cookie, csrf = crowd.form(server.port, lesson.join_code, source="127.0.0.2")
+            times.append(time.monotonic() - began)
+            ok, took, _page = crowd.post(
+                server.port, lesson.join_code, f"Kid{number}", cookie, csrf, source="127.0.0.2", players=1
+            )
+            times.append(took)
+            seated += ok
+            time.sleep(0.25)
+        found["class"] = (times, seated)
+
+    def both():
+        threads = [threading.Thread(target=the_crowd), threading.Thread(target=the_class)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+    try:
+        record, *_ = play_with_fault(args, server, plan, both)
+    finally:
+        server.stop()
+    lost, doubled = live.check_log(record["acked"])
+    broken = games_intact(plan)
+    crowd_seated = sum(1 for ok, _s, _p in found.get("crowd", []) if ok)
+    burst, per_second = settings.JOIN_PACE["address"]
+    allowed = burst + int(found.get("crowd_s", 0) * per_second) + 1
+    times, class_seated = found.get("class", ([float("nan")], 0))
+    p99 = live.percentile([t * 1000 for t in times], 99)
+    return verdict(
+        "join_crowd",
+        found.get("crowd") is not None
+        and crowd_seated <= allowed
+        and class_seated == classmates
+        and p99 < 250
+        and lost == 0
+        and doubled == 0
+        and broken == 0,
+        crowd=crowd_size,
+        crowd_seated=crowd_seated,
+        crowd_allowed_at_most=allowed,
+        crowd_s=found.get("crowd_s", float("nan")),
+        classmates_seated=f"{class_seated}/{classmates}",
+        classmates_join_p99_ms=p99,
+        classmates_join_p50_ms=live.percentile([t * 1000 for t in times], 50),
+        classmates_join_slowest_ms=max(times) * 1000,
+        lost_actions=lost,
+        doubled_actions=doubled,
+        broken_games=broken,
+    )
 
 
 def play_with_fault(args, server, plan, fault, at=8.0, seconds=25.0):
@@ -1009,7 +1097,7 @@ def main(argv=None):
         Path(args.flooder).with_suffix(".out.json").write_text(json.dumps(out))
         return
     live.setup_django(args.db, args.redis)
-    runs = [worker_kill, postgres_refuses, celery_kill, flood, slow_clients, health_burst] + (
+    runs = [worker_kill, postgres_refuses, celery_kill, flood, slow_clients, health_burst, join_crowd] + (
         [redis_restart] if args.redis_restart else []
     )
     if args.only:

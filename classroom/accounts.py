@@ -2,9 +2,9 @@
 throttled, an idle teacher is signed out after a school day, and a teacher's open dashboards
 close when they sign out or their password changes.
 
-Throttling rule: each attempt is counted in the cache (shared by every process with Redis), per
-address and, where an e-mail is typed, per account, over the last window (15 minutes, an hour)
-as it slides: the window is kept as 15 slices, and an attempt counts until its slice has left.
+Throttling rule: each attempt is counted by the project's rate limiter (``classroom.ratelimit``,
+shared by every process with Redis), per address and, where an e-mail is typed, per account, over
+the last window (15 minutes, an hour) as it slides: an attempt counts until it is a window old.
 A fixed window would let twice the limit through around its end. Sign-in counts only failures;
 sign-up and password reset count every request, since each may send an e-mail. Once a count
 reaches its limit the action is refused, with the minutes to wait until enough attempts have aged
@@ -27,10 +27,10 @@ from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import PasswordResetForm as DjangoPasswordResetForm
 from django.contrib.auth.signals import user_logged_out
-from django.core.cache import cache
 from django.dispatch import receiver
 from django.utils.cache import patch_cache_control
 
+from classroom import ratelimit
 from games import broadcast
 
 
@@ -125,54 +125,27 @@ def signin_limits(request, account: str) -> tuple[str, str]:
     return "signin", client_address(request) if request is not None else ""
 
 
-SLICES = 15  # a window is counted as this many slices, the oldest leaving as the clock moves
-
-
 def _counters(action, address, account):
-    """(key prefix, attempts allowed, window in seconds) for each count ``action`` is held to."""
+    """(limit, attempts allowed, window in seconds) for each count ``action`` is held to."""
     account = (account or "").strip().lower()
     values = {"address": address, "account": account, "pair": f"{account} {address}", "device": address}
     for scope, limit, window in LIMITS[action]:
         if scope not in ("address", "device") and not account:
             continue
         digest = hashlib.sha256(values[scope].encode()).hexdigest()[:24]
-        yield f"throttle:{action}:{scope}:{digest}", limit, window
-
-
-def _slices(window: int, now: float) -> tuple[int, range]:
-    """The slice length and the slice numbers that make up the window ending ``now``."""
-    length = window // SLICES
-    current = int(now // length)
-    return length, range(current - SLICES + 1, current + 1)
+        yield f"{action}-{scope}:{digest}", limit, window
 
 
 def seconds_to_wait(action: str, *, address: str, account: str = "") -> int:
     """0 if ``action`` may go ahead, else the seconds until enough attempts have aged out of
     every count it has reached."""
-    now = time.time()
-    counters = [(prefix, limit, *_slices(window, now)) for prefix, limit, window in _counters(action, address, account)]
-    counts = cache.get_many([f"{prefix}:{n}" for prefix, _limit, _length, numbers in counters for n in numbers])
-    wait = 0.0
-    for prefix, limit, length, numbers in counters:
-        counted = sum(counts.get(f"{prefix}:{n}", 0) for n in numbers)
-        for n in numbers:  # oldest first: once this slice has left, is the count under the limit?
-            if counted < limit:
-                break
-            counted -= counts.get(f"{prefix}:{n}", 0)
-            wait = max(wait, (n + SLICES) * length - now)
+    wait = max([ratelimit.wait(*counter) for counter in _counters(action, address, account)], default=0.0)
     return int(wait) + 1 if wait else 0
 
 
 def count_attempt(action: str, *, address: str, account: str = "") -> None:
-    now = time.time()
-    for prefix, _limit, window in _counters(action, address, account):
-        length, numbers = _slices(window, now)
-        key, timeout = f"{prefix}:{numbers[-1]}", window + length
-        if not cache.add(key, 1, timeout=timeout):
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between add and incr
-                cache.add(key, 1, timeout=timeout)
+    for counter in _counters(action, address, account):
+        ratelimit.hit(*counter)
 
 
 # --- Idle sessions ----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import secrets
 import time
 
 import orjson
@@ -19,7 +20,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 from django.utils import translation
 
-from classroom import accounts, languages, selectors, services
+from classroom import accounts, languages, ratelimit, selectors, services
 from classroom.fast.socket_loop import Consumer
 from classroom.frames import MAX_FRAME_BYTES, parse_frame
 from classroom.live import PRESENCE_CHANGED, dashboard_group, session_group
@@ -41,9 +42,10 @@ MAX_FRAMES_PER_SECOND = 10
 # table's game to a new version, so a flooder's acts would make its tablemates' taps be worked
 # out again.
 MAX_ACTS_PER_SECOND, ACT_BURST = 2, 4
-# Frames refused past the frame limit or for size, one after another, before the device is closed;
-# refusals are forgiven at a steady pace, so a few now and then over a lesson never add up to it.
-FLOOD_LIMIT, FLOOD_FORGIVEN_PER_SECOND = 20, 1
+# Frames refused past the frame limit or for size within a few seconds before the device is
+# closed; each refusal is forgiven once that long has passed, so a few now and then over a lesson
+# never add up to it (a script sending as fast as it can reaches it in a second).
+FLOOD_LIMIT, FLOOD_WINDOW_SECONDS = 20, 5
 FLOOD_HOLD_SECONDS = 30  # a device closed for flooding waits this long before it is let in again
 # Sockets one device may hold open in one server process (a tab reloaded while the old one
 # closes, a second tab); past it, its oldest socket is closed.
@@ -58,35 +60,26 @@ def token_cookie(session_id) -> str:
     return f"sw_{session_id}"
 
 
-class RateLimit:
-    """About ``rate`` a second (frames, by default), with a small burst."""
-
-    def __init__(self, rate=MAX_FRAMES_PER_SECOND, burst=MAX_FRAMES_PER_SECOND):
-        self.rate, self.burst, self.tokens, self.at = rate, burst, float(burst), time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
+def frame_limit(participant_id) -> tuple[str, int, float]:
+    """A device's frames, counted with its HTTP fallback's requests (``classroom.ratelimit``)."""
+    return f"frames:{participant_id}", MAX_FRAMES_PER_SECOND, 1
 
 
-def flood_count() -> RateLimit:
-    """Room for ``FLOOD_LIMIT`` refused frames in a row, of which one a second is forgiven."""
-    return RateLimit(FLOOD_FORGIVEN_PER_SECOND, FLOOD_LIMIT)
+def act_limit(participant_id) -> tuple[str, int, float]:
+    return f"acts:{participant_id}", *ratelimit.per_second(ACT_BURST, MAX_ACTS_PER_SECOND)
+
+
+def _refusals(participant_id) -> tuple[str, int, float]:
+    """Room for ``FLOOD_LIMIT`` refused frames in ``FLOOD_WINDOW_SECONDS``."""
+    return f"flood:{participant_id}", FLOOD_LIMIT, FLOOD_WINDOW_SECONDS
 
 
 class DeviceSockets:
-    """What one device's sockets in this process share: its frame and act limits (so ten sockets
-    get the taps of one), and the list of them, oldest first (so it holds a few at most)."""
+    """The list of one device's sockets in this process, oldest first (so it holds a few at most);
+    its limits are counted for every process and path alike (``classroom.ratelimit``)."""
 
     def __init__(self):
-        self.limit, self.act_limit = RateLimit(), RateLimit(MAX_ACTS_PER_SECOND, ACT_BURST)
         self.sockets = []
-        self.refusals = flood_count()
 
 
 _devices: dict[int, DeviceSockets] = {}
@@ -121,6 +114,7 @@ def _load_participant(session_id, token):
 
 @database_sync_to_async
 def _hold_flooder(participant_id):
+    ratelimit.clear(*_refusals(participant_id))  # let in again after the hold with a clean count
     cache.set(_flood_hold_key(participant_id), time.time() + FLOOD_HOLD_SECONDS, FLOOD_HOLD_SECONDS)
 
 
@@ -162,7 +156,6 @@ class PlayConsumer(Consumer):
         # ids and numbers only, the same for every tablet: the words are the board's and the page's
         translation.activate(participant.language)
         self.device = _devices.setdefault(self.participant_id, DeviceSockets())
-        self.limit, self.act_limit = self.device.limit, self.device.act_limit
         self.flooded = False
         self.games = set()
         self.acting = None  # the act being applied: the next one waits for it, frames don't
@@ -226,7 +219,7 @@ class PlayConsumer(Consumer):
         if raw is None or len(raw) > MAX_FRAME_BYTES:  # counted toward the flood limit
             await self.too_fast(refusal="too_big")
             return
-        if not self.limit.allow():
+        if not await ratelimit.ahit(*frame_limit(self.participant_id)):
             await self.too_fast()
             return
         try:
@@ -237,7 +230,7 @@ class PlayConsumer(Consumer):
         kind = message["type"]
         if kind == "ping":
             await self.send_json({"type": "pong", "t": message.get("t")})
-        elif kind == "act" and not self.act_limit.allow():
+        elif kind == "act" and not await ratelimit.ahit(*act_limit(self.participant_id)):
             # Refused with its id (the device may tap again), but not flooding: a child who taps
             # quickly all lesson is never shut out, and the frame limit above bounds the rest.
             await self.send_json(Refused("too_fast").as_message(message.get("id")))
@@ -268,11 +261,10 @@ class PlayConsumer(Consumer):
 
     async def too_fast(self, refusal="too_fast"):
         """Refuse a frame sent faster than the frame limit (or too big); past ``FLOOD_LIMIT`` of
-        them in a row (over all the device's sockets, less one a second), close every socket of
+        them in a row (over all the device's sockets and processes, within ``FLOOD_WINDOW_SECONDS``), close every socket of
         the device, in every process, and hold it."""
-        if not self.device.refusals.allow():
+        if not await ratelimit.ahit(*_refusals(self.participant_id)):
             self.flooded = True
-            self.device.refusals = flood_count()
             await _hold_flooder(self.participant_id)
             await self.channel_layer.group_send(device_group(self.participant_id), {"type": "device.flooded"})
             await self.close(code=CLOSE_FLOODING)
@@ -481,12 +473,12 @@ class CheckConsumer(Consumer):
     echoed, and past ``FLOOD_LIMIT`` of them the socket is closed."""
 
     async def connect(self):
-        self.limit, self.refusals = RateLimit(), flood_count()
+        self.key = secrets.token_hex(8)  # this socket's own: a check is not a device
         await self.accept()
 
     async def receive(self, text_data=None, bytes_data=None):
-        if text_data and len(text_data) <= 256 and self.limit.allow():
+        if text_data and len(text_data) <= 256 and await ratelimit.ahit(*frame_limit(f"check-{self.key}")):
             await self.send(text_data=text_data)
             return
-        if not self.refusals.allow():
+        if not await ratelimit.ahit(*_refusals(f"check-{self.key}")):
             await self.close(code=CLOSE_FLOODING)

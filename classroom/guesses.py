@@ -14,18 +14,23 @@ pick another tablet's id to block it.
   throws its cookie away has to fetch a new one and wait), and each of its misses backs it off
   at once.
 
-Counts live in the cache and expire with the window.
+Counts live in the project's rate limiter (``classroom.ratelimit``: Redis with real services, the
+process's memory in embedded mode), never in the database: a flood of wrong codes costs no
+database write, and one from a crowded address no look-up past ``JOIN_CROWDED_LOOKUPS``.
 """
 
+import hashlib
 import secrets
 import time
 
 from django.conf import settings
 from django.core import signing
-from django.core.cache import cache
 from django.utils.translation import gettext as _, ngettext
 
+from classroom import ratelimit
+
 _SALT = "classroom.device"
+DEVICE_COOKIE = "sw_device"
 
 
 class TooManyGuesses(Exception):
@@ -51,34 +56,37 @@ def device_id(cookie: str | None) -> tuple[str, float, str]:
         return device, 0.0, cookie
 
 
-def _shared_keys(address: str, bucket: int) -> dict:
-    return {"address": f"guess:a:{address}:{bucket}", "global": f"guess:g:{bucket}"}
+def device_hash(device: str) -> str:
+    """What a session keeps of a device (to turn it away): not its id."""
+    return hashlib.sha256(f"device:{device}".encode()).hexdigest()
 
 
-def _device_key(device: str) -> str:
-    return f"guess:d:{device}"
+def signed_device(request) -> str | None:
+    """The device a request's cookie names, if the server signed that cookie (None otherwise)."""
+    cookie = request.COOKIES.get(DEVICE_COOKIE)
+    device, _age, kept = device_id(cookie)
+    return device if cookie and kept == cookie else None
+
+
+def _shared_limits(address: str):
+    """(limit, misses allowed, window) for the address's misses and the whole server's."""
+    window = settings.JOIN_GUESS_WINDOW_SECONDS
+    yield f"guess-address:{address}", settings.JOIN_GUESSES["address"], window
+    yield "guess-global:all", settings.JOIN_GUESSES["global"], window
 
 
 def _crowded(address: str) -> bool:
-    """True when the address or the server has missed more than its ceiling in this window and
-    the one before (so the count does not drop to nothing as a window turns over)."""
-    now = int(time.time() // settings.JOIN_GUESS_WINDOW_SECONDS)
-    current, before = _shared_keys(address, now), _shared_keys(address, now - 1)
-    counts = cache.get_many(list(current.values()) + list(before.values()))
-    return any(
-        counts.get(current[scope], 0) + counts.get(before[scope], 0) >= ceiling
-        for scope, ceiling in settings.JOIN_GUESSES.items()
-        if scope in current
-    )
+    """True when the address or the server has missed its ceiling over the last window."""
+    return any(ratelimit.wait(*limit) > 0 for limit in _shared_limits(address))
 
 
 def check(*, device: str, age: float, address: str) -> None:
     """Raise ``TooManyGuesses`` if this device must wait before its code is looked up.
 
     Call before looking a code up on the form's POST; the class's addresses never block a
-    device that has not missed (beyond a few seconds' settling while the address is crowded)."""
-    held = cache.get(_device_key(device))
-    wait = (held or {}).get("until", 0) - time.time()
+    device that has not missed (beyond a few seconds' settling while the address is crowded).
+    Nothing here touches the database."""
+    wait = ratelimit.held(f"guess-device:{device}")
     if wait > 0:
         seconds = int(wait) + 1
         raise TooManyGuesses(
@@ -91,28 +99,27 @@ def check(*, device: str, age: float, address: str) -> None:
             )
             % {"seconds": seconds}
         )
-    if age < settings.JOIN_SETTLE_SECONDS and _crowded(address):
+    if _crowded(address) and (age < settings.JOIN_SETTLE_SECONDS or not ratelimit.hit(*_crowded_lookups(address))):
         raise TooManyGuesses(
             _("Many wrong codes have been tried on this network. Wait a few seconds, then press Join again.")
         )
 
 
+def _crowded_lookups(address: str):
+    """While an address is past its ceiling, its codes are looked up at this pace at most, however
+    many devices it brings (``settings.JOIN_CROWDED_LOOKUPS``: a burst, then so many a second)."""
+    return f"guess-lookups:{address}", *ratelimit.per_second(*settings.JOIN_CROWDED_LOOKUPS)
+
+
 def record_miss(*, device: str, address: str) -> None:
     """Count one wrong code against the device, its address and the server; a device past its
     allowance (or on a crowded address) backs off, each time twice as long."""
-    window = settings.JOIN_GUESS_WINDOW_SECONDS
-    for key in _shared_keys(address, int(time.time() // window)).values():
-        if not cache.add(key, 1, timeout=window * 2):
-            cache.incr(key)
-    key = _device_key(device)
-    held = cache.get(key) or {"misses": 0, "until": 0}
-    misses = held["misses"] + 1
+    for limit in _shared_limits(address):
+        ratelimit.hit(*limit)
+    misses = ratelimit.count(f"guess-device:{device}", settings.JOIN_GUESS_WINDOW_SECONDS * 2)
     over = misses - settings.JOIN_GUESSES["device"] + 1
     if over <= 0 and _crowded(address):
         over = 1
-    until = 0
     if over > 0:
-        until = time.time() + min(
-            settings.JOIN_BACKOFF_MAX_SECONDS, settings.JOIN_BACKOFF_SECONDS * 2 ** min(over - 1, 20)
-        )
-    cache.set(key, {"misses": misses, "until": until}, timeout=window * 2)
+        seconds = min(settings.JOIN_BACKOFF_MAX_SECONDS, settings.JOIN_BACKOFF_SECONDS * 2 ** min(over - 1, 20))
+        ratelimit.hold(f"guess-device:{device}", seconds)

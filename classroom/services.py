@@ -19,7 +19,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from classroom import languages, nicknames, regions, signals
+from classroom import languages, nicknames, ratelimit, regions, signals
 from classroom.models import Participant, Seat, Session, Table
 from games import services as games, store as game_store, taps
 from games.models import Game, Move
@@ -184,14 +184,22 @@ def check_nickname(session: Session, raw: str, exclude=None) -> str:
 
 
 def join(
-    *, session: Session, nickname: str = "", players: int = 1, language: str | None = None, device_hash: str = ""
+    *,
+    session: Session,
+    nickname: str = "",
+    players: int = 1,
+    language: str | None = None,
+    device_hash: str = "",
+    admit=None,
 ) -> tuple[Participant, str]:
     """Add a student (or a shared device of ``players`` students) to a session, playing and
-    reading their report in ``language`` (the tablet's choice; the active language if None),
-    from the device ``device_hash`` names (``pace.device_hash``; refused if the teacher banned it).
+        reading their report in ``language`` (the tablet's choice; the active language if None),
+        from the device ``device_hash`` names (``guesses.device_hash``; refused if the teacher banned it).
+    ``admit``, if given, is called once every check has passed, just before the student is added
+    (in the same transaction), and may refuse the join by raising (``ratelimit.take_join_pace``).
 
-    Returns the participant and the device token to keep in a cookie. Before the start the
-    tables are rearranged; after it the student takes a bot's seat.
+        Returns the participant and the device token to keep in a cookie. Before the start the
+        tables are rearranged; after it the student takes a bot's seat.
     """
     if session.status == Session.Status.ENDED:
         raise JoinError(_("This lesson has ended, so its code no longer works."), code="ended")
@@ -219,6 +227,8 @@ def join(
         else:
             name = check_nickname(session, nickname)
             approved = session.names == Session.Names.AUTO
+        if admit is not None:
+            admit()
         participant = Participant.objects.create(
             session=session,
             nickname=name,
@@ -839,14 +849,12 @@ def device_asks_teacher(participant_id: int, asking: bool) -> dict:
     """A tablet's "ask the teacher" button (socket and HTTP alike): a change tells the teacher's
     dashboard and every tablet's lobby, so each seat may change it only a few times a minute.
     Returns the answer for the device."""
-    from classroom import buckets
-
     participant = Participant.objects.select_related("session").filter(pk=participant_id).first()
     if participant is None:
         return Refused("session_closed").as_message()
     if bool(participant.asked_teacher_at) == asking:
         return {"type": "ok"}
-    if not buckets.allow(f"ask:{participant_id}", rate=ASK_CHANGES_PER_MINUTE / 60, burst=ASK_CHANGES_PER_MINUTE):
+    if not ratelimit.hit(f"ask:{participant_id}", ASK_CHANGES_PER_MINUTE, 60):
         return Refused("too_fast").as_message()
     ask_teacher(participant=participant, asking=asking)
     return {"type": "ok"}

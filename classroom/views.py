@@ -22,8 +22,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from classroom import accounts, buckets, frames, guesses, languages, pace, selectors, services
-from classroom.consumers import ACT_BURST, MAX_ACTS_PER_SECOND, MAX_FRAMES_PER_SECOND, token_cookie
+from classroom import accounts, frames, guesses, languages, ratelimit, selectors, services
+from classroom.consumers import act_limit, frame_limit, token_cookie
 from classroom.frames import MAX_FRAME_BYTES
 from classroom.forms import JoinForm, SessionForm, SignUpForm
 from classroom.models import Participant, Seat, Session
@@ -313,7 +313,7 @@ def session_delete(request, pk):
 
 # --- Student ----------------------------------------------------------------------------------------
 
-DEVICE_COOKIE = "sw_device"
+DEVICE_COOKIE = guesses.DEVICE_COOKIE
 
 
 def _secure_cookies(request) -> bool:
@@ -365,17 +365,17 @@ def join(request, code=""):
                     session=session, nickname=form.cleaned_data["nickname"]
                 )
             else:
-                address = request.META.get("REMOTE_ADDR", "")
-                pace.check(device=device, address=address)
+                pace = {"device_hash": guesses.device_hash(device), "address": request.META.get("REMOTE_ADDR", "")}
+                ratelimit.check_join_pace(**pace)
                 participant, token = services.join(
                     session=session,
                     nickname=form.cleaned_data["nickname"],
                     players=form.cleaned_data["players"],
                     language=languages.current(),
-                    device_hash=pace.device_hash(device),
+                    device_hash=pace["device_hash"],
+                    admit=lambda: ratelimit.take_join_pace(**pace),
                 )
-                pace.count(device=device, address=address)
-        except (guesses.TooManyGuesses, pace.TooFast) as error:
+        except (guesses.TooManyGuesses, ratelimit.TooFast) as error:
             form.add_error("code", error.message)
         except services.JoinError as error:
             field = (
@@ -466,7 +466,7 @@ def play_act(request, pk):
     session, participant = _device_participant(request, pk)
     if participant is None:
         return _refusal(Refused("unknown_device"))
-    if not buckets.allow(f"frames:{participant.pk}", rate=MAX_FRAMES_PER_SECOND, burst=MAX_FRAMES_PER_SECOND):
+    if not ratelimit.hit(*frame_limit(participant.pk)):
         return _too_fast()
     try:
         message = frames.parse_frame(request.body)
@@ -479,7 +479,7 @@ def play_act(request, pk):
         return JsonResponse(device_more_time(participant.pk, message.get("seat")))
     if message.get("type") == "move":
         return JsonResponse(services.device_answers_move(participant.pk, message.get("allow") is True))
-    if not buckets.allow(f"acts:{participant.pk}", rate=MAX_ACTS_PER_SECOND, burst=ACT_BURST):
+    if not ratelimit.hit(*act_limit(participant.pk)):
         return _too_fast(message.get("id"))
     try:
         answer, batch = services.act(participant.pk, message)
@@ -494,7 +494,7 @@ def _poll_state(pk, token, first):
     participant = services.participant_for_token(session, token) if session and not _long_over(session) else None
     if participant is None:
         return None
-    if first and not buckets.allow(f"frames:{participant.pk}", rate=MAX_FRAMES_PER_SECOND, burst=MAX_FRAMES_PER_SECOND):
+    if first and not ratelimit.hit(*frame_limit(participant.pk)):
         return "too_fast"
     services.touch(participant=participant)
     return selectors.device_state(participant)

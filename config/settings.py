@@ -334,7 +334,7 @@ BOT_STEP_SECONDS = float(os.environ.get("BOT_STEP_SECONDS", "1.0"))
 # off, it takes the ORM path on a worker thread like every other change.
 LIVE_ASYNC_DB = env_bool("LIVE_ASYNC_DB", True)
 
-# --- Cache: every limit counts here (join guesses and pace, sign-in, buckets, flood holds) ---------
+# --- Cache: flood holds and what else a process shares; rate limits count in RATE_LIMIT_STORAGE --
 # A store the counts cannot be pushed out of: Redis (shared by every process) with real services,
 # the database in embedded mode. Django's in-memory cache keeps 300 entries, so 300 misses from
 # anywhere would wipe every count.
@@ -355,6 +355,10 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 1_000_000},
         }
     }
+# Every rate limit (classroom.ratelimit): in Redis with real services, shared by every process and
+# host; in the one process's memory in embedded mode.
+RATE_LIMIT_STORAGE = os.environ.get("RATE_LIMIT_STORAGE") or REDIS_URL or "memory://"
+RATE_LIMIT_PREFIX = "stormwise-limits"
 # Wrong join codes allowed per ten minutes: per device, per address (a whole class shares one
 # school address, so it is generous), and for the whole server.
 JOIN_GUESSES = {
@@ -367,6 +371,10 @@ JOIN_GUESS_WINDOW_SECONDS = 600
 # while an address is over its ceiling a device's code is looked up once it has held its id this long.
 JOIN_BACKOFF_SECONDS, JOIN_BACKOFF_MAX_SECONDS = 30, 600
 JOIN_SETTLE_SECONDS = float(os.environ.get("JOIN_SETTLE_SECONDS", "5"))
+# While an address is over its ceiling, its settled devices' codes are looked up at this pace at
+# most, as (burst, then look-ups a second): a class retyping a code gets through, a flood of
+# cookies aged beforehand costs the database a few look-ups a second, not one per cookie.
+JOIN_CROWDED_LOOKUPS = (5, 2.0)
 # Joins that seat a student, as (burst, then joins a second), per device and per address: a class
 # of 35 behind one school address gets in over a minute; a script's burst waits (classroom.pace).
 JOIN_PACE = {"device": (2, 1 / 30), "address": (20, 1.0)}

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from classroom import buckets, regions
+from classroom import guesses, ratelimit, regions
 from classroom.models import Session
 from lessons import knowledge, printing, services
 from lessons.models import CheckAnswer, KnowledgeCheck
@@ -58,6 +58,8 @@ def _chosen_session(request) -> Session | None:
 @login_required
 @never_cache
 def guide_pdf(request, scenario):
+    if not ratelimit.kit_pdf_allowed(request):
+        return _too_many_pdfs(request)
     scenario = _scenario(scenario)
     return _pdf(printing.guide_pdf(scenario, _chosen_session(request)), f"stormwise-guide-{scenario.key}")
 
@@ -68,6 +70,8 @@ def printables_pdf(request, scenario):
     """Every printable of the scenario, or one (``?only=<key>``), drawn from its content files,
     for the class of ``?session=<id>`` (what its students may see), or else for the gentlest,
     youngest class."""
+    if not ratelimit.kit_pdf_allowed(request):
+        return _too_many_pdfs(request)
     scenario = _scenario(scenario)
     only = request.GET.get("only")
     chosen = [p for p in scenario.kit.printables if not only or p.key == only]
@@ -101,6 +105,8 @@ def how_to_play(request, scenario):
 @never_cache
 def how_to_play_pdf(request, scenario):
     """The card to print, one per table, on the paper of ``?session=<id>``'s region (Letter without)."""
+    if not ratelimit.kit_pdf_allowed(request):
+        return _too_many_pdfs(request)
     scenario = _scenario(scenario)
     return _pdf(
         printing.how_to_play_pdf(scenario, _card(scenario), _chosen_session(request)),
@@ -184,6 +190,8 @@ def kit_command(request, pk, command):
 @never_cache
 def handout_pdf(request, pk):
     """Join-code slips with the QR code, to cut and put on the tables."""
+    if not ratelimit.kit_pdf_allowed(request):
+        return _too_many_pdfs(request)
     session = _own_session(request, pk)
     return _pdf(printing.handout_pdf(session), f"stormwise-join-{session.join_code}")
 
@@ -282,6 +290,13 @@ def student_plan(request, pk):
     )
 
 
+def _student_pdf_allowed(request, participant) -> bool:
+    """Counted per device (its signed cookie; without one, the seat it asks for) and address."""
+    return ratelimit.student_pdf_allowed(
+        device=guesses.signed_device(request) or f"seat-{participant.pk}", address=request.META.get("REMOTE_ADDR", "")
+    )
+
+
 def _too_many_pdfs(request):
     return render(request, "registration/throttled.html", {"minutes": 1}, status=429)
 
@@ -289,7 +304,7 @@ def _too_many_pdfs(request):
 @never_cache
 def student_plan_pdf(request, pk):
     participant = _device_participant(request, pk)
-    if not buckets.pdf_allowed(participant.pk):
+    if not _student_pdf_allowed(request, participant):
         return _too_many_pdfs(request)
     return _pdf(printing.plan_pdf(services.family_plan(participant)), "my-family-plan")
 
@@ -317,6 +332,6 @@ def linked_plan(request, token):
 @never_cache
 def linked_plan_pdf(request, token):
     participant = _linked_participant(token)
-    if not buckets.pdf_allowed(participant.pk):
+    if not _student_pdf_allowed(request, participant):
         return _too_many_pdfs(request)
     return _pdf(printing.plan_pdf(services.family_plan(participant)), "my-family-plan")

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from classroom import buckets
+from classroom import ratelimit
 from classroom.models import Session
 from scoring import jobs, panels, services
 from scoring.models import DebriefSettings, Report
@@ -204,7 +204,7 @@ def student_report_pdf(request, token, report):
         raise Http404
     # only a PDF that is there counts: "almost ready" (its page refreshing) prints at most once a
     # minute (``jobs.PDF_ASK_SECONDS``) and asks nothing of the limit
-    if mine.pdf and not buckets.pdf_allowed(participant.pk):
+    if mine.pdf and not ratelimit.hit(f"report-pdf:{participant.pk}", ratelimit.PDFS_PER_MINUTE["device"], 60):
         return render(request, "registration/throttled.html", {"minutes": 1}, status=429)
     return _pdf_response(request, mine, "my-stormwise-report")
 

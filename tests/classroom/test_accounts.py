@@ -136,6 +136,7 @@ def cache_kind(request, settings):
                 "LOCATION": f"throttle-{request.node.name}",
             }
         }
+        settings.RATE_LIMIT_STORAGE = "memory://"
     return request.param
 
 

@@ -14,7 +14,7 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from classroom import buckets, consumers
+from classroom import consumers, ratelimit
 from classroom.consumers import MAX_FRAME_BYTES, token_cookie
 from config.asgi import application
 from scenarios.evacuation import rules
@@ -134,9 +134,10 @@ def snapshot(game_id):
 def no_rate_limit(monkeypatch):
     """The fuzz is about what a frame says, not how fast or big it comes (flooding is tested
     apart, in tests/test_amplification.py)."""
-    monkeypatch.setattr(consumers.RateLimit, "allow", lambda self: True)
-    monkeypatch.setattr(consumers, "FLOOD_LIMIT", 10**9)
-    monkeypatch.setattr(buckets, "allow", lambda key, **rates: True)
+    monkeypatch.setattr(consumers, "MAX_FRAMES_PER_SECOND", 10**6)
+    monkeypatch.setattr(consumers, "ACT_BURST", 10**6)
+    monkeypatch.setattr(consumers, "FLOOD_LIMIT", 10**6)
+    monkeypatch.setattr(ratelimit, "hit", lambda key, amount, seconds: True)
 
 
 def test_random_socket_frames_are_refused_and_change_nothing(no_rate_limit):
