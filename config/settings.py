@@ -219,8 +219,10 @@ AUTHENTICATION_BACKENDS = ["classroom.accounts.NoPublishedPasswordBackend"]
 # classroom.accounts.KeepSignedInMiddleware pushes the expiry on while they work.
 SESSION_COOKIE_AGE = int(float(os.environ.get("TEACHER_IDLE_HOURS", "8")) * 3600)
 # Who may create a teacher account: "open", "closed", or the e-mail domains allowed
-# ("school.example,district.example"). A laptop in a classroom has its one teacher.
-TEACHER_SIGNUP = os.environ.get("TEACHER_SIGNUP", "closed" if EMBEDDED else "open").strip().lower()
+# ("school.example,district.example"). Closed unless the install opens it: a laptop in a
+# classroom has its one teacher, and a district opens it to its own domains (an open sign-up
+# lets any student make themselves a teacher).
+TEACHER_SIGNUP = os.environ.get("TEACHER_SIGNUP", "closed").strip().lower()
 # Sign-up and password reset links go out by e-mail; the embedded mode prints them in the terminal.
 EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND",

@@ -133,6 +133,22 @@ def test_real_services_refuse_a_published_or_short_secret_key(key):
     assert "Set SECRET_KEY" in result.stderr
 
 
+def test_teacher_sign_up_is_closed_unless_the_install_opens_it(tmp_path):
+    """Neither a classroom laptop nor a server on real services lets anyone make a teacher account
+    until the install names who may (``TEACHER_SIGNUP``)."""
+    import secrets
+
+    real = embedded_env(
+        tmp_path,
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres",
+        REDIS_URL="redis://127.0.0.1:6379/0",
+        SECRET_KEY=secrets.token_urlsafe(48),
+    )
+    assert settings_of(embedded_env(tmp_path), "TEACHER_SIGNUP") == ["closed"]
+    assert settings_of(real, "TEACHER_SIGNUP") == ["closed"]
+    assert settings_of({**real, "TEACHER_SIGNUP": "School.example"}, "TEACHER_SIGNUP") == ["school.example"]
+
+
 def test_a_report_link_needs_the_participants_own_secret(db):
     """Signing ids is not enough to open a child's report: the link carries a random secret of
     the participant's own, and links made from ids alone are refused."""
