@@ -61,9 +61,11 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or install.allowed_hosts(
     HOST, urlparse(PUBLIC_BASE_URL).hostname if os.environ.get("PUBLIC_BASE_URL") else None
 )
 # Django's debug pages show settings, paths and local variables: never to another machine, so
-# DEBUG is off unless every name this server answers to is loopback (a proxy's public name, a
-# LAN address or "*" turns it off).
-DEBUG = env_bool("DEBUG", EMBEDDED) and LOOPBACK_ONLY and all(install.is_loopback(h) for h in ALLOWED_HOSTS)
+# they are off unless every name this server answers to is loopback (a proxy's public name, a
+# LAN address or "*" turns them off), and even then shown only to this machine's own requests
+# (config.errors): Django's own DEBUG, which would show them to every request, stays off.
+DEBUG_PAGES = env_bool("DEBUG", EMBEDDED) and LOOPBACK_ONLY and all(install.is_loopback(h) for h in ALLOWED_HOSTS)
+DEBUG = False
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # Addresses of reverse proxies whose X-Forwarded-For/-Proto headers uvicorn believes; from any
 # other address the headers are ignored, so a request cannot choose its own address or scheme.
@@ -131,6 +133,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
             ],
+            "debug": DEBUG_PAGES,  # where in a template an error was, on a debug page
         },
     },
 ]
@@ -275,7 +278,7 @@ STATICFILES_FINDERS = [
     "scenarios.loaders.StaticFinder",  # each scenario's renderer, as scenarios/<key>/...
 ]
 WHITENOISE_USE_FINDERS = True
-WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG_PAGES
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
@@ -298,7 +301,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 # --- Production hardening (DEBUG off) -------------------------------------------------------------
 # Behind a TLS proxy, uvicorn takes the scheme from X-Forwarded-Proto of TRUSTED_PROXIES only
 # (manage.py serve), so Django needs no SECURE_PROXY_SSL_HEADER, which would believe anyone.
-if not DEBUG and not EMBEDDED:
+if not DEBUG_PAGES and not EMBEDDED:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -323,7 +326,9 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # a visitor's bad request (an unknown host, any 4xx) is one line, without traceback (config.errors)
+    "filters": {"visitors_faults": {"()": "config.errors.VisitorsFaultsWithoutTraceback"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["visitors_faults"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 

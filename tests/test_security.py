@@ -1058,16 +1058,19 @@ def test_wrong_passwords_from_a_few_tablets_never_lock_the_teacher_out_of_their_
 
 
 def test_debug_is_off_when_the_app_is_reached_through_a_public_name(tmp_path):
-    """A laptop serving loopback behind a proxy (PUBLIC_BASE_URL with a public name) has DEBUG off,
-    though DEBUG=1 and HOST is loopback; on loopback alone it stays on for development."""
+    """A laptop serving loopback behind a proxy (PUBLIC_BASE_URL with a public name) has debug
+    pages off, though DEBUG=1 and HOST is loopback; on loopback alone they stay on for development,
+    for the laptop's own requests only (config.errors), and Django's own DEBUG is always off."""
     from tests.test_install import embedded_env, settings_of
 
     proxied = settings_of(
-        embedded_env(tmp_path, DEBUG="1", PUBLIC_BASE_URL="https://stormwise.school.example"), "DEBUG", "ALLOWED_HOSTS"
+        embedded_env(tmp_path, DEBUG="1", PUBLIC_BASE_URL="https://stormwise.school.example"),
+        "DEBUG_PAGES",
+        "ALLOWED_HOSTS",
     )
     assert proxied == [False, ["localhost", "127.0.0.1", "[::1]", "stormwise.school.example"]]
-    assert settings_of(embedded_env(tmp_path, DEBUG="1", ALLOWED_HOSTS="*"), "DEBUG") == [False]
-    assert settings_of(embedded_env(tmp_path, DEBUG="1"), "DEBUG") == [True]
+    assert settings_of(embedded_env(tmp_path, DEBUG="1", ALLOWED_HOSTS="*"), "DEBUG_PAGES") == [False]
+    assert settings_of(embedded_env(tmp_path, DEBUG="1"), "DEBUG_PAGES", "DEBUG") == [True, False]
 
 
 @pytest.mark.django_db
