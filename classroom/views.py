@@ -362,7 +362,9 @@ def join(request, code=""):
                 return redirect("classroom:play", session.pk)
             if request.POST.get("move") == "1":
                 participant, token = services.request_device_move(
-                    session=session, nickname=form.cleaned_data["nickname"]
+                    session=session,
+                    nickname=form.cleaned_data["nickname"],
+                    device_token=request.COOKIES.get(token_cookie(session.pk)),
                 )
             else:
                 address = request.META.get("REMOTE_ADDR", "")

@@ -375,3 +375,6 @@ JOIN_SETTLE_SECONDS = float(os.environ.get("JOIN_SETTLE_SECONDS", "5"))
 # Joins that seat a student, as (burst, then joins a second), per device and per address: a class
 # of 35 behind one school address gets in over a minute; a script's burst waits (classroom.pace).
 JOIN_PACE = {"device": (2, 1 / 30), "address": (20, 1.0)}
+# Requests to carry on as a student from another tablet, per lesson whatever the devices: at most
+# this many waiting at once, and a few, then one a minute (classroom.services.request_device_move).
+MOVE_PACE = {"waiting": 3, "burst": 3, "per_second": 1 / 60}
