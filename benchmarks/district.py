@@ -404,7 +404,9 @@ class District:
         if not shutil.which("nginx"):
             say("nginx is missing: make nginx")
             subprocess.run(["make", "-s", "nginx"], cwd=ROOT, check=True)
-        site = render_site(SITE.read_text(), [f"{self.addr[h]}:{APP_PORT}" for h in APPS], PROXY_PORT)
+        site = render_site(
+            SITE.read_text(), [f"{self.addr[h]}:{APP_PORT}" for h in APPS], PROXY_PORT, unlimited=[self.addr["root"]]
+        )
         folder = self.dir / "nginx"
         folder.mkdir(exist_ok=True)
         (folder / "stormwise.conf").write_text(site)
@@ -485,11 +487,15 @@ class District:
         raise RuntimeError(f"{what} did not come up within {timeout} s")
 
 
-def render_site(site, servers, port):
-    """The README's nginx site with this run's servers and port (the lines marked ``# hosts``)."""
+def render_site(site, servers, port, unlimited=()):
+    """The README's nginx site with this run's servers and port (the lines marked ``# hosts``), and
+    the ``unlimited`` addresses that may hold any number of connections (the harness's students
+    all come from the one address a school of a thousand would have)."""
     upstream = "".join(f"    server {server} max_fails=0;  # host\n" for server in servers)
     site = re.sub(r"(?m)^    server \S+ .*# host\n", "", site)
     site = site.replace("    # hosts\n", "    # hosts\n" + upstream)
+    marker = "    # unlimited addresses"
+    site = site.replace(marker, "".join(f"    {address} 1;\n" for address in unlimited) + marker)
     return re.sub(r"listen \d+;", f"listen {port};", site)
 
 

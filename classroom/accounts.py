@@ -40,7 +40,11 @@ LIMITS = {
     # a browser the teacher signed in from before (trusted_device): only its own misses count
     "signin-trusted": [("device", 10, 900)],
     "signup": [("address", 10, 3600), ("account", 3, 3600)],
-    "reset": [("address", 10, 3600), ("account", 3, 3600)],
+    # Anyone can type a teacher's address (a demo account's is public): reset e-mails are counted
+    # per address and per account from one address, and all of them together per account only
+    # up to a ceiling against mail floods; a browser the teacher signed in from has its own.
+    "reset": [("address", 10, 3600), ("pair", 3, 3600), ("account", 10, 3600)],
+    "reset-trusted": [("device", 3, 3600)],
 }
 SEEN_BUCKET_SECONDS = 300
 
@@ -123,6 +127,16 @@ def signin_limits(request, account: str) -> tuple[str, str]:
     if device:
         return "signin-trusted", device
     return "signin", client_address(request) if request is not None else ""
+
+
+def reset_limits(request, account: str) -> tuple[str, str]:
+    """The limits a password reset for ``account`` from this request counts against, as (action,
+    what stands for the address): a trusted browser's own, so requests from anywhere else never
+    use up the reset e-mails the teacher's own browser may ask for; or the address's."""
+    device = _trusted_id(request, account)
+    if device:
+        return "reset-trusted", device
+    return "reset", client_address(request)
 
 
 def _counters(action, address, account):

@@ -143,7 +143,7 @@ def dashboard(
 
     for p in participants:
         if p.move_token_hash:
-            alerts.append({"kind": "claim", "who": p.nickname, "participant": p.pk, "online": p.connected > 0})
+            alerts.append({"kind": "claim", "who": p.nickname, "participant": p.pk, "online": p.shown_online(now)})
         if p.asked_teacher_at:
             alerts.append(
                 {"kind": "asking", "who": p.nickname, "participant": p.pk, "since": p.asked_teacher_at.isoformat()}

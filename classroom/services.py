@@ -663,21 +663,29 @@ def end_finished_sessions() -> int:
 # --- Seats and devices ------------------------------------------------------------------------------
 
 
-def request_device_move(*, session: Session, nickname: str) -> tuple[Participant, str]:
+def request_device_move(*, session: Session, nickname: str, device_token: str | None = None) -> tuple[Participant, str]:
     """A student whose tablet broke asks to carry on from this device: the new device's token
     waits for approval (nobody can take a seat just by typing a name). While the first tablet
     is online it must allow the move itself (``device_answers_move``); otherwise the teacher
     approves (``approve_device_move``). A waiting request is never replaced by another, and none
-    is taken while joining is locked."""
+    is taken while joining is locked.
+
+    Each request puts "another tablet asks to carry on as you" on a classmate's screen, so they
+    come at a class's pace, not a script's: a device (``device_token``, the token its cookie
+    holds for the session) waits for one move at a time, a lesson has at most
+    ``settings.MOVE_PACE["waiting"]`` waiting at once, and takes a few, then one a minute
+    (``settings.MOVE_PACE["burst"]``, ``["per_second"]``), whatever the devices' cookies."""
     if session.joining_locked:
         raise JoinError(
             _("Your teacher has closed this lesson to new students. Ask your teacher to open it."),
             code="joining_locked",
         )
     key = nicknames.same_key(nicknames.clean(nickname))
-    participant = next((p for p in session.participants.all() if nicknames.same_key(p.nickname) == key), None)
+    participants = list(session.participants.all())
+    participant = next((p for p in participants if nicknames.same_key(p.nickname) == key), None)
     if participant is None:
         raise JoinError(_("Nobody in this lesson uses that nickname."), code="unknown_nickname")
+    _check_move_pace(session, participants, device_token)
     token = secrets.token_urlsafe(24)
     claimed = Participant.objects.filter(pk=participant.pk, move_token_hash="").update(
         move_token_hash=hash_token(token)
@@ -689,6 +697,21 @@ def request_device_move(*, session: Session, nickname: str) -> tuple[Participant
     participant.move_token_hash = hash_token(token)
     notify_session(session)
     return participant, token
+
+
+def _check_move_pace(session: Session, participants: list[Participant], device_token: str | None) -> None:
+    pace = settings.MOVE_PACE
+    if device_token and any(p.move_token_hash == hash_token(device_token) for p in participants):
+        raise JoinError(
+            _("This tablet is already waiting to carry on as a student. Ask your teacher."), code="move_pace"
+        )
+    if sum(1 for p in participants if p.move_token_hash) >= pace["waiting"] or not ratelimit.hit(
+        f"moves:{session.pk}", *ratelimit.per_second(pace["burst"], pace["per_second"])
+    ):
+        raise JoinError(
+            _("Other tablets are waiting to carry on as students of this lesson. Ask your teacher."),
+            code="move_pace",
+        )
 
 
 def participant_waiting_to_move(session: Session, token: str | None) -> Participant | None:
@@ -713,7 +736,7 @@ def approve_device_move(*, participant: Participant, seen_both=False) -> None:
     allows it there, unless the teacher has both tablets in front of them (``seen_both``)."""
     if not participant.move_token_hash:
         return
-    if participant.connected and not seen_both:
+    if participant.shown_online(timezone.now()) and not seen_both:
         raise JoinError(
             _(
                 "%(name)s's first tablet is still online: they can allow the move on it. "

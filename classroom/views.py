@@ -104,16 +104,18 @@ class ThrottledLoginView(auth_views.LoginView):
 
 
 class ThrottledPasswordResetView(auth_views.PasswordResetView):
-    """Password reset e-mails, limited per address and per account (classroom.accounts)."""
+    """Password reset e-mails, limited per address and per account, and apart for the teacher's
+    own browser (classroom.accounts)."""
 
     form_class = accounts.PasswordResetForm
 
     def post(self, request, *args, **kwargs):
-        address, email = accounts.client_address(request), request.POST.get("email", "")
-        wait = accounts.seconds_to_wait("reset", address=address, account=email)
+        email = request.POST.get("email", "")
+        action, address = accounts.reset_limits(request, email)
+        wait = accounts.seconds_to_wait(action, address=address, account=email)
         if wait:
             return _too_many(request, wait)
-        accounts.count_attempt("reset", address=address, account=email)
+        accounts.count_attempt(action, address=address, account=email)
         return super().post(request, *args, **kwargs)
 
 
@@ -362,7 +364,9 @@ def join(request, code=""):
                 return redirect("classroom:play", session.pk)
             if request.POST.get("move") == "1":
                 participant, token = services.request_device_move(
-                    session=session, nickname=form.cleaned_data["nickname"]
+                    session=session,
+                    nickname=form.cleaned_data["nickname"],
+                    device_token=request.COOKIES.get(token_cookie(session.pk)),
                 )
             else:
                 pace = {"device_hash": guesses.device_hash(device), "address": request.META.get("REMOTE_ADDR", "")}

@@ -89,8 +89,11 @@ async def _check_channel_layer():
 
     layer = get_channel_layer()
     channel = await layer.new_channel()
-    await layer.send(channel, {"type": "health.ping"})
-    await layer.receive(channel)
+    try:
+        await layer.send(channel, {"type": "health.ping"})
+        await layer.receive(channel)
+    finally:
+        await layer.discard_channel(channel)  # one round's channel, not the process's for good
     return type(layer).__name__
 
 

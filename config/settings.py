@@ -61,9 +61,11 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or install.allowed_hosts(
     HOST, urlparse(PUBLIC_BASE_URL).hostname if os.environ.get("PUBLIC_BASE_URL") else None
 )
 # Django's debug pages show settings, paths and local variables: never to another machine, so
-# DEBUG is off unless every name this server answers to is loopback (a proxy's public name, a
-# LAN address or "*" turns it off).
-DEBUG = env_bool("DEBUG", EMBEDDED) and LOOPBACK_ONLY and all(install.is_loopback(h) for h in ALLOWED_HOSTS)
+# they are off unless every name this server answers to is loopback (a proxy's public name, a
+# LAN address or "*" turns them off), and even then shown only to this machine's own requests
+# (config.errors): Django's own DEBUG, which would show them to every request, stays off.
+DEBUG_PAGES = env_bool("DEBUG", EMBEDDED) and LOOPBACK_ONLY and all(install.is_loopback(h) for h in ALLOWED_HOSTS)
+DEBUG = False
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # Addresses of reverse proxies whose X-Forwarded-For/-Proto headers uvicorn believes; from any
 # other address the headers are ignored, so a request cannot choose its own address or scheme.
@@ -131,6 +133,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
             ],
+            "debug": DEBUG_PAGES,  # where in a template an error was, on a debug page
         },
     },
 ]
@@ -219,8 +222,10 @@ AUTHENTICATION_BACKENDS = ["classroom.accounts.NoPublishedPasswordBackend"]
 # classroom.accounts.KeepSignedInMiddleware pushes the expiry on while they work.
 SESSION_COOKIE_AGE = int(float(os.environ.get("TEACHER_IDLE_HOURS", "8")) * 3600)
 # Who may create a teacher account: "open", "closed", or the e-mail domains allowed
-# ("school.example,district.example"). A laptop in a classroom has its one teacher.
-TEACHER_SIGNUP = os.environ.get("TEACHER_SIGNUP", "closed" if EMBEDDED else "open").strip().lower()
+# ("school.example,district.example"). Closed unless the install opens it: a laptop in a
+# classroom has its one teacher, and a district opens it to its own domains (an open sign-up
+# lets any student make themselves a teacher).
+TEACHER_SIGNUP = os.environ.get("TEACHER_SIGNUP", "closed").strip().lower()
 # Sign-up and password reset links go out by e-mail; the embedded mode prints them in the terminal.
 EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND",
@@ -273,7 +278,7 @@ STATICFILES_FINDERS = [
     "scenarios.loaders.StaticFinder",  # each scenario's renderer, as scenarios/<key>/...
 ]
 WHITENOISE_USE_FINDERS = True
-WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG_PAGES
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
@@ -296,7 +301,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 # --- Production hardening (DEBUG off) -------------------------------------------------------------
 # Behind a TLS proxy, uvicorn takes the scheme from X-Forwarded-Proto of TRUSTED_PROXIES only
 # (manage.py serve), so Django needs no SECURE_PROXY_SSL_HEADER, which would believe anyone.
-if not DEBUG and not EMBEDDED:
+if not DEBUG_PAGES and not EMBEDDED:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -323,7 +328,9 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # a visitor's bad request (an unknown host, any 4xx) is one line, without traceback (config.errors)
+    "filters": {"visitors_faults": {"()": "config.errors.VisitorsFaultsWithoutTraceback"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["visitors_faults"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
@@ -378,3 +385,6 @@ JOIN_CROWDED_LOOKUPS = (5, 2.0)
 # Joins that seat a student, as (burst, then joins a second), per device and per address: a class
 # of 35 behind one school address gets in over a minute; a script's burst waits (classroom.pace).
 JOIN_PACE = {"device": (2, 1 / 30), "address": (20, 1.0)}
+# Requests to carry on as a student from another tablet, per lesson whatever the devices: at most
+# this many waiting at once, and a few, then one a minute (classroom.services.request_device_move).
+MOVE_PACE = {"waiting": 3, "burst": 3, "per_second": 1 / 60}

@@ -36,6 +36,7 @@ BOT_STEP_SECONDS = 0.05
 # keeps the last run's for their window.
 CACHES["default"]["KEY_PREFIX"] = os.environ.setdefault("TEST_CACHE_PREFIX", "test-" + secrets.token_hex(4))  # noqa: F405
 RATE_LIMIT_PREFIX = "limits-" + CACHES["default"]["KEY_PREFIX"]  # noqa: F405
+TEACHER_SIGNUP = "open"  # the suite signs teachers up; the closed default: tests/test_install.py
 STORMWISE_SCENARIOS = [*STORMWISE_SCENARIOS, "tests.shelter_race"]  # noqa: F405 - a fixture scenario
 # Each transactional test's flush deletes rows instead of truncating tables (tests/db/postgresql).
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405

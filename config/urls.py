@@ -5,6 +5,10 @@ from django.views.i18n import JavaScriptCatalog
 from classroom import views as classroom_views
 from config.health import healthz
 
+handler400 = "config.errors.bad_request"
+handler404 = "config.errors.page_not_found"
+handler500 = "config.errors.server_error"
+
 urlpatterns = [
     path("accounts/signup/", classroom_views.signup, name="signup"),
     path("accounts/signup/<uidb64>/<token>/", classroom_views.SignUpConfirmView.as_view(), name="signup_confirm"),

@@ -4,6 +4,7 @@ the lesson their device joined (its cookie), or their plan through their signed 
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import BadRequest
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -49,10 +50,21 @@ def guide(request, scenario):
     )
 
 
+def _session_param(request) -> int | None:
+    """The session id of ``?session=``, if given: a bad one (``²``, a number past any id) is a
+    bad request, not a server error."""
+    raw = request.GET.get("session", "")
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
+        raise BadRequest("session is not a session id")
+    return int(raw)
+
+
 def _chosen_session(request) -> Session | None:
     """The teacher's own session named by ``?session=`` (its region sets the paper), if any."""
-    raw = request.GET.get("session", "")
-    return Session.objects.filter(pk=int(raw), teacher=request.user).first() if raw.isdigit() else None
+    pk = _session_param(request)
+    return Session.objects.filter(pk=pk, teacher=request.user).first() if pk is not None else None
 
 
 @login_required
@@ -93,11 +105,10 @@ def how_to_play(request, scenario):
     """The scenario's one-minute "how to play" card, for a tablet (``?session=<id>`` adds the way
     back to that lesson's game). Open to anyone: it holds the rules, nothing of a class."""
     scenario = _scenario(scenario)
-    raw = request.GET.get("session", "")
     return render(
         request,
         "lessons/how_to_play.html",
-        {"scenario": scenario, "card": _card(scenario), "session_pk": int(raw) if raw.isdigit() else None},
+        {"scenario": scenario, "card": _card(scenario), "session_pk": _session_param(request)},
     )
 
 
@@ -168,7 +179,7 @@ def kit_command(request, pk, command):
             raw_id = request.POST.get("item")
             knowledge.save_item(
                 session=session,
-                item_id=int(raw_id) if raw_id and raw_id.isdigit() else None,
+                item_id=int(raw_id) if raw_id and raw_id.isascii() and raw_id.isdigit() else None,
                 question=request.POST.get("question", ""),
                 choices=request.POST.getlist("choice")[:4],
                 answer=request.POST.get("answer"),

@@ -44,6 +44,34 @@ def test_healthz_reports_real_services(asgi_server, celery_worker):
     assert "1 worker(s) answered" in report["tasks"]["detail"]
 
 
+def test_health_rounds_leave_no_channel_subscribed(asgi_server):
+    """Each round of checks asks the channel layer to carry one message to a channel of its own;
+    once the round is over, Redis no longer counts that channel among the process's (a poller
+    every few seconds would otherwise add thousands a day, for good)."""
+    from django.conf import settings
+    from django.test import Client
+
+    from classroom.models import Teacher
+
+    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
+    redis_client = redis.Redis.from_url(settings.REDIS_URL)
+
+    def subscribed():
+        return len(redis_client.pubsub_channels(f"{prefix}specific.*"))
+
+    teacher = Teacher.objects.create_user(email="staff@school.test", is_staff=True)
+    browser = Client()
+    browser.force_login(teacher)
+    before = subscribed()
+    for _ in range(5):  # staff get a fresh round each time
+        status, report = _healthz(asgi_server, f"sessionid={browser.cookies['sessionid'].value}")
+        assert status == 200 and report["channel_layer"]["ok"], report
+    deadline = time.monotonic() + 10  # a channel is let go of without waiting for Redis to confirm
+    while subscribed() > before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert subscribed() <= before
+
+
 def test_anonymous_health_answers_still_keep_the_hosts_rule(asgi_server, settings):
     """Once a round is held, anonymous callers are answered before Django, but a host the
     install does not serve is still refused, and HEAD answers without a body."""

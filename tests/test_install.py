@@ -133,6 +133,22 @@ def test_real_services_refuse_a_published_or_short_secret_key(key):
     assert "Set SECRET_KEY" in result.stderr
 
 
+def test_teacher_sign_up_is_closed_unless_the_install_opens_it(tmp_path):
+    """Neither a classroom laptop nor a server on real services lets anyone make a teacher account
+    until the install names who may (``TEACHER_SIGNUP``)."""
+    import secrets
+
+    real = embedded_env(
+        tmp_path,
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres",
+        REDIS_URL="redis://127.0.0.1:6379/0",
+        SECRET_KEY=secrets.token_urlsafe(48),
+    )
+    assert settings_of(embedded_env(tmp_path), "TEACHER_SIGNUP") == ["closed"]
+    assert settings_of(real, "TEACHER_SIGNUP") == ["closed"]
+    assert settings_of({**real, "TEACHER_SIGNUP": "School.example"}, "TEACHER_SIGNUP") == ["school.example"]
+
+
 def test_a_report_link_needs_the_participants_own_secret(db):
     """Signing ids is not enough to open a child's report: the link carries a random secret of
     the participant's own, and links made from ids alone are refused."""
@@ -157,11 +173,11 @@ def test_a_report_link_needs_the_participants_own_secret(db):
 
 
 def test_debug_is_off_and_hosts_are_named_when_serving_beyond_loopback(tmp_path):
-    loopback = settings_of(embedded_env(tmp_path, HOST="127.0.0.1"), "DEBUG", "ALLOWED_HOSTS")
+    loopback = settings_of(embedded_env(tmp_path, HOST="127.0.0.1"), "DEBUG_PAGES", "ALLOWED_HOSTS")
     assert loopback == [True, ["localhost", "127.0.0.1", "[::1]"]]
     lan = install.lan_address()
     network = settings_of(
-        embedded_env(tmp_path, HOST="0.0.0.0", DEBUG="1"), "DEBUG", "ALLOWED_HOSTS", "PUBLIC_BASE_URL"
+        embedded_env(tmp_path, HOST="0.0.0.0", DEBUG="1"), "DEBUG_PAGES", "ALLOWED_HOSTS", "PUBLIC_BASE_URL"
     )
     assert network == [False, list(dict.fromkeys(["localhost", "127.0.0.1", "[::1]", lan])), f"http://{lan}:8000"]
     proxied = settings_of(
@@ -446,3 +462,70 @@ def test_serve_refuses_the_network_while_a_published_password_is_in_use(tmp_path
     assert new not in install.KNOWN_PASSWORDS and len(new) == 14
     again = manage(tmp_path, "teacher_password")
     assert re.search(r"new password: (\S+)", again.stdout).group(1) != new
+
+
+# --- The default `make run`, behind a proxy on the same machine ----------------------------------------
+
+
+@pytest.fixture
+def loopback_server(tmp_path):
+    """The default `make run`: embedded mode on loopback, with the developer's debug pages on.
+    Yields its address and a function that reads what it has logged."""
+    result = manage(tmp_path, "migrate", "--noinput", "-v", "0")
+    assert result.returncode == 0, result.stderr
+    port, log = free_port(), tmp_path / "serve.log"
+    with open(log, "wb") as out:
+        server = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT,
+            env=embedded_env(tmp_path),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+    yield f"http://127.0.0.1:{port}", lambda: log.read_text(errors="replace")
+    server.terminate()
+    server.wait(timeout=20)
+
+
+def test_a_loopback_server_behind_a_proxy_shows_debug_pages_to_its_own_machine_only(loopback_server):
+    """A proxy on the laptop passes on the public Host, or a student's "Host: localhost", from
+    loopback: neither gets a debug page (settings, URL patterns), only the short pages; a request
+    for an unknown host is logged as one line, without a traceback; a malformed ``?session=`` is a
+    bad request, not a server error. A browser on the laptop itself still gets the debug page."""
+    base, log = loopback_server
+    visitor = Visitor(base)
+    forwarded = {"X-Forwarded-For": "203.0.113.7"}
+    for _ in range(3):
+        status, _headers, body = visitor.request("/join", headers={"Host": "stormwise.school.example"})
+        assert status == 400 and "Something was wrong with that request" in body
+        assert not any(sign in body for sign in DEBUG_SIGNS), body[:500]
+    status, _headers, body = visitor.request("/no/such/page", headers={"Host": "localhost", **forwarded})
+    assert status == 404 and "Page not found" in body
+    assert not any(sign in body for sign in DEBUG_SIGNS), body[:500]
+    status, _headers, body = visitor.request(
+        "/lessons/tornado_alert/how-to-play?session=%C2%B2", headers={"Host": "localhost", **forwarded}
+    )
+    assert status == 400 and "Something was wrong with that request" in body, body[:500]
+    status, _headers, body = visitor.request("/no/such/page", headers={"Host": "localhost"})
+    assert status == 404 and "URLconf" in body  # the developer's own browser
+
+    logged = log()
+    assert logged.count("Invalid HTTP_HOST header") == 3, logged
+    assert "Traceback" not in logged, logged
+
+
+def test_a_malformed_session_in_a_how_to_play_link_is_a_bad_request(client):
+    """``?session=`` holding no session id (a superscript digit, a number past any id) is a
+    clear bad request, and the card is still there without it."""
+    for raw in ("%C2%B2", "9" * 40):
+        response = client.get(f"/lessons/tornado_alert/how-to-play?session={raw}")
+        assert response.status_code == 400 and "Something was wrong with that request" in response.content.decode()
+    assert client.get("/lessons/tornado_alert/how-to-play").status_code == 200

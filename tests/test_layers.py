@@ -69,6 +69,39 @@ def test_a_layer_that_loses_redis_fails_fast_and_listens_again_once_redis_is_bac
     assert async_to_sync(run)() == 3
 
 
+def test_a_message_that_is_not_the_layers_is_dropped_and_the_table_still_hears_its_moves(caplog):
+    """Whoever can publish on the Redis may send a group or a socket's channel something that is
+    not a channel layer message (a list, a number, a dict without a type). It is dropped and
+    logged; the listening connection stays, and the move published just after reaches the
+    socket, as the first message it receives."""
+    import logging
+
+    import msgpack
+    import redis
+
+    layer = RedisPubSubChannelLayer(hosts=[settings.REDIS_URL], prefix="stray")
+    publisher = redis.Redis.from_url(settings.REDIS_URL)
+
+    async def run():
+        channel = await layer.new_channel()
+        await layer.group_add("table", channel)
+        listening = layer._get_layer().listener.conn
+        for stray in ([1, 2], 7, {"version": 1}):
+            pipe = publisher.pipeline(transaction=False)
+            pipe.publish("stray__group__table", msgpack.packb(stray))
+            pipe.publish(channel, msgpack.packb(stray))
+            pipe.publish("stray__group__table", msgpack.packb({"type": "game.views", "version": 2}))
+            pipe.execute()
+            assert await asyncio.wait_for(layer.receive(channel), timeout=5) == {"type": "game.views", "version": 2}
+        assert layer._get_layer().listener.conn is listening and listening.open
+        await layer.group_discard("table", channel)
+        await layer.flush()
+
+    with caplog.at_level(logging.WARNING, logger="classroom.fast.redis_layer"):
+        async_to_sync(run)()
+    assert sum("not a channel layer message" in record.getMessage() for record in caplog.records) == 6
+
+
 def test_the_embedded_layer_delivers_to_every_member_and_still_forgets_the_gone():
     """The embedded server's in-memory layer (classroom.fast.memory_layer): a group message
     reaches each member once, in order; a member whose messages were never read is dropped from

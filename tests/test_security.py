@@ -1058,16 +1058,19 @@ def test_wrong_passwords_from_a_few_tablets_never_lock_the_teacher_out_of_their_
 
 
 def test_debug_is_off_when_the_app_is_reached_through_a_public_name(tmp_path):
-    """A laptop serving loopback behind a proxy (PUBLIC_BASE_URL with a public name) has DEBUG off,
-    though DEBUG=1 and HOST is loopback; on loopback alone it stays on for development."""
+    """A laptop serving loopback behind a proxy (PUBLIC_BASE_URL with a public name) has debug
+    pages off, though DEBUG=1 and HOST is loopback; on loopback alone they stay on for development,
+    for the laptop's own requests only (config.errors), and Django's own DEBUG is always off."""
     from tests.test_install import embedded_env, settings_of
 
     proxied = settings_of(
-        embedded_env(tmp_path, DEBUG="1", PUBLIC_BASE_URL="https://stormwise.school.example"), "DEBUG", "ALLOWED_HOSTS"
+        embedded_env(tmp_path, DEBUG="1", PUBLIC_BASE_URL="https://stormwise.school.example"),
+        "DEBUG_PAGES",
+        "ALLOWED_HOSTS",
     )
     assert proxied == [False, ["localhost", "127.0.0.1", "[::1]", "stormwise.school.example"]]
-    assert settings_of(embedded_env(tmp_path, DEBUG="1", ALLOWED_HOSTS="*"), "DEBUG") == [False]
-    assert settings_of(embedded_env(tmp_path, DEBUG="1"), "DEBUG") == [True]
+    assert settings_of(embedded_env(tmp_path, DEBUG="1", ALLOWED_HOSTS="*"), "DEBUG_PAGES") == [False]
+    assert settings_of(embedded_env(tmp_path, DEBUG="1"), "DEBUG_PAGES", "DEBUG") == [True, False]
 
 
 @pytest.mark.django_db
@@ -1149,6 +1152,65 @@ def test_while_the_first_tablet_is_online_the_student_allows_the_move_on_it():
         HTTP_ACCEPT="application/json",
     )
     assert seen.json()["ok"] and services.participant_for_token(session, old_token) is None
+
+
+@pytest.mark.django_db
+def test_a_student_on_the_http_fallback_is_online_for_a_move_as_on_the_roster():
+    """A tablet on the HTTP fallback (no socket) is online on the teacher's roster, and so it is
+    for a move: the "wants to move" alert says so, and the teacher's plain approval does not hand
+    her seat to the other device; her own tablet is asked."""
+    from django.utils import timezone
+
+    from classroom import selectors, services
+    from classroom.models import Participant, Session
+
+    session, devices = started_session(students=2)
+    ana, old_token = devices[0]
+    own = Client()
+    own.cookies[token_cookie(session.pk)] = old_token
+    own.get(f"/play/{session.pk}/poll?since=")  # her tablet polls: no socket open
+    ana = Participant.objects.get(pk=ana.pk)
+    assert ana.connected == 0 and ana.shown_online(timezone.now())
+    assert _ask_to_move(Client(), session, ana.nickname).status_code == 302
+
+    board = selectors.dashboard(Session.objects.get(pk=session.pk))
+    [claim] = [alert for alert in board["alerts"] if alert["kind"] == "claim"]
+    roster = [seat for table in board["tables"] for seat in table["seats"] if seat["participant"] == ana.pk]
+    assert claim["online"] is True and all(seat["online"] for seat in roster)
+    teacher = Client()
+    teacher.force_login(session.teacher)
+    refused = teacher.post(
+        f"/sessions/{session.pk}/do/approve-move", {"participant": ana.pk}, HTTP_ACCEPT="application/json"
+    )
+    assert refused.status_code == 400 and "still online" in refused.json()["message"]
+    assert services.participant_for_token(session, old_token) is not None
+    assert own.get(f"/play/{session.pk}/poll?since=").json()["lobby"]["move_asked"] is True
+
+
+@pytest.mark.django_db
+def test_one_device_cannot_put_move_requests_on_every_tablet():
+    """A device waits to carry on as one student at a time, and however many fresh cookies a
+    script uses, only a few tablets of the class are asked "another tablet asks to carry on as
+    you" at once, and then one a minute."""
+    from classroom.models import Participant
+
+    session, devices = started_session(students=8)
+    names = [participant.nickname for participant, _token in devices]
+    device = Client()
+    assert _ask_to_move(device, session, names[0]).status_code == 302
+    again = _ask_to_move(device, session, names[1])
+    assert again.status_code == 200 and "already waiting" in again.content.decode()
+    for name in names[1:]:  # a script with a fresh cookie each time
+        _ask_to_move(Client(), session, name)
+    asked = Participant.objects.filter(session=session).exclude(move_token_hash="")
+    assert asked.count() == settings.MOVE_PACE["waiting"]
+
+    Participant.objects.filter(session=session).update(move_token_hash="")  # the tablets refuse
+    for name in names:
+        _ask_to_move(Client(), session, name)
+    assert asked.count() == 0  # the lesson's few were used: the next comes a minute later
+    refused = _ask_to_move(Client(), session, names[0])
+    assert "Other tablets are waiting" in refused.content.decode()
 
 
 # --- No device sends what its screen does not offer ------------------------------------------------

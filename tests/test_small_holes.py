@@ -419,3 +419,36 @@ def test_a_password_reset_answers_as_fast_for_an_account_as_for_none(settings):
         accounts.mail_sent(timeout=30)
     finally:
         smtp.close()
+
+
+def test_the_shipped_proxy_holds_each_address_to_a_number_of_connections(tmp_path):
+    """The nginx site a district installs (scripts/district/nginx-site.conf) limits how many
+    sockets and how many HTTP requests one address holds at once, each in a zone of its own keyed
+    by the client's address, and nginx accepts the site as shipped."""
+    import re
+    import shutil
+
+    site = (ROOT / "scripts" / "district" / "nginx-site.conf").read_text()
+    zones = {zone: key for key, zone in re.findall(r"(?m)^limit_conn_zone \$(\w+) zone=(\w+):\d+m;$", site)}
+    locations = dict(re.findall(r"(?ms)^    location (\S+) \{\n(.*?)^    \}", site))
+    limited = {}
+    for path in ("/ws/", "/"):
+        [(zone, most)] = re.findall(r"(?m)^\s*limit_conn (\w+) (\d+);", locations[path])
+        limited[path] = zone
+        assert 35 <= int(most) <= 400  # a class behind one address gets in; a script's hundreds do not
+        assert re.search(rf"(?m)^map \S+ \${zones[zone]} \{{[^}}]*default \$binary_remote_addr;", site)
+    assert limited["/ws/"] != limited["/"]
+    assert re.search(r"(?m)^    limit_conn_status 429;", site)
+
+    if not shutil.which("nginx"):
+        subprocess.run(["make", "-s", "nginx"], cwd=ROOT, check=True)
+    (tmp_path / "stormwise.conf").write_text(site)
+    (tmp_path / "nginx.conf").write_text(
+        f"pid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'} warn;\nevents {{}}\n"
+        f"http {{\n  access_log off;\n  client_body_temp_path {tmp_path};\n  proxy_temp_path {tmp_path};\n"
+        f"  include {tmp_path / 'stormwise.conf'};\n}}\n"
+    )
+    checked = subprocess.run(
+        ["nginx", "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")], capture_output=True, text=True
+    )
+    assert checked.returncode == 0, checked.stderr

@@ -263,6 +263,11 @@ class _LoopLayer:
         except Exception:  # noqa: BLE001 - not one of ours: nothing to deliver
             logger.warning("Dropped a message on %s that is not msgpack", name)
             return
+        if type(message) is not dict or type(message.get("type")) is not str:
+            # Anyone who can publish on this Redis could send one; raised here, it would drop the
+            # listening connection, and handed on, it would end the socket that received it.
+            logger.warning("Dropped a message on %s that is not a channel layer message", name)
+            return
         if queue is not None:
             queue.put_nowait(message)
             return
@@ -290,6 +295,10 @@ class _LoopLayer:
             if self.channels.pop(channel, None) is not None:
                 self.listener.unsubscribe(channel)
             raise
+
+    def discard_channel(self, channel: str) -> None:
+        if self.channels.pop(channel, None) is not None:
+            self.listener.unsubscribe(channel)
 
     async def group_add(self, group: str, channel: str) -> None:
         if channel not in self.channels:
@@ -366,6 +375,12 @@ class RedisPubSubChannelLayer:
 
     async def receive(self, channel: str) -> dict:
         return await self._get_layer().receive(channel)
+
+    async def discard_channel(self, channel: str) -> None:
+        """Let go of ``channel`` (from ``new_channel``) that nothing will receive on again. A
+        consumer's channel is let go of as its consumer goes; a channel used for one message
+        (``config.health``) would otherwise stay subscribed for the life of the process."""
+        self._get_layer().discard_channel(channel)
 
     async def group_add(self, group: str, channel: str) -> None:
         await self._get_layer().group_add(group, channel)

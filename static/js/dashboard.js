@@ -13,6 +13,8 @@ const T = {
   unapprovedStart: (n) => fmt(ngettext("%(n)s nickname is still waiting for your approval. Until you approve it, the projector shows its table and seat instead.",
     "%(n)s nicknames are still waiting for your approval. Until you approve them, the projector shows their table and seat instead.", n), { n }),
   approveAllStart: gettext("Approve all and start"), startAnyway: gettext("Start anyway"), backToList: gettext("Back to the list"), removeConfirm: (n) => fmt(gettext("Remove %(n)s from this lesson?"), { n }),
+  ban: gettext("Turn tablet away"),
+  banConfirm: (n) => fmt(gettext("Take %(n)s out and turn their tablet away for the rest of the lesson? A tablet whose browser data is cleared can join again as someone new: lock joining to keep everyone new out."), { n }),
   moveTo: gettext("Move to table"), table: (n) => fmt(gettext("Table %(n)s"), { n }), seat: (n) => fmt(gettext("Seat %(n)s"), { n }),
   start: gettext("Start the game"), pause: gettext("Pause"), resume: gettext("Resume"), park: gettext("Park until next lesson"),
   finish: gettext("Finish with bots"), endNow: gettext("End now"),
@@ -140,6 +142,7 @@ function roster() {
           if (name) command("rename", {participant: p.id, nickname: name});
         }}, T.rename),
         button(T.remove, "remove", {participant: p.id}, {class: "danger", aria: `${T.remove}: ${p.name}`, confirm: T.removeConfirm(p.name)}),
+        button(T.ban, "ban", {participant: p.id}, {class: "danger", aria: `${T.ban}: ${p.name}`, confirm: T.banConfirm(p.name)}),
         data.status === "lobby" ? el("span", {class: "move-to"}, select, move) : null)));
   }
   return list;

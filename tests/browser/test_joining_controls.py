@@ -50,3 +50,41 @@ def test_a_teacher_sets_the_cap_and_locks_joining(page):
     expect(student.get_by_text("Your teacher has closed this lesson to new students.")).to_be_visible()
     shoot(student, "join_locked")
     tablet.close()
+
+
+def test_a_teacher_turns_a_tablet_away_knowing_it_is_the_tablets_cookie(page):
+    """Where the teacher turns a student's tablet away, the page says that a tablet whose browser
+    data is cleared can join again, and to lock joining; once locked, nobody new joins, whatever
+    the tablet's cookies say, and the tablet turned away is not let back in either."""
+    from django.test import Client
+
+    from classroom.models import Participant, Session
+
+    teacher = in_thread(make_teacher)
+    page.goto("/accounts/login/")
+    page.get_by_label("E-mail address").fill(teacher.email)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.goto("/sessions/new/")
+    page.get_by_role("button", name="Create session").click()
+    session_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    session = in_thread(Session.objects.get, pk=session_id)
+    rude = Client(REMOTE_ADDR="10.20.0.1")
+    join = {"code": session.join_code, "nickname": "Rude", "players": 1}
+    assert in_thread(rude.post, "/join", join).status_code == 302
+    page.reload()
+
+    page.get_by_role("button", name="Turn tablet away: Rude").click()
+    question = page.get_by_role("alertdialog")
+    expect(question).to_contain_text("whose browser data is cleared can join again")
+    expect(question).to_contain_text("lock joining")
+    question.get_by_role("button", name="Turn tablet away").click()
+    expect(page.get_by_role("button", name="Turn tablet away: Rude")).to_have_count(0)
+    assert not in_thread(Participant.objects.filter(session=session).exists)
+
+    page.get_by_role("button", name="Lock joining").click()
+    expect(page.get_by_text("Joining is locked: nobody new can join.")).to_be_visible()
+    for tablet in (rude, Client(REMOTE_ADDR="10.20.0.1")):  # its own cookie, and cleared cookies
+        refused = in_thread(tablet.post, "/join", {**join, "nickname": "Polite"})
+        assert refused.status_code == 200 and "closed this lesson" in refused.content.decode()
+    assert not in_thread(Participant.objects.filter(session=session).exists)

@@ -222,6 +222,27 @@ def test_password_reset_and_sign_up_e_mails_are_limited(cache_kind):
     assert len(outbox()) == 6
 
 
+def test_nobody_else_can_use_up_a_teachers_password_resets(cache_kind):
+    """A student who knows the teacher's address (the demo account's is public) asks for resets
+    until refused; the teacher still gets one from the browser they signed in on, even at the
+    same school address, and from home, where the student's requests did not count."""
+    from classroom import accounts
+
+    teacher = make_teacher(email="demo@school.test")
+    student = Client(REMOTE_ADDR=f"10.11.{len(cache_kind)}.1")
+    for _ in range(3):
+        assert student.post(reverse("password_reset"), {"email": "demo@school.test"}).status_code == 302
+    assert student.post(reverse("password_reset"), {"email": "demo@school.test"}).status_code == 429
+    assert len(outbox()) == 3
+
+    own_laptop = Client(REMOTE_ADDR=f"10.11.{len(cache_kind)}.1")
+    own_laptop.cookies[accounts.TRUSTED_COOKIE] = accounts.trusted_device(teacher.email)
+    assert own_laptop.post(reverse("password_reset"), {"email": "demo@school.test"}).status_code == 302
+    home = Client(REMOTE_ADDR=f"10.12.{len(cache_kind)}.1")
+    assert home.post(reverse("password_reset"), {"email": "demo@school.test"}).status_code == 302
+    assert len(outbox()) == 5
+
+
 # --- Idle sessions ---------------------------------------------------------------------------------
 
 

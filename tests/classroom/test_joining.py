@@ -199,6 +199,14 @@ def test_a_seat_moves_to_a_new_tablet_only_with_the_teachers_approval():
     assert "Your teacher will approve moving your seat" in waiting.content.decode()
     assert services.participant_for_token(session, old_token) == ana
 
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from classroom.models import Participant
+
+    # her old tablet broke: not heard from since it joined, a minute ago
+    Participant.objects.filter(pk=ana.pk).update(last_seen_at=timezone.now() - timedelta(minutes=1))
     ana.refresh_from_db()
     services.approve_device_move(participant=ana)
     assert services.participant_for_token(session, old_token) is None
