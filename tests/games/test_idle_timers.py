@@ -29,6 +29,28 @@ def test_a_students_clock_runs_from_the_first_turn_and_a_bots_at_once():
     assert {"1", "2"} <= set(game.timers)
 
 
+def play_with_seat_1_idle(session, max_steps=500) -> Game:
+    """Seat 0 of the session's one table plays (the policy bot's choices, as a student's taps);
+    seat 1's student never taps: whenever only seat 1 may act, the deadline sweep runs at the
+    game's next deadline, as the deadline loop would once that time came. Returns the game as
+    it stands when it finished or when no deadline was left."""
+    table = session.tables.get()
+    engine = ENGINES[session.scenario]
+    policy = registry.get(session.scenario).bots[registry.get(session.scenario).policy_bot]
+    game = Game.objects.get(pk=table.game_id)
+    for _ in range(max_steps):
+        if game.status == Game.Status.FINISHED:
+            break
+        state = engine.load(game.state)
+        if 0 in engine.to_act(state):
+            services.submit(game_id=game.pk, seat=0, action=policy(state, 0), version=game.version)
+        else:
+            assert game.next_deadline is not None, "the table waits for a seat with no clock"
+            services.sweep_due(game.next_deadline + timedelta(seconds=1))
+        game.refresh_from_db()
+    return game
+
+
 def test_a_seat_whose_student_never_taps_is_played_by_its_stand_in_and_the_lesson_ends():
     """Two students at a table; one plays, the other never taps. Each time the idle seat's timer
     runs out (the sweep is run at that deadline, as the deadline loop would) its stand-in plays
@@ -39,20 +61,7 @@ def test_a_seat_whose_student_never_taps_is_played_by_its_stand_in_and_the_lesso
     from classroom.models import Session
 
     session, _devices = started_session(students=2, seats_per_table=2, fill_with_bots=False, turn_seconds=30)
-    table = session.tables.get()
-    engine = ENGINES[session.scenario]
-    policy = registry.get(session.scenario).bots[registry.get(session.scenario).policy_bot]
-    game = Game.objects.get(pk=table.game_id)
-    for _ in range(500):
-        if game.status == Game.Status.FINISHED:
-            break
-        state = engine.load(game.state)
-        if 0 in engine.to_act(state):
-            services.submit(game_id=game.pk, seat=0, action=policy(state, 0), version=game.version)
-        else:
-            assert game.next_deadline is not None, "the table waits for a seat with no clock"
-            services.sweep_due(game.next_deadline + timedelta(seconds=1))
-        game.refresh_from_db()
+    game = play_with_seat_1_idle(session)
     assert game.status == Game.Status.FINISHED
     assert set(game.moves.filter(seat=1).values_list("actor", flat=True)) == {Move.Actor.TIMER}
     assert set(game.moves.filter(seat=0).values_list("actor", flat=True)) == {Move.Actor.STUDENT}
