@@ -156,6 +156,8 @@ def dashboard(
         for seat in table.seats:
             holder = by_id.get(seat.participant_id)
             bot = summary and summary["bots"].get(str(seat.number))
+            # the stand-in played most of this student's moves (``scenarios.debrief.played_by_stand_in``)
+            stand_in = bool(summary and not bot and seat.number in summary.get("stand_in", ()))
             seats.append(
                 {
                     "seat": seat.number,
@@ -165,6 +167,7 @@ def dashboard(
                     "approved": holder.approved if holder else None,
                     "online": holder.shown_online(now) if holder else None,
                     "bot": bot,
+                    "stand_in": stand_in,
                 }
             )
             if holder and session.status == Session.Status.PLAYING:
@@ -191,7 +194,7 @@ def dashboard(
                     and seat.number not in summary.get("played", [seat.number])
                     and (now - session.started_at).total_seconds() > (session.turn_seconds or 60)
                 ):
-                    # no clock runs before a student's first move: say so if it is long in coming
+                    # a seat with no clock (a real-time game's) that has not moved long after the start
                     alerts.append(
                         {"kind": "idle", "who": holder.nickname, "table": table.number, "participant": holder.pk}
                     )
@@ -241,7 +244,8 @@ def dashboard(
 
 
 def standings(session: Session, tables: list[dict]) -> dict:
-    """Per-table results and class ranks once every table has finished; bots are not ranked."""
+    """Per-table results and class ranks once every table has finished; bots are not ranked,
+    nor is a student whose seat the stand-in played (its points are the stand-in's)."""
     finished = [t for t in tables if t["summary"] and t["summary"]["status"] == "finished"]
     if not tables or len(finished) != len(tables):
         return {"final": False, "done": len(finished), "total": len(tables)}
@@ -257,18 +261,21 @@ def standings(session: Session, tables: list[dict]) -> dict:
                     "name": seat.get("name"),
                     "projected": _projected_name(seat, table["number"]),
                     "bot": seat.get("participant") is None or bool(seat.get("bot")),
+                    "stand_in": bool(seat.get("stand_in")),
                     "score": result["score"],
                     "table_rank": result["rank"],
                     "breakdown": result.get("breakdown", {}),
                 }
             )
-    humans = sorted((r for r in rows if not r["bot"]), key=lambda r: -r["score"])
+    humans = sorted((r for r in rows if not r["bot"] and not r["stand_in"]), key=lambda r: -r["score"])
     rank = 0
     for index, row in enumerate(humans):
         if index == 0 or row["score"] != humans[index - 1]["score"]:
             rank = index + 1
         row["class_rank"] = rank
-    return {"final": True, "rows": rows, "class": humans}
+    # after the ranked, unranked: shown as played by the stand-in, not with the stand-in's points
+    stood_in = [dict(r, class_rank=None) for r in rows if not r["bot"] and r["stand_in"]]
+    return {"final": True, "rows": rows, "class": humans + stood_in}
 
 
 def _projected_name(seat: dict, table_number: int) -> str | None:

@@ -24,6 +24,8 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from scenarios.debrief import played_by_stand_in
+
 #: asgiref's private ``SyncToAsync.threadlocal`` is read in ``_callers_loop``, as it is in this
 #: version; ``tests/test_fast_pins.py`` fails when the installed or required version moves.
 WRITTEN_FOR = {"asgiref": "3.13.0"}
@@ -44,7 +46,8 @@ class Snapshot:
     bots: dict = field(default_factory=dict)
     marks: dict = field(default_factory=dict)
     timers: dict = field(default_factory=dict)
-    played: tuple = ()  # seats that have made a move (a student's turn timer runs only from then)
+    played: tuple = ()  # seats that have made a move
+    stand_in: tuple = ()  # seats played by the stand-in (``scenarios.debrief.played_by_stand_in``)
 
     @classmethod
     def of(cls, game):
@@ -57,6 +60,7 @@ class Snapshot:
             marks={k: v[0] for k, v in game.seat_marks.items()},
             timers=dict(game.timers),
             played=tuple(sorted(int(k) for k, v in game.seat_marks.items() if len(v) > 3 and v[3])),
+            stand_in=tuple(s for s in range(game.seats) if played_by_stand_in(*game.stand_in_count(s))),
         )
 
 
@@ -91,6 +95,7 @@ def view_message(snap: Snapshot, engine, state, seat: int | None, view: dict | N
         message["bots"] = snap.bots
         message["timers"] = snap.timers
         message["played"] = list(snap.played)
+        message["stand_in"] = list(snap.stand_in)
     else:
         message["mark"] = snap.marks.get(str(seat), 0)
         message["bot"] = snap.bots.get(str(seat))

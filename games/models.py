@@ -27,7 +27,8 @@ class Game(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     #: seat number (as a string) -> bot policy name, for every seat a bot plays now.
     bots = models.JSONField(default=dict, blank=True)
-    #: seat (as a string) -> [version when that seat's view last changed for it, fingerprint].
+    #: seat (as a string) -> [version when that seat's view last changed for it, fingerprint,
+    #: version its view was built at, played, the stand-in's moves, moves] (``games.step.refresh_marks``).
     seat_marks = models.JSONField(default=dict, blank=True)
     #: seat (as a string) -> ISO time at which the deadline loop acts for that seat.
     timers = models.JSONField(default=dict, blank=True)
@@ -45,6 +46,16 @@ class Game(models.Model):
 
     def __str__(self):
         return f"{self.scenario} game {self.pk}"
+
+    def stand_in_count(self, seat: int) -> tuple[int, int]:
+        """The moves the stand-in made for ``seat`` and all the seat's moves (none for marks
+        saved before they were counted)."""
+        return stand_in_count(self.seat_marks.get(str(seat)))
+
+
+def stand_in_count(mark) -> tuple[int, int]:
+    """A seat mark's (moves the stand-in made for the seat, all the seat's moves)."""
+    return (mark[4], mark[5]) if mark is not None and len(mark) > 5 else (0, 0)
 
 
 class Move(models.Model):

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 import orjson
 from django.utils import timezone
 
-from games.models import Game, Move
+from games.models import Game, Move, stand_in_count
 from games.refusals import Refused
 from scenarios import registry
 from scenarios.base import IllegalAction
@@ -114,6 +114,7 @@ def advance(game: Game, seat, action, action_id, actor, *, views=True) -> Step:
         engine,
         state,
         acted=seat,
+        actor=actor,
         unchanged=others or (),
         choices={s: v.get("actions", []) for s, v in seat_views.items()} if views else None,
     )
@@ -127,15 +128,18 @@ def _fingerprint(actions) -> str:
     return hashlib.blake2b(raw, digest_size=8).hexdigest()
 
 
-def refresh_marks(game: Game, engine, state, *, acted, choices=None, unchanged=()):
-    """Per seat ``[mark, choices' fingerprint, built, played]``: the mark moves on when the seat
-    acted or its choices changed; ``built`` is the version its full view was last built at;
-    ``played`` is 1 once the seat has made a move (its turn timer runs only from then on).
+def refresh_marks(game: Game, engine, state, *, acted, actor=None, choices=None, unchanged=()):
+    """Per seat ``[mark, choices' fingerprint, built, played, stand-in moves, moves]``: the mark
+    moves on when the seat acted or its choices changed; ``built`` is the version its full view
+    was last built at; ``played`` is 1 once the seat has made a move; the last two count the
+    seat's moves the stand-in made (actor ``timer``) and all its moves, for the dashboard and
+    the standings (``scenarios.debrief.played_by_stand_in``). Marks saved before the counts
+    existed read as none.
 
     Other seats' moves that leave this seat's choices as they were do not make its view stale,
     so students playing at the same time do not refuse each other's taps. ``choices`` are the
     seats' legal actions when the caller has them already; ``unchanged`` seats' views were not
-    built again (their choices are as they were).
+    built again (their choices are as they were; they did not act).
     """
     marks = dict(game.seat_marks)
     for seat in range(game.seats):
@@ -145,20 +149,22 @@ def refresh_marks(game: Game, engine, state, *, acted, choices=None, unchanged=(
             if played and len(old) < 4:
                 marks[str(seat)] = [*old[:3], played]
             continue
+        stood_in, moves = stand_in_count(old)
+        if seat == acted:
+            moves += 1
+            stood_in += actor == Move.Actor.TIMER
         fingerprint = _fingerprint(choices[seat] if choices else engine.actions(state, seat))
         mark = game.version if old is None or seat == acted or old[1] != fingerprint else old[0]
-        marks[str(seat)] = [mark, fingerprint, game.version, played]
+        marks[str(seat)] = [mark, fingerprint, game.version, played, stood_in, moves]
     game.seat_marks = marks
 
 
-def has_played(game: Game, seat: int) -> bool:
-    """Whether ``seat`` has made a move in ``game`` (a person, a bot or a stand-in)."""
-    mark = game.seat_marks.get(str(seat))
-    return bool(mark and len(mark) > 3 and mark[3])
-
-
 def reschedule(game: Game, engine, state, *, acted, now: datetime):
-    """Set the deadline of each seat that may act: a bot's next step or a human's turn timer."""
+    """Set the deadline of each seat that may act: a bot's next step or a human's turn timer.
+
+    A student's timer runs from the moment the seat may act, its first turn included, so a seat
+    whose student never taps is played by its stand-in and the game ends however the class
+    behaves (the tablet warns ``games.timers.WARN_SECONDS`` before and offers "More time")."""
     if game.status != Game.Status.PLAYING:
         game.timers, game.next_deadline = {}, None
         return
@@ -169,8 +175,6 @@ def reschedule(game: Game, engine, state, *, acted, now: datetime):
     for seat in engine.to_act(state):
         key = str(seat)
         wait = game.bot_step_seconds if key in game.bots else game.turn_seconds
-        if key not in game.bots and pace is None and not has_played(game, seat):
-            continue  # a student's clock starts with their first move: the first turn is for reading
         if pace is not None:
             wait = pace(state, seat, key in game.bots, wait)
         if wait is None:

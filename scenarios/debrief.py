@@ -50,6 +50,31 @@ class Debrief(Protocol):
         nicknames appear only when ``named``."""
 
 
+#: A seat whose stand-in (the policy bot playing for an idle student, actor ``timer``) made more
+#: than this share of its moves was played by the stand-in: its points are not the student's.
+#: A share, not a count: one timed-out turn of a game whose turns take several moves (a
+#: Stormfury turn) is one lapse, not a game handed over; a whole game left to the stand-in is.
+STAND_IN_SHARE = 1 / 3
+
+
+def played_by_stand_in(stand_in_moves: int, moves: int) -> bool:
+    """Whether a seat with ``moves`` moves, ``stand_in_moves`` of them the stand-in's, was
+    played by the stand-in rather than by its student."""
+    return moves > 0 and stand_in_moves > STAND_IN_SHARE * moves
+
+
+def stand_in_seats(moves: list[dict]) -> set[int]:
+    """The seats of a table's move log (rows with ``seat`` and ``actor``) played by the stand-in."""
+    counts: dict[int, list[int]] = {}
+    for move in moves:
+        if move["seat"] is None:
+            continue
+        count = counts.setdefault(move["seat"], [0, 0])
+        count[0] += move["actor"] == "timer"
+        count[1] += 1
+    return {seat for seat, (stood_in, total) in counts.items() if played_by_stand_in(stood_in, total)}
+
+
 class Citations:
     """Numbers each fact the first time a report cites it, for a reference list at the end."""
 

@@ -134,7 +134,11 @@ def seat_report(session, seat, *, progress=lambda percent, step: None):
     table = next(t for t in lesson.tables if t["table"] == seat.table.number)
     name = words.Typed(seat.participant.nickname) if seat.participant_id else ""
     debrief = registry.get(session.scenario).debrief
-    return _render(lesson, *debrief.report(lesson, table, seat.number, name, progress))
+    template, context, data = debrief.report(lesson, table, seat.number, name, progress)
+    # the stand-in played the seat: the report says its points are the stand-in's, not the student's
+    holder = table["holders"].get(seat.number)
+    stand_in = bool(holder and holder.get("stand_in")) and not registry.get(session.scenario).team_play
+    return _render(lesson, template, {**context, "stand_in": stand_in}, {**data, "stand_in": stand_in})
 
 
 def class_packet(session, *, progress=lambda percent, step: None):

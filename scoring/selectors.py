@@ -9,13 +9,15 @@ from django.utils import translation
 from classroom.models import Session
 from games.models import Move
 from scenarios import registry, words
+from scenarios.debrief import stand_in_seats
 from scoring import outcomes
 from scenarios.audience import Audience
 from scoring.models import Fact
 
 
 def table_records(session: Session) -> list[dict]:
-    """Each table's final state, move log and seat holders, as scenarios' debrief parts read them."""
+    """Each table's final state, move log and seat holders, as scenarios' debrief parts read them.
+    A holder's ``stand_in`` says the stand-in played the seat (``scenarios.debrief.played_by_stand_in``)."""
     tables = list(
         session.tables.select_related("game")
         .prefetch_related("seats__participant")
@@ -31,9 +33,16 @@ def table_records(session: Session) -> list[dict]:
         moves_by_game[move.pop("game_id")].append(move)
     records = []
     for table in tables:
+        # a student's seat the stand-in played: its points are the stand-in's, not the student's
+        stood_in = stand_in_seats(moves_by_game[table.game_id])
         holders = {
             seat.number: (
-                {"participant": seat.participant_id, "name": words.Typed(seat.participant.nickname), "seat_id": seat.pk}
+                {
+                    "participant": seat.participant_id,
+                    "name": words.Typed(seat.participant.nickname),
+                    "seat_id": seat.pk,
+                    "stand_in": seat.number in stood_in,
+                }
                 if seat.participant_id
                 else None
             )

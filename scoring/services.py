@@ -49,7 +49,14 @@ def debrief_page(session: Session, *, audience: str = "student") -> tuple[str, d
     context = Audience.of(session.intensity, session.age_band, teacher=audience == "teacher").redact(context)
     # the scenario's content words (places, reasons) in the reader's language
     context = translate_content(context, session.scenario, translation.get_language() or settings.LANGUAGE_CODE)
-    return template, {**context, "session": session, "settings": lesson.settings}
+    # students' seats the stand-in played: named by place (the projector shows no student's name)
+    stood_in = [
+        {"table": t["table"], "seat": number + 1}
+        for t in lesson.tables
+        for number, holder in sorted(t["holders"].items())
+        if holder and holder["stand_in"]
+    ]
+    return template, {**context, "session": session, "settings": lesson.settings, "stand_in_seats": stood_in}
 
 
 def plan_reports(session: Session) -> list[Report]:

@@ -95,6 +95,7 @@ def table_story(table) -> dict:
     for row in rows:
         holder = table["holders"].get(row["seat"])
         row["name"] = holder["name"] if holder else None
+        row["stand_in"] = bool(holder and holder.get("stand_in"))  # its freight is the stand-in's
         clear = replay(
             table["seed"], seats, state["options"], moves, keep_clear=row["seat"], until_round=state["round"]
         )

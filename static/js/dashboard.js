@@ -43,6 +43,7 @@ const T = {
   waitingTables: (n, t) => fmt(gettext("%(n)s of %(t)s tables have ended their turn"), { n, t }),
   damage: gettext("Damage (lower is better)"), botDamage: gettext("Policy bot, same storm"), team: gettext("Team"),
   stopped: gettext("stopped"),
+  standIn: gettext("played by the stand-in"),
   stoppedAfter: (n) => fmt(ngettext("damage so far, after %(n)s storm move", "damage so far, after %(n)s storm moves", n), { n }),
   pendingName: gettext("(waiting for approval)"), live: gettext("Live"), reconnecting: gettext("Reconnecting…"), polling: gettext("Updating every few seconds"),
   move: gettext("Move"), moveName: (n) => fmt(gettext("Move %(n)s"), { n }), newAlert: (who, what) => fmt(gettext("%(who)s %(what)s."), { who, what }),
@@ -222,6 +223,7 @@ function tableCard(table) {
       `${T.seat(s.seat + 1)}: ${who}`,
       s.name && !s.online ? el("span", {class: "visually-hidden"}, ` (${T.offline})`) : null,
       s.bot && s.name ? el("span", {class: "badge"}, T.bot) : null,
+      s.stand_in ? el("span", {class: "badge stand-in"}, T.standIn) : null,
       s.name && data.status !== "ended" && summary && summary.status !== "finished"
         ? (s.bot ? button(T.toStudent, "to-student", {seat: s.id}, {aria: `${T.toStudent}: ${who}`})
                  : button(T.toBot, "to-bot", {seat: s.id}, {aria: `${T.toBot}: ${who}`}))
@@ -252,9 +254,11 @@ function standings(big) {
     // A team stopped before its storm passed is not ranked: its damage is only what the storm did
     // so far, shown beside the policy bot's after as many storm moves.
     const stopped = teams && row.stopped;
-    body.append(el("tr", {class: stopped ? "stopped" : ""},
-      el("td", {}, stopped ? T.stopped : String(row.class_rank)), el("td", {}, name || ""), el("td", {}, String(row.table)),
-      el("td", {}, round(row.score), stopped ? el("small", {}, ` (${T.stoppedAfter(row.stopped_after)})`) : null),
+    // A seat the stand-in played is not ranked, nor credited with the stand-in's points.
+    const standIn = !teams && row.stand_in;
+    body.append(el("tr", {class: stopped ? "stopped" : standIn ? "stand-in" : ""},
+      el("td", {}, stopped ? T.stopped : standIn ? "–" : String(row.class_rank)), el("td", {}, name || ""), el("td", {}, String(row.table)),
+      el("td", {}, standIn ? T.standIn : round(row.score), stopped ? el("small", {}, ` (${T.stoppedAfter(row.stopped_after)})`) : null),
       teams ? el("td", {}, round(row.bot_score)) : null));
   }
   table.append(body);

@@ -290,7 +290,7 @@ def test_the_turn_timer_warns_offers_more_time_and_says_when_the_bot_moved(brows
     for page in (ana, ben):
         watch_announcements(page)
     teacher.get_by_role("button", name="Start the game").click()
-    # A student's clock starts with their first move: each waits once.
+    # Each student waits once; their clocks run from the first turn.
     for page in (ana, ben):
         page.locator("""button.evac-act[data-key='{"type":"wait"}']""").click()
         page.wait_for_function("() => !document.querySelector('button.evac-act[disabled]')")

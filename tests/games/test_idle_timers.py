@@ -1,5 +1,6 @@
-"""Idle timers a 10-year-old can live with: about two minutes, from the student's first move,
-and one timeout plays the student's whole turn rather than one action of it."""
+"""Idle timers a 10-year-old can live with: about two minutes from the moment a seat may act (its
+first turn included, so no seat waits for ever), and one timeout plays the student's whole turn
+rather than one action of it."""
 
 from datetime import datetime, timedelta
 
@@ -8,8 +9,9 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game, Move
+from scenarios import registry
 from scenarios.registry import ENGINES
-from tests.factories import make_session
+from tests.factories import make_session, started_session
 
 pytestmark = pytest.mark.django_db
 
@@ -18,13 +20,61 @@ def test_a_new_session_gives_an_idle_student_about_two_minutes():
     assert make_session().turn_seconds == 120
 
 
-def test_a_students_clock_starts_with_their_first_move_and_a_bots_at_once():
+def test_a_students_clock_runs_from_the_first_turn_and_a_bots_at_once():
     game = services.create_game(scenario="evacuation", seed=5, seats=3, bots={2: "cautious"}, turn_seconds=120)
-    assert set(game.timers) == {"2"}
-    game = services.submit(game_id=game.pk, seat=0, action={"type": "wait"}).game
-    assert set(game.timers) == {"0", "2"}
+    assert set(game.timers) == {"0", "1", "2"}
     left = (datetime.fromisoformat(game.timers["0"]) - timezone.now()).total_seconds()
     assert 110 < left <= 120
+    game = services.submit(game_id=game.pk, seat=0, action={"type": "wait"}).game
+    assert {"1", "2"} <= set(game.timers)
+
+
+def play_with_seat_1_idle(session, max_steps=500) -> Game:
+    """Seat 0 of the session's one table plays (the policy bot's choices, as a student's taps);
+    seat 1's student never taps: whenever only seat 1 may act, the deadline sweep runs at the
+    game's next deadline, as the deadline loop would once that time came. Returns the game as
+    it stands when it finished or when no deadline was left."""
+    table = session.tables.get()
+    engine = ENGINES[session.scenario]
+    policy = registry.get(session.scenario).bots[registry.get(session.scenario).policy_bot]
+    game = Game.objects.get(pk=table.game_id)
+    for _ in range(max_steps):
+        if game.status == Game.Status.FINISHED:
+            break
+        state = engine.load(game.state)
+        if 0 in engine.to_act(state):
+            services.submit(game_id=game.pk, seat=0, action=policy(state, 0), version=game.version)
+        else:
+            assert game.next_deadline is not None, "the table waits for a seat with no clock"
+            services.sweep_due(game.next_deadline + timedelta(seconds=1))
+        game.refresh_from_db()
+    return game
+
+
+def test_a_seat_whose_student_never_taps_is_played_by_its_stand_in_and_the_lesson_ends():
+    """Two students at a table; one plays, the other never taps. Each time the idle seat's timer
+    runs out (the sweep is run at that deadline, as the deadline loop would) its stand-in plays
+    its turn, so the game finishes and the session ends by itself; the teacher's dashboard shows
+    that seat as played by the stand-in, and the final standings do not rank it."""
+    from classroom import selectors
+    from classroom import services as classroom
+    from classroom.models import Session
+
+    session, _devices = started_session(students=2, seats_per_table=2, fill_with_bots=False, turn_seconds=30)
+    game = play_with_seat_1_idle(session)
+    assert game.status == Game.Status.FINISHED
+    assert set(game.moves.filter(seat=1).values_list("actor", flat=True)) == {Move.Actor.TIMER}
+    assert set(game.moves.filter(seat=0).values_list("actor", flat=True)) == {Move.Actor.STUDENT}
+
+    dashboard = selectors.dashboard(Session.objects.get(pk=session.pk))
+    seats = {s["seat"]: s for s in dashboard["tables"][0]["seats"]}
+    assert seats[1]["stand_in"] and not seats[0]["stand_in"]
+    ranked = {row["seat"]: row for row in dashboard["standings"]["class"]}
+    assert ranked[0]["class_rank"] == 1 and ranked[0]["score"] is not None
+    assert ranked[1]["stand_in"] and ranked[1]["class_rank"] is None
+
+    assert classroom.end_finished_sessions() == 1
+    assert Session.objects.get(pk=session.pk).status == Session.Status.ENDED
 
 
 def _play_roles(game):
@@ -76,8 +126,6 @@ def test_evacuation_timeouts_still_play_one_move_each():
 def test_a_timeout_never_leaves_a_student_in_the_middle_of_a_turn(scenario):
     """Every scenario whose turns take several moves: once the stand-in has played for an idle
     student, the seat is no longer in the turn it timed out in."""
-    from scenarios import registry
-
     engine = ENGINES[scenario]
     policy = registry.get(scenario).bots[registry.get(scenario).policy_bot]
     game = services.create_game(scenario=scenario, seed=21, seats=2, turn_seconds=120)

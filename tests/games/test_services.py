@@ -101,8 +101,8 @@ def test_bots_and_idle_timers_play_through_the_deadline_sweep():
     assert services.sweep_due(timezone.now()) == 0
     assert services.sweep_due(timezone.now() + timedelta(seconds=2)) == 1
     assert game.moves.get().actor == Move.Actor.BOT
-    # No clock runs before the student's first move: however long they read, no bot plays.
-    services.sweep_due(timezone.now() + timedelta(minutes=10))
+    # The student's clock runs from their first turn: before it runs out, no bot plays.
+    services.sweep_due(timezone.now() + timedelta(seconds=20))
     assert not game.moves.filter(seat=0).exists()
     services.submit(game_id=game.pk, seat=0, action={"type": "wait"})
     services.sweep_due(timezone.now() + timedelta(seconds=31))
