@@ -153,11 +153,25 @@ def dashboard(
         if table.game_id and (summary is None or recheck and summary["version"] < table.version):
             summary = games.current_view(Game.objects.get(pk=table.game_id), None)
         seats = []
+        # an engine with reaction allowances (Tornado Alert!) names the seats asking for more time
+        allowance = summary and summary["view"] and summary["view"].get("allowance")
         for seat in table.seats:
             holder = by_id.get(seat.participant_id)
             bot = summary and summary["bots"].get(str(seat.number))
             # the stand-in played most of this student's moves (``scenarios.debrief.played_by_stand_in``)
             stand_in = bool(summary and not bot and seat.number in summary.get("stand_in", ()))
+            if holder and allowance and seat.number in allowance["asked"] and summary["status"] != "finished":
+                alerts.append(
+                    {
+                        "kind": "more_time",
+                        "who": holder.nickname,
+                        "table": table.number,
+                        "participant": holder.pk,
+                        "seat": seat.pk,
+                        "ms": allowance["more"],
+                        "keep": allowance["seats"][seat.number],
+                    }
+                )
             seats.append(
                 {
                     "seat": seat.number,
@@ -206,7 +220,7 @@ def dashboard(
         for p in participants:
             if p.pk not in seated:
                 alerts.append({"kind": "seatless", "who": p.nickname, "participant": p.pk})
-    order = {"asking": 0, "seatless": 1, "stuck": 2, "claim": 3, "offline": 4, "idle": 5, "finished": 6}
+    order = {"asking": 0, "more_time": 0, "seatless": 1, "stuck": 2, "claim": 3, "offline": 4, "idle": 5, "finished": 6}
     alerts.sort(key=lambda a: order[a["kind"]])
     scenario = registry.get(session.scenario)
     for row, table in zip(session_tables, tables):

@@ -609,6 +609,28 @@ def hand_to_bot(*, seat: Seat, to_bot: bool) -> None:
     notify_session(seat.table.session)
 
 
+def set_allowance(*, seat: Seat, ms) -> None:
+    """The teacher's accommodation for one student: their seat's reaction allowance in
+    milliseconds, in a game whose engine has one (Tornado Alert!: "More time to react", and the
+    answer to the student's own request for it). A time the engine does not offer is refused and
+    changes nothing."""
+    try:
+        ms = int(ms)
+    except (TypeError, ValueError):
+        raise JoinError(_("Choose one of the times offered.")) from None
+    if not seat.table.game_id:
+        raise JoinError(_("This table has no game yet."))
+    try:
+        games.system_action(
+            game_id=seat.table.game_id,
+            action={"type": "allow", "seat": seat.number, "ms": ms},
+            actor=Move.Actor.TEACHER,
+        )
+    except Refused as refusal:
+        raise JoinError(refusal.message) from None
+    notify_session(seat.table.session)
+
+
 def finish_with_bots(*, session: Session) -> Session:
     """Play every unfinished table out with policy bots, then end the session."""
     for game_id in _games(session):

@@ -255,6 +255,7 @@ COMMANDS = {
     "clear-ask": lambda s, p: services.ask_teacher(participant=_participant(s, p.get("participant")), asking=False),
     "to-bot": lambda s, p: services.hand_to_bot(seat=_seat(s, p.get("seat")), to_bot=True),
     "to-student": lambda s, p: services.hand_to_bot(seat=_seat(s, p.get("seat")), to_bot=False),
+    "allow": lambda s, p: services.set_allowance(seat=_seat(s, p.get("seat")), ms=p.get("ms")),
     "approve-move": lambda s, p: services.approve_device_move(
         participant=_participant(s, p.get("participant")), seen_both=p.get("seen_both") == "1"
     ),

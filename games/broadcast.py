@@ -126,7 +126,7 @@ def others_message(snap: Snapshot, seat: int, others, built: int) -> dict:
 
 
 # What the dashboard's alerts and standings read from a table's view (classroom.selectors.dashboard).
-HEAD_VIEW_KEYS = ("round", "phase", "storm")
+HEAD_VIEW_KEYS = ("round", "phase", "storm", "allowance")
 
 
 def head(summary: dict) -> dict:

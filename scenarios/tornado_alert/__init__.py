@@ -19,6 +19,7 @@ ACTION_FIELDS = {
     "settle": (),
     "open": (),
     "allow": ("seat", "ms"),
+    "need_time": (),
     "keep": (),
     "strike": (),
     "use_plus": (),
@@ -64,7 +65,7 @@ class TornadoAlertEngine(EngineBasics):
         """A slap or a pass names the pile it was aimed at, and ``apply`` judges it by that pile
         alone (the platform's optional hook): a change elsewhere in the view (a card someone
         else may no longer play) does not make it stale."""
-        return isinstance(action, dict) and action.get("type") in ("slap", "wait")
+        return isinstance(action, dict) and action.get("type") in ("slap", "wait", "need_time")
 
     def pace(self, state, seat, bot, default):
         """Seconds until ``seat``'s deadline (the platform's optional hook): the race window for
@@ -152,8 +153,18 @@ class TornadoAlertEngine(EngineBasics):
             view["actions"] = rules.actions(state, seat)
             view["may_slap"] = rules.may_slap(state, seat)
             view["allowance_ms"] = (state.get("allow") or [0] * state["seats"])[seat]
+            # edition 3: whether this seat may ask the teacher for more time, and has asked
+            view["time_asked"] = seat in state.get("asked", ())
+            view["may_ask_time"] = "asked" in state and view["allowance_ms"] < rules.MORE_TIME
         else:
             view["actions"] = []
+            if "asked" in state:  # edition 3: the teacher's controls of each seat's allowance
+                view["allowance"] = {
+                    "seats": list(state["allow"]),
+                    "asked": list(state["asked"]),
+                    "class": state["options"]["allowance_ms"],
+                    "more": rules.MORE_TIME,
+                }
         return view
 
 

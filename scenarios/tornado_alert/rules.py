@@ -16,7 +16,7 @@ from scenarios.base import IllegalAction, draw, json_copy, load_content, shuffle
 from scenarios.words import gettext_noop  # marks refusal sentences for the web layer to translate
 
 CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content", ["deck.json", "deck_2.json"])
-VERSION = "2.0.0"
+VERSION = "3.0.0"
 SCHEMA_VERSION = 1
 #: The rules edition a game is set up with (RULES.md, "Editions"). Edition 1 is engine 1.0.0
 #: (``deck.json``): a race is settled by its opener's deadline, through an action that seat is
@@ -24,15 +24,17 @@ SCHEMA_VERSION = 1
 #: first slap (``due``) and no seat may send ``settle``; places ranked by exposure, safe places
 #: never struck; the Game Over card ends the round when it is drawn; the Cheat counts from 2.9 as
 #: shown; Tornado Alert! 2 for 3 to 6 players. A game stored without an edition plays edition 1.
-EDITION = 2
-EDITIONS = (1, 2)
+#: Edition 3: edition 2's rules and deck with a class reaction allowance by default (``ALLOWANCE``)
+#: and a seat's request for more time (``need_time``); edition 2 keeps no allowance by default.
+EDITION = 3
+EDITIONS = (1, 2, 3)
 ROUNDS = 3
 #: cards shuffled with the Game Over card and put under the rest of the draw pile (RULES.md)
 BOTTOM = 20
 CHEAT_THRESHOLD = 2.9
 CHEAT_BONUS = 0.6
 
-DECKS = {1: CONTENT["deck"], 2: CONTENT["deck_2"]}
+DECKS = {1: CONTENT["deck"], 2: CONTENT["deck_2"], 3: CONTENT["deck_2"]}
 #: the places of the edition new games play (names and safety notes; the same ids in both)
 LOCATIONS = {loc["id"]: loc for loc in DECKS[EDITION]["locations"]}
 SPECIALS = {sp["id"]: sp for sp in DECKS[EDITION]["specials"]}
@@ -68,11 +70,20 @@ def _build_cards(deck: dict, mark: str) -> dict:
 
 
 _BY_EDITION = {1: _build_cards(DECKS[1], "-"), 2: _build_cards(DECKS[2], ".")}
+_BY_EDITION[3] = _BY_EDITION[2]
 #: every card of every edition, by id
 CARDS = {cid: card for cards in _BY_EDITION.values() for cid, card in cards.items()}
 #: each edition's deck, as sorted ids
 DECK = {edition: sorted(cards) for edition, cards in _BY_EDITION.items()}
 WORDS = frozenset(CARDS)
+
+#: the reaction allowances a class or a seat may have (ms), and edition 3's class default: a
+#: student who reacts in 3 s, plus half a second for the tablet and the school network, still
+#: slaps within it (RULES.md, "Reaction allowance")
+ALLOWANCES = (0, 1500, 3000, 3500, 5000, 7000)
+ALLOWANCE = 3500
+#: the teacher's one tap, "More time to react", and what a seat's request asks for: twice the class default
+MORE_TIME = 7000
 
 OPTIONS = [
     {
@@ -117,13 +128,14 @@ OPTIONS = [
     },
     {
         "name": "allowance_ms",
-        "default": 0,
-        "choices": [0, 1500, 3000, 5000],
+        "default": ALLOWANCE,
+        "choices": list(ALLOWANCES),
         "label": gettext_noop("Extra time to react (milliseconds)"),
         "description": gettext_noop(
             "An accommodation for students who react slowly (a screen reader, a switch, a "
             "slower hand): after every change of the pile it waits this long before the next "
-            "card, and every slap in that time competes in the fair draw. 0: no allowance."
+            "card, and every slap in that time competes in the fair draw. 0: no allowance. "
+            "You can give one student more time from the dashboard."
         ),
     },
     {
@@ -163,7 +175,10 @@ TOO_LATE = (
 
 
 def new_state(seed: int, seats: int, options=None) -> dict:
-    options = {**DEFAULTS, **(options or {})}
+    given = options or {}
+    options = {**DEFAULTS, **given}
+    if options["edition"] in EDITIONS and options["edition"] < 3 and "allowance_ms" not in given:
+        options["allowance_ms"] = 0  # edition 2 had no allowance unless the teacher chose one
     for o in OPTIONS:
         if options[o["name"]] not in (o["choices"] or EDITIONS):
             raise IllegalAction("bad_option", gettext_noop("That option is not offered."), name=o["name"])
@@ -202,6 +217,8 @@ def new_state(seed: int, seats: int, options=None) -> dict:
     }
     if options["edition"] > 1:
         state["allow"] = [options["allowance_ms"]] * seats  # per seat: the teacher may change one
+    if options["edition"] > 2:
+        state["asked"] = []  # seats that asked for more time to react, until the teacher answers
     _deal(state)
     return state
 
@@ -396,7 +413,11 @@ def apply(state: dict, seat, action: dict) -> list[dict]:
         state["ended"] = True
         return _done(state, events + [{"type": "ended"}])
     if kind == "allow" and seat is None:
-        return _done(state, _allow(state, action))
+        events = _allow(state, action)
+        # edition 3: an accommodation is not news at the table (what just happened stays)
+        return events if edition(state) > 2 else _done(state, events)
+    if kind == "need_time" and seat is not None:
+        return _need_time(state, seat)
     if kind == "settle" and seat is not None and edition(state) > 1:
         raise IllegalAction("unknown_action", gettext_noop("That is not an action this game knows."))
     if kind == "slap" and seat is not None:
@@ -625,11 +646,31 @@ def _allow(state: dict, action: dict) -> list:
         or isinstance(seat, bool)
         or not 0 <= seat < state["seats"]
         or ms not in choices
+        or edition(state) == 2
+        and ms not in (0, 1500, 3000, 5000)  # edition 2's choices
         or isinstance(ms, bool)
     ):
         raise IllegalAction("not_now", gettext_noop("That is not something you can do now."))
     state["allow"][seat] = ms
+    if seat in state.get("asked", ()):
+        state["asked"].remove(seat)  # answered: given more time, or the allowance kept
     return [{"type": "allow", "seat": seat, "ms": ms}]
+
+
+def _need_time(state: dict, seat: int) -> list:
+    """Edition 3: a seat asks the teacher for more time to react; the teacher answers with
+    ``allow``. Never offered in ``actions`` (no bot asks), and asking changes no play."""
+    if (
+        edition(state) < 3
+        or not isinstance(seat, int)
+        or not 0 <= seat < state["seats"]
+        or state["allow"][seat] >= MORE_TIME
+    ):
+        raise IllegalAction("not_now", gettext_noop("That is not something you can do now."))
+    if seat in state["asked"]:
+        raise IllegalAction("time_asked", gettext_noop("You have already asked for more time."))
+    state["asked"].append(seat)
+    return [{"type": "need_time", "seat": seat}]
 
 
 def _check_stuck(state: dict, events: list) -> None:

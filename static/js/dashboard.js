@@ -24,7 +24,8 @@ const T = {
   needs: gettext("Needs you"), nothing: gettext("Nothing needs you right now."),
   alert: {asking: gettext("asks for help"), stuck: gettext("seems stuck"), offline: gettext("is offline"), idle: gettext("is idle"),
     finished: gettext("has finished"), claim: gettext("wants to move to another device"),
-    seatless: gettext("joined late and waits for a seat")},
+    seatless: gettext("joined late and waits for a seat"), more_time: gettext("asks for more time to react")},
+  moreTime: gettext("More time to react"), giveTime: gettext("Give more time"), notNow: gettext("Not now"),
   lateTables: (n) => fmt(ngettext("Open a new table for %(n)s late student", "Open a new table for %(n)s late students", n), { n }),
   clear: gettext("Done"), approveClaim: gettext("Approve move"),
   approveSeen: gettext("Approve: I have seen both tablets"), refuseClaim: gettext("Refuse move"),
@@ -86,9 +87,12 @@ async function confirmed(label, opts) {
 
 // Every control carries a data-focus key (its command and what it acts on), so a new snapshot,
 // which redraws the page, puts focus back where the teacher had it (render()).
+// A toggle (opts.pressed true or false) says its state in aria-pressed and keeps its focus key
+// (opts.focus) when its parameters change with that state.
 const button = (label, name, params, opts = {}) => el("button", {
   type: "button", class: opts.class || "", "aria-label": opts.aria || null, disabled: opts.disabled || null,
-  "data-focus": `${name}:${JSON.stringify(params || {})}`,
+  "aria-pressed": opts.pressed === undefined ? null : String(opts.pressed),
+  "data-focus": opts.focus || `${name}:${JSON.stringify(params || {})}`,
   onclick: async () => {
     if (opts.before && !(await opts.before())) return;
     if (await confirmed(label, opts)) command(name, params);
@@ -192,6 +196,9 @@ function alerts() {
     const who = alertWho(a);
     list.append(el("li", {class: `alert ${a.kind}`}, el("strong", {}, who), ` ${T.alert[a.kind]} `,
       a.kind === "asking" ? button(T.clear, "clear-ask", {participant: a.participant}, {aria: `${T.clear}: ${who}`}) : null,
+      // a student's request for more time to react: one tap gives it, or keeps what they have
+      a.kind === "more_time" ? button(T.giveTime, "allow", {seat: a.seat, ms: a.ms}, {class: "primary", aria: `${T.giveTime}: ${who}`}) : null,
+      a.kind === "more_time" ? button(T.notNow, "allow", {seat: a.seat, ms: a.keep}, {aria: `${T.notNow}: ${who}`}) : null,
       // while the student's first tablet is online they allow the move on it, or the teacher
       // approves having seen both tablets side by side
       a.kind === "claim" ? button(a.online ? T.approveSeen : T.approveClaim, "approve-move",
@@ -216,8 +223,11 @@ function tableCard(table) {
     el("h3", {}, T.table(table.number), summary ? el("span", {class: `badge ${summary.status === "finished" ? "ok" : ""}`}, tableStatus(summary.status)) : null),
     table.subtitle ? el("p", {class: "table-subtitle"}, table.subtitle) : null);
   const seats = el("ul", {class: "seats"});
+  // an engine with reaction allowances (Tornado Alert!): each student's "More time to react", one tap
+  const allowance = summary && summary.status !== "finished" && data.status !== "ended" && summary.view ? summary.view.allowance : null;
   for (const s of table.seats) {
     const who = s.name || T.bot;
+    const more = allowance && s.name ? allowance.seats[s.seat] >= allowance.more : false;
     seats.append(el("li", {},
       el("span", {class: `dot ${s.name ? (s.online ? "on" : "off") : "bot"}`, "aria-hidden": "true"}),
       `${T.seat(s.seat + 1)}: ${who}`,
@@ -227,7 +237,9 @@ function tableCard(table) {
       s.name && data.status !== "ended" && summary && summary.status !== "finished"
         ? (s.bot ? button(T.toStudent, "to-student", {seat: s.id}, {aria: `${T.toStudent}: ${who}`})
                  : button(T.toBot, "to-bot", {seat: s.id}, {aria: `${T.toBot}: ${who}`}))
-        : null));
+        : null,
+      allowance && s.name ? button(more ? `${T.moreTime} ✓` : T.moreTime, "allow", {seat: s.id, ms: more ? allowance.class : allowance.more},
+        {aria: `${T.moreTime}: ${who}`, pressed: more, focus: `allow:${s.id}`}) : null));
   }
   card.append(seats);
   if (summary && renderer && renderer.summary) {

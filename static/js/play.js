@@ -341,9 +341,11 @@ function statusBar() {
   bar.textContent = text || "";
   bar.hidden = !text;
   bar.className = `connection ${state.mode}`;
+  // The notice is an alert: written only when its words change, so a screen drawn again (a
+  // tablemate's move) never says an old refusal again.
   const notice = document.getElementById("notice");
-  notice.textContent = state.notice || "";
-  notice.hidden = !state.notice;
+  if (notice.textContent !== (state.notice || "")) notice.textContent = state.notice || "";
+  if (notice.hidden !== !state.notice) notice.hidden = !state.notice;
 }
 
 function lobbyScreen(lobby) {

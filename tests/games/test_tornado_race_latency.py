@@ -136,7 +136,7 @@ def play_races(asgi_server, count, **options):
         fill_with_bots=False,
         turn_timer=False,
         seed=21,
-        options={"variant": "free", **options},
+        options={"variant": "free", "allowance_ms": 0, **options},  # the race window alone
     )
     joined = join_students(session, 5)
     services.start(session=session)
@@ -166,7 +166,7 @@ def test_without_a_window_the_tablet_nearest_the_access_point_always_wins(asgi_s
         fill_with_bots=False,
         turn_timer=False,
         seed=21,
-        options={"variant": "free", "race_ms": 0},
+        options={"variant": "free", "race_ms": 0, "allowance_ms": 0},
     )
     joined = join_students(session, 5)
     services.start(session=session)
@@ -219,7 +219,7 @@ def test_bots_slap_after_a_human_reaction_time_and_a_race_waits_for_its_window()
         seed=5,
         seats=3,
         bots={1: "photographer", 2: "photographer"},
-        options={"bot_reaction_ms": 1500, "race_ms": 600},
+        options={"bot_reaction_ms": 1500, "race_ms": 600, "allowance_ms": 0},
         bot_step_seconds=1.0,
     )
     for _ in range(20):  # the bots play (through the real path) until it is the student's turn

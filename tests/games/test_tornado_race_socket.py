@@ -23,7 +23,13 @@ def table(languages=("en", "en", "en", "en")):
     """A started four-seat table of students (no bots, no turn timer), each tablet in its
     language; returns the session, the game id and each seat's device token."""
     session, devices = started_session(
-        students=4, scenario="tornado_alert", seats_per_table=4, fill_with_bots=False, turn_timer=False, seed=9
+        students=4,
+        scenario="tornado_alert",
+        seats_per_table=4,
+        fill_with_bots=False,
+        turn_timer=False,
+        seed=9,
+        options={"allowance_ms": 0},  # the race window alone (the allowance: test_allowance.py)
     )
     tokens = {}
     for (participant, token), language in zip(devices, languages):

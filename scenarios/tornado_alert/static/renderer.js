@@ -9,7 +9,9 @@
 // the pile and the hand in the first column, what happened and the stacks in the panel. The
 // live region says one short sentence per change of the pile (or of the phase), never the whole
 // screen; focus stays on the control it was on, or moves on to the next usable one, never to the
-// page. The slap key is S (RULES.md, "Reaction allowance").
+// page. The slap key is S (RULES.md, "Reaction allowance"), which the student can turn off on this
+// tablet; the slap button is the game's first stop after its banner ("Ask the teacher" follows
+// the pile's buttons), so a switch reaches it with one press.
 
 import { gettext, ngettext, fmt, num, numberFormat, h, screenMemory, renderScreen, banner, countdown, askButton,
   sendAction, basisBlock, resultsTable, timerMoved, TIMER } from "/static/js/kit.js";
@@ -42,6 +44,10 @@ const T = {
   drawLeft: (n) => fmt(ngettext("%(n)s card left to draw", "%(n)s cards left to draw", n), { n: num(n) }),
   slap: gettext("Slap!"),
   slapKey: gettext("Key: S"),
+  slapKeySetting: gettext("Slap with the S key"),
+  needTime: gettext("I need more time to react"),
+  timeAsked: gettext("You asked your teacher for more time to react."),
+  timeGiven: (s) => fmt(gettext("You have %(s)s seconds to react to every pile."), { s: num(s) }),
   pass: gettext("Let this pile go"),
   holding: gettext("The pile waits a moment for everyone before the next card."),
   askTeacher: gettext("Ask the teacher"),
@@ -123,7 +129,21 @@ const T = {
   summaryTitle: (r, n) => fmt(gettext("Round %(r)s of %(n)s"), { r: num(r), n: num(n) }),
 };
 
-const memory = screenMemory(() => ({ slappedAt: null, said: "" }));
+const memory = screenMemory(() => ({ slappedAt: null, note: null, said: "" }));
+
+// The slap key can be turned off on this tablet (WCAG 2.1.4); the choice is remembered here.
+const SLAP_KEY = "stormwise.tornado.slapKey";
+
+function slapKeyOn() {
+  try { return localStorage.getItem(SLAP_KEY) !== "off"; } catch (err) { return true; }
+}
+
+function setSlapKey(on) {
+  try { localStorage.setItem(SLAP_KEY, on ? "on" : "off"); } catch (err) { /* private mode: this page only */ }
+  slapKeyFallback = on;
+}
+
+let slapKeyFallback = null;
 
 const TWO_DECIMALS = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
 
@@ -216,14 +236,35 @@ function pileBox(board, view, ctx) {
       h("span", { class: "ta-val", text: num(c ? c.value : 0) }), " ", cardName(board, id),
       c && c.tornado ? h("span", { class: "ta-torn", text: ` ⚠ ${T.tornadoMark}` }) : null);
   });
+  // The slap button is the first control after the banner; "Ask the teacher" follows the pile's
+  // own buttons here while the pile is in play (the banner has it in the other phases).
   return h("section", { class: "ta-box ta-pile", "aria-labelledby": "ta-pile-title" },
     h("h2", { id: "ta-pile-title", text: T.pileTitle }),
     h("p", { id: "ta-pile-top", class: "ta-pile-top",
       text: top ? T.pileTop(cardName(board, top), topCard ? topCard.value : 0) : T.pileEmpty }),
-    button, passButton,
+    button, passButton, timeBox(view, ctx), h("p", { class: "ta-ask-line" }, ctx.ask),
     view.hold ? h("p", { class: "ta-muted ta-hold", text: T.holding }) : null,
     h("p", { class: "ta-muted", text: `${T.pileSize(view.pile_size)} · ${T.drawLeft(view.draw)}` }),
     list.length ? h("ol", { class: "ta-pile-list", "aria-label": T.pileList }, list) : null);
+}
+
+function timeBox(view, ctx) {
+  // The student's own accommodations: ask the teacher for more time to react (the dashboard
+  // shows the request; the teacher gives it with one tap), and the slap key, on or off.
+  const given = view.allowance_ms ? h("p", { class: "ta-muted", text: T.timeGiven(view.allowance_ms / 1000) }) : null;
+  let request = null;
+  if (view.time_asked) request = h("p", { class: "ta-muted ta-time-asked", text: T.timeAsked });
+  else if (view.may_ask_time) {
+    request = h("button", {
+      type: "button", class: "ta-need-time", "data-key": "need-time", disabled: Boolean(ctx.controls.busy) || ctx.message.status !== "playing",
+      onclick: () => sendAction(ctx.controls, { type: "need_time" }, null, ctx.mem),
+    }, T.needTime);
+  }
+  const keyOn = slapKeyFallback === null ? slapKeyOn() : slapKeyFallback;
+  const setting = h("label", { class: "ta-setting" },
+    h("input", { type: "checkbox", "data-key": "slap-key", checked: keyOn,
+      onchange: (e) => setSlapKey(e.currentTarget.checked) }), " ", T.slapKeySetting);
+  return h("div", { class: "ta-time" }, given, request, setting);
 }
 
 function handBox(board, view, ctx) {
@@ -345,6 +386,7 @@ function onSlapKey(root, mem) {
   mem.keyed = true;
   document.addEventListener("keydown", (e) => {
     if (!root.isConnected || e.repeat || e.ctrlKey || e.metaKey || e.altKey || (e.key !== "s" && e.key !== "S")) return;
+    if (!(slapKeyFallback === null ? slapKeyOn() : slapKeyFallback)) return; // turned off on this tablet
     const t = e.target;
     if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
     if (mem.ctx) {
@@ -365,7 +407,8 @@ function news(ctx, title, personal) {
   // The seat's own move: it played a card (the last move's first event), or it chose to keep or
   // strike its round.
   const events = JSON.stringify(view.events), decided = Boolean((view.seats[ctx.me] || {}).decided);
-  mem.seen = { pile: view.pile_id, phase: view.phase, round: view.round, plays, over: ctx.over, events, decided };
+  const asked = Boolean(view.time_asked), allowance = view.allowance_ms || 0;
+  mem.seen = { pile: view.pile_id, phase: view.phase, round: view.round, plays, over: ctx.over, events, decided, asked, allowance };
   const first = view.events[0];
   const ownMoved = Boolean(seen) && ((events !== seen.events && Boolean(first) && first.type === "play" && first.seat === ctx.me)
     || (decided && !seen.decided));
@@ -377,8 +420,10 @@ function news(ctx, title, personal) {
     return said;
   }
   if (!seen) return title;
+  // the student's own accommodation: the request sent, the time given
+  const time = asked && !seen.asked ? T.timeAsked : allowance > (seen.allowance || 0) ? T.timeGiven(allowance / 1000) : "";
   const phaseChanged = seen.phase !== view.phase || seen.round !== view.round || seen.over !== ctx.over;
-  if (seen.pile === view.pile_id && !phaseChanged) return plays && !seen.plays ? title : "";
+  if (seen.pile === view.pile_id && !phaseChanged) return [time, plays && !seen.plays ? title : ""];
   const rank = { round_over: 5, tornado: 4, lightning: 4, race: 3, take: 2, play: 1 };
   let best = null;
   for (const e of view.events) {
@@ -399,10 +444,20 @@ export function render(root, board, message, controls) {
   const over = message.status === "finished" || view.over;
   const canAct = message.status === "playing" && !message.bot && !over && view.actions.length > 0;
   const who = namer(me, controls.names);
-  const ctx = { view, board, controls, mem, who, over, me, message, disabled: !canAct || Boolean(controls.busy) };
+  const ctx = { view, board, controls, mem, who, over, me, message, disabled: !canAct || Boolean(controls.busy),
+    ask: askButton("ta", controls, T.askTeacher, message.status === "finished") };
   mem.ctx = canAct ? ctx : null;
   onSlapKey(root, mem);
-  const personal = personalNote(view, me, mem, who);
+  // What this tablet's slap came to is said once, when it is new; it stays on screen until the
+  // pile changes again, and the slap is forgotten (a later change never repeats it).
+  const fresh = personalNote(view, me, mem, who);
+  if (fresh) {
+    mem.slappedAt = null;
+    mem.note = { text: fresh, pile: view.pile_id };
+  } else if (mem.note && mem.note.pile !== view.pile_id) {
+    mem.note = null;
+  }
+  const personal = mem.note ? mem.note.text : "";
   const title = headline(view, message, me, who);
   let first, panel;
   if (over) {
@@ -418,7 +473,7 @@ export function render(root, board, message, controls) {
   renderScreen(root, mem, {
     prefix: "ta", pageClass: "ta" + (canAct ? " ta--act" : ""), busy: controls.busy, mapLabel: T.pileLabel,
     header: () => header(view, message, controls, title, canAct, over), map: first, panel,
-    announce: news(ctx, title, personal), version: message.version,
+    announce: news(ctx, title, fresh), version: message.version,
     countdown: { running: TIMER.botIn, over: TIMER.botNow, warn: TIMER.botWarn },
   });
 }
@@ -436,7 +491,8 @@ function header(view, message, controls, title, canAct, over) {
   if (message.timer && canAct && message.status === "playing") {
     extra.push(countdown("ta", message.timer, TIMER.botIn, TIMER.botNow, { controls, label: TIMER.moreTime, said: TIMER.moreTimeSaid }));
   }
-  const ask = over ? null : askButton("ta", controls, T.askTeacher, message.status === "finished");
+  // while the pile is in play "Ask the teacher" follows the pile's buttons (pileBox)
+  const ask = over || view.phase === "play" ? null : askButton("ta", controls, T.askTeacher, message.status === "finished");
   return h("header", { class: "ta-head-wrap" },
     h("h1", { class: "ta-title", text: T.title }),
     banner("ta", "div", tone, title, extra, ask));

@@ -100,7 +100,7 @@ def test_the_pile_waits_for_the_allowance_and_slaps_in_it_compete():
 
 
 def test_the_teacher_sets_one_students_allowance():
-    state = ENGINE.setup(4, 4)
+    state = ENGINE.setup(4, 4, {"allowance_ms": 0})
     assert state["allow"] == [0, 0, 0, 0]
     ENGINE.apply(state, None, {"type": "allow", "seat": 2, "ms": 5000})
     assert state["allow"] == [0, 0, 5000, 0]
@@ -113,4 +113,34 @@ def test_the_teacher_sets_one_students_allowance():
             ENGINE.apply(state, None, bad)
     with pytest.raises(IllegalAction):
         ENGINE.apply(state, 2, {"type": "allow", "seat": 2, "ms": 5000})  # not the student's own choice
-    assert rules.edition(state) == 2
+    assert rules.edition(state) == 3
+
+
+def test_new_games_give_every_seat_the_class_allowance_and_edition_2_none():
+    """Edition 3 gives the whole class time to react by default; a game set up by edition 2
+    without choosing an allowance still has none, so its move log replays as it was played."""
+    assert ENGINE.setup(4, 4)["allow"] == [rules.ALLOWANCE] * 4 and rules.ALLOWANCE >= 3000
+    old = ENGINE.setup(4, 4, {"edition": 2})
+    assert old["allow"] == [0] * 4 and "asked" not in old
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(old, 1, {"type": "need_time"})
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(old, None, {"type": "allow", "seat": 1, "ms": rules.MORE_TIME})  # not edition 2's
+
+
+def test_a_seat_asks_for_more_time_and_the_teacher_answers():
+    state = ENGINE.setup(4, 4)
+    before = {k: v for k, v in state.items() if k != "asked"}
+    assert ENGINE.view(state, 1)["may_ask_time"] and not ENGINE.view(state, 1)["time_asked"]
+    ENGINE.apply(state, 1, {"type": "need_time"})
+    assert {k: v for k, v in state.items() if k != "asked"} == before  # asking changes no play
+    assert ENGINE.view(state, 1)["time_asked"] and ENGINE.view(state, None)["allowance"]["asked"] == [1]
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, 1, {"type": "need_time"})  # asked already
+    assert {"type": "need_time"} not in ENGINE.actions(state, 1)  # never offered: no bot asks
+    ENGINE.apply(state, None, {"type": "allow", "seat": 1, "ms": rules.MORE_TIME})
+    teacher = ENGINE.view(state, None)["allowance"]
+    assert teacher["asked"] == [] and teacher["seats"][1] == rules.MORE_TIME
+    assert not ENGINE.view(state, 1)["may_ask_time"]
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(state, 1, {"type": "need_time"})  # has the most already

@@ -43,6 +43,17 @@ def test_a_stored_edition_1_move_log_replays_to_the_stored_state():
     assert ENGINE.dump(state) == stored["state"]
 
 
-def test_new_games_play_edition_2():
+def test_new_games_play_edition_3():
     state = ENGINE.setup(1, 4)
-    assert state["options"]["edition"] == rules.EDITION == 2
+    assert state["options"]["edition"] == rules.EDITION == 3
+
+
+def test_a_stored_edition_2_move_log_replays_to_the_stored_state():
+    """A game engine 2.0.0 stored (set up without an allowance: none then) replays move for move
+    to the state it stored, although new games have a class allowance."""
+    stored = json.loads(FROZEN.with_name("frozen_2_0_0.json").read_text())
+    for options in (stored["options"], {"edition": 2}):  # as stored, or only its edition named
+        state = ENGINE.setup(stored["seed"], stored["seats"], options)
+        for move in stored["moves"]:
+            ENGINE.apply(state, move["seat"], move["action"])
+        assert ENGINE.dump(state) == stored["state"]

@@ -179,7 +179,7 @@ def test_slaps_in_the_race_window_are_equal_and_a_fair_draw_picks_the_winner():
     does not decide. No seat is offered ``settle``, and one that sends it is refused as unknown."""
     wins = {1: 0, 2: 0}
     for seed in range(200):
-        state = ENGINE.setup(seed, 4)
+        state = ENGINE.setup(seed, 4, {"allowance_ms": 0})  # the race window alone
         state["pile"] = ["cellar.1", "car.1", "boat.1", "window.1"]
         state["last_player"] = 0
         aimed = state["pile_id"]
