@@ -25,6 +25,7 @@ LANGUAGES = ["es", "nl", "en", "es"]
 TABLE = {"en": "table", "es": "mesa", "nl": "tafel"}
 #: a heading every summary has, in each language
 DECIDED = {"en": "What you decided", "es": "Lo que decidiste", "nl": "Wat je besliste"}
+DECIDED_BY_TEAM = {"en": "What your team decided", "es": "Lo que decidió tu equipo", "nl": "Wat je team besliste"}
 GRADE = {"en": "grade", "es": "nivel de evidencia", "nl": "bewijsniveau"}
 PLAN = {
     "en": "Our family emergency plan",
@@ -154,3 +155,32 @@ def test_only_the_sessions_teacher_may_ask(client, lesson, django_capture_on_com
     assert device.status_code in (302, 403, 404) and device.get("Content-Type") != "application/pdf"
     assert other == [404, 404, 404] and unknown == 404
     assert queued == [] and not ClassPrint.objects.filter(session=session).exists()
+
+
+@pytest.mark.parametrize("scenario", ["evacuation", "bermuda", "resort", "stormfury", "tornado_alert"])
+def test_every_scenarios_summaries_take_one_or_two_pages_a_student(db, scenario):
+    """Each scenario's summary of a Spanish and a Dutch student (or their team) fits one or two
+    pages of its own, in that student's language; printed here as the worker prints it."""
+    from scoring import services
+    from tests.factories import join_students, make_session
+
+    session = make_session(scenario=scenario)
+    for (participant, _token), language in zip(join_students(session, 2), ["es", "nl"]):
+        Participant.objects.filter(pk=participant.pk).update(language=language)
+    classroom.start(session=session)
+    classroom.finish_with_bots(session=session)  # in the test's transaction: nothing is queued
+    for report in services.plan_reports(session):
+        services.write_page(report.pk)
+    printed = services.print_class(session.pk, ClassPrint.Kind.SUMMARIES)
+    pages = pdfs.pdf_pages(printed.pdf)
+    students = students_in_order(session)
+    if scenario == "stormfury":  # one team report per language at each table
+        assert {language for _n, _t, language in students} == {"es", "nl"}
+        assert any(DECIDED_BY_TEAM["es"] in page for page in pages)
+        assert any(DECIDED_BY_TEAM["nl"] in page for page in pages)
+        assert 2 <= len(pages) <= 4, len(pages)
+        return
+    texts, counts = parts(pages, students)
+    assert all(1 <= n <= 2 for n in counts), counts
+    for text, (name, _table, language) in zip(texts, students):
+        assert DECIDED[language] in text, (name, language)
