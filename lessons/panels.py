@@ -1,6 +1,7 @@
 """The lesson kit's panels on scoring's pages (``scoring.panels``): the knowledge check's gain on
 the class debrief and the class packet, a student's own before/after and family-plan link in
-their report, and the answers in the research export only under the session's opt-in."""
+their report, the answers in the research export only under the session's opt-in, and the
+class's family plans for the teacher's class PDF."""
 
 from django.template.loader import render_to_string
 
@@ -32,8 +33,35 @@ def export(*, session):
     return {"knowledge_check": knowledge.export_rows(session), "data_dictionary": knowledge.EXPORT_DICTIONARY}
 
 
+def family_plans(*, session, **_):
+    """Every playing student's family plan as one printable document, each on its own pages,
+    headed by nickname and table and written in that student's language."""
+    from django.utils import translation
+
+    from classroom import regions
+    from lessons import services
+
+    parts = []
+    for seat, plan in services.family_plans(session):
+        with translation.override(seat.participant.language):
+            parts.append(
+                {
+                    "language": seat.participant.language,
+                    "html": render_to_string(
+                        "lessons/_class_plan_part.html",
+                        {"plan": plan, "name": seat.participant.nickname, "table": seat.table.number},
+                    ),
+                }
+            )
+    return render_to_string(
+        "lessons/print_class_plans.html",
+        {"parts": parts, "session": session, "paper": regions.of(session).paper},
+    )
+
+
 def register():
     panels.register("debrief", debrief)
     panels.register("packet", debrief)
     panels.register("student_report", student_report)
     panels.register("export", export)
+    panels.register("family_plans", family_plans)

@@ -51,6 +51,35 @@ def decision_row(participant: Participant) -> dict | None:
     return None
 
 
+def family_plans(session: Session) -> list[tuple[Seat, dict]]:
+    """Every playing student's plan, in the order of their seats (table, then seat), each in
+    that student's language: the class's plans printed at once (render each one under its
+    student's language too: the checklist's words are translated as they are shown). The game's
+    rows are read once for the class."""
+    from django.utils import translation
+
+    from scoring.reports import Lesson
+
+    seats = list(
+        Seat.objects.filter(table__session=session, participant__isnull=False, table__game__isnull=False)
+        .select_related("table", "participant")
+        .order_by("table__number", "number")
+    )
+    seat_ids = {
+        (s.table.number, s.number): s.pk for s in Seat.objects.filter(table__session=session).select_related("table")
+    }
+    rows = registry.get(session.scenario).debrief.decisions(Lesson(session), seat_ids, False) if seats else []
+    plans, seen = [], set()
+    for seat in seats:
+        if seat.participant_id in seen:  # a student moved to another table has one plan
+            continue
+        seen.add(seat.participant_id)
+        row = next((r for r in rows if r.get("seat_id") == seat.pk or seat.pk in (r.get("seat_ids") or ())), None)
+        with translation.override(seat.participant.language):
+            plans.append((seat, _plan(session, row or {})))
+    return plans
+
+
 def family_plan(participant: Participant) -> dict:
     """The one-page plan: each line of the scenario's kit filled from the student's own game,
     the facts it rests on, national sources and the teacher's local office. Nothing personal is

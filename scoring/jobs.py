@@ -16,6 +16,7 @@ from classroom.models import Session
 from scoring import tasks
 from scoring.models import Report
 from scoring.queue import enqueue
+from scoring import services
 from scoring.services import mark
 
 
@@ -68,6 +69,19 @@ def ask_for_pdf(*, report: Report) -> bool:
     if not cache.add(f"pdf-asked:{report.pk}:{report.finished_at.timestamp()}", 1, timeout=PDF_ASK_SECONDS):
         return False
     enqueue(tasks.print_report_task, report.pk)
+    return True
+
+
+def ask_for_class_pdf(*, session: Session, kind: str) -> bool:
+    """Queue the printing of one of the class's PDFs (``scoring.models.ClassPrint``), unless it
+    is printed and up to date, cannot be printed yet (reports still being written), or was asked
+    for in the last ``PDF_ASK_SECONDS`` (False each time)."""
+    source = services.class_print_source(session, kind)
+    if not source or services.class_print(session, kind) is not None:
+        return False
+    if not cache.add(f"class-pdf-asked:{session.pk}:{kind}:{source}", 1, timeout=PDF_ASK_SECONDS):
+        return False
+    enqueue(tasks.print_class_task, session.pk, kind)
     return True
 
 

@@ -129,3 +129,28 @@ class Report(models.Model):
     @property
     def ready(self) -> bool:
         return bool(self.html)
+
+
+class ClassPrint(models.Model):
+    """One of a session's class PDFs, printed when the teacher asks for it: every student's
+    summary, every full report, or every family plan, each student's part in that student's
+    language (docs/decisions/0015-pdfs-when-asked.md). ``source`` names what it was printed
+    from; a PDF whose source has changed since (reports written again, another region) is
+    printed again at the next ask."""
+
+    class Kind(models.TextChoices):
+        SUMMARIES = "summaries", _("Every student's summary")
+        REPORTS = "reports", _("Every student's full report")
+        PLANS = "plans", _("Every student's family plan")
+
+    session = models.ForeignKey("classroom.Session", on_delete=models.CASCADE, related_name="class_prints")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    source = models.CharField(max_length=64)
+    pdf = models.BinaryField(default=b"")
+    printed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "kind"], name="class_print_unique_kind")]
+
+    def __str__(self):
+        return f"{self.kind} of session {self.session_id}"

@@ -16,7 +16,9 @@ from pathlib import Path
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext
 
 from classroom import regions
 from classroom.languages import content_translations
@@ -159,3 +161,68 @@ def panels_html(session, seat=None) -> str:
 def printed(session, html: str, seat=None) -> bytes:
     """The PDF of a stored report page with its panels, on the class region's paper."""
     return pdf_of(panels.inject(html, panels_html(session, seat)), regions.of(session).paper)
+
+
+# --- The class's PDFs -------------------------------------------------------------------------------
+
+#: the facts a student's summary states (the first its report cites): with the key outcomes, one or
+#: two pages; the full report holds the rest
+SUMMARY_FACTS = 4
+
+
+def _part_heading(report) -> dict:
+    """Who a student's part of a class PDF is about: nickname(s) and table only."""
+    seat = report.seat
+    if report.kind == "team":
+        names = [s.participant.nickname for s in seat.table.seats.all() if s.participant_id]
+    else:
+        names = [seat.participant.nickname] if seat.participant_id else []
+    return {"name": ", ".join(names), "table": seat.table.number, "seat": seat.number + 1}
+
+
+def summary_part(session, report, row: dict | None) -> str:
+    """One student's (or team's) summary, in the active language: what they decided, the key
+    outcomes, and the facts their report cites with each one's source and grade. Built from the
+    report's stored data and the lesson's decision ``row``: nothing is replayed."""
+    scenario = registry.get(session.scenario)
+    shown = {f.key: f for f in shown_facts(session, "student")}
+    facts = [shown[key] for key in report.data.get("facts", []) if key in shown][:SUMMARY_FACTS]
+    context = {
+        **_part_heading(report),
+        "team": report.kind == "team",
+        "data": report.data,
+        "decided": row or {},
+        "facts": facts,
+        "session": session,
+    }
+    context = words.translate_words(context, content_translations(session.scenario, get_language()))
+    return render_to_string(scenario.template("summary.html"), {**context, "scenario": scenario})
+
+
+def report_part(session, report) -> str:
+    """A stored report page's body with its panels, for the class's full-reports PDF, headed by
+    the student's nickname and table (in the active language)."""
+    page = panels.inject(report.html, panels_html(session, report.seat))
+    start = page.find(">", page.find("<body")) + 1
+    end = page.rfind("</body>")
+    heading = format_html('<p class="sub">{}</p>', gettext("%(name)s · table %(table)s") % _part_heading(report))
+    return heading + mark_safe(page[start:end] if start > 0 and end > start else page)
+
+
+def class_document(session, parts: list[dict], *, summaries: bool) -> str:
+    """One printable document of the class's parts (``{"language", "html", "name", "table"}``
+    each, in the order given), each starting on a new page, marked with its own language."""
+    return render_to_string(
+        "scoring/class_print.html",
+        {"session": session, "parts": parts, "summaries": summaries, "css": _stylesheet()},
+    )
+
+
+def class_printed(session, html: str) -> bytes:
+    """The PDF of a class document, on the class region's paper."""
+    return pdf_of(html, regions.of(session).paper)
+
+
+def family_plans_printed(session) -> bytes:
+    """Every student's family plan as one PDF (the lesson kit's document, ``scoring.panels``)."""
+    return pdf_of(panels.html("family_plans", session=session), regions.of(session).paper)

@@ -26,7 +26,7 @@ from games.models import Move
 from scenarios import registry
 from scenarios.audience import Audience
 from scoring import selectors
-from scoring.models import DebriefSettings, Report
+from scoring.models import ClassPrint, DebriefSettings, Report
 
 LINK_SALT = "scoring.student-report"
 
@@ -251,6 +251,108 @@ def report_label(report: Report) -> str:
         "table": report.seat.table.number,
         "seat": report.seat.number + 1,
     }
+
+
+# --- The class's PDFs ------------------------------------------------------------------------------
+
+
+def _student_reports_of(session: Session):
+    return (
+        Report.objects.filter(session=session, kind__in=[Report.Kind.STUDENT, Report.Kind.TEAM])
+        .select_related("seat__table", "seat__participant")
+        .prefetch_related("seat__table__seats__participant")
+        .order_by("seat__table__number", "seat__number", "pk")
+    )
+
+
+def class_print_source(session: Session, kind: str) -> str:
+    """What a class PDF of ``kind`` would be printed from now, as a short digest; "" while it
+    cannot be printed yet (the lesson is not over, or its reports are still being written). A
+    stored PDF with another source is out of date."""
+    import hashlib
+
+    if session.status != Session.Status.ENDED:
+        return ""
+    if kind == ClassPrint.Kind.PLANS:
+        # a plan follows the student's game, language and region and the teacher's local office
+        # (the lesson kit's, read through the session)
+        office = Session.objects.filter(pk=session.pk).values_list("knowledge_check__local_office", flat=True)
+        students = Seat.objects.filter(table__session=session, participant__isnull=False, table__game__isnull=False)
+        what = [kind, session.region, str(office.first() or "")] + [
+            f"{seat}:{participant}:{language}"
+            for seat, participant, language in students.order_by("pk").values_list(
+                "pk", "participant_id", "participant__language"
+            )
+        ]
+        return hashlib.sha256("|".join(what).encode()).hexdigest()
+    reports = list(_student_reports_of(session).values_list("pk", "status", "finished_at"))
+    if not Report.objects.filter(session=session).exists() or any(
+        status in (Report.Status.QUEUED, Report.Status.RUNNING) for _pk, status, _at in reports
+    ):
+        return ""
+    what = [kind] + [f"{pk}:{status}:{at.isoformat() if at else ''}" for pk, status, at in reports]
+    return hashlib.sha256("|".join(what).encode()).hexdigest()
+
+
+def class_print(session: Session, kind: str) -> ClassPrint | None:
+    """The session's class PDF of ``kind`` if it is printed and up to date, else None."""
+    source = class_print_source(session, kind)
+    if not source:
+        return None
+    return ClassPrint.objects.filter(session=session, kind=kind, source=source).exclude(pdf=b"").first()
+
+
+def print_class(session_id: int, kind: str) -> ClassPrint | None:
+    """Print one of the class's PDFs and store it (nothing to do once it is printed and up to
+    date, or while it cannot be printed yet): every student's summary or full report, each
+    in that student's language and on pages of its own, or every student's family plan."""
+    from scoring import reports
+
+    session = Session.objects.filter(pk=session_id).first()
+    if session is None or kind not in ClassPrint.Kind.values:
+        return None
+    source = class_print_source(session, kind)
+    if not source:
+        return None
+    done = ClassPrint.objects.filter(session=session, kind=kind, source=source).exclude(pdf=b"").first()
+    if done is not None:
+        return done
+    if kind == ClassPrint.Kind.PLANS:
+        pdf = reports.family_plans_printed(session)
+    else:
+        written = [r for r in _student_reports_of(session) if r.status == Report.Status.DONE]
+        summaries = kind == ClassPrint.Kind.SUMMARIES
+        rows = _decision_rows(session) if summaries and written else []
+        parts = []
+        for report in written:
+            language = report_language(report)
+            with translation.override(language):
+                if summaries:
+                    html = reports.summary_part(session, report, _row_of(rows, report.seat))
+                else:
+                    html = reports.report_part(session, report)
+            parts.append({"language": language, "html": html})
+        with translation.override(session.language):
+            pdf = reports.class_printed(session, reports.class_document(session, parts, summaries=summaries))
+    printed, _created = ClassPrint.objects.update_or_create(
+        session=session, kind=kind, defaults={"source": source, "pdf": pdf}
+    )
+    return printed
+
+
+def _decision_rows(session: Session) -> list[dict]:
+    from scoring.reports import Lesson
+
+    seat_ids = {
+        (seat.table.number, seat.number): seat.pk
+        for seat in Seat.objects.filter(table__session=session).select_related("table")
+    }
+    return registry.get(session.scenario).debrief.decisions(Lesson(session), seat_ids, False)
+
+
+def _row_of(rows: list[dict], seat: Seat) -> dict | None:
+    """A seat's row of the lesson's decisions (a team's row names every seat of its table)."""
+    return next((r for r in rows if r.get("seat_id") == seat.pk or seat.pk in (r.get("seat_ids") or ())), None)
 
 
 # --- Student links ---------------------------------------------------------------------------------

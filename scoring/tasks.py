@@ -44,3 +44,13 @@ def print_report_task(report_id: int) -> str:
 
     report = services.print_report(report_id)
     return "printed" if report is not None and report.pdf else "skipped"
+
+
+@shared_task(name="scoring.print_class", autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def print_class_task(session_id: int, kind: str) -> str:
+    """Print one of the class's PDFs (every summary, every full report or every family plan),
+    asked for by the teacher (nothing to do once it is printed and up to date)."""
+    from scoring import services
+
+    printed = services.print_class(session_id, kind)
+    return "printed" if printed is not None else "skipped"

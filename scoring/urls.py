@@ -12,6 +12,7 @@ urlpatterns = [
     path("sessions/<int:pk>/debrief/rebuild", views.session_rebuild, name="session_rebuild"),
     path("sessions/<int:pk>/debrief/export.csv", views.export_csv, name="export_csv"),
     path("sessions/<int:pk>/debrief/export.json", views.export_json, name="export_json"),
+    path("sessions/<int:pk>/debrief/class-<str:kind>.pdf", views.class_pdf, name="class_pdf"),
     path("debrief/reports/<int:report>/", views.report_page, name="report"),
     path("debrief/reports/<int:report>/report.pdf", views.report_pdf, name="report_pdf"),
     path("debrief/reports/<int:report>/retry", views.report_retry, name="report_retry"),

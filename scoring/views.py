@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from classroom import ratelimit
 from classroom.models import Session
 from scoring import jobs, panels, services
-from scoring.models import DebriefSettings, Report
+from scoring.models import ClassPrint, DebriefSettings, Report
 from scoring.reports import panels_html
 
 
@@ -132,6 +132,25 @@ def _pdf_response(request, report: Report, name: str) -> HttpResponse:
 def report_pdf(request, report):
     report = _own_report(request, report)
     return _pdf_response(request, report, f"stormwise-report-{report.pk}")
+
+
+@login_required
+@never_cache
+def class_pdf(request, pk, kind):
+    """One PDF of the whole class (every summary, every full report, or every family plan),
+    printed by the worker the first time the teacher asks; "almost ready" until then."""
+    session = _own_session(request, pk)
+    if kind not in ClassPrint.Kind.values or session.status != Session.Status.ENDED:
+        raise Http404
+    printed = services.class_print(session, kind)
+    if printed is None:
+        jobs.ask_for_class_pdf(session=session, kind=kind)
+        response = render(request, "scoring/printing.html", {"whole_class": True}, status=503)
+        response["Retry-After"] = "5"
+        return response
+    response = HttpResponse(bytes(printed.pdf), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="stormwise-class-{session.pk}-{kind}.pdf"'
+    return response
 
 
 @login_required
