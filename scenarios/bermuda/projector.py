@@ -9,7 +9,7 @@ from ..words import gettext_noop
 
 WORDS = {
     "round": gettext_noop("Round %(done)s of %(of)s · best freight %(best)s of %(target)s"),
-    "cloud": gettext_noop("The storm cloud holds %(ships)s ships"),
+    "cloud": gettext_noop("Ships held by the storm cloud: %(ships)s"),
     "freight": gettext_noop("%(who)s has delivered %(value)s in freight"),
 }
 

@@ -10,12 +10,12 @@ from ..words import gettext_noop
 
 WORDS = {
     "round": gettext_noop("Round %(done)s of %(of)s · damage %(damage)s"),
-    "storm": gettext_noop("Storm: category %(category)s, %(hexes)s hexes from the nearest city"),
+    "storm": gettext_noop("Storm: category %(category)s · hexes to the nearest city: %(hexes)s"),
     "over_land": gettext_noop("Storm: category %(category)s, over land"),
     "gone": gettext_noop("The storm has died out"),
     "held": gettext_noop("A fortification held against the storm"),
     "spared": gettext_noop("The storm spared a city's people"),
-    "people_hit": gettext_noop("The storm struck %(people)s people who had not left"),
+    "people_hit": gettext_noop("The storm struck people who had not left: %(people)s"),
 }
 
 

@@ -8,10 +8,10 @@ from ..base import cheer, projector_line, storm_line
 from ..words import gettext_noop
 
 WORDS = {
-    "round": gettext_noop("Round %(round)s of %(of)s · %(photos)s photos taken"),
-    "struck": gettext_noop("Lightning struck %(hit)s players' photo spots"),
-    "tornado": gettext_noop("A tornado touched down: %(hit)s players' photo spots hit"),
-    "photo": gettext_noop("%(who)s grabbed %(count)s photos"),
+    "round": gettext_noop("Round %(round)s of %(of)s · photos taken: %(photos)s"),
+    "struck": gettext_noop("Lightning struck · photo spots hit: %(hit)s"),
+    "tornado": gettext_noop("A tornado touched down · photo spots hit: %(hit)s"),
+    "photo": gettext_noop("%(who)s grabbed the pile · photos: %(count)s"),
 }
 
 
