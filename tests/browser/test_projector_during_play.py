@@ -16,7 +16,11 @@ from tests.factories import PASSWORD, make_teacher, started_session
 pytestmark = pytest.mark.browser
 FULL_HD = {"width": 1920, "height": 1080}
 LINES = (".projector-title", ".projector-join-code", ".projector-table-name", ".projector-progress", ".projector-storm")
-WORDS = {"en": ("Class progress", "Round"), "es": ("Progreso de la clase", "Ronda"), "nl": ("Voortgang van de klas", "Ronde")}
+WORDS = {
+    "en": ("Class progress", "Round"),
+    "es": ("Progreso de la clase", "Ronda"),
+    "nl": ("Voortgang van de klas", "Ronde"),
+}
 
 
 def playing_session(teacher, key):
