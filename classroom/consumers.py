@@ -424,7 +424,7 @@ class DashboardConsumer(Consumer):
                 self.games.add(game)
             if table["summary"] is not heads.get(game):  # read again from the database
                 summary = table["summary"]
-                self.keep(game, summary["version"], broadcast.encode(summary), broadcast.head(summary))
+                self.keep(game, summary["version"], broadcast.summary_text(summary), broadcast.head(summary))
             # The snapshot is built from the heads; each table's whole view goes in as the text held.
             table["summary"] = orjson.Fragment(self.summaries[game][1])
         self.seq += 1

@@ -17,6 +17,7 @@ from classroom.services import format_code
 from games import services as games
 from games.models import Game
 from scenarios import registry
+from scenarios.base import projected
 
 
 def join_url(session: Session) -> str:
@@ -214,7 +215,16 @@ def dashboard(
                     )
         if summary and summary["status"] == "finished":
             alerts.append({"kind": "finished", "who": None, "table": table.number})
-        tables.append({"number": table.number, "game": table.game_id, "seats": seats, "summary": summary})
+        line = summary.get("projector") if summary else None
+        tables.append(
+            {
+                "number": table.number,
+                "game": table.game_id,
+                "seats": seats,
+                "summary": summary,
+                "projector": projected(line, session.audience.gentle),
+            }
+        )
     if session.status in (Session.Status.PLAYING, Session.Status.PAUSED):
         seated = {seat.participant_id for table in session_tables for seat in table.seats}
         for p in participants:
@@ -255,6 +265,13 @@ def dashboard(
         "tables": tables,
         "standings": team_standings(session, tables) if scenario.team_play else standings(session, tables),
     }
+
+
+def projector_words(session: Session) -> dict:
+    """The sentences of the session's scenario's projector lines (``Engine.projector_words``), in
+    the active language: the projector fills them with each line's numbers."""
+    words = registry.get(session.scenario).engine.projector_words
+    return {key: _(text) for key, text in words.items()}
 
 
 def standings(session: Session, tables: list[dict]) -> dict:

@@ -212,6 +212,7 @@ def session_screen(request, pk):
             "board_url": board_url_in(session, languages.current()),
             "join_url": selectors.join_url(session),
             "dashboard": selectors.dashboard(session),
+            "projector_words": selectors.projector_words(session),
         },
     )
 

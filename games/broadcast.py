@@ -92,6 +92,9 @@ def view_message(snap: Snapshot, engine, state, seat: int | None, view: dict | N
         "view": view if view is not None else engine.view(state, seat),
     }
     if seat is None:
+        # the projector's line of this table (ids and numbers; the classroom screens it for the
+        # session's audience and keeps it out of the view's text: ``summary_text``)
+        message["projector"] = engine.projector(message["view"])
         message["bots"] = snap.bots
         message["timers"] = snap.timers
         message["played"] = list(snap.played)
@@ -129,6 +132,12 @@ def others_message(snap: Snapshot, seat: int, others, built: int) -> dict:
 HEAD_VIEW_KEYS = ("round", "phase", "storm", "allowance")
 
 
+def summary_text(summary: dict) -> str:
+    """A teacher view's JSON text as dashboards keep it: without its projector line, which goes
+    into snapshots only as the session's audience may see it (``head`` keeps it for that)."""
+    return encode({key: value for key, value in summary.items() if key != "projector"})
+
+
 def head(summary: dict) -> dict:
     """A teacher view without the board: enough for the dashboard's alerts and standings, small
     enough to keep beside the encoded view without decoding that again for every snapshot."""
@@ -160,7 +169,7 @@ def messages(
                 "type": "game.summary",
                 "game": snap.id,
                 "version": snap.version,
-                "summary": encode(summary),
+                "summary": summary_text(summary),
                 "head": head(summary),
             },
         ),

@@ -123,6 +123,16 @@ class Engine(Protocol):
     # seat. Without it, every seat of an unfinished game is open.
     # def seat_open(self, state: State, seat: int) -> bool: ...
 
+    # The projector's class view of one table (``projector_line`` gives its shape): the table's
+    # progress in the game's own terms, what its storm is doing, and its latest moments worth a
+    # cheer, from the teacher's ``view`` (``view(state, None)``). Ids and numbers only: each
+    # ``unit``, storm ``kind`` and cheer ``kind`` names a sentence of ``projector_words``, marked
+    # with ``gettext_noop`` and filled with the line's numbers (and ``who``, a seat's shown name)
+    # in the teacher's language where it is shown.
+    projector_words: Mapping[str, str]
+
+    def projector(self, view: dict) -> dict: ...
+
 
 class EngineBasics:
     """What every engine class would otherwise write again: ``options`` hands out copies of the
@@ -149,6 +159,56 @@ class EngineBasics:
     def load(self, data: dict) -> State:
         """The state from ``dump``'s output."""
         return json_copy(data)
+
+
+# --- The projector's class view ----------------------------------------------------------------
+# Every engine's ``projector(view)`` returns ``projector_line(...)``: ids and numbers on the wire,
+# words at the edge. A cheer's ``key`` stays the same while the view shows the same moment, so a
+# screen that keeps a short feed of them shows each once.
+
+
+def projector_line(
+    unit: str, done: int, of: int, *, percent: float | None = None, storm: dict | None = None, cheers=(), **numbers
+) -> dict:
+    """A table on the projector: ``done`` of ``of`` ``unit`` (a key of ``projector_words``, e.g.
+    "round", filled with ``done``, ``of`` and ``numbers``), its storm (``storm_line``) or None,
+    and its moments (``cheer``), newest last. ``percent`` says how far its game is (0 to 100;
+    ``done`` of ``of`` unless told)."""
+    of = max(1, int(of))
+    done = max(0, min(int(done), of))
+    share = 100 * done / of if percent is None else percent
+    return {
+        "unit": unit,
+        "done": done,
+        "of": of,
+        "percent": max(0, min(100, round(share))),
+        "numbers": dict(numbers),
+        "storm": storm,
+        "cheers": list(cheers),
+    }
+
+
+def storm_line(kind: str, **numbers) -> dict:
+    """What a table's storm is doing: ``kind`` names a sentence of ``projector_words``."""
+    return {"kind": kind, **numbers}
+
+
+def cheer(key: str, kind: str, seat: int | None = None, *, deaths: bool = False, **numbers) -> dict:
+    """A moment worth a cheer: ``kind`` names a sentence of ``projector_words`` (``who`` is the
+    ``seat``'s shown name); ``key`` names the moment, the same for as long as the view shows it;
+    ``deaths`` marks one that speaks of lives lost, which a Gentle class never sees."""
+    return {"key": key, "kind": kind, "seat": seat, "deaths": deaths, **numbers}
+
+
+def projected(line: dict | None, gentle: bool) -> dict | None:
+    """``line`` as a class may see it: for a Gentle class (``scenarios.audience``), without the
+    moments that speak of lives lost. Returns a new dict; ``line`` is not changed."""
+    if line is None:
+        return None
+    storm = line.get("storm")
+    if gentle and storm and storm.get("deaths"):
+        storm = None
+    return {**line, "storm": storm, "cheers": [c for c in line.get("cheers", ()) if not (gentle and c.get("deaths"))]}
 
 
 # --- Counter-based random streams -------------------------------------------------------------

@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from scenarios.base import EngineBasics, IllegalAction, draw, load_content, roll, shuffled
+from scenarios.bermuda import projector as _projector
 from scenarios.words import gettext_noop  # marks refusal sentences for the web layer to translate
 
 CONTENT, CONTENT_HASH = load_content(
@@ -297,6 +298,14 @@ class Bermuda(EngineBasics):
     """The engine (``scenarios.base.Engine``)."""
 
     key = "bermuda"
+
+    #: the projector's sentences (``scenarios.base.Engine.projector``)
+    projector_words = _projector.WORDS
+
+    def projector(self, view: dict) -> dict:
+        """This table on the projector, from its teacher view (``projector.py``)."""
+        return _projector.line(view)
+
     version = VERSION
     schema_version = SCHEMA_VERSION
     content_hash = CONTENT_HASH

@@ -8,6 +8,7 @@ rule book and ``rules.py`` (which gathers ``book``, ``roads``, ``state``, ``move
 from __future__ import annotations
 
 from ..base import canonical
+from . import projector as _projector
 from . import rules
 
 #: Named sets of option values merged over the defaults (the platform labels the keys).
@@ -22,6 +23,14 @@ class EvacuationEngine:
     """The engine object the registry hands out (see scenarios.base.Engine)."""
 
     key = "evacuation"
+
+    #: the projector's sentences (``scenarios.base.Engine.projector``)
+    projector_words = _projector.WORDS
+
+    def projector(self, view: dict) -> dict:
+        """This table on the projector, from its teacher view (``projector.py``)."""
+        return _projector.line(view)
+
     version = rules.VERSION
     schema_version = rules.SCHEMA_VERSION
     content_hash = rules.CONTENT_HASH

@@ -10,6 +10,7 @@ from collections import deque
 from pathlib import Path
 
 from scenarios.base import EngineBasics, IllegalAction, draw, load_content, roll, shuffled
+from scenarios.resort import projector as _projector
 from scenarios.words import gettext_noop  # marks refusal sentences for the web layer to translate
 
 CONTENT, CONTENT_HASH = load_content(
@@ -252,6 +253,14 @@ def options_price(rid, held, more, edition=EDITION) -> int:
 
 class Resort(EngineBasics):
     key = "resort"
+
+    #: the projector's sentences (``scenarios.base.Engine.projector``)
+    projector_words = _projector.WORDS
+
+    def projector(self, view: dict) -> dict:
+        """This table on the projector, from its teacher view (``projector.py``)."""
+        return _projector.line(view)
+
     version = VERSION
     schema_version = SCHEMA_VERSION
     content_hash = CONTENT_HASH

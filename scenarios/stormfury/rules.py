@@ -20,6 +20,7 @@ debrief and the tests read. The sections:
 from __future__ import annotations
 
 from ..base import EngineBasics
+from . import projector as _projector
 from .actions import LegalActions
 from .moves import Moves
 from .screens import Screens
@@ -75,6 +76,14 @@ class Stormfury(Bookkeeping, Screens, LegalActions, Moves, TurnFlow, HurricanePh
     """The Project Stormfury engine (see the module docstring and RULES.md)."""
 
     key = "stormfury"
+
+    #: the projector's sentences (``scenarios.base.Engine.projector``)
+    projector_words = _projector.WORDS
+
+    def projector(self, view: dict) -> dict:
+        """This table on the projector, from its teacher view (``projector.py``)."""
+        return _projector.line(view)
+
     version = VERSION
     schema_version = SCHEMA_VERSION
     content_hash = CONTENT_HASH

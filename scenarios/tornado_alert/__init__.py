@@ -7,6 +7,7 @@ Dutch rule book and every decision taken where it is silent.
 from __future__ import annotations
 
 from ..base import EngineBasics, draw, json_copy
+from . import projector as _projector
 from . import rules
 
 #: "as_printed": the first slap to arrive wins (no race window), as a table's hands would.
@@ -32,6 +33,14 @@ class TornadoAlertEngine(EngineBasics):
     """The engine object the registry hands out (see scenarios.base.Engine)."""
 
     key = "tornado_alert"
+
+    #: the projector's sentences (``scenarios.base.Engine.projector``)
+    projector_words = _projector.WORDS
+
+    def projector(self, view: dict) -> dict:
+        """This table on the projector, from its teacher view (``projector.py``)."""
+        return _projector.line(view)
+
     version = rules.VERSION
     schema_version = rules.SCHEMA_VERSION
     content_hash = rules.CONTENT_HASH

@@ -2,6 +2,7 @@
 // server (at most about a second stale); every button posts to one command endpoint.
 
 import { gettext, ngettext, fmt, h as el, ask } from "./kit.js";
+import { classView } from "./projector.js";
 
 const T = {
   joinAt: gettext("Go to"), enter: gettext("and enter"),
@@ -32,8 +33,7 @@ const T = {
   toBot: gettext("Hand to bot"), toStudent: gettext("Give back"), bot: gettext("bot"), online: gettext("online"), offline: gettext("offline"),
   waiting: gettext("Waiting for the first student…"),
   ended: gettext("Lesson ended"), standings: gettext("Final standings"), classRanks: gettext("Class ranking (bots not ranked)"),
-  rank: gettext("Rank"), name: gettext("Name"), score: gettext("Score"), progress: gettext("Class progress"),
-  finishedTables: (d, t) => fmt(gettext("%(d)s of %(t)s tables finished"), { d, t }),
+  rank: gettext("Rank"), name: gettext("Name"), score: gettext("Score"),
   status: {lobby: gettext("Students joining"), playing: gettext("Playing"), paused: gettext("Paused"), parked: gettext("Parked"), ended: gettext("Ended")},
   loopbackTitle: gettext("Tablets cannot reach this address"),
   loopbackWhy: gettext("This computer is serving the lesson to itself only (localhost), so the link and the QR code open nothing on a tablet."),
@@ -328,26 +328,9 @@ function screenView() {
   }
   const st = standings(true);
   if (st) return [el("h1", {}, data.status === "ended" ? T.ended : T.standings), st];
-  const done = data.tables.filter((t) => t.summary && t.summary.status === "finished").length;
-  // The moment's news, in letters readable from the back of the room: how many tables are done.
-  const progress = el("section", {class: "card progress"}, el("h2", {}, T.progress),
-    el("p", {class: "screen-news"}, T.finishedTables(done, data.tables.length)));
-  const list = el("ul", {class: "screen-tables"});
-  for (const t of data.tables) {
-    // Each engine's teacher view says how far its table is, in percent.
-    const finished = !!(t.summary && t.summary.status === "finished");
-    const raw = t.summary && t.summary.view ? t.summary.view.progress : null;
-    const p = Math.max(0, Math.min(100, Math.round(raw == null ? (finished ? 100 : 0) : raw)));
-    list.append(el("li", {class: finished ? "done" : ""},
-      el("strong", {class: "screen-table-name"}, T.table(t.number)),
-      el("span", {class: "screen-bar", role: "img", "aria-label": `${T.table(t.number)}: ${finished ? T.status.ended : `${p} %`}`},
-        el("span", {class: "screen-bar-fill", style: `width: ${p}%`})),
-      el("span", {class: "screen-percent", "aria-hidden": "true"}, finished ? "✓" : `${p} %`)));
-  }
-  progress.append(list);
+  // During play: the class view (projector.js), the storm's class step and its map where there is one.
   return [data.status !== "playing" ? el("p", {class: "badge warn big"}, T.status[data.status]) : null,
-    stormLine(), classStorm(),
-    el("div", {class: "screen-code"}, `${data.join_url.replace(/\/join\/.*$/, "/join")} · ${data.code}`), progress].filter(Boolean);
+    ...classView(data, cfg.qrUrl), stormLine(), classStorm()].filter(Boolean);
 }
 
 let stormHolder = null;

@@ -468,8 +468,10 @@ def test_the_dashboard_shows_a_tablet_come_online_by_socket_or_long_poll_at_once
 
 def test_dashboard_shows_a_tap_with_the_tables_whole_teacher_view():
     """After a student's tap, the dashboard's next snapshots show that table at the new version,
-    board and all, exactly as the teacher view read from the database; nothing else changes."""
+    board and all, exactly as the teacher view read from the database, its projector line beside
+    it (screened for the class, ``scenarios.base.projected``); nothing else changes."""
     from games import services as games
+    from scenarios.base import projected
 
     session, devices = started_session(students=2)
     (p0, t0), _ = devices
@@ -498,7 +500,9 @@ def test_dashboard_shows_a_tap_with_the_tables_whole_teacher_view():
         while snapshot["tables"][0]["summary"]["version"] < ok["version"]:
             snapshot = await board.receive_json_from(timeout=5)
         expected = await database(lambda: games.current_view(Game.objects.get(pk=game_id), None))
+        line = expected.pop("projector")
         assert snapshot["tables"][0]["summary"] == expected
+        assert snapshot["tables"][0]["projector"] == projected(line, gentle=True)
         assert snapshot["tables"][0]["summary"]["view"] != table["summary"]["view"]
         assert snapshot["tables"][0]["seats"] == table["seats"] and snapshot["code"] == first["code"]
         await device.disconnect()

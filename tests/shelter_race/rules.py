@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scenarios.base import EngineBasics, IllegalAction, load_content, roll
+from scenarios.base import EngineBasics, IllegalAction, cheer, load_content, projector_line, roll, storm_line
+from scenarios.words import gettext_noop
 
 CONTENT, CONTENT_HASH = load_content(Path(__file__).parent / "content", ["track.json"])
 TRACK = CONTENT["track"]
@@ -109,6 +110,27 @@ class ShelterRace(EngineBasics):
             "seats": [dict(s) for s in state["seats"]],
             "actions": self.actions(state, seat) if seat is not None else [],
         }
+
+    #: the projector's sentences, filled with each line's numbers where they are shown
+    projector_words = {
+        "round": gettext_noop("Round %(done)s of %(of)s · %(safe)s safe"),
+        "storm": gettext_noop("The storm arrives in %(left)s rounds"),
+        "safe": gettext_noop("%(who)s reached the shelter"),
+    }
+
+    def projector(self, view):
+        """This table on the projector: rounds played, the storm's rounds left, who is safe."""
+        rounds = view["storm_rounds"]
+        played = rounds if view["over"] else view["round"] - 1
+        safe = [s for s in view["seats"] if s["safe_round"] is not None]
+        return projector_line(
+            "round",
+            played,
+            rounds,
+            storm=storm_line("storm", left=max(0, rounds - played)),
+            cheers=[cheer(f"safe-{s['seat']}", "safe", s["seat"]) for s in safe][-3:],
+            safe=len(safe),
+        )
 
     def results(self, state):
         rows = [
