@@ -23,11 +23,18 @@ from tests.factories import started_session
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def tornado_table(**options):
-    """A started four-seat Tornado Alert! table of students (no bots, no turn timer): the
-    session, its game id and each seat's device token."""
+def tornado_table():
+    """A started four-seat Tornado Alert! table of students (no bots, no turn timer, no reaction
+    allowance: a race is settled by the server's step alone): the session, its game id and each
+    seat's device token."""
     session, devices = started_session(
-        students=4, scenario="tornado_alert", seats_per_table=4, fill_with_bots=False, turn_timer=False, seed=9
+        students=4,
+        scenario="tornado_alert",
+        seats_per_table=4,
+        fill_with_bots=False,
+        turn_timer=False,
+        seed=9,
+        options={"allowance_ms": 0},
     )
     tokens = {participant.seats.get().number: token for participant, token in devices}
     return session, devices[0][0].seats.get().table.game_id, tokens
