@@ -26,8 +26,9 @@ from scoring.models import DebriefSettings
 from scoring.selectors import shown_facts, table_records
 
 
-#: One PDF at a time per process, whoever prints it (these reports, ``lessons.printing``'s kit).
-PRINTING = threading.Lock()
+#: One PDF at a time per process, whoever prints it (these reports, ``lessons.printing``'s kit);
+#: re-entrant so that a report sets up its fonts and prints under one hold.
+PRINTING = threading.RLock()
 
 
 @lru_cache(maxsize=1)
@@ -67,30 +68,38 @@ def warm() -> None:
     pdf_of("<p>Stormwise</p>")
 
 
+#: Every PDF the project prints is tagged PDF/UA-1: a structure tree in reading order (headings,
+#: paragraphs, tables, figures with their alt text), the page's title shown as the document's
+#: and its ``<html lang>`` as the document's language, so a screen reader reads it as the page.
+PDF_OPTIONS = {"pdf_variant": "pdf/ua-1"}
+
+
+def write(html: str, **options) -> bytes:
+    """The one way a PDF is printed here: ``html`` through WeasyPrint as tagged PDF/UA-1, while no
+    other thread of this process prints.
+
+    Pango and GLib under WeasyPrint are not thread-safe, and two threads printing at once (the
+    embedded server's report thread beside a request printing the lesson kit) corrupt GLib's lists
+    and then the heap ("corrupted double-linked list", then an abort)."""
+    from weasyprint import HTML
+
+    with PRINTING:
+        return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(**PDF_OPTIONS, **options)
+
+
 def pdf_of(html: str, paper: str = "A4") -> bytes:
     """The PDF of a report page (WeasyPrint; fonts from the system, nothing fetched), on the
     region's ``paper``.
 
     The page carries the report stylesheet inline (so it stands alone on the web); for print
     the inline copy is dropped and the worker's parsed copy used instead.
-
-    One PDF at a time per process: Pango and GLib under WeasyPrint are not thread-safe, and two
-    threads printing at once (the embedded server's report thread beside a request printing the
-    lesson kit) corrupt GLib's lists and then the heap ("corrupted double-linked list", then an
-    abort).
     """
-    from weasyprint import HTML
-
     inline = f"<style>{_stylesheet()}</style>"
     with PRINTING:
         fonts, stylesheet = _print_setup()
         if inline in html:
-            return HTML(string=html.replace(inline, "", 1), base_url=str(settings.BASE_DIR)).write_pdf(
-                stylesheets=[stylesheet, _paper(paper)], font_config=fonts
-            )
-        return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(
-            stylesheets=[_paper(paper)], font_config=fonts
-        )
+            return write(html.replace(inline, "", 1), stylesheets=[stylesheet, _paper(paper)], font_config=fonts)
+        return write(html, stylesheets=[_paper(paper)], font_config=fonts)
 
 
 class Lesson:
