@@ -9,6 +9,7 @@ the same document. ``services`` stores the page first and prints it as a second 
 
 from __future__ import annotations
 
+import re
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -150,6 +151,16 @@ def class_packet(session, *, progress=lambda percent, step: None):
     """The printable class packet of the session's scenario."""
     lesson = Lesson(session)
     return _render(lesson, *registry.get(session.scenario).debrief.packet(lesson, progress))
+
+
+_LANG = re.compile(r'<html lang="([A-Za-z-]+)"')
+
+
+def language_of(html: str) -> str | None:
+    """The language a stored report page was written in (its ``<html lang>``): what is added to it
+    as it is served speaks that language, whatever the browser asks for."""
+    found = _LANG.search(html[:500])
+    return found.group(1) if found else None
 
 
 def panels_html(session, seat=None) -> str:

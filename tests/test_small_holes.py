@@ -415,3 +415,28 @@ def test_a_password_reset_answers_as_fast_for_an_account_as_for_none(settings):
         accounts.mail_sent(timeout=30)
     finally:
         smtp.close()
+
+
+@pytest.mark.django_db
+def test_a_reports_pdf_link_speaks_the_reports_language_not_the_browsers(client):
+    """A Dutch report opened by a browser that asks for Spanish (a shared tablet, a home computer)
+    offers its PDF and its family plan in Dutch, as the rest of the page."""
+    from classroom.models import Seat
+    from scoring import services as scoring
+    from scoring.models import Report
+
+    session, devices = started_session(students=1)
+    participant = devices[0][0]
+    seat = Seat.objects.get(participant=participant)
+    Report.objects.create(
+        session=session,
+        seat=seat,
+        kind=Report.Kind.STUDENT,
+        status=Report.Status.DONE,
+        html='<!doctype html>\n<html lang="nl"><head><title>Verslag</title></head><body><h1>Verslag</h1>'
+        "<!--pdf-link--></body></html>",
+    )
+    path = scoring.student_report_url(participant).removeprefix(scoring.settings.PUBLIC_BASE_URL)
+    page = client.get(path, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Dit verslag als pdf downloaden" in page and "Descargar" not in page
+    assert "Abre tu plan" not in page  # nor the family plan's panel
