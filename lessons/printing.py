@@ -13,15 +13,12 @@ from django.utils import timezone
 from classroom import regions
 from lessons import services
 from scenarios.audience import Audience
-from scoring.reports import PRINTING
+from scoring import reports
 
 
 def pdf_of(html: str) -> bytes:
-    """The page as a PDF, while no other thread of this process prints (``scoring.reports.PRINTING``)."""
-    from weasyprint import HTML
-
-    with PRINTING:
-        return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf()
+    """The page as a tagged PDF, printed as every PDF is (``scoring.reports.write``)."""
+    return reports.write(html)
 
 
 def guide_pdf(scenario, session=None) -> bytes:

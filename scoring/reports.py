@@ -9,6 +9,7 @@ the same document. ``services`` stores the page first and prints it as a second 
 
 from __future__ import annotations
 
+import re
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -28,8 +29,9 @@ from scoring.models import DebriefSettings
 from scoring.selectors import shown_facts, table_records
 
 
-#: One PDF at a time per process, whoever prints it (these reports, ``lessons.printing``'s kit).
-PRINTING = threading.Lock()
+#: One PDF at a time per process, whoever prints it (these reports, ``lessons.printing``'s kit);
+#: re-entrant so that a report sets up its fonts and prints under one hold.
+PRINTING = threading.RLock()
 
 
 @lru_cache(maxsize=1)
@@ -69,30 +71,38 @@ def warm() -> None:
     pdf_of("<p>Stormwise</p>")
 
 
+#: Every PDF the project prints is tagged PDF/UA-1: a structure tree in reading order (headings,
+#: paragraphs, tables, figures with their alt text), the page's title shown as the document's
+#: and its ``<html lang>`` as the document's language, so a screen reader reads it as the page.
+PDF_OPTIONS = {"pdf_variant": "pdf/ua-1"}
+
+
+def write(html: str, **options) -> bytes:
+    """The one way a PDF is printed here: ``html`` through WeasyPrint as tagged PDF/UA-1, while no
+    other thread of this process prints.
+
+    Pango and GLib under WeasyPrint are not thread-safe, and two threads printing at once (the
+    embedded server's report thread beside a request printing the lesson kit) corrupt GLib's lists
+    and then the heap ("corrupted double-linked list", then an abort)."""
+    from weasyprint import HTML
+
+    with PRINTING:
+        return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(**PDF_OPTIONS, **options)
+
+
 def pdf_of(html: str, paper: str = "A4") -> bytes:
     """The PDF of a report page (WeasyPrint; fonts from the system, nothing fetched), on the
     region's ``paper``.
 
     The page carries the report stylesheet inline (so it stands alone on the web); for print
     the inline copy is dropped and the worker's parsed copy used instead.
-
-    One PDF at a time per process: Pango and GLib under WeasyPrint are not thread-safe, and two
-    threads printing at once (the embedded server's report thread beside a request printing the
-    lesson kit) corrupt GLib's lists and then the heap ("corrupted double-linked list", then an
-    abort).
     """
-    from weasyprint import HTML
-
     inline = f"<style>{_stylesheet()}</style>"
     with PRINTING:
         fonts, stylesheet = _print_setup()
         if inline in html:
-            return HTML(string=html.replace(inline, "", 1), base_url=str(settings.BASE_DIR)).write_pdf(
-                stylesheets=[stylesheet, _paper(paper)], font_config=fonts
-            )
-        return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(
-            stylesheets=[_paper(paper)], font_config=fonts
-        )
+            return write(html.replace(inline, "", 1), stylesheets=[stylesheet, _paper(paper)], font_config=fonts)
+        return write(html, stylesheets=[_paper(paper)], font_config=fonts)
 
 
 class Lesson:
@@ -147,6 +157,16 @@ def class_packet(session, *, progress=lambda percent, step: None):
     """The printable class packet of the session's scenario."""
     lesson = Lesson(session)
     return _render(lesson, *registry.get(session.scenario).debrief.packet(lesson, progress))
+
+
+_LANG = re.compile(r'<html lang="([A-Za-z-]+)"')
+
+
+def language_of(html: str) -> str | None:
+    """The language a stored report page was written in (its ``<html lang>``): what is added to it
+    as it is served speaks that language, whatever the browser asks for."""
+    found = _LANG.search(html[:500])
+    return found.group(1) if found else None
 
 
 def panels_html(session, seat=None) -> str:

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -16,7 +17,7 @@ from classroom import ratelimit
 from classroom.models import Session
 from scoring import jobs, panels, services
 from scoring.models import ClassPrint, DebriefSettings, Report
-from scoring.reports import panels_html
+from scoring.reports import language_of, panels_html
 
 
 def _own_session(request, pk) -> Session:
@@ -201,11 +202,13 @@ def student_report(request, token):
         else (reports[0] if len(reports) == 1 else None)
     )
     if chosen is not None and chosen.html:
-        page = chosen.html.replace(
-            "<!--pdf-link-->",
-            format_html('<a class="pdf-link" href="{}.pdf">{}</a>', chosen.pk, _("Download this report as a PDF")),
-        )
-        return HttpResponse(panels.inject(page, panels.html("student_report", participant=participant, token=token)))
+        # what is added to the stored page speaks its language, whatever the browser asks for
+        with translation.override(language_of(chosen.html) or translation.get_language()):
+            link = format_html(
+                '<a class="pdf-link" href="{}.pdf">{}</a>', chosen.pk, _("Download this report as a PDF")
+            )
+            added = panels.html("student_report", participant=participant, token=token)
+        return HttpResponse(panels.inject(chosen.html.replace("<!--pdf-link-->", link), added))
     return render(
         request,
         "scoring/student_waiting.html",

@@ -452,3 +452,28 @@ def test_the_shipped_proxy_holds_each_address_to_a_number_of_connections(tmp_pat
         ["nginx", "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")], capture_output=True, text=True
     )
     assert checked.returncode == 0, checked.stderr
+
+
+@pytest.mark.django_db
+def test_a_reports_pdf_link_speaks_the_reports_language_not_the_browsers(client):
+    """A Dutch report opened by a browser that asks for Spanish (a shared tablet, a home computer)
+    offers its PDF and its family plan in Dutch, as the rest of the page."""
+    from classroom.models import Seat
+    from scoring import services as scoring
+    from scoring.models import Report
+
+    session, devices = started_session(students=1)
+    participant = devices[0][0]
+    seat = Seat.objects.get(participant=participant)
+    Report.objects.create(
+        session=session,
+        seat=seat,
+        kind=Report.Kind.STUDENT,
+        status=Report.Status.DONE,
+        html='<!doctype html>\n<html lang="nl"><head><title>Verslag</title></head><body><h1>Verslag</h1>'
+        "<!--pdf-link--></body></html>",
+    )
+    path = scoring.student_report_url(participant).removeprefix(scoring.settings.PUBLIC_BASE_URL)
+    page = client.get(path, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Dit verslag als pdf downloaden" in page and "Descargar" not in page
+    assert "Abre tu plan" not in page  # nor the family plan's panel

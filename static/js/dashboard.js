@@ -254,7 +254,7 @@ function tableCard(table) {
 function standings(big) {
   const st = data.standings;
   if (!st.final) return null;
-  const box = el("section", {class: `card standings${big ? " big" : ""}`}, el("h2", {}, T.classRanks));
+  const box = el("section", {class: `card standings${big ? " big" : ""}`}, el("h2", {id: "standings-title"}, T.classRanks));
   const teams = !!st.lower_is_better;
   const round = (x) => String(Math.round(x * 10) / 10);
   const table = el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, T.rank), el("th", {}, teams ? T.team : T.name),
@@ -274,7 +274,8 @@ function standings(big) {
       teams ? el("td", {}, round(row.bot_score)) : null));
   }
   table.append(body);
-  box.append(table);
+  // on a narrow screen the table scrolls in its own region, not the page
+  box.append(el("div", {class: "table-scroll", role: "region", tabindex: "0", "aria-labelledby": "standings-title"}, table));
   return box;
 }
 

@@ -710,9 +710,11 @@ export function defRows(rows) {
 export function basisBlock(basis, T, cls) {
   if (!basis || !basis.text) return null;
   const reported = basis.grade !== "O";
+  // the sources are English: on a Spanish or Dutch page a screen reader reads their names in English
+  const english = /^en\b/.test(document.documentElement.lang || "en") ? {} : { lang: "en" };
   const source = basis.url
-    ? h("a", { href: basis.url, target: "_blank", rel: "noopener noreferrer", text: basis.source })
-    : basis.source;
+    ? h("a", { ...english, href: basis.url, target: "_blank", rel: "noopener noreferrer", text: basis.source })
+    : h("span", { ...english, text: basis.source });
   return h("div", { class: "fact-basis " + (cls || "") + (reported ? " is-reported" : ""), "data-grade": basis.grade || "" },
     h("p", {}, h("strong", { text: reported ? T.factReported : T.factChecked }), " ", basis.text),
     h("p", { class: "fact-source" }, reported ? T.factReportedBy : T.factSource, " ", source));

@@ -46,6 +46,7 @@ const sessionId = cfg.session;
 const state = {
   lobby: null, views: {}, board: null, renderer: null, activeSeat: null,
   pending: null, awaiting: null, busy: false, mode: "connecting", notice: null, stamp: "", rtt: null,
+  lobbyNode: null, askNode: null,  // the lobby and its "Ask the teacher" button, kept across updates
 };
 let ws = null, wsFailures = 0, lastHeard = 0, pollController = null, resendTimer = null;
 const CATCH_UP_MS = 2000;  // how long an `others` message waits for the full view it goes with
@@ -386,9 +387,41 @@ function seatNames(lobby) {
 }
 
 function askButton() {
-  const asking = state.lobby && state.lobby.asking;
-  return el("button", {type: "button", class: `ask${asking ? " asking" : ""}`, "aria-pressed": String(!!asking),
-    onclick: askTeacher}, asking ? T.asked : T.askTeacher);
+  // One button for the page's life, changed in place: a new one at each lobby update (or at its
+  // own press) would take the student's focus with the old one and drop it to the page.
+  const asking = !!(state.lobby && state.lobby.asking);
+  const button = state.askNode || (state.askNode = el("button", {type: "button", onclick: askTeacher}));
+  button.className = `ask${asking ? " asking" : ""}`;
+  button.setAttribute("aria-pressed", String(asking));
+  if (button.textContent !== (asking ? T.asked : T.askTeacher)) button.textContent = asking ? T.asked : T.askTeacher;
+  return button;
+}
+
+function lobbyInPlace(fresh) {
+  // The lobby drawn again into the one shown: only the parts whose words changed are replaced, so
+  // focus on a link that stays (the knowledge check) stays, and the live region says what is new
+  // (a classmate who joined), not the whole lobby again.
+  const shown = state.lobbyNode;
+  if (!shown) return (state.lobbyNode = fresh);
+  const parts = [...fresh.children];
+  parts.forEach((part, i) => {
+    const old = shown.children[i];
+    if (!old) shown.append(part);
+    else if (old.outerHTML !== part.outerHTML) old.replaceWith(part);
+  });
+  while (shown.children.length > parts.length) shown.lastElementChild.remove();
+  return shown;
+}
+
+function place(main, wanted) {
+  // Shows `wanted` in `main`, in order, without moving a node that is shown already (a node moved
+  // loses focus to the page).
+  [...main.children].forEach((node) => { if (!wanted.includes(node)) node.remove(); });
+  let at = main.firstElementChild;
+  wanted.forEach((node) => {
+    if (node === at) at = at.nextElementSibling;
+    else main.insertBefore(node, at);
+  });
 }
 
 function checkLink(lobby) {
@@ -413,7 +446,7 @@ function render() {
   const seats = lobby.seats.filter((s) => state.views[s]);
   const asked = lobby.move_asked ? moveBox() : null;
   if (!seats.length || !state.renderer || !state.board || lobby.status === "lobby") {
-    main.replaceChildren(...[asked, lobbyScreen(lobby), askButton()].filter(Boolean));
+    place(main, [asked, lobbyInPlace(lobbyScreen(lobby)), askButton()].filter(Boolean));
     return;
   }
   if (!seats.includes(state.activeSeat)) state.activeSeat = seats[0];

@@ -88,3 +88,21 @@ def test_open_panels_stay_open_and_each_move_is_announced(browser, asgi_server):
     assert f"You rolled {die}." in live
     assert touch_targets(page) == []
     assert not errors
+
+
+def test_a_player_who_cannot_afford_a_resort_is_told_which(browser, asgi_server):
+    state = until(lambda s: s["phase"] == "roll" and s["round"] > 1)
+    seat = state["turn"]
+    other = next(s for s in range(4) if s != seat)
+    resort = ENGINE.board()["resorts"][0]
+    messages = [message(ENGINE, state, seat, version) for version in (1, 2, 3)]
+    messages[1]["view"]["events"] = [{"type": "cannot_afford", "seat": other, "resort": resort["id"]}]
+    messages[2]["view"]["events"] = [{"type": "cannot_afford", "seat": seat, "resort": resort["id"]}]
+    page, errors = open_page(browser, asgi_server, messages)
+    live = page.locator("[role=status][aria-live=polite]")
+    page.evaluate("() => window.show(1)")
+    assert f"cannot afford {resort['name']}." in live.inner_text()
+    assert "undefined" not in live.inner_text() + page.locator("#root").inner_text()
+    page.evaluate("() => window.show(2)")
+    assert f"You cannot afford {resort['name']}." in live.inner_text()
+    assert not errors

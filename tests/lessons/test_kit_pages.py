@@ -183,3 +183,23 @@ def test_before_play_the_plan_says_nothing_about_a_game_not_yet_played(client):
     assert not any("in the game" in str(line["text"]) for line in plan["lines"])
     client.cookies[token_cookie(session.pk)] = token
     assert "Once you have played" in client.get(reverse("lessons:student_plan", args=[session.pk])).content.decode()
+
+
+def test_a_dutch_or_spanish_plan_reads_its_english_sources_in_english():
+    """The sources' names and titles are English: on another language's page they say so, for a
+    screen reader to read them in English; on an English page they need not."""
+    import html
+    import re
+
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    session = make_session(region="nl_be")
+    for language in ("nl", "es", "en"):
+        with translation.override(language):
+            plan = services.family_plan_blank(session)
+            page = render_to_string("lessons/_plan_body.html", {"plan": plan})
+        assert plan["facts"]
+        marked = {html.unescape(c) for c in re.findall(r'<span lang="en">([^<]+)</span>', page)}
+        for fact in plan["facts"]:
+            assert (fact.citation in marked) == (language != "en"), (language, fact.citation)

@@ -336,7 +336,9 @@ function news(ctx) {
   }
   mem.news = { seat: view.seat, banner, last: feed.length ? key(feed[feed.length - 1]) : null, prompt: Boolean(view.reason_prompt),
     others, timer: message.timer || null };
-  return out;
+  // Each line is a sentence of its own: a screen reader pauses between them instead of running
+  // "Left home Drove to Houston" together.
+  return out.map((line) => (/[.!?…:]$/.test(line) ? line : `${line}.`));
 }
 
 // ---- header: banner, timeline, tally ----------------------------------------------------------

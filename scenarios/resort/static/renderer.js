@@ -555,7 +555,7 @@ function eventLines(ctx) {
         if (e.paid_by !== undefined) out.push(T.ev.mismanaged_owner(w, r, money(e.fee), who(ctx, e.paid_by)));
         else out.push(f(w, r, money(e.fee)));
         break;
-      case "may_sail": out.push(f(w, r)); break;
+      case "may_sail": case "cannot_afford": out.push(f(w, r)); break;
       case "bulletin": {
         const card = ctx.board.bulletins.find((b) => b.id === e.card);
         out.push(f(w, card.title, card.text)); break;

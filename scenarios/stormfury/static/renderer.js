@@ -35,6 +35,7 @@ const T = {
   newsMoved: (who, city) => fmt(gettext("%(who)s moved to %(city)s."), { who, city }),
   newsEnded: (who) => fmt(gettext("%(who)s ended their turn."), { who }),
   newsFort: (space, n) => fmt(ngettext("%(space)s: %(n)s fortification now.", "%(space)s: %(n)s fortifications now.", n), { space, n }),
+  newsDiscard: (card, n) => fmt(gettext("You discarded %(card)s: %(n)s left in your hand."), { card, n }),
   newsDam: (road, city) => fmt(gettext("Dam built on %(road)s at %(city)s."), { road, city }),
   newsPeople: (city, n) => fmt(ngettext("%(city)s: %(n)s person not yet evacuated.", "%(city)s: %(n)s people not yet evacuated.", n), { city, n }),
   newsStorm: (n) => fmt(gettext("The storm moved (round %(n)s):"), { n }),
@@ -381,7 +382,7 @@ function news(ctx) {
     players: (view.players || []).map((p) => ({ role: p.role, city: p.city, status: p.status })),
     forts: { ...(view.fortifications || {}) }, dams: JSON.stringify(view.dams || {}), population: { ...(view.population || {}) },
     offers: incoming(ctx).map((o) => o.id).join(","),
-    timer: ctx.message.timer || null,
+    timer: ctx.message.timer || null, hand: { ...(view.hand || {}) },
     mine: JSON.stringify(((p) => (p ? [p.role, p.city, p.status, p.moves_left, p.power_used] : null))((view.players || [])[seat])),
   };
   const was = mem.news;
@@ -415,6 +416,12 @@ function news(ctx) {
     }
   }
   if (now.offers && now.offers !== was.offers) out.push(T.offerWaiting + ".");
+  // The student's own discard: the hand is smaller by that card.
+  const discarded = mem.discarding;
+  if (discarded && (now.hand[discarded] || 0) < (was.hand[discarded] || 0)) {
+    out.push(T.newsDiscard(cardName(ix, discarded), Object.values(now.hand).reduce((a, b) => a + b, 0)));
+    mem.discarding = null;
+  }
   if (stormCame) {
     out.push(T.newsStorm(ctx.stormPath.round));
     for (const e of view.last_storm || []) {
@@ -776,6 +783,7 @@ function act(ctx, action, confirm) {
   if (ctx.disabled) return;
   ctx.mem.pick = [];
   ctx.mem.acted = true;
+  if (action.type === "discard") ctx.mem.discarding = action.card;  // said once the hand shows it
   sendAction(ctx.controls, action, confirm);
 }
 
