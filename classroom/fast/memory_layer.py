@@ -58,6 +58,12 @@ class InMemoryChannelLayer(_ChannelsInMemoryLayer):
             except ChannelFull:
                 pass
 
+    async def discard_channel(self, channel):
+        """Forget ``channel`` and what it still holds (a long poll's, once answered): Channels'
+        layer forgets a channel only once a receive leaves it empty, or its messages expire."""
+        self._remove_from_groups(channel)
+        self.channels.pop(channel, None)
+
     async def group_send_many(self, batch):
         """Send each ``(group, message)`` of ``batch`` (``games.broadcast.send`` hands a change's
         messages over at once, as the Redis layer takes them)."""

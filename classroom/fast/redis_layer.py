@@ -291,6 +291,17 @@ class _LoopLayer:
                 self.listener.unsubscribe(channel)
             raise
 
+    def discard_channel(self, channel: str) -> None:
+        """Stop listening to ``channel`` and forget what it still holds."""
+        for name in [name for name, members in self.groups.items() if channel in members]:
+            members = self.groups[name]
+            members.discard(channel)
+            if not members:
+                del self.groups[name]
+                self.listener.unsubscribe(name)
+        if self.channels.pop(channel, None) is not None:
+            self.listener.unsubscribe(channel)
+
     async def group_add(self, group: str, channel: str) -> None:
         if channel not in self.channels:
             raise RuntimeError("group_add takes a channel of this process (from new_channel)")
@@ -372,6 +383,11 @@ class RedisPubSubChannelLayer:
 
     async def group_discard(self, group: str, channel: str) -> None:
         await self._get_layer().group_discard(group, channel)
+
+    async def discard_channel(self, channel: str) -> None:
+        """Forget ``channel`` of ``new_channel`` (a long poll's, once answered): a channel is
+        otherwise let go of only when its receive is cancelled."""
+        self._get_layer().discard_channel(channel)
 
     async def group_send(self, group: str, message: dict) -> None:
         await self.group_send_many([(group, message)])
