@@ -48,6 +48,15 @@ reconnecting by themselves with back-off, re-sending an unanswered tap with the 
   Pass: no more of the crowd are seated than the address's join pace allows (its burst, and one
   a second past it), every classmate is seated, the classmates' ``/join`` (form and post) p99 is
   under 250 ms, and nothing acknowledged is lost.
+- ``poll_flood``: 14 students tap every 2 s by socket and a classmate's tablet is on the HTTP
+  fallback, long-polling as play.js does; after 12 calm seconds one more device of the class opens 150 long
+  polls at once (each on its own connection, waited for up to 40 s) and play goes on for 25 s;
+  the class's address opens ``/join`` every 0.1 s throughout. Pass: every one of the 150 is
+  answered (a few wait, the rest are refused 429 at once), every ``/join`` answered 200 and their
+  p99 from the burst on under 250 ms (the calm seconds' p50 and p99 are printed beside it), the fallback tablet
+  answered throughout, nothing acknowledged lost. Printed too: the server's threads and (with
+  PostgreSQL) its database connections before and at most during. Run with real services (two
+  workers), then again in embedded mode (SQLite, the in-memory layer, one process: ``--embedded``).
 - ``redis_restart`` (only with ``--redis-restart``: it restarts the machine's shared Redis):
   ``SHUTDOWN NOSAVE``, 2 s down, then ``REDIS_START`` (the command scripts/services.sh uses),
   refused unless the running Redis has that command's settings. Pass: every student still
@@ -56,6 +65,7 @@ reconnecting by themselves with back-off, re-sending an unanswered tap with the 
   started again in a ``finally`` if the run leaves it down.
 
     .venv/bin/python -m benchmarks.faults [--redis-restart] [--only worker_kill,slow_clients,...]
+    .venv/bin/python -m benchmarks.faults --only poll_flood   # both modes
 """
 
 from __future__ import annotations
@@ -1038,6 +1048,228 @@ def health_burst(args):
     )
 
 
+# --- One device's long polls beside a class --------------------------------------------------------
+
+
+async def poll_burst(port, session, token, since, count, timeout=40.0):
+    """``count`` long polls of one device at once, each on its own connection, as a script on the
+    school network sends them; (status or None, seconds) of each, waited for up to ``timeout``."""
+    from urllib.parse import quote
+
+    from classroom.consumers import token_cookie
+
+    request = (
+        f"GET /play/{session}/poll?since={quote(since)} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"Cookie: {token_cookie(session)}={token}\r\nConnection: close\r\n\r\n"
+    ).encode()
+
+    async def one():
+        started = time.time()
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
+            writer.write(request)
+            answer = await asyncio.wait_for(reader.read(), timeout)
+            writer.close()
+            return int(answer.split(b" ", 2)[1]), time.time() - started
+        except (OSError, TimeoutError, ValueError, IndexError):
+            return None, time.time() - started
+
+    return await asyncio.gather(*(one() for _ in range(count)))
+
+
+def get_poll(base, device, since, timeout=40.0):
+    """(status or None, body) of one ``GET /play/<id>/poll`` of ``device``."""
+    import urllib.error
+    import urllib.request
+    from urllib.parse import quote
+
+    from classroom.consumers import token_cookie
+
+    request = urllib.request.Request(
+        f"{base}/play/{device['session']}/poll?since={quote(since)}",
+        headers={"Cookie": f"{token_cookie(device['session'])}={device['token']}"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, None
+    except (OSError, ValueError):
+        return None, None
+
+
+def fallback_tablet(base, device, stop):
+    """A classmate's tablet on the HTTP fallback, polling as play.js does until ``stop``: how many
+    answers, refusals, failures and new screens it had."""
+    out = {"answers": 0, "refused": 0, "failed": 0, "changes": 0}
+    stamp = ""
+    while time.time() < stop:
+        status, body = get_poll(base, device, stamp)
+        if status == 200:
+            out["answers"] += 1
+            out["changes"] += body["stamp"] != stamp
+            stamp = body["stamp"]
+        elif status == 429:
+            out["refused"] += 1
+            time.sleep(1.0)
+        else:
+            out["failed"] += 1
+            time.sleep(2.0)
+    return out
+
+
+def time_joins(port, start, stop, every=0.1):
+    """``GET /join`` from the class's address every ``every`` s from ``start`` to ``stop``: the
+    milliseconds of each answered 200, and how many were not."""
+    import urllib.request
+
+    took, failed = [], 0
+    time.sleep(max(0.0, start - time.time()))
+    while time.time() < stop:
+        began = time.time()
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/join", timeout=10) as answer:
+                answer.read()
+                ok = answer.status == 200
+        except OSError:
+            ok = False
+        if ok:
+            took.append((time.time() - began) * 1000)
+        failed += not ok
+        time.sleep(max(0.0, every - (time.time() - began)))
+    return took, failed
+
+
+def server_threads(server) -> int:
+    total = 0
+    for pid in dict.fromkeys([server.process.pid] + server.workers()):
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        total += int(next(line.split()[1] for line in status.splitlines() if line.startswith("Threads:")))
+    return total
+
+
+def database_connections() -> int | None:
+    """The benchmark database's connections other than this process's (None on SQLite)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+        )
+        return cursor.fetchone()[0]
+
+
+def poll_flood(args, polls=150, seconds=25.0, calm=12.0):
+    """A class plays by socket and a classmate's tablet is on the HTTP fallback; after ``calm`` s
+    one device opens ``polls`` long polls at once, and play goes on for ``seconds`` more. With
+    real services this run then runs itself again in embedded mode (``--embedded``)."""
+    name = "poll_flood_embedded" if args.embedded else "poll_flood"
+    students, seconds, calm = sized((16, seconds, calm), (6, 8.0, 2.0))
+    plan = live.build_classes(students, label="faults-polls")
+    flooder, tablet, *playing = plan["devices"]
+    workers = 1 if args.embedded else 2
+    server = live.Server(live.server_env(args.db, args.redis, workers)).start()
+    base = f"http://127.0.0.1:{server.port}"
+    start_at = time.time() + 6 + students / 100
+    at = start_at + calm
+    stop_at = at + seconds
+    results, samples = {}, {"threads": [], "connections": []}
+    before = {"threads": server_threads(server), "connections": database_connections()}
+
+    def attack():
+        time.sleep(max(0.0, at - time.time()))
+        status, body = get_poll(base, flooder, "")
+        since = body["stamp"] if status == 200 else ""
+        results["attack"] = asyncio.run(
+            poll_burst(server.port, flooder["session"], flooder["token"], since, polls, timeout=40.0)
+        )
+
+    def sample():
+        time.sleep(max(0.0, at - time.time()))
+        while time.time() < stop_at:
+            samples["threads"].append(server_threads(server))
+            samples["connections"].append(database_connections())
+            time.sleep(0.5)
+
+    def fallback():
+        time.sleep(max(0.0, start_at - time.time()))
+        results["tablet"] = fallback_tablet(base, tablet, stop_at)
+
+    threads = [
+        threading.Thread(target=attack, daemon=True),
+        threading.Thread(target=fallback, daemon=True),
+        threading.Thread(target=lambda: results.update(calm=time_joins(server.port, start_at, at)), daemon=True),
+        threading.Thread(target=lambda: results.update(join=time_joins(server.port, at, stop_at)), daemon=True),
+        threading.Thread(target=sample, daemon=True),
+    ]
+    for thread in threads:
+        thread.start()
+    try:
+        record = live.run_clients(
+            f"ws://127.0.0.1:{server.port}", {"devices": playing, "dashboards": []}, start_at, stop_at, 2.0, 1, seed=17
+        )
+        for thread in threads:
+            thread.join(timeout=60)
+    finally:
+        server.stop()
+    attack_answers = results.get("attack") or [(None, 0.0)] * polls
+    statuses = [status for status, _s in attack_answers]
+    refused_s = [s for status, s in attack_answers if status == 429]
+    join_ms, join_failed = results.get("join", ([], 1))
+    calm_ms, calm_failed = results.get("calm", ([], 1))
+    tablet_out = results.get("tablet") or {"answers": 0, "refused": 0, "failed": 1, "changes": 0}
+    lost, doubled = live.check_log(record["acked"])
+    connections = [c for c in samples["connections"] if c is not None]
+    join_p99 = live.percentile(join_ms, 99) if join_ms else float("nan")
+    ok = verdict(
+        name,
+        statuses.count(None) == 0
+        and all(status in (200, 429) for status in statuses)
+        and join_failed + calm_failed == 0
+        and join_p99 < 250
+        and tablet_out["failed"] == 0
+        and tablet_out["answers"] > 0
+        and lost == 0
+        and doubled == 0,
+        attack_polls=polls,
+        attack_answered_200=statuses.count(200),
+        attack_refused_429=statuses.count(429),
+        attack_unanswered=statuses.count(None),
+        attack_refusal_slowest_s=max(refused_s, default=float("nan")),
+        join_calm_p50_ms=live.percentile(calm_ms, 50) if calm_ms else float("nan"),
+        join_calm_p99_ms=live.percentile(calm_ms, 99) if calm_ms else float("nan"),
+        join_answered=len(join_ms),
+        join_failed=join_failed,
+        join_p50_ms=live.percentile(join_ms, 50) if join_ms else float("nan"),
+        join_p90_ms=live.percentile(join_ms, 90) if join_ms else float("nan"),
+        join_p99_ms=join_p99,
+        join_max_ms=max(join_ms, default=float("nan")),
+        fallback_tablet_answers=tablet_out["answers"],
+        fallback_tablet_new_screens=tablet_out["changes"],
+        fallback_tablet_refused=tablet_out["refused"],
+        fallback_tablet_failed=tablet_out["failed"],
+        server_threads_before=before["threads"],
+        server_threads_most=max(samples["threads"], default=0),
+        db_connections_before="-" if before["connections"] is None else before["connections"],
+        db_connections_most=max(connections) if connections else "-",
+        acknowledged=len(record["acked"]),
+        lost_actions=lost,
+        doubled_actions=doubled,
+    )
+    if args.embedded:
+        return ok
+    embedded = subprocess.run(
+        [sys.executable, "-m", "benchmarks.faults", "--only", "poll_flood", "--embedded"], cwd=live.ROOT
+    )
+    return ok and embedded.returncode == 0
+
+
 def bootstrap_pairs(calm, flood, rounds=2000, seed=3):
     """A 90 % interval for p99(flood) / p99(calm) pooled over windows, resampling whole (calm,
     flood) window pairs: the spread between windows, not within one, is what a shared machine varies."""
@@ -1052,6 +1284,9 @@ def bootstrap_pairs(calm, flood, rounds=2000, seed=3):
         )
     ratios.sort()
     return ratios[int(0.05 * rounds)], ratios[int(0.95 * rounds)]
+
+
+EMBEDDED_RUNS = (poll_flood,)
 
 
 def main(argv=None):
@@ -1084,6 +1319,12 @@ def main(argv=None):
         help="niceness of slow_clients' and health_burst's attacker (default 19: it stands for "
         "another machine, so its own CPU must not be taken from the server's cores)",
     )
+    parser.add_argument(
+        "--embedded",
+        action="store_true",
+        help="the embedded server (make run): SQLite, the in-memory channel layer, one process; "
+        "only poll_flood runs so (it runs itself so after its run with real services)",
+    )
     parser.add_argument("--flooder", help=argparse.SUPPRESS)
     parser.add_argument("--attacker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -1096,12 +1337,17 @@ def main(argv=None):
         out = asyncio.run(flooder(json.loads(Path(args.flooder).read_text())))
         Path(args.flooder).with_suffix(".out.json").write_text(json.dumps(out))
         return
+    if args.embedded:  # a database file of this run's own, as ``make run``'s is its own
+        args.db = f"sqlite:///{Path(tempfile.mkdtemp(prefix='stormwise-faults-')) / 'embedded.sqlite3'}"
+        args.redis = ""
     live.setup_django(args.db, args.redis)
-    runs = [worker_kill, postgres_refuses, celery_kill, flood, slow_clients, health_burst, join_crowd] + (
+    runs = [worker_kill, postgres_refuses, celery_kill, flood, slow_clients, health_burst, join_crowd, poll_flood] + (
         [redis_restart] if args.redis_restart else []
     )
     if args.only:
         runs = [run for run in runs + [redis_restart] if run.__name__ in args.only.split(",")]
+    if args.embedded:
+        runs = [run for run in runs if run in EMBEDDED_RUNS]
     runs = sized(runs, [flood])
     args.students, args.flood_cycles = sized((args.students, args.flood_cycles), (16, 1))
     results = [run(args) for run in runs]

@@ -164,6 +164,12 @@ def participant_for_token(session: Session, token: str | None) -> Participant | 
     return session.participants.filter(token_hash=hash_token(token)).first()
 
 
+def long_over(session: Session) -> bool:
+    """Ended ``DEVICE_REPORT_HOURS`` ago: a device's cookie no longer names anyone in it, so the
+    next child on a shared tablet never lands in the last one's game."""
+    return bool(session.ended_at) and timezone.now() - session.ended_at >= timedelta(hours=settings.DEVICE_REPORT_HOURS)
+
+
 def _nickname_taken(session: Session, name: str, exclude=None) -> bool:
     key = nicknames.same_key(name)
     others = session.participants.exclude(pk=getattr(exclude, "pk", None))

@@ -1,14 +1,11 @@
 """Pages and endpoints for teachers and students. Thin: each calls a service or a selector."""
 
-import asyncio
 import functools
-from datetime import timedelta
 import hashlib
 import json
 
 import qrcode
 import qrcode.image.svg
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
@@ -17,12 +14,11 @@ from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from classroom import accounts, frames, guesses, languages, ratelimit, selectors, services
+from classroom import accounts, frames, guesses, languages, polls, ratelimit, selectors, services
 from classroom.consumers import act_limit, frame_limit, token_cookie
 from classroom.frames import MAX_FRAME_BYTES
 from classroom.forms import JoinForm, SessionForm, SignUpForm
@@ -34,7 +30,6 @@ from scenarios import registry
 from scenarios.audience import Audience
 
 TOKEN_MAX_AGE = 14 * 24 * 3600  # a parked lesson resumes days later on the same tablet
-LONG_POLL_SECONDS = 20
 
 
 def _too_many(request, seconds):
@@ -422,13 +417,9 @@ def _device_participant(request, pk):
     ended ``DEVICE_REPORT_HOURS`` ago, so the next child on a shared tablet never lands in the
     last one's game."""
     session = get_object_or_404(Session, pk=pk)
-    if _long_over(session):
+    if services.long_over(session):
         return session, None
     return session, services.participant_for_token(session, request.COOKIES.get(token_cookie(session.pk)))
-
-
-def _long_over(session) -> bool:
-    return bool(session.ended_at) and timezone.now() - session.ended_at >= timedelta(hours=settings.DEVICE_REPORT_HOURS)
 
 
 @never_cache
@@ -495,33 +486,19 @@ def play_act(request, pk):
     return JsonResponse(answer)
 
 
-def _poll_state(pk, token, first):
-    session = Session.objects.filter(pk=pk).first()
-    participant = services.participant_for_token(session, token) if session and not _long_over(session) else None
-    if participant is None:
-        return None
-    if first and not ratelimit.hit(*frame_limit(participant.pk)):
-        return "too_fast"
-    services.touch(participant=participant)
-    return selectors.device_state(participant)
-
-
 async def play_poll(request, pk):
-    """Long-poll: answers as soon as anything is newer than what the device holds, or after 20 s.
-    Each poll takes a token from the device's bucket, as a socket frame does."""
-    token = request.COOKIES.get(token_cookie(pk))
-    since = request.GET.get("since", "")
-    waited = 0.0
-    while True:
-        state = await sync_to_async(_poll_state)(pk, token, waited == 0)
-        if state is None:
-            return _refusal(Refused("unknown_device"))
-        if state == "too_fast":
-            return _too_fast()
-        if state["stamp"] != since or waited >= LONG_POLL_SECONDS:
-            return JsonResponse(state)
-        await asyncio.sleep(0.5)
-        waited += 0.5
+    """Long-poll (classroom.polls): answers as soon as the device's screen differs from the one
+        it holds (``since``), or after 20 s. A device's polls past a few open were answered already
+    (``polls.OpenPolls``, in front of Django)."""
+    try:
+        state = await polls.poll(pk, request.COOKIES.get(token_cookie(pk)), request.GET.get("since", ""))
+    except polls.UnknownDevice:
+        return _refusal(Refused("unknown_device"))
+    except polls.TooFast:
+        response = _too_fast()
+        response["Retry-After"] = str(polls.RETRY_AFTER_SECONDS)
+        return response
+    return JsonResponse(state)
 
 
 @functools.cache

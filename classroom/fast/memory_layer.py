@@ -48,10 +48,6 @@ class InMemoryChannelLayer(_ChannelsInMemoryLayer):
         except asyncio.QueueFull:
             raise ChannelFull(channel) from None
 
-    async def discard_channel(self, channel):
-        """Let go of ``channel`` (as ``classroom.fast.redis_layer``'s does)."""
-        self.channels.pop(channel, None)
-
     async def group_send(self, group, message):
         assert isinstance(message, dict), "message is not a dict"
         self.require_valid_group_name(group)
@@ -61,6 +57,12 @@ class InMemoryChannelLayer(_ChannelsInMemoryLayer):
                 self._put(channel, dict(message))
             except ChannelFull:
                 pass
+
+    async def discard_channel(self, channel):
+        """Forget ``channel`` and what it still holds (a long poll's, once answered): Channels'
+        layer forgets a channel only once a receive leaves it empty, or its messages expire."""
+        self._remove_from_groups(channel)
+        self.channels.pop(channel, None)
 
     async def group_send_many(self, batch):
         """Send each ``(group, message)`` of ``batch`` (``games.broadcast.send`` hands a change's

@@ -297,6 +297,13 @@ class _LoopLayer:
             raise
 
     def discard_channel(self, channel: str) -> None:
+        """Stop listening to ``channel`` and forget what it still holds."""
+        for name in [name for name, members in self.groups.items() if channel in members]:
+            members = self.groups[name]
+            members.discard(channel)
+            if not members:
+                del self.groups[name]
+                self.listener.unsubscribe(name)
         if self.channels.pop(channel, None) is not None:
             self.listener.unsubscribe(channel)
 
@@ -377,9 +384,10 @@ class RedisPubSubChannelLayer:
         return await self._get_layer().receive(channel)
 
     async def discard_channel(self, channel: str) -> None:
-        """Let go of ``channel`` (from ``new_channel``) that nothing will receive on again. A
-        consumer's channel is let go of as its consumer goes; a channel used for one message
-        (``config.health``) would otherwise stay subscribed for the life of the process."""
+        """Let go of ``channel`` (from ``new_channel``) that nothing will receive on again, and of
+        its groups. A consumer's channel is let go of as its consumer goes; a channel used for one
+        message (``config.health``) or one wait (a long poll's, once answered) would otherwise
+        stay subscribed for the life of the process."""
         self._get_layer().discard_channel(channel)
 
     async def group_add(self, group: str, channel: str) -> None:
