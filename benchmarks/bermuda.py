@@ -16,7 +16,7 @@ import argparse
 import statistics
 import time
 
-from benchmarks.pace import ASSUMED, PLAY_MINUTES, Clock
+from benchmarks.pace import ASSUMED, PLAY_MINUTES, Clock, spread
 from scenarios.bermuda import ENGINE, PRESETS
 from scenarios.bermuda.bots import BOTS, POLICY_BOT, head_to_head
 from scenarios.bermuda.rules import EDITION
@@ -50,9 +50,9 @@ def paced(seed: int, kinds, options=None):
     return state, taps, clock.minutes
 
 
-def human_minutes(options=None, games: int = 100) -> float:
-    """The median minutes of a four-fleet game by the cautious bot at a human pace."""
-    return statistics.median(paced(seed, [POLICY_BOT] * 4, options)[2] for seed in range(games))
+def human_minutes(options=None, games: int = 100) -> list[float]:
+    """The minutes of ``games`` four-fleet games by the cautious bot at a human pace."""
+    return [paced(seed, [POLICY_BOT] * 4, options)[2] for seed in range(games)]
 
 
 def speed_main() -> None:
@@ -78,9 +78,9 @@ def speed_main() -> None:
     for label, options in (("", None), ("_in_turn", {"turns": "in_turn"})):
         human = human_minutes(options)
         print(
-            f"bermuda_minutes_per_game_human_pace{label}: {human:.1f} min (rules edition {EDITION}, "
+            f"bermuda_minutes_per_game_human_pace{label}: {spread(human)}; rules edition {EDITION}, "
             f"{(options or {}).get('turns', 'default options')}; {ASSUMED}; "
-            f"{'fits' if human <= PLAY_MINUTES else 'does not fit'})"
+            f"{'fits' if statistics.median(human) <= PLAY_MINUTES else 'does not fit'}"
         )
     printed = [play(seed, policy, PRESETS["as_printed"]) for seed in range(100)]
     prounds = statistics.median(s["round"] for s, _ in printed)

@@ -12,6 +12,8 @@ time overlap and seats taking turns add up; the game ends when its last move doe
 
 from __future__ import annotations
 
+import statistics
+
 #: seconds a child takes to read, decide and tap (the lesson budget's 8–15 s, in the middle)
 DECISION_SECONDS = 12
 #: the one hesitant child per table
@@ -74,3 +76,12 @@ class Clock:
 
 def fits(minutes: float) -> bool:
     return minutes <= PLAY_MINUTES
+
+
+def spread(minutes) -> str:
+    """A set of games' minutes as the figures print them: the median, nine games in ten, the longest."""
+    ordered = sorted(minutes)
+    return (
+        f"{statistics.median(ordered):.1f} min (median; nine games in ten within {ordered[int(0.9 * len(ordered))]:.1f}, "
+        f"the longest {ordered[-1]:.1f})"
+    )

@@ -16,7 +16,7 @@ import statistics
 import time
 from collections import defaultdict
 
-from benchmarks.pace import ASSUMED, PLAY_MINUTES, Clock
+from benchmarks.pace import ASSUMED, PLAY_MINUTES, Clock, spread
 from scenarios.resort import ENGINE
 from scenarios.resort.bots import BOTS, POLICY_BOT, head_to_head
 from scenarios.resort.rules import PROGRAM_IDS
@@ -116,15 +116,11 @@ def main() -> None:
         f"resort_minutes_per_game: {statistics.median(s for _, _, s, _ in results) / 60:.1f} minutes "
         f"(4 seats; assumed seconds {SECONDS})"
     )
-    human = human_minutes(results)
+    human = [m for *_, m in results]
     print(
-        f"resort_minutes_per_game_human_pace: {human:.1f} minutes (median; the longest {max(m for *_, m in results):.1f}; "
-        f"{ASSUMED}, a roll half a decision; {'fits' if human <= PLAY_MINUTES else 'does not fit'})"
+        f"resort_minutes_per_game_human_pace: {spread(human)}; {ASSUMED}, a roll half a decision; "
+        f"{'fits' if statistics.median(human) <= PLAY_MINUTES else 'does not fit'}"
     )
-
-
-def human_minutes(results) -> float:
-    return statistics.median(m for *_, m in results)
 
 
 if __name__ == "__main__":
