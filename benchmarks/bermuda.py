@@ -16,6 +16,7 @@ import argparse
 import statistics
 import time
 
+from benchmarks.pace import ASSUMED, PLAY_MINUTES, Clock, spread
 from scenarios.bermuda import ENGINE, PRESETS
 from scenarios.bermuda.bots import BOTS, POLICY_BOT, head_to_head
 from scenarios.bermuda.rules import EDITION
@@ -29,13 +30,29 @@ SECONDS_PER_TAP = 15
 
 def play(seed: int, kinds, options=None):
     """One game with ``kinds[seat]`` bots; its final state and each seat's taps."""
+    return paced(seed, kinds, options)[:2]
+
+
+def paced(seed: int, kinds, options=None):
+    """One game; its final state, each seat's taps and its minutes at a human pace
+    (``benchmarks.pace``: fleets moving together decide at once, fleets in turn one after
+    another)."""
     state = ENGINE.setup(seed, len(kinds), options)
     taps = [0] * len(kinds)
+    clock = Clock(len(kinds))
     while not ENGINE.finished(state):
-        seat = ENGINE.to_act(state)[0]
+        seats = ENGINE.to_act(state)
+        clock.ready(seats, (state["round"], state["turn"]))
+        seat = seats[0]
         ENGINE.apply(state, seat, BOTS[kinds[seat]](state, seat))
         taps[seat] += 1
-    return state, taps
+        clock.tap(seat)
+    return state, taps, clock.minutes
+
+
+def human_minutes(options=None, games: int = 100) -> list[float]:
+    """The minutes of ``games`` four-fleet games by the cautious bot at a human pace."""
+    return [paced(seed, [POLICY_BOT] * 4, options)[2] for seed in range(games)]
 
 
 def speed_main() -> None:
@@ -58,6 +75,13 @@ def speed_main() -> None:
         f"bermuda_minutes_per_game_together: {rounds * SECONDS_PER_TAP / 60:.1f} min "
         f"(4 players moving in the same round)"
     )
+    for label, options in (("", None), ("_in_turn", {"turns": "in_turn"})):
+        human = human_minutes(options)
+        print(
+            f"bermuda_minutes_per_game_human_pace{label}: {spread(human)}; rules edition {EDITION}, "
+            f"{(options or {}).get('turns', 'default options')}; {ASSUMED}; "
+            f"{'fits' if statistics.median(human) <= PLAY_MINUTES else 'does not fit'}"
+        )
     printed = [play(seed, policy, PRESETS["as_printed"]) for seed in range(100)]
     prounds = statistics.median(s["round"] for s, _ in printed)
     print(

@@ -16,6 +16,7 @@ import statistics
 import sys
 import time
 
+from benchmarks.pace import ASSUMED, PLAY_MINUTES, Clock, spread
 from scenarios.evacuation import ENGINE
 from scenarios.evacuation.bots import BOTS, POLICY_BOT, head_to_head, make_policy
 
@@ -31,6 +32,20 @@ def play(seed, policies, options=None):
         for seat in ENGINE.to_act(state):
             ENGINE.apply(state, seat, policies[seat](state, seat))
     return state
+
+
+def human_minutes(seed, policies, options=None) -> float:
+    """One game's minutes at a human pace (``benchmarks.pace``): every household plays on its
+    own clock at once, each tap a decision (reason answers included)."""
+    state = ENGINE.setup(seed, len(policies), options)
+    clock = Clock(len(policies))
+    while not ENGINE.finished(state):
+        seats = ENGINE.to_act(state)
+        clock.ready(seats)
+        for seat in seats:
+            ENGINE.apply(state, seat, policies[seat](state, seat))
+            clock.tap(seat)
+    return clock.minutes
 
 
 def speed(games=400, runs=3):
@@ -122,6 +137,12 @@ def main(argv):
     print(f"evacuation_turns_per_seat: {turns:g} turns")
     print(f"evacuation_max_taps_per_seat: {most} taps")
     print(f"evacuation_real_minutes_per_seat: {taps * SECONDS_PER_TAP / 60:.1f} min (at {SECONDS_PER_TAP} s a tap)")
+    bot = BOTS[POLICY_BOT]
+    human = [human_minutes(seed, [bot] * 4) for seed in range(200)]
+    print(
+        f"evacuation_minutes_per_game_human_pace: {spread(human)}; {ASSUMED}; "
+        f"{'fits' if statistics.median(human) <= PLAY_MINUTES else 'does not fit'}"
+    )
     if "--balance" in argv:
         print(
             "# head to head, default options: two careful households against two of each habit "

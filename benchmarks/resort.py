@@ -16,6 +16,7 @@ import statistics
 import time
 from collections import defaultdict
 
+from benchmarks.pace import ASSUMED, PLAY_MINUTES, Clock, spread
 from scenarios.resort import ENGINE
 from scenarios.resort.bots import BOTS, POLICY_BOT, head_to_head
 from scenarios.resort.rules import PROGRAM_IDS
@@ -24,28 +25,35 @@ GAMES = 400
 #: assumed seconds a child takes: a plain roll, a decision (buy, option, shelter), placing the
 #: storm on the grid (all seats at once, so once per line), and reading an event
 SECONDS = {"roll": 6, "decide": 20, "track": 25}
+#: at a human pace (``benchmarks.pace``) a roll is half a decision: a tap and a look at the die
+ROLL_DECISIONS = 0.5
 
 
-def play(seed: int, bots=None, options=None) -> tuple[dict, list[int], float]:
-    """One 4-seat game; returns the final state, taps per seat and the estimated seconds."""
+def play(seed: int, bots=None, options=None) -> tuple[dict, list[int], float, float]:
+    """One 4-seat game; returns the final state, taps per seat, the estimated seconds at the
+    assumed ``SECONDS`` and the minutes at a human pace (``benchmarks.pace``)."""
     state = ENGINE.setup(seed, 4, options or {})
     bots = bots or [POLICY_BOT] * 4
     taps = [0, 0, 0, 0]
     seconds = 0.0
+    clock = Clock(4)
     while not ENGINE.finished(state):
         seats = ENGINE.to_act(state)
         phase = state["phase"]
+        clock.ready(seats, (state["round"], state["turn"], phase))
         if phase == "track":
             seconds += SECONDS["track"]
             for seat in seats:
                 ENGINE.apply(state, seat, BOTS[bots[seat]](state, seat))
                 taps[seat] += 1
+                clock.tap(seat)
             continue
         seat = seats[0]
         ENGINE.apply(state, seat, BOTS[bots[seat]](state, seat))
         taps[seat] += 1
+        clock.tap(seat, ROLL_DECISIONS if phase == "roll" else 1)
         seconds += SECONDS["roll"] if phase == "roll" else SECONDS["decide"]
-    return state, taps, seconds
+    return state, taps, seconds, clock.minutes
 
 
 def balance_main(seeds: int = 4) -> None:
@@ -65,7 +73,7 @@ def balance_main(seeds: int = 4) -> None:
         for seed in range(seeds):
             for shift in range(4):
                 bots = [names[(i + shift) % 4] for i in range(4)]
-                state, _taps, _s = play(seed, bots, {"storm": storm})
+                state, _taps, _s, _m = play(seed, bots, {"storm": storm})
                 for row in ENGINE.results(state):
                     b, out = row["breakdown"], rows[bots[row["seat"]]]
                     out["worth"].append(row["score"])
@@ -93,18 +101,25 @@ def balance_main(seeds: int = 4) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.resort")
     parser.add_argument("--balance", action="store_true", help="final worth by bot over every real storm")
+    parser.add_argument("--seeds", type=int, default=4, help="seeds per storm for --balance (default 4)")
     args = parser.parse_args()
     if args.balance:
-        balance_main()
+        balance_main(args.seeds)
         return
     start = time.perf_counter()
     results = [play(seed) for seed in range(GAMES)]
     elapsed = time.perf_counter() - start
     print(f"resort_games_per_s: {GAMES / elapsed:.0f} games/s")
-    print(f"resort_taps_per_seat: {statistics.median(statistics.median(t) for _, t, _ in results):g} taps")
+    print(f"resort_rounds_per_game: {statistics.median(s['round'] for s, *_ in results):g} rounds")
+    print(f"resort_taps_per_seat: {statistics.median(statistics.median(t) for _, t, *_ in results):g} taps")
     print(
-        f"resort_minutes_per_game: {statistics.median(s for _, _, s in results) / 60:.1f} minutes "
+        f"resort_minutes_per_game: {statistics.median(s for _, _, s, _ in results) / 60:.1f} minutes "
         f"(4 seats; assumed seconds {SECONDS})"
+    )
+    human = [m for *_, m in results]
+    print(
+        f"resort_minutes_per_game_human_pace: {spread(human)}; {ASSUMED}, a roll half a decision; "
+        f"{'fits' if statistics.median(human) <= PLAY_MINUTES else 'does not fit'}"
     )
 
 

@@ -19,6 +19,7 @@ import statistics
 import time
 from collections import Counter
 
+from benchmarks.pace import ASSUMED, PLAY_MINUTES, Clock, spread
 from scenarios.stormfury import ENGINE, PRESETS, rules
 from scenarios.stormfury.bots import BOTS, POLICY_BOT
 
@@ -30,28 +31,55 @@ SECONDS_PER_TAP = 15
 STORM_SECONDS = 45
 
 
-def play(seed: int) -> tuple[int, int, float]:
+def play(seed: int, options=None) -> tuple[int, int, float]:
     """One 4-seat game by the policy bot; returns (rounds, median taps per seat, minutes at a
     person's pace: the seats play each Player Phase at once, so a round lasts as long as its
     busiest seat's taps, plus the storm's move read aloud)."""
-    state = ENGINE.setup(seed, 4)
+    rounds, taps, minutes, _human = paced(seed, options)
+    return rounds, taps, minutes
+
+
+def paced(seed: int, options=None) -> tuple[int, int, float, float]:
+    """``play``'s figures and the minutes at a human pace (``benchmarks.pace``), with the class
+    timer: a Player Phase lasts until its slowest seat is done or ``storm_timer`` runs out,
+    whichever is first (the storm then moves and those still playing are skipped)."""
+    state = ENGINE.setup(seed, 4, options)
     bot = BOTS[POLICY_BOT]
     taps = [0, 0, 0, 0]
     this_round = [0, 0, 0, 0]
     seconds = 0.0
+    clock = Clock(4)
+    began = None  # when this round's Player Phase began, at a human pace
+    timer = state["options"].get("storm_timer")
+
+    def storm_moved():
+        # the Player Phase is over (its slowest seat, or the timer), then the storm's move is read
+        nonlocal seconds, this_round, began
+        seconds += max(this_round) * SECONDS_PER_TAP + STORM_SECONDS
+        this_round = [0, 0, 0, 0]
+        if timer and began is not None:
+            clock.cap(began, timer)
+        clock.wait(STORM_SECONDS)
+        began = None
+
     while state["phase"] != "over":
         seats = ENGINE.to_act(state)
-        if not seats:
-            seconds += max(this_round) * SECONDS_PER_TAP + STORM_SECONDS
-            this_round = [0, 0, 0, 0]
+        if state["phase"] == "player" and began is None:
+            began = clock.now
+        clock.ready(seats, (state["round"], state["phase"]))
+        if not seats:  # the storm held for the class: it moves now
+            storm_moved()
             ENGINE.apply(state, None, {"type": "storm_moves"})
             continue
         seat = seats[0]
+        before = state["round"]
         ENGINE.apply(state, seat, bot(state, seat))
         taps[seat] += 1
         this_round[seat] += 1
-    seconds += max(this_round) * SECONDS_PER_TAP
-    return state["round"], int(statistics.median(taps)), seconds / 60
+        clock.tap(seat)
+        if state["round"] != before or state["phase"] == "over":  # the last seat ended: the storm moved
+            storm_moved()
+    return state["round"], int(statistics.median(taps)), seconds / 60, clock.minutes
 
 
 def _edge(q: int, r: int, terrain: dict) -> str:
@@ -203,13 +231,21 @@ def main() -> None:
         return
     play(10_000)  # warm the forecast and footprint caches' code paths, not their contents
     start = time.perf_counter()
-    results = [play(seed) for seed in range(GAMES)]
+    results = [paced(seed) for seed in range(GAMES)]
     elapsed = time.perf_counter() - start
     print(f"stormfury_games_per_s: {GAMES / elapsed:.0f} games/s")
-    print(f"stormfury_rounds_per_game: {statistics.median(r for r, _, _ in results):g} rounds")
-    print(f"stormfury_taps_per_seat: {statistics.median(t for _, t, _ in results):g} taps")
+    print(f"stormfury_rounds_per_game: {statistics.median(r for r, *_ in results):g} rounds")
+    print(f"stormfury_taps_per_seat: {statistics.median(t for _, t, *_ in results):g} taps")
     assumed = f"(4 seats playing at once, {SECONDS_PER_TAP} s a tap, {STORM_SECONDS} s for each storm move)"
-    print(f"stormfury_minutes_per_game: {statistics.median(m for _, _, m in results):.1f} min {assumed}")
+    print(f"stormfury_minutes_per_game: {statistics.median(m for _, _, m, _ in results):.1f} min {assumed}")
+    human = [h for *_, h in results]
+    print(
+        f"stormfury_minutes_per_game_human_pace: {spread(human)}; the storm moving on its class timer of "
+        f"{ENGINE.setup(0, 4)['options'].get('storm_timer')} s, {STORM_SECONDS} s for each storm move; {ASSUMED}; "
+        f"{'fits' if statistics.median(human) <= PLAY_MINUTES else 'does not fit'}"
+    )
+    untimed = [paced(seed, {"storm_timer": 0})[3] for seed in range(GAMES)]
+    print(f"stormfury_minutes_per_game_human_pace_no_timer: {spread(untimed)} (the storm waits for every seat)")
 
 
 if __name__ == "__main__":

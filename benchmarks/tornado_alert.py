@@ -25,6 +25,7 @@ import time
 import uuid
 from collections import defaultdict
 
+from benchmarks.pace import ASSUMED, DECISION_SECONDS, PLAY_MINUTES, seconds_per_decision, spread
 from scenarios.tornado_alert import ENGINE
 from scenarios.tornado_alert.bots import BOTS, POLICY_BOT
 
@@ -57,6 +58,38 @@ def play(seed: int, lineup=(POLICY_BOT,) * 4, options=None) -> tuple[dict, list[
     return state, taps, seconds / state["round"], ENGINE.results(state)
 
 
+#: the choices a photographer makes on a turn of their own (what to keep, a strike, a special
+#: card); a card play is a flip (``PLAY_S`` of a child's ``DECISION_SECONDS``) and a slap is inside
+#: its race's window
+DECIDE = ("keep", "strike", "use_plus", "use_minus")
+
+
+def human_minutes(seed: int, lineup=(POLICY_BOT,) * 4, options=None) -> float:
+    """One game's minutes at a human pace (``benchmarks.pace``): the seats play in turn, a card
+    flip takes ``PLAY_S`` (the hesitant child's as much longer as their decisions), a choice a
+    whole decision, each take ``TAKE_S`` and each race its window."""
+    state = ENGINE.setup(seed, len(lineup), options or {})
+    seconds = 0.0
+    step = 0
+    while not ENGINE.finished(state):
+        acting = ENGINE.to_act(state)
+        if not acting:
+            events = ENGINE.apply(state, None, ENGINE.due(state)["action"])
+        else:
+            seat = acting[step % len(acting)]
+            step += 1
+            action = BOTS[lineup[seat]](state, seat)
+            events = ENGINE.apply(state, seat, action)
+            if action["type"] in DECIDE:
+                seconds += seconds_per_decision(seat)
+        kinds = {e["type"] for e in events}
+        if "play" in kinds:
+            player = next(e for e in events if e["type"] == "play").get("seat")
+            seconds += PLAY_S * seconds_per_decision(player if player is not None else -1) / DECISION_SECONDS
+        seconds += TAKE_S * ("take" in kinds) + state["options"]["race_ms"] / 1000 * ("race" in kinds)
+    return seconds / 60
+
+
 def figures(games: int = GAMES) -> None:
     started = time.perf_counter()
     taps, per_round, per_game = [], [], []
@@ -72,6 +105,11 @@ def figures(games: int = GAMES) -> None:
     print(
         f"tornado_minutes_per_game: {statistics.median(per_game):.1f} min (4 seats in turn, {PLAY_S:g} s a card "
         f"play, {TAKE_S:g} s a take, each race its window)"
+    )
+    human = [human_minutes(seed) for seed in range(games)]
+    print(
+        f"tornado_minutes_per_game_human_pace: {spread(human)}; a flip {PLAY_S:g} s, a choice a decision; {ASSUMED}; "
+        f"{'fits' if statistics.median(human) <= PLAY_MINUTES else 'does not fit'}"
     )
 
 

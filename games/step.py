@@ -185,13 +185,13 @@ def reschedule(game: Game, engine, state, *, acted, now: datetime):
         else:
             timers[key] = (now + timedelta(seconds=wait)).isoformat()
     # Optional engine hook: ``due(state)``, the system's own next step (a race settled at the
-    # deadline its first slap fixed): set once per key, kept while that key stays due, at once
-    # when no seat may act.
+    # deadline its first slap fixed, a class's storm timer): set once per key, kept while that
+    # key stays due, at once when no seat may act unless the step holds for its time.
     step = getattr(engine, "due", None) and engine.due(state)
     if step:
         key = SYSTEM_TIMER + step["key"]
         at = game.timers.get(key) or (now + timedelta(seconds=step["seconds"])).isoformat()
-        if not engine.to_act(state):
+        if not engine.to_act(state) and not step.get("hold"):
             at = min(at, now.isoformat(), key=datetime.fromisoformat)
         timers[key] = at
     game.timers = timers

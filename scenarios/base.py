@@ -106,8 +106,10 @@ class Engine(Protocol):
     # Optional: a real-time engine's own clock. ``due(state)`` names the step the system (seat
     # None) takes next, or None: ``{"key": str, "seconds": float, "action": dict}``. The deadline
     # is set ``seconds`` after ``key`` first appears and kept while the same ``key`` stays due
-    # (others' moves do not move it); when no seat may act it is due at once. The step is
-    # played through the one submit path as the system, named by its key, so it happens once.
+    # (others' moves do not move it); when no seat may act it is due at once, unless the step
+    # says ``"hold": True`` (a class timer: a table whose players are done still waits for the
+    # class step or its time). The step is played through the one submit path as the system,
+    # named by its key, so it happens once.
     # def due(self, state: State) -> dict | None: ...
     # Optional: ``aimed(action)`` is True for an action that names what it was aimed at (a slap
     # names its pile) and that ``apply`` judges by that alone: the platform then does not refuse

@@ -10,13 +10,14 @@ from .rules import ENGINE
 
 #: how much a ship is worth to a cautious captain besides its cargo, in thousands, per rules
 #: edition: in edition 3 a caught ship also costs its fleet salvage (50) from its freight
-SHIP_WORTH = {1: 60, 2: 60, 3: 100}
+SHIP_WORTH = {1: 60, 2: 60, 3: 100, 4: 100}
 #: editions 2 and 3: the chance a cautious captain reads into each zone of the drawn forecast
 #: (clear, margin, cone) of losing a ship there at the next spin: what the game's own sea does
 #: (measured over 60 games of two bold and two cautious fleets; edition 2: 22 % in the cone, 4 %
 #: in the margin, under 1 % clear; edition 3, whose whole wind field catches: 29 %, 8 %, under
 #: 1 %; RULES.md, "Bots and balance")
 ZONE_RISK = {2: (0.0, 0.04, 0.22), 3: (0.006, 0.08, 0.29)}
+ZONE_RISK[4] = ZONE_RISK[3]  # edition 4 moves the fleets together on edition 3's sea
 
 
 def _arrival(state, ship, port):

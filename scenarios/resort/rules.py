@@ -29,6 +29,7 @@ DECKS = {
     1: {p["key"]: p for p in CONTENT["programs"]["programs"]},
     2: {p["key"]: p for p in CONTENT["programs_2"]["programs"]},
 }
+DECKS[3] = DECKS[2]  # edition 3 changes the season's length, not the cards
 PROGRAMS = DECKS[2]
 PROGRAM_IDS = list(PROGRAMS)
 MEASURES = CONTENT["measures"]
@@ -46,11 +47,15 @@ LONS = SEA["lons"]
 WATER = {(row["lat"], lon) for row in SEA["rows"] for lon, cell in zip(LONS, row["land"]) if cell == "."}
 CRUISEPORT = tuple(SEA["cruiseport"])
 TRIANGLE = tuple(SEA["triangle"])
-VERSION = "2"
+VERSION = "3"
 SCHEMA_VERSION = 2
-#: the rules edition new games are set up with; edition 1 replays games stored by engine "1"
-EDITION = 2
-EDITIONS = (1, 2)
+#: the rules edition new games are set up with; edition 1 replays games stored by engine "1",
+#: edition 2 those set up before the season fitted a lesson's play (RULES.md, "Editions")
+EDITION = 3
+EDITIONS = (1, 2, 3)
+#: the season's length in rounds of a four-player table when the teacher does not choose one:
+#: edition 3's fits 20 minutes of play at a child's pace (``python -m benchmarks.resort``)
+ROUND_CAP = {1: 30, 2: 30, 3: 12}
 
 OPTIONS = [
     {
@@ -65,8 +70,8 @@ OPTIONS = [
     },
     {
         "name": "round_cap",
-        "default": 30,
-        "choices": [20, 30, 40],
+        "default": ROUND_CAP[EDITION],
+        "choices": [10, 12, 14, 16, 20, 30, 40],
         "label": gettext_noop("Season length (rounds of four players)"),
         "description": gettext_noop(
             "After this many rounds of a four-player table (proportionally more for fewer players) the rest of the storm's program is read out at once."
@@ -291,6 +296,8 @@ class Resort(EngineBasics):
             if bad:
                 raise IllegalAction("bad_option", gettext_noop("That option is not offered."), name=name)
             chosen[name] = value
+        if "round_cap" not in (options or {}):
+            chosen["round_cap"] = ROUND_CAP[chosen["edition"]]
         if not 2 <= seats <= 4:
             raise IllegalAction("bad_seats", gettext_noop("This game needs two to four players."), seats=seats)
         storm = chosen["storm"]

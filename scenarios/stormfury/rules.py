@@ -95,6 +95,22 @@ class Stormfury(Bookkeeping, Screens, LegalActions, Moves, TurnFlow, HurricanePh
         discarded, the turn ended), never one action of it."""
         return [state["round"], state["phase"]]
 
+    def due(self, state: dict) -> dict | None:
+        """The class timer (RULES.md, "The class timer"): ``storm_timer`` seconds after a round's
+        Player Phase begins the storm moves, those still playing ending as if skipped. It holds
+        for its time when every player has ended and the storm waits for the class, so a table
+        that finished early still moves with the others (``scenarios.base``, ``due``). Games set
+        up before the timer existed have none."""
+        seconds = state["options"].get("storm_timer") or 0
+        if not seconds or state["phase"] not in ("player", "storm"):
+            return None
+        return {
+            "key": f"storm-{state['round']}",
+            "seconds": seconds,
+            "action": {"type": "storm_moves"},
+            "hold": True,
+        }
+
 
 __all__ = [
     "CARD_STEPS",

@@ -32,6 +32,10 @@ from .tables import (
 
 # --- Options ------------------------------------------------------------------------------------
 
+#: seconds of a round's Player Phase before the storm moves by itself (RULES.md, "The class
+#: timer"): a round of five decisions at a child's pace, and the hesitant child's most of them
+STORM_TIMER = 120
+
 OPTIONS = [
     {
         "name": "storm_seed",
@@ -51,6 +55,26 @@ OPTIONS = [
         "description": gettext_noop(
             "When every player has ended the Player Phase, wait for the 'storm moves' "
             "button (so the whole class's storm moves at once)."
+        ),
+    },
+    {
+        "name": "storm_timer",
+        "label": gettext_noop("The storm moves by itself after"),
+        "default": STORM_TIMER,
+        "choices": [0, 60, 90, 120, 150, 180, 240],
+        "choice_labels": {
+            0: gettext_noop("Never: it waits for every player or the teacher"),
+            60: gettext_noop("1 minute"),
+            90: gettext_noop("1½ minutes"),
+            120: gettext_noop("2 minutes"),
+            150: gettext_noop("2½ minutes"),
+            180: gettext_noop("3 minutes"),
+            240: gettext_noop("4 minutes"),
+        },
+        "description": gettext_noop(
+            "The class timer: this long after a Player Phase begins the storm moves, whoever "
+            "is still playing (their turn ends as if skipped). It moves sooner when every "
+            "player has ended, or when the teacher presses 'Storm moves'."
         ),
     },
     {
@@ -153,8 +177,10 @@ def _options(options: Mapping | None, seed: int) -> dict:
         opts[name] = value
     for o in OPTIONS:
         if o["choices"] is not None and opts[o["name"]] not in o["choices"]:
-            if o["name"] == "turn_cap" and isinstance(opts["turn_cap"], int) and opts["turn_cap"] > 0:
-                continue
+            value = opts[o["name"]]
+            if o["name"] in ("turn_cap", "storm_timer") and isinstance(value, int) and not isinstance(value, bool):
+                if value > 0:  # any number of turns or seconds, beside those the form offers
+                    continue
             raise ValueError(f"bad value {opts[o['name']]!r} for Stormfury option {o['name']!r}")
     if opts["edition"] not in MAPS:
         raise ValueError(f"bad value {opts['edition']!r} for Stormfury option 'edition'")

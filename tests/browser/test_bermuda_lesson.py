@@ -68,6 +68,8 @@ def new_session(teacher, seats, bots, rounds):
     teacher.get_by_label("Game number (optional)").fill("2026")
     teacher.get_by_text("Scenario options").click()
     teacher.get_by_role("combobox", name=re.compile("Most rounds")).select_option(str(rounds))
+    # strict turns, the book's order (the default moves every fleet in the same round)
+    teacher.get_by_role("combobox", name=re.compile("Ship moves")).select_option("in_turn")
     teacher.get_by_role("button", name="Create session").click()
     code = teacher.locator(".join-code").inner_text()
     return code, int(re.search(r"/sessions/(\d+)/", teacher.url).group(1))

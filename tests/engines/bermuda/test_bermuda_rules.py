@@ -35,7 +35,8 @@ def test_a_new_game_puts_one_ship_of_each_fleet_in_each_freight_port():
     for port in ("CHS", "HAM", "SJU", "SDQ"):
         assert sorted(s["seat"] for s in state["ships"] if s["at"] == port) == [0, 1, 2]
     assert state["cloud"] == {"at": list(CENTRE), "letter": "A", "hanging": []}
-    assert ENGINE.to_act(state) == [0]  # strict turns by default, seat 1 first
+    assert ENGINE.to_act(state) == [0, 1, 2]  # edition 4: every fleet moves in the same round
+    assert ENGINE.to_act(ENGINE.setup(1, 3, {"edition": 3})) == [0]  # edition 3: strict turns, seat 1 first
 
 
 def test_together_lets_every_fleet_move_in_the_same_round():
@@ -175,7 +176,7 @@ def test_the_cone_tells_the_truth_about_the_next_spin(seed):
 
 
 def test_refusals_are_clear_and_change_nothing():
-    state = ENGINE.setup(2, 2)
+    state = ENGINE.setup(2, 2, {"turns": "in_turn"})
     before = frozen(state)
     cases = [
         (1, {"type": "sail", "ship": "s10", "to": "CHS-HAM.0"}, "not_your_turn"),
@@ -256,7 +257,7 @@ def test_the_running_freight_total_is_the_cards_banked_and_aboard(seed):
 
 FROZEN = [
     (edition, game)
-    for edition in (1, 2)
+    for edition in (1, 2, 3)
     for game in json.loads((Path(__file__).parent / "frozen" / f"edition{edition}_games.json").read_text())
 ]
 
@@ -265,8 +266,9 @@ FROZEN = [
     "edition,game", FROZEN, ids=lambda x: f"seed{x['seed']}" if isinstance(x, dict) else f"edition{x}"
 )
 def test_a_game_stored_under_an_older_edition_loads_plays_on_and_replays_to_the_same_end(edition, game):
-    """Games stored by engine 1.0.0 (edition 1) and 2.0.0 (edition 2), frozen when each was the
-    newest, play on from their middle and replay from seed and moves to the same end."""
+    """Games stored by engine 1.0.0 (edition 1), 2.0.0 (edition 2) and 3.0.0 while edition 3 and
+    its strict turns were the default, frozen when each was the newest, play on from their middle
+    and replay from seed and moves to the same end."""
     middle = ENGINE.load(game["middle"])
     assert middle["options"]["edition"] == edition
     for move in game["moves"][game["middle_after"] :]:
@@ -337,7 +339,7 @@ def test_a_ship_in_port_is_no_longer_safe_from_the_cloud():
 
 
 def test_cautious_fleets_finish_first_in_most_games_head_to_head():
-    """Two cautious against two bold fleets in all six seatings, default options (edition 3):
+    """Two cautious against two bold fleets in all six seatings, default options (edition 4):
     the cautious lose fewer ships, less freight and less salvage, end with more freight on
     average and finish first in at least 60 % of the decided games (RULES.md, "Bots and
     balance")."""

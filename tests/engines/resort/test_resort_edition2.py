@@ -28,6 +28,8 @@ from scenarios.resort.rules import (
 )
 
 FROZEN = json.loads((Path(__file__).parent / "frozen" / "edition1_games.json").read_text())
+#: games set up by engine 2 while edition 2 (and its 30-round season) was the default
+FROZEN_2 = json.loads((Path(__file__).parent / "frozen" / "edition2_games.json").read_text())
 
 
 def fresh(seats=2, **options):
@@ -50,10 +52,28 @@ def test_a_game_stored_under_edition_1_loads_plays_on_and_replays_to_the_same_en
     assert [r["score"] for r in ENGINE.results(final)] == [r["score"] for r in game["results"]]
 
 
-def test_new_games_are_edition_2_and_an_unknown_edition_is_refused():
-    assert fresh()["options"]["edition"] == 2
+@pytest.mark.parametrize("game", FROZEN_2, ids=lambda g: f"seed{g['seed']}")
+def test_a_game_stored_under_edition_2_keeps_its_30_round_season_and_replays_to_the_same_end(game):
+    middle = ENGINE.load(game["middle"])
+    assert middle["options"]["edition"] == 2 and middle["options"]["round_cap"] == 30
+    for move in game["moves"][game["middle_after"] :]:
+        ENGINE.apply(middle, move["seat"], move["action"])
+    replay = ENGINE.setup(game["seed"], game["seats"], dict(game["options"], edition=2))
+    for move in game["moves"]:
+        ENGINE.apply(replay, move["seat"], move["action"])
+    final = ENGINE.load(game["final"])
+    for state in (middle, replay):
+        assert state == final
+    assert [r["score"] for r in ENGINE.results(final)] == [r["score"] for r in game["results"]]
+
+
+def test_new_games_are_edition_3_with_a_12_round_season_and_an_unknown_edition_is_refused():
+    assert fresh()["options"]["edition"] == 3
+    assert fresh()["options"]["round_cap"] == 12 and fresh(4)["cap"] == 12
+    assert fresh(round_cap=30)["options"]["round_cap"] == 30  # the teacher may still choose a longer one
+    assert fresh(edition=2)["options"]["round_cap"] == 30
     with pytest.raises(IllegalAction):
-        fresh(edition=3)
+        fresh(edition=4)
 
 
 def test_the_program_cards_keep_each_storms_peak_and_landfall():
