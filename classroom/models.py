@@ -266,6 +266,9 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
     participant = models.ForeignKey(Participant, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats")
+    #: when a bot began keeping this seat for a late arrival (the game's start, or a student taken
+    #: out); None while a student holds it. A late arrival takes the seat kept longest.
+    kept_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "number"]

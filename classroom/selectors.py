@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from classroom import lobby as lobby_parts
 from classroom.models import Participant, Seat, Session
+from classroom import services
 from classroom.services import format_code
 from games import services as games
 from games.models import Game
@@ -225,10 +226,11 @@ def dashboard(
                 "projector": projected(line, session.audience.gentle),
             }
         )
+    seated = {seat.participant_id for table in session_tables for seat in table.seats}
+    late = {p.pk for p in participants if services.joined_late(session, p)}
     if session.status in (Session.Status.PLAYING, Session.Status.PAUSED):
-        seated = {seat.participant_id for table in session_tables for seat in table.seats}
         for p in participants:
-            if p.pk not in seated:
+            if p.pk not in seated and p.approved:  # no bot kept a seat for them
                 alerts.append({"kind": "seatless", "who": p.nickname, "participant": p.pk})
     order = {"asking": 0, "more_time": 0, "seatless": 1, "stuck": 2, "claim": 3, "offline": 4, "idle": 5, "finished": 6}
     alerts.sort(key=lambda a: order[a["kind"]])
@@ -258,9 +260,13 @@ def dashboard(
                 "approved": p.approved,
                 "players": p.players,
                 "online": p.shown_online(now),
+                "late": p.pk in late,
+                "seated": p.pk in seated,
             }
             for p in participants
         ],
+        # the seats bots keep for late arrivals, the one given by default first
+        "kept_seats": _kept_seats(session) if late and session.status != Session.Status.ENDED else [],
         "alerts": alerts,
         "tables": tables,
         "standings": team_standings(session, tables) if scenario.team_play else standings(session, tables),
@@ -272,6 +278,10 @@ def projector_words(session: Session) -> dict:
     the active language: the projector fills them with each line's numbers."""
     words = registry.get(session.scenario).engine.projector_words
     return {key: _(text) for key, text in words.items()}
+
+
+def _kept_seats(session: Session) -> list[dict]:
+    return [{"id": seat.pk, "table": seat.table.number, "seat": seat.number} for seat in services.kept_seats(session)]
 
 
 def standings(session: Session, tables: list[dict]) -> dict:

@@ -11,11 +11,11 @@ import hashlib
 import math
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, Exists, F, OuterRef, Q
+from django.db.models import Count, Exists, F, OuterRef
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -199,13 +199,14 @@ def join(
     admit=None,
 ) -> tuple[Participant, str]:
     """Add a student (or a shared device of ``players`` students) to a session, playing and
-        reading their report in ``language`` (the tablet's choice; the active language if None),
-        from the device ``device_hash`` names (``guesses.device_hash``; refused if the teacher banned it).
+    reading their report in ``language`` (the tablet's choice; the active language if None),
+    from the device ``device_hash`` names (``guesses.device_hash``; refused if the teacher banned it).
     ``admit``, if given, is called once every check has passed, just before the student is added
     (in the same transaction), and may refuse the join by raising (``ratelimit.take_join_pace``).
 
-        Returns the participant and the device token to keep in a cookie. Before the start the
-        tables are rearranged; after it the student takes a bot's seat.
+    Returns the participant and the device token to keep in a cookie. Before the start the
+    tables are rearranged; after it a student whose name needs no approval takes the seat a bot
+    keeps longest (``seat_late``), and one whose name does waits for the teacher's approval.
     """
     if session.status == Session.Status.ENDED:
         raise JoinError(_("This lesson has ended, so its code no longer works."), code="ended")
@@ -250,30 +251,43 @@ def join(
                 _seat_in_smallest_table(session, participant)
             else:
                 arrange_tables(session)
-        else:
-            _take_bot_seats(session, participant)  # or waits, seatless, for the teacher's new table
+        elif approved:
+            _seat_late(session, participant)  # or waits, seatless, for the teacher's new table
     notify_session(session)
     return participant, token
 
 
 def rename(*, participant: Participant, nickname: str) -> Participant:
+    """The teacher renames a student, which approves the name (and seats a late arrival)."""
     participant.nickname = check_nickname(participant.session, nickname, exclude=participant)
     participant.approved = True
     participant.save(update_fields=["nickname", "approved"])
+    _seat_if_late([participant.pk], participant.session)
     notify_session(participant.session)
     return participant
 
 
-def approve(*, participant: Participant, approved=True) -> None:
-    participant.approved = approved
-    participant.save(update_fields=["approved"])
+def approve(*, participant: Participant, approved=True, seat: Seat | None = None) -> None:
+    """The teacher approves a student's nickname (or hides it again). A student who joined after
+    the start is then seated at the seat a bot keeps longest, or at ``seat`` when the teacher
+    picked one (``seat_late``); a refused pick changes nothing."""
+    with transaction.atomic():
+        participant.approved = approved
+        participant.save(update_fields=["approved"])
+        if approved and seat is not None:
+            _seat_late_at(participant, seat)
+        elif approved:
+            _seat_if_late([participant.pk], participant.session)
     notify_session(participant.session)
 
 
 def approve_all(*, session: Session) -> int:
-    """The teacher approves every nickname still waiting (a class of 30 in one tap). Returns
-    how many were approved."""
-    count = session.participants.filter(approved=False).update(approved=True)
+    """The teacher approves every nickname still waiting (a class of 30 in one tap), and seats
+    those who joined after the start. Returns how many were approved."""
+    with transaction.atomic():
+        waiting = list(session.participants.filter(approved=False).values_list("pk", flat=True))
+        count = session.participants.filter(pk__in=waiting).update(approved=True)
+        _seat_if_late(waiting, session)
     if count:
         notify_session(session)
     return count
@@ -299,10 +313,12 @@ def set_max_participants(*, session: Session, most) -> None:
 
 def remove(*, participant: Participant) -> None:
     """Take a student out: their seats go to bots (during play) or the tables are rearranged."""
-    session = participant.session
+    session = Session.objects.get(pk=participant.session_id)  # as it is now, not when they joined
     with transaction.atomic():
         seats = list(participant.seats.select_related("table"))
         participant.delete()
+        # the seat's bot keeps it for the next late arrival from now
+        Seat.objects.filter(pk__in=[seat.pk for seat in seats]).update(kept_since=timezone.now())
         if session.status == Session.Status.LOBBY:
             Seat.objects.filter(participant__isnull=True, table__session=session).delete()
             if not session.arranged_by_teacher:
@@ -428,36 +444,102 @@ def move_participant(*, participant: Participant, table_number: int) -> None:
     notify_session(session)
 
 
-def _take_bot_seats(session: Session, participant: Participant) -> bool:
-    """A late arrival takes live bot seats (whose player is still in the game, never a finished
-    household) at the table with the fewest humans. Returns False when there is none: the
-    student then waits without a seat, and the dashboard offers the teacher a new table."""
-    tables = (
-        session.tables.filter(game__isnull=False, game__status=Game.Status.PLAYING)
-        .annotate(humans=Count("seats", filter=Q(seats__participant__isnull=False)))
-        .order_by("humans", "number")
-        .select_related("game")
-    )
-    for table in tables:
+# --- Late arrivals --------------------------------------------------------------------------------
+
+_RUNNING = (Game.Status.PLAYING, Game.Status.PAUSED)
+_LONG_AGO = timezone.make_aware(datetime(2000, 1, 1))
+
+
+def kept_seats(session: Session) -> list[Seat]:
+    """The seats bots keep for late arrivals, the one to give first at the front: no student's,
+    at a table whose game runs, with the bot's player still in the game (never a finished
+    household); kept longest first, then at the table with the fewest students."""
+    ranked = []
+    for table in session.tables.filter(game__status__in=_RUNNING).select_related("game").prefetch_related("seats"):
+        seats = list(table.seats.all())
+        humans = sum(1 for seat in seats if seat.participant_id)
         engine = games.engine_for(table.game)
         state = engine.load(table.game.state)
-        free = [
-            seat
-            for seat in table.seats.filter(participant__isnull=True).order_by("number")
-            if games.seat_open(engine, state, seat.number)
-        ][: participant.players]
-        if len(free) == participant.players:
-            for seat in free:
-                seat.participant = participant
-                seat.save(update_fields=["participant"])
-                games.set_bot(game_id=table.game_id, seat=seat.number, policy=None)
-            return True
-    return False
+        for seat in seats:
+            if (
+                seat.participant_id is None
+                and str(seat.number) in table.game.bots
+                and games.seat_open(engine, state, seat.number)
+            ):
+                seat.table = table
+                ranked.append(((seat.kept_since or _LONG_AGO, humans, table.number, seat.number), seat))
+    return [seat for _key, seat in sorted(ranked, key=lambda pair: pair[0])]
+
+
+def joined_late(session: Session, participant: Participant) -> bool:
+    return bool(session.started_at and participant.created_at > session.started_at)
+
+
+def seat_late(*, participant: Participant, seat: Seat) -> None:
+    """The teacher gives a late arrival another seat a bot keeps (``seat``, of their session):
+    the student takes it over at its next turn and the seat they held goes back to a bot, which
+    keeps it in turn. Raises ``JoinError`` (nothing changed) for a student who joined before the
+    start or a seat no bot keeps."""
+    with transaction.atomic():
+        _seat_late_at(participant, seat)
+    notify_session(participant.session)
+
+
+def _seat_late_at(participant: Participant, seat: Seat) -> None:
+    session = Session.objects.select_for_update().get(pk=participant.session_id)
+    if session.status not in (Session.Status.PLAYING, Session.Status.PAUSED):
+        raise JoinError(_("Seats kept by bots can be given only while the lesson is playing."), code="not_playing")
+    if not joined_late(session, participant):
+        raise JoinError(_("Only a student who joined after the start can take a seat a bot keeps."), code="not_late")
+    _seat_late(session, participant, seat)
+
+
+def _seat_if_late(participant_ids, session: Session) -> None:
+    """Seat each of these participants that joined after the start and has no seat yet, at the
+    seats bots keep longest. Precondition: inside a transaction."""
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    if session.status not in (Session.Status.PLAYING, Session.Status.PAUSED):
+        return
+    for participant in session.participants.filter(pk__in=list(participant_ids), seats__isnull=True).order_by(
+        "created_at"
+    ):
+        _seat_late(session, participant)
+
+
+def _seat_late(session: Session, participant: Participant, chosen: Seat | None = None) -> bool:
+    """Give a late arrival the seat a bot keeps longest (with as many of that table's kept seats
+    as the device has players), or the teacher's ``chosen`` one; a student already seated gives
+    their seats back to bots. The student takes each seat over at its next turn
+    (``games.hand_over``). Returns False when no bot keeps a seat: the student then waits, and
+    the dashboard says so and offers the teacher a new table. Precondition: the session row is
+    locked."""
+    kept = candidates = kept_seats(session)
+    if chosen is not None:
+        candidates = [seat for seat in kept if seat.pk == chosen.pk]
+        if not candidates:
+            raise JoinError(_("No bot keeps that seat for a late student now. Choose another."), code="seat_not_kept")
+    for first in candidates:
+        group = [first] + [seat for seat in kept if seat.table_id == first.table_id and seat.pk != first.pk]
+        if len(group) >= participant.players:
+            break
+    else:
+        if chosen is not None:
+            raise JoinError(_("That table has too few seats kept by bots for this tablet."), code="table_full")
+        return False
+    now = timezone.now()
+    for seat in participant.seats.select_related("table"):
+        Seat.objects.filter(pk=seat.pk).update(participant=None, kept_since=now)
+        if seat.table.game_id:
+            games.set_bot(game_id=seat.table.game_id, seat=seat.number, policy=games.policy_bot(session.scenario))
+    for seat in group[: participant.players]:
+        Seat.objects.filter(pk=seat.pk).update(participant=participant, kept_since=None)
+        games.hand_over(game_id=seat.table.game_id, seat=seat.number)
+    return True
 
 
 def seatless(session: Session):
-    """Students who joined after the start and wait for a seat (no live bot seat was free)."""
-    return session.participants.filter(seats__isnull=True).order_by("created_at")
+    """Approved students who joined after the start and wait for a seat (no bot kept one free)."""
+    return session.participants.filter(seats__isnull=True, approved=True).order_by("created_at")
 
 
 def open_late_tables(*, session: Session) -> list[Table]:
@@ -518,7 +600,9 @@ def _start_table(session: Session, table: Table) -> None:
     count = len(humans)
     if session.fill_with_bots or count < 2:
         count = max(count, session.seats_per_table if session.fill_with_bots else 2)
-    Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(len(humans), count))
+    now = timezone.now()
+    Seat.objects.bulk_create(Seat(table=table, number=n, kept_since=now) for n in range(len(humans), count))
+    engine = registry.engine(session.scenario)
     game = games.create_game(
         scenario=session.scenario,
         seed=games.derive_seed(session.seed, str(table.number)),
@@ -526,7 +610,10 @@ def _start_table(session: Session, table: Table) -> None:
         options=table_options(session, table.number),
         bots={n: policy for n in range(len(humans), count)},
         turn_seconds=session.turn_seconds if session.turn_timer else None,
-        bot_step_seconds=settings.BOT_STEP_SECONDS,
+        # A game whose seats leave it one by one: its bots keep their seats at a child's pace.
+        bot_step_seconds=(
+            settings.KEEPER_STEP_SECONDS if getattr(engine, "seat_open", None) else settings.BOT_STEP_SECONDS
+        ),
     )
     table.game = game
     table.save(update_fields=["game"])

@@ -235,7 +235,12 @@ COMMANDS = {
     "finish-bots": lambda s, p: services.finish_with_bots(session=s),
     "end-now": lambda s, p: services.end_now(session=s),
     "storm-moves": lambda s, p: services.call_storm(session=s),
-    "approve": lambda s, p: services.approve(participant=_participant(s, p.get("participant"))),
+    "approve": lambda s, p: services.approve(
+        participant=_participant(s, p.get("participant")), seat=_seat(s, p["seat"]) if p.get("seat") else None
+    ),
+    "late-seat": lambda s, p: services.seat_late(
+        participant=_participant(s, p.get("participant")), seat=_seat(s, p.get("seat"))
+    ),
     "approve-all": lambda s, p: services.approve_all(session=s),
     "late-tables": lambda s, p: services.open_late_tables(session=s),
     "unapprove": lambda s, p: services.approve(participant=_participant(s, p.get("participant")), approved=False),

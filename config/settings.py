@@ -337,6 +337,9 @@ LOGGING = {
 # --- Live play ------------------------------------------------------------------------------------
 # Bots act on a clock a person can follow; tests shorten it.
 BOT_STEP_SECONDS = float(os.environ.get("BOT_STEP_SECONDS", "1.0"))
+# A bot keeping a seat for a late arrival in a game whose seats leave it one by one (a household
+# that arrives is done) steps at a child's pace, so the seat is still in play when they come.
+KEEPER_STEP_SECONDS = float(os.environ.get("KEEPER_STEP_SECONDS", "12.0"))
 # A socket's tap runs on async psycopg when the database is PostgreSQL (games/pgpool.py);
 # off, it takes the ORM path on a worker thread like every other change.
 LIVE_ASYNC_DB = env_bool("LIVE_ASYNC_DB", True)

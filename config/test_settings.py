@@ -32,6 +32,7 @@ ALLOWED_HOSTS = ["*"]
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MEDIA_ROOT = BASE_DIR / ".test-media" / (WORKER or "main")  # noqa: F405
 BOT_STEP_SECONDS = 0.05
+KEEPER_STEP_SECONDS = 0.05  # a test that needs a seat kept longer sets it
 # Counters in the cache (join guesses, sign-in throttling) start afresh each run, though Redis
 # keeps the last run's for their window.
 CACHES["default"]["KEY_PREFIX"] = os.environ.setdefault("TEST_CACHE_PREFIX", "test-" + secrets.token_hex(4))  # noqa: F405

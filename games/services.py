@@ -307,6 +307,39 @@ def set_bot(*, game_id: int, seat: int, policy: str | None) -> Game:
     return change_running(game_id, change, restart_seat=seat)
 
 
+def hand_over(*, game_id: int, seat: int) -> Game:
+    """A bot's seat goes to a student at the seat's next turn: a bot in the middle of a turn of
+    several moves (the engine's ``turn`` hook) plays that turn to its end at once, then stops
+    acting for the seat, whose view the student's device now gets. A game without such turns
+    (every seat acting at once) is handed over at once."""
+    game = Game.objects.get(pk=game_id)
+    engine = engine_for(game)
+    policy = game.bots.get(str(seat))
+    if policy and getattr(engine, "turn", None) is not None:
+        state = engine.load(game.state)
+        turn = _turn_of(engine, state, seat)
+        for _ in range(STAND_IN_MOVES):
+            if game.status != Game.Status.PLAYING or seat not in engine.to_act(state):
+                break
+            if _turn_of(engine, state, seat) != turn:
+                break
+            try:
+                game = submit(
+                    game_id=game_id,
+                    seat=seat,
+                    action=_bot(game.scenario, policy)(state, seat),
+                    version=game.version,
+                    actor=Move.Actor.BOT,
+                    game=game,
+                ).game
+            except Refused as refusal:
+                if refusal.code not in _MOVED_ON:
+                    raise
+                game = Game.objects.get(pk=game_id)  # the sweep's bot got in first: look again
+            state = engine.load(game.state)
+    return set_bot(game_id=game_id, seat=seat, policy=None)
+
+
 def set_paused(*, game_id: int, paused: bool) -> Game:
     """Pause (timers frozen, students' actions refused) or resume a game (timers start afresh)."""
 

@@ -25,8 +25,10 @@ const T = {
   needs: gettext("Needs you"), nothing: gettext("Nothing needs you right now."),
   alert: {asking: gettext("asks for help"), stuck: gettext("seems stuck"), offline: gettext("is offline"), idle: gettext("is idle"),
     finished: gettext("has finished"), claim: gettext("wants to move to another device"),
-    seatless: gettext("joined late and waits for a seat"), more_time: gettext("asks for more time to react")},
+    seatless: gettext("joined late, and no bot keeps a seat for them"), more_time: gettext("asks for more time to react")},
   moreTime: gettext("More time to react"), giveTime: gettext("Give more time"), notNow: gettext("Not now"),
+  waitingForYou: (n) => fmt(ngettext("%(n)s waiting for you", "%(n)s waiting for you", n), { n }),
+  seatFor: (name) => fmt(gettext("Seat for %(name)s"), { name }),
   lateTables: (n) => fmt(ngettext("Open a new table for %(n)s late student", "Open a new table for %(n)s late students", n), { n }),
   clear: gettext("Done"), approveClaim: gettext("Approve move"),
   approveSeen: gettext("Approve: I have seen both tablets"), refuseClaim: gettext("Refuse move"),
@@ -135,12 +137,14 @@ function roster() {
       ...[...tables, tables.length + 1].map((n) => el("option", {value: n, selected: where && where.number === n ? true : null}, T.table(n))));
     const move = el("button", {type: "button", "aria-label": `${T.moveName(p.name)}`, "data-focus": `move:${p.id}`,
       onclick: () => { delete chosen[`move-table:${p.id}`]; command("move", {participant: p.id, table: select.value}); }}, T.move);
+    // during play a name waiting for approval is approved in the panel at the top (waitingPanel)
+    const approval = p.approved ? button(T.unapprove, "unapprove", {participant: p.id}, {aria: `${T.unapprove}: ${p.name}`})
+      : data.status === "lobby" ? button(T.approve, "approve", {participant: p.id}, {class: "primary", aria: `${T.approve}: ${p.name}`}) : null;
     list.append(el("li", {class: "roster-row"},
       el("span", {class: "name"}, p.name, p.players > 1 ? ` ×${p.players}` : "",
         p.approved ? null : el("span", {class: "badge warn"}, T.pendingName)),
       el("span", {class: "row-actions"},
-        p.approved ? button(T.unapprove, "unapprove", {participant: p.id}, {aria: `${T.unapprove}: ${p.name}`})
-                   : button(T.approve, "approve", {participant: p.id}, {class: "primary", aria: `${T.approve}: ${p.name}`}),
+        approval,
         el("button", {type: "button", "aria-label": `${T.rename}: ${p.name}`, "data-focus": `rename:${p.id}`, onclick: async () => {
           const name = await ask(T.renamePrompt, [{value: false, label: T.cancel}, {value: true, label: T.rename, primary: true}],
             null, {value: p.name});
@@ -148,9 +152,47 @@ function roster() {
         }}, T.rename),
         button(T.remove, "remove", {participant: p.id}, {class: "danger", aria: `${T.remove}: ${p.name}`, confirm: T.removeConfirm(p.name)}),
         button(T.ban, "ban", {participant: p.id}, {class: "danger", aria: `${T.ban}: ${p.name}`, confirm: T.banConfirm(p.name)}),
-        data.status === "lobby" ? el("span", {class: "move-to"}, select, move) : null)));
+        data.status === "lobby" ? el("span", {class: "move-to"}, select, move) : null,
+        p.late && p.approved && data.kept_seats.length ? keptSeatMove(p) : null)));
   }
   return list;
+}
+
+// The seats bots keep for late arrivals, the one given by default first (the one kept longest).
+function keptSeatSelect(p) {
+  const key = `kept-seat:${p.id}`;
+  return el("select", {"aria-label": T.seatFor(p.name), "data-focus": key, onchange: (e) => { chosen[key] = e.target.value; }},
+    ...data.kept_seats.map((s) => el("option", {value: s.id}, `${T.table(s.table)}, ${T.seat(s.seat + 1)}`)));
+}
+
+// A late student already playing can be given another seat a bot keeps: theirs goes back to a bot.
+function keptSeatMove(p) {
+  const select = keptSeatSelect(p);
+  return el("span", {class: "move-to"}, select, el("button", {type: "button", "aria-label": T.moveName(p.name),
+    "data-focus": `late-seat:${p.id}`, onclick: () => {
+      delete chosen[`kept-seat:${p.id}`]; command("late-seat", {participant: p.id, seat: select.value});
+    }}, T.move));
+}
+
+// Names waiting for the teacher's approval during play, at the top of the dashboard and never
+// folded away: approving a late student seats them at a seat a bot keeps (the teacher may pick it).
+function waitingPanel() {
+  const waiting = data.participants.filter((p) => !p.approved);
+  if (!waiting.length || data.status === "lobby" || data.status === "ended") return null;
+  const list = el("ul", {class: "roster"});
+  for (const p of waiting) {
+    const select = p.late && !p.seated && data.kept_seats.length ? keptSeatSelect(p) : null;
+    list.append(el("li", {class: "roster-row"}, el("span", {class: "name"}, p.name, p.players > 1 ? ` ×${p.players}` : ""),
+      el("span", {class: "row-actions"}, select,
+        el("button", {type: "button", class: "primary", "aria-label": `${T.approve}: ${p.name}`, "data-focus": `approve:${p.id}`,
+          onclick: () => {
+            const picked = chosen[`kept-seat:${p.id}`];
+            delete chosen[`kept-seat:${p.id}`];
+            command("approve", picked ? {participant: p.id, seat: picked} : {participant: p.id});
+          }}, T.approve))));
+  }
+  return el("section", {class: "card waiting", "aria-label": T.waitingForYou(waiting.length)},
+    el("h2", {}, `${T.waitingForYou(waiting.length)}: ${T.approve}`), list, waiting.length > 1 ? approveAll() : null);
 }
 
 function controls() {
@@ -300,7 +342,7 @@ setInterval(() => {
 function teacherView() {
   const parts = [el("p", {class: "status-line"}, el("span", {class: "badge"}, T.status[data.status]),
     " ", T.students(data.participants.length)),
-    refusal ? el("p", {class: "message error", role: refusalFresh ? "alert" : null}, refusal) : null, controls(), stormLine()];
+    refusal ? el("p", {class: "message error", role: refusalFresh ? "alert" : null}, refusal) : null, waitingPanel(), controls(), stormLine()];
   refusalFresh = false;  // said once; later snapshots redraw it without saying it again
   if (data.status === "lobby") {
     parts.push(loopbackWarning(false), checkLink());
@@ -315,7 +357,7 @@ function teacherView() {
   if (st) parts.push(st);
   parts.push(el("section", {class: "grid tables"}, ...data.tables.map(tableCard)));
   parts.push(el("details", {class: "card", "data-focus-open": "roster", open: openDetails.roster || null},
-    el("summary", {"data-focus": "roster-summary"}, T.students(data.participants.length)), approveAll(), roster()));
+    el("summary", {"data-focus": "roster-summary"}, T.students(data.participants.length)), roster()));
   return parts;
 }
 

@@ -141,11 +141,13 @@ def test_teacher_moves_a_student_and_later_arrivals_keep_it():
 
 
 def test_late_student_takes_a_bot_seat():
-    """A student arriving after the start takes a bot's seat at the table with fewest humans."""
+    """A student arriving after the start takes a bot's seat once the teacher approves the name."""
     session = make_session()
     join_students(session, 2)
     services.start(session=session)
     late, _token = services.join(session=session, nickname="Late")
+    assert not late.seats.exists()
+    services.approve(participant=late)
     seat = late.seats.get()
     game = seat.table.game
     game.refresh_from_db()

@@ -78,8 +78,8 @@ def _arrive_every_bot_household(table):
 
 
 def test_a_late_student_takes_a_bot_seat_still_in_play_never_a_finished_household():
-    """Bot households that have arrived are not handed to a late arrival: they wait for a seat,
-    the dashboard says so, and the teacher's new table gives them a game of their own."""
+    """Bot households that have arrived are not handed to a late arrival: approved, they wait
+    for a seat, the dashboard says so, and the teacher's new table gives them a game of their own."""
     from classroom import selectors
     from tests.factories import started_session
 
@@ -87,6 +87,7 @@ def test_a_late_student_takes_a_bot_seat_still_in_play_never_a_finished_househol
     table = session.tables.get()
     _arrive_every_bot_household(table)
     late, _token = services.join(session=session, nickname="Late")
+    services.approve(participant=late)
     assert not late.seats.exists()
     alerts = selectors.dashboard(session)["alerts"]
     assert {"kind": "seatless", "who": "Late", "participant": late.pk} in alerts
@@ -106,7 +107,7 @@ def test_a_late_student_takes_over_a_bot_still_on_the_road():
     from games.models import Game
     from tests.factories import started_session
 
-    session, _devices = started_session(students=2)
+    session, _devices = started_session(students=2, names=Session.Names.AUTO)
     late, _token = services.join(session=session, nickname="Late")
     seat = late.seats.select_related("table").get()
     game = Game.objects.get(pk=seat.table.game_id)
