@@ -53,7 +53,7 @@ class Debrief(Protocol):
 #: A seat whose stand-in (the policy bot playing for an idle student, actor ``timer``) made more
 #: than this share of its moves was played by the stand-in: its points are not the student's.
 #: A share, not a count: one timed-out turn of a game whose turns take several moves (a
-#: Stormfury turn) is one lapse, not a game handed over; a whole game left to the stand-in is.
+#: team game's turn) is one lapse, not a game handed over; a whole game left to the stand-in is.
 STAND_IN_SHARE = 1 / 3
 
 
