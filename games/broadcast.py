@@ -103,6 +103,10 @@ def view_message(snap: Snapshot, engine, state, seat: int | None, view: dict | N
         message["mark"] = snap.marks.get(str(seat), 0)
         message["bot"] = snap.bots.get(str(seat))
         message["timer"] = snap.timers.get(str(seat))
+        # whether the seat still has a game to play (a household arrived has not): a device
+        # whose seats are all done shows what to do while the others finish
+        hook = getattr(engine, "seat_open", None)
+        message["open"] = snap.status != "finished" and (hook is None or hook(state, seat))
     if snap.status == "finished":
         message["results"] = engine.results(state)
     return message

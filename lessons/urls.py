@@ -16,6 +16,7 @@ urlpatterns = [
     path("sessions/<int:pk>/kit/plan", views.plan_sample, name="plan_sample"),
     path("play/<int:pk>/check", views.student_check, name="student_check"),
     path("play/<int:pk>/plan", views.student_plan, name="student_plan"),
+    path("play/<int:pk>/meanwhile", views.student_meanwhile, name="student_meanwhile"),
     path("play/<int:pk>/plan.pdf", views.student_plan_pdf, name="student_plan_pdf"),
     path("report/<str:token>/plan", views.linked_plan, name="linked_plan"),
     path("report/<str:token>/plan.pdf", views.linked_plan_pdf, name="linked_plan_pdf"),

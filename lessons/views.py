@@ -5,7 +5,7 @@ the lesson their device joined (its cookie), or their plan through their signed 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from classroom import guesses, ratelimit, regions
 from classroom.models import Session
-from lessons import knowledge, printing, services
+from lessons import knowledge, meanwhile, printing, services
 from lessons.models import CheckAnswer, KnowledgeCheck
 from scenarios import registry
 from scenarios.audience import Audience
@@ -299,6 +299,14 @@ def student_plan(request, pk):
         "lessons/plan.html",
         {"plan": services.family_plan(participant), "session": participant.session, "pdf_url": "plan.pdf"},
     )
+
+
+@never_cache
+def student_meanwhile(request, pk):
+    """What this device's student does while the others finish (``lessons.meanwhile``), in the
+    tablet's language; ``{"early": null}`` while their game goes on."""
+    participant = _device_participant(request, pk)
+    return JsonResponse({"early": meanwhile.early_finish(participant)})
 
 
 def _student_pdf_allowed(request, participant) -> bool:

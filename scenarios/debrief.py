@@ -49,6 +49,12 @@ class Debrief(Protocol):
         """The research export's decision rows; ``seat_ids[(table, seat)]`` is a seat's id, and
         nicknames appear only when ``named``."""
 
+    def early(self, lesson: Lesson, table: dict, seat: int) -> dict:
+        """For a student whose own game (or seat) is over while the lesson still plays, from the
+        table as it stands (``early_finish`` gives its shape): the seat's own what-if replay as
+        short comparisons, the table's discussion questions, and the facts they rest on (only
+        those ``lesson.facts("student")`` gives)."""
+
 
 #: A seat whose stand-in (the policy bot playing for an idle student, actor ``timer``) made more
 #: than this share of its moves was played by the stand-in: its points are not the student's.
@@ -73,6 +79,22 @@ def stand_in_seats(moves: list[dict]) -> set[int]:
         count[0] += move["actor"] == "timer"
         count[1] += 1
     return {seat for seat, (stood_in, total) in counts.items() if played_by_stand_in(stood_in, total)}
+
+
+#: How many resampled futures a what-if for an early finisher plays: the tablet waits for it.
+EARLY_FUTURES = 20
+
+
+def early_finish(whatif: list, questions: list, facts: list) -> dict:
+    """An early finisher's panel as a debrief part's ``early`` returns it: ``whatif``, sentences
+    comparing what the seat did with the same game played otherwise; ``questions``, the table's
+    discussion questions (sentences, or dicts with a ``text``); ``facts``, knowledge-base rows,
+    each shown with its source and grade."""
+    return {
+        "whatif": [str(sentence) for sentence in whatif if sentence],
+        "questions": [str(q["text"] if isinstance(q, dict) else q) for q in questions if q],
+        "facts": list(dict.fromkeys(facts)),
+    }
 
 
 class Citations:

@@ -398,6 +398,7 @@ NOT_TEACHER_URLS = {  # name: who opens it instead (tested in the sections on de
     "scoring:student_report_pdf": "a student's signed, expiring link",
     "lessons:student_check": "a device with the session's token cookie",
     "lessons:student_plan": "a device with the session's token cookie",
+    "lessons:student_meanwhile": "a device with the session's token cookie",
     "lessons:student_plan_pdf": "a device with the session's token cookie",
     "lessons:linked_plan": "a student's signed, expiring link",
     "lessons:linked_plan_pdf": "a student's signed, expiring link",

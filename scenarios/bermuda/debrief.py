@@ -5,8 +5,8 @@ what keeps real ships out of a hurricane's way, cited."""
 from __future__ import annotations
 
 from scenarios.audience import verified
-from scenarios.debrief import Citations
-from scenarios.words import gettext_noop
+from scenarios.debrief import Citations, early_finish
+from scenarios.words import gettext, gettext_noop, money
 
 from . import analysis
 
@@ -82,6 +82,35 @@ class BermudaDebrief:
             "teacher_only": teacher_only,
         }
         return "scenarios/bermuda/class_packet.html", context, {"fleets": sum(len(s["fleets"]) for s in stories)}
+
+    def early(self, lesson, table, seat):
+        """A fleet whose table has finished while others still sail: the same fleet sailed
+        again keeping out of the cone, questions about the table's voyage, and the facts."""
+        story = analysis.table_story(table)
+        mine = next(r for r in story["fleets"] if r["seat"] == seat)
+        comparison = gettext(
+            "We sailed your fleet again with the same dice and the same cloud, making your own moves except where "
+            "you sailed into the danger area when a clearer move was open; there it took the best freight among "
+            "the clearest moves. It would hold %(freight)s, and lose %(lost)s of freight and %(ships)s ships."
+        ) % {
+            "freight": money(mine["clear"]["freight_usd"]),
+            "lost": money(mine["clear"]["lost_usd"]),
+            "ships": mine["clear"]["ships_lost"],
+        }
+        held = gettext("Your fleet holds %(freight)s of freight and lost %(lost)s with %(ships)s ships.") % {
+            "freight": money(mine["freight_usd"]),
+            "lost": money(mine["lost_usd"]),
+            "ships": mine["ships_lost"],
+        }
+        questions = [
+            gettext(
+                "When did your table sail into the cone although a clearer move was open? What made the risk look worth it?"
+            ),
+            gettext("Real captains keep far outside a storm's forecast cone. Why is the cone wider days ahead?"),
+            gettext("What would you tell a captain who wants to sail just ahead of a hurricane to save a day?"),
+        ]
+        facts, _cites = cited(lesson, "student")
+        return early_finish([held, comparison], questions, [c["fact"] for c in facts][:2])
 
     def decisions(self, lesson, seat_ids, named):
         rows = []

@@ -4,10 +4,10 @@ household's report with its counterfactual futures, the class packet and the exp
 from __future__ import annotations
 
 from scenarios.audience import verified
-from scenarios.debrief import Citations, data_uri
+from scenarios.debrief import EARLY_FUTURES, Citations, data_uri, early_finish
 from scenarios.words import gettext_noop
 
-from . import analysis, charts, counterfactuals
+from . import analysis, charts, counterfactuals, rules
 
 #: facts picked first when several speak to a decision
 FACT_PRIORITY = [
@@ -169,6 +169,23 @@ class EvacuationDebrief:
             context,
             {"households": summary["households"], "questions": summary["questions"]},
         )
+
+    def early(self, lesson, table, seat):
+        """A household home for the storm or arrived while others still drive: its own
+        counterfactual futures (fewer than the report's, the tablet waits), the table's questions
+        and the facts its outcome speaks to."""
+        story = analysis.seat_story(table, seat)
+        items = counterfactuals.for_household(table, story, EARLY_FUTURES, EARLY_FUTURES)
+        facts = lesson.facts("student")
+        real = next((f for f in facts if f.key == "destinations-florida-2004"), None)
+        # the table's questions count the households whose game is over, not those still driving
+        done = set(table["holders"]) - set(rules.to_act(table["state"]))
+        summary = analysis.class_summary(
+            [{**table, "holders": {s: h for s, h in table["holders"].items() if s in done}}]
+        )
+        questions = analysis.discussion_questions(summary, real.values["relative"]) if real else summary["questions"]
+        tags = ["leave_time"] + (["stay"] if story["stayed"] else ["destination", story["destination"] or ""])
+        return early_finish([item["sentence"] for item in items], questions, matching_facts(tags, facts))
 
     def decisions(self, lesson, seat_ids, named):
         rows = []

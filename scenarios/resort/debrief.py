@@ -6,8 +6,8 @@ how well the class plotted the storm, and cited facts on codes, seawalls, insura
 from __future__ import annotations
 
 from scenarios.audience import verified
-from scenarios.debrief import Citations, data_uri
-from scenarios.words import gettext as _, gettext_noop
+from scenarios.debrief import Citations, data_uri, early_finish
+from scenarios.words import gettext as _, gettext_noop, money
 
 from . import analysis, charts
 from . import ENGINE
@@ -143,6 +143,28 @@ class ResortDebrief:
             "teacher_only": teacher_only,
         }
         return "scenarios/resort/class_packet.html", context, {"seats": summary["seats"], "tables": summary["tables"]}
+
+    def early(self, lesson, table, seat):
+        """A player whose table has finished while others still play: their resorts run again
+        through this storm with no options and with all five, the class questions about the
+        table, and the facts about the options."""
+        state = table["state"]
+        story = analysis.seat_story(state, seat)
+        comparison = _(
+            "Your resorts took %(damage)s of damage from this storm. With no options from when you bought them: "
+            "%(none)s. With all five options: %(all)s."
+        ) % {
+            "damage": money(story["storm_damage"]),
+            "none": money(story["storm_none"]),
+            "all": money(story["storm_all"]),
+        }
+        table_summary = analysis.class_summary([table])
+        facts, _cites = cited(lesson, "student")
+        return early_finish(
+            [comparison],
+            questions(table_summary),
+            [c["fact"] for cites in facts.values() for c in cites][:2],
+        )
 
     def decisions(self, lesson, seat_ids, named):
         rows = []

@@ -5,8 +5,8 @@ the export's one row per team."""
 from __future__ import annotations
 
 from scenarios.audience import verified
-from scenarios.debrief import Citations, data_uri
-from scenarios.words import gettext_noop
+from scenarios.debrief import Citations, data_uri, early_finish
+from scenarios.words import gettext, gettext_noop
 
 from . import analysis, charts
 
@@ -100,6 +100,26 @@ class StormfuryDebrief:
             context,
             {"teams": summary["teams"], "questions": summary["questions"]},
         )
+
+    def early(self, lesson, table, seat):
+        """A team whose storm has passed while other tables still play: its damage beside the
+        policy bot's on the same storm and deck, the questions about the team's game, and the
+        facts about people and forecasts."""
+        story = team_stories(lesson, [table])[0]
+        team, bot = story["team"], story["bot"]
+        whatif = []
+        if bot:
+            whatif.append(
+                gettext(
+                    "The computer player that filled empty seats played your table's own storm and card deck: its "
+                    "damage was %(bot)s. Your team's damage: %(team)s."
+                )
+                % {"bot": bot.get("damage_at_stop", bot["damage_total"]), "team": team["damage_total"]}
+            )
+        summary = analysis.class_summary([story])
+        facts = {f.key: f for f in lesson.facts("student")}
+        shown = [f for topic in ("people", "forecast") for f in analysis.facts_for(topic, facts, limit=1)]
+        return early_finish(whatif, summary["questions"], shown)
 
     def decisions(self, lesson, seat_ids, named):
         rows = []

@@ -6,8 +6,8 @@ would you take that photo?"""
 from __future__ import annotations
 
 from scenarios.audience import verified
-from scenarios.debrief import Citations
-from scenarios.words import gettext_noop
+from scenarios.debrief import Citations, early_finish
+from scenarios.words import gettext, gettext_noop
 
 from . import ENGINE, rules, whatif
 
@@ -180,6 +180,49 @@ class TornadoAlertDebrief:
             "teacher_only": teacher_only,
         }
         return "scenarios/tornado_alert/class_packet.html", context, {"players": len(rows)}
+
+    def early(self, lesson, table, seat):
+        """A player whose table has finished while others still play: the same deal played
+        carefully from their seat beside their own photos, the debrief page's questions about
+        their table, and the safety facts."""
+        state = ENGINE.load(table["state"])
+        results = ENGINE.results(state)
+        mine = whatif.measure([r for r in results if r["seat"] == seat], SHELTERED)
+        careful = whatif.replay(table["seed"], state["seats"], state["options"], "photographer")
+        safe = whatif.measure([r for r in careful if r["seat"] == seat], SHELTERED)
+        comparison = gettext(
+            "Played carefully on the same cards (the safest card each time), your seat would have taken "
+            "%(photos)s photos, %(risky)s of them from places with no shelter, and been struck by the tornado "
+            "%(tornado)s times. You took %(mine)s photos, %(mine_risky)s from places with no shelter, and were "
+            "struck %(mine_tornado)s times."
+        ) % {
+            "photos": safe["photos"],
+            "risky": safe["risky"],
+            "tornado": safe["tornado"],
+            "mine": mine["photos"],
+            "mine_risky": mine["risky"],
+            "mine_tornado": mine["tornado"],
+        }
+        ours = whatif.measure(results, SHELTERED)
+        questions = [gettext("Would you take that photo? Which card in your stack would you never take in real life?")]
+        if ours["risky"]:
+            questions.append(
+                gettext(
+                    "%(share)s%% of our photos came from places with no shelter. Why did the game make that feel worth it?"
+                )
+                % {"share": ours["risky_share"]}
+            )
+        questions.append(
+            gettext(
+                "The tornado struck some of us. Where should you be when a tornado warning is issued, at school and at home?"
+            )
+            if ours["tornado"]
+            else gettext(
+                "The tornado missed us this time. Where should you be when a tornado warning is issued, at school and at home?"
+            )
+        )
+        facts, _cites = cited(lesson, "student")
+        return early_finish([comparison], questions, [c["fact"] for c in facts.values()][:2])
 
     def decisions(self, lesson, seat_ids, named):
         out = []

@@ -6,6 +6,7 @@
 // (its tablemates' progress) for a view whose own part did not change, and replaces that part.
 
 import { gettext, fmt, h as el, confirmChoice } from "./kit.js";
+import { finishedEarly, meanwhilePanel } from "./meanwhile.js";
 
 const T = {
   connecting: gettext("Connecting…"),
@@ -468,7 +469,9 @@ function render() {
   const report = !over ? null : main.querySelector(":scope > .report-link") || el("p", {class: "card report-link"},
     el("a", {class: "button primary big", href: `/play/${sessionId}/my-report`, target: "_blank", rel: "noopener"}, T.report),
     el("span", {class: "muted"}, " ", T.reportNote));
-  const wanted = [asked, tabs, holder, report].filter(Boolean);
+  // A game over while the lesson plays: something that teaches comes first, above the game's end.
+  const meanwhile = meanwhilePanel(cfg.meanwhileUrl, finishedEarly(lobby, state.views, seats));
+  const wanted = [asked, tabs, meanwhile, holder, report].filter(Boolean);
   if (main.children.length !== wanted.length || wanted.some((node, i) => main.children[i] !== node)) {
     // What is shown already stays in place (a node moved loses focus to the page): the report
     // link that comes with the game's end is added after the screen, not around it.

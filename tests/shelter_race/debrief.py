@@ -3,7 +3,7 @@ leave and what they should carry."""
 
 from __future__ import annotations
 
-from scenarios.debrief import Citations
+from scenarios.debrief import Citations, early_finish
 
 from . import ENGINE
 
@@ -75,6 +75,17 @@ class ShelterRaceDebrief:
             context,
             {"safe": mine["safe"], "score": mine["score"], "facts": [f.key for f in cites.facts]},
         )
+
+    def early(self, lesson, table, seat):
+        mine = next(r for r in households(lesson) if r["table"] == table["table"] and r["seat"] == seat)
+        careful = next(r for r in lesson.policy_results(table) if r["seat"] == seat)["breakdown"]
+        whatif = (
+            f"Played carefully on the same race, your household would have packed {careful['supplies']} "
+            f"supplies (you packed {mine['supplies']})."
+        )
+        questions = ["When did your household set off, and why then?", "What would you pack first, and why?"]
+        facts, _cites = cited(lesson, "student")
+        return early_finish([whatif], questions, [c["fact"] for c in facts.values()])
 
     def packet(self, lesson, progress):
         facts, cites = cited(lesson, "student")
