@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from django.utils.safestring import mark_safe
 
-#: where -> callables: "debrief" (session), "packet" (session), "student_report" (participant),
+#: where -> callables: "debrief_head" (session: at the head of the class debrief), "debrief"
+#: (session: below it), "packet" (session), "student_report" (participant),
 #: "export" (session) -> {"section": rows, "data_dictionary": {...}}
-_PANELS: dict[str, list] = {"debrief": [], "packet": [], "student_report": [], "export": []}
+_PANELS: dict[str, list] = {"debrief_head": [], "debrief": [], "packet": [], "student_report": [], "export": []}
 
 
 def register(where: str, panel) -> None:
