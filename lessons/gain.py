@@ -11,7 +11,8 @@ normalized gain with its bootstrap interval, and each item's discrimination.
   2-core machine) because the debrief page works the interval out on every view.
 - **Discrimination**: the correlation between getting an item right and the rest of the same
   sitting's score (corrected point-biserial). Near 0 or below, the item does not tell stronger
-  from weaker answers: reword it or drop it.
+  from weaker answers: reword it or drop it; flagged only with ``FLAG_ANSWERS`` answers before
+  and after (on about 12 a cell, it marks sound items weak).
 """
 
 from __future__ import annotations
@@ -30,6 +31,22 @@ FEW_PAIRS = 10
 CEILING = 80
 #: below this, an item tells stronger from weaker answers poorly
 WEAK_DISCRIMINATION = 0.2
+#: an item is flagged weak only with at least this many answers before and as many after: on
+#: fewer, its discrimination moves with one student's answers and flags sound items
+FLAG_ANSWERS = 30
+
+
+def in_ten(percent: float | None) -> int | None:
+    """A share in percent as "so many in 10", for the teacher's plain summary."""
+    return None if percent is None else round(percent / 10)
+
+
+def verdict(low: float | None, high: float | None) -> str | None:
+    """What the interval lets one say in plain words: "more" right after (it lies above 0),
+    "fewer" (below 0), "unclear" (it includes 0); None without an interval."""
+    if low is None or high is None:
+        return None
+    return "more" if low > 0 else "fewer" if high < 0 else "unclear"
 
 
 def normalized_gain(before: float, after: float) -> float | None:

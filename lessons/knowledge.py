@@ -7,8 +7,12 @@ answered on the tablets and summed up honestly.
   worked out from ids alone; across a form every position holds the right answer about equally
   often, so answering "always the first choice" scores chance on both forms. The stored answer
   is the choice's id (its index in the teacher's order), never where it was shown.
-- The before-check closes for a student when their table's game starts; answers they already had
-  open are kept, marked late, and left out of the gain.
+- The before-check opens to a student once the teacher let their nickname in, and closes when
+  their table's game starts; answers they already had open are kept, marked late, and left out
+  of the gain.
+- The after-check comes before the answers: the teacher opens it when play ends and closes it
+  when the class has answered; the class debrief shows no question or answer until then
+  (``lessons.panels``). Answers sent before it closed are kept; none are taken after.
 - The class result is on paired students only (``lessons.gain``).
 """
 
@@ -97,14 +101,53 @@ def on_session_created(sender, instance, created, raw=False, **kwargs):
 
 
 def open_after(*, session: Session) -> KnowledgeCheck:
-    """After the debrief: students answer the other form (the before-check is closed)."""
-    check = KnowledgeCheck.of(session)
-    if not check.enabled:
-        raise CheckError(_("Turn the knowledge check on first."))
-    check.after_open = True
-    check.save(update_fields=["after_open"])
+    """When play ends, before the debrief: students answer the other form (the before-check is
+    closed). Tablets follow at once."""
+    with transaction.atomic():
+        check = KnowledgeCheck.objects.select_for_update().get(pk=KnowledgeCheck.of(session).pk)
+        if not check.enabled:
+            raise CheckError(_("Turn the knowledge check on first."))
+        if check.after_closed:
+            raise CheckError(_("The after-check is closed already: the debrief shows its answers."))
+        check.after_open = True
+        check.save(update_fields=["after_open"])
     notify_session(session)
     return check
+
+
+def close_after(*, session: Session) -> KnowledgeCheck:
+    """The class has answered the after-check: no more answers are taken (those sent are kept),
+    tablets drop its link at once, and the debrief shows the questions and answers."""
+    with transaction.atomic():
+        check = KnowledgeCheck.objects.select_for_update().get(pk=KnowledgeCheck.of(session).pk)
+        if not check.enabled or not check.after_open:
+            raise CheckError(_("Open the after-check first."))
+        check.after_closed = True
+        check.save(update_fields=["after_closed"])
+    notify_session(session)
+    return check
+
+
+def after_progress(session: Session) -> dict | None:
+    """Where the after-check stands, for the teacher's controls: "waiting" (not opened yet),
+    "open" or "closed", and how many of the students the teacher let in have answered it. None
+    when the check is off."""
+    check = _check(session)
+    if check is None:
+        return None
+    students = session.participants.filter(approved=True)
+    return {
+        "state": "closed" if check.after_closed else "open" if check.after_open else "waiting",
+        "answered": students.filter(check_answers__phase=AFTER).distinct().count(),
+        "students": students.count(),
+    }
+
+
+def answers_shown(session: Session) -> bool:
+    """Whether the class debrief may show the check's questions and answers: once the
+    after-check has closed (or with the check off, when there is nothing to give away)."""
+    check = KnowledgeCheck.objects.filter(session=session).first()
+    return check is None or not check.enabled or check.after_closed
 
 
 def save_item(
@@ -222,9 +265,10 @@ def _check(session: Session) -> KnowledgeCheck | None:
 
 def phase_open(session: Session) -> str | None:
     """The class's phase, as the teacher sees it: "before" while the session is in its lobby,
-    "after" once the teacher opened it; None otherwise or when the check is off."""
+    "after" from the teacher's opening it to their closing it; None otherwise or when the check
+    is off."""
     check = _check(session)
-    if check is None:
+    if check is None or check.after_closed:
         return None
     if check.after_open:
         return AFTER
@@ -244,10 +288,10 @@ def game_started_at(participant: Participant):
 
 def phase_for(participant: Participant) -> str | None:
     """Which check this student may open now: "before" until their table's game starts, "after"
-    once the teacher opened it; None otherwise."""
+    from the teacher's opening it to their closing it; None otherwise."""
     session = participant.session
     check = _check(session)
-    if check is None:
+    if check is None or check.after_closed:
         return None
     if check.after_open:
         return AFTER
@@ -340,14 +384,26 @@ def opened(participant: Participant, phase: str) -> None:
         )
 
 
+def after_closed(participant: Participant) -> bool:
+    """The teacher closed the after-check (the student may have answered it or not)."""
+    check = _check(participant.session)
+    return bool(check and check.after_closed)
+
+
 def answered(participant: Participant, phase: str) -> bool:
     return CheckAnswer.objects.filter(participant=participant, phase=phase).exists()
 
 
+def offered_phase(participant: Participant) -> str | None:
+    """The check a tablet offers this student now: ``phase_for``, once the teacher let their
+    nickname in (a device waiting for approval is not asked anything yet)."""
+    return phase_for(participant) if participant.approved else None
+
+
 def lobby_part(participant: Participant) -> dict:
     """What a tablet's lobby shows of the check (``classroom.lobby``), pushed with every lobby
-    update so tablets follow the phase live."""
-    phase = phase_for(participant)
+    update (the teacher's approval among them) so tablets follow the phase live."""
+    phase = offered_phase(participant)
     return {
         "check": {
             "phase": phase,
@@ -383,6 +439,10 @@ def submit_answers(*, participant: Participant, phase: str, answers: dict) -> in
             and session.status != Session.Status.ENDED
         )
         if not in_hand:
+            if phase == AFTER and check is not None and check.after_closed:
+                raise CheckError(
+                    _("Your teacher has closed these questions, so these answers were not saved. Thank you for trying!")
+                )
             raise CheckError(_("These questions are not open now."))
         late = True
     if not participant.approved:
@@ -470,9 +530,10 @@ def roster(session: Session) -> list[dict]:
 
 def class_results(session: Session) -> dict | None:
     """The class's result on paired students only (on time before, and after): mean share right
-    before and after, the normalized gain with its 90 % bootstrap interval, the chance level of
-    each form, and per item its share right before and after and its discrimination. None when
-    the check is off."""
+    before and after (also as "so many in 10" and what the interval lets one say, for the plain
+    summary), the normalized gain with its 90 % bootstrap interval, the chance level of each
+    form, and per item its share right before and after and its discrimination (flagged weak
+    only on enough answers). None when the check is off."""
     check = _check(session)
     if check is None:
         return None
@@ -522,7 +583,9 @@ def class_results(session: Session) -> dict | None:
                 "before": _percent(sum(before), len(before)),
                 "after": _percent(sum(after), len(after)),
                 "discrimination": _rounded(disc, 2),
-                "weak": disc is not None and disc < gain.WEAK_DISCRIMINATION,
+                "weak": disc is not None
+                and disc < gain.WEAK_DISCRIMINATION
+                and min(len(before), len(after)) >= gain.FLAG_ANSWERS,
             }
         )
     before_mean = result["before"]
@@ -534,6 +597,10 @@ def class_results(session: Session) -> dict | None:
         "late_n": len(late),
         "before": _rounded(before_mean),
         "after": _rounded(result["after"]),
+        "before_in_ten": gain.in_ten(before_mean),
+        "after_in_ten": gain.in_ten(result["after"]),
+        "verdict": gain.verdict(result["low"], result["high"]),
+        "flag_answers": gain.FLAG_ANSWERS,
         "gain": _rounded(result["gain"], 2),
         "low": _rounded(result["low"], 2),
         "high": _rounded(result["high"], 2),
@@ -634,7 +701,7 @@ def export_rows(session: Session) -> list[dict]:
 
 EXPORT_DICTIONARY = {
     "knowledge_check.seat_id": "The student's (first) seat id, as in moves and decisions.",
-    "knowledge_check.phase": "'before' (before play) or 'after' (after the debrief).",
+    "knowledge_check.phase": "'before' (before play) or 'after' (when play ended, before the debrief showed any answer).",
     "knowledge_check.form": "The parallel form answered in that phase: 'A' or 'B' (half the class answers A before "
     "and B after, the other half the reverse).",
     "knowledge_check.item / objective": "The bank item's key (teacher-<id> for a question the teacher wrote) and the "

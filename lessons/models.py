@@ -14,8 +14,10 @@ class KnowledgeCheck(models.Model):
 
     session = models.OneToOneField("classroom.Session", on_delete=models.CASCADE, related_name="knowledge_check")
     enabled = models.BooleanField(_("knowledge check on"), default=True)
-    #: the teacher opened the after-check (after the debrief); the before-check is closed from then
+    #: the teacher opened the after-check (when play ended); the before-check is closed from then
     after_open = models.BooleanField(default=False)
+    #: the teacher closed the after-check: no more answers, and the debrief shows the questions
+    after_closed = models.BooleanField(default=False)
     #: the local emergency-management office the teacher adds to every family plan
     local_office = models.CharField(_("local emergency-management office"), max_length=200, blank=True)
 
@@ -78,7 +80,7 @@ class CheckStudent(models.Model):
 
 
 class CheckAnswer(models.Model):
-    """A student's answer to one item, before play or after the debrief. Kept only as long as the
+    """A student's answer to one item, before play or after it (before the debrief's answers). Kept only as long as the
     session (nicknames and move logs go with it after ``RETENTION_DAYS``)."""
 
     class Phase(models.TextChoices):

@@ -1,7 +1,8 @@
-"""The lesson kit's panels on scoring's pages (``scoring.panels``): the knowledge check's gain on
-the class debrief and the class packet, a student's own before/after and family-plan link in
-their report, the answers in the research export only under the session's opt-in, and the
-class's family plans for the teacher's class PDF."""
+"""The lesson kit's panels on scoring's pages (``scoring.panels``): the after-check's controls at
+the head of the class debrief, the knowledge check's gain on the class debrief and the class
+packet once the after-check has closed (before, they would give its answers away), a student's
+own before/after and family-plan link in their report, the answers in the research export only
+under the session's opt-in, and the class's family plans for the teacher's class PDF."""
 
 from django.template.loader import render_to_string
 
@@ -9,7 +10,20 @@ from lessons import knowledge
 from scoring import panels
 
 
+def debrief_head(*, session, request=None, **_):
+    """ "Open the after-check" / "Close the after-check" where the teacher stands at the end of
+    play; nothing once it has closed (the results below say the rest)."""
+    progress = knowledge.after_progress(session)
+    if progress is None or progress["state"] == "closed":
+        return ""
+    return render_to_string(
+        "lessons/_after_check.html", {"session": session, "progress": progress, "back": "debrief"}, request=request
+    )
+
+
 def debrief(*, session, **_):
+    if not knowledge.answers_shown(session):
+        return ""  # the after-check has not closed: no question or answer on the class's screen
     results = knowledge.class_results(session)
     if not results or not (results["before_n"] or results["after_n"]):
         return ""  # the check was on but nobody answered: nothing to show
@@ -60,6 +74,7 @@ def family_plans(*, session, **_):
 
 
 def register():
+    panels.register("debrief_head", debrief_head)
     panels.register("debrief", debrief)
     panels.register("packet", debrief)
     panels.register("student_report", student_report)

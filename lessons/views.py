@@ -154,7 +154,9 @@ def kit(request, pk):
 
 
 #: what the kit page's forms post to ``kit_command``
-KIT_COMMANDS = ("check-on", "check-off", "open-after", "item", "office", "region")
+KIT_COMMANDS = ("check-on", "check-off", "open-after", "close-after", "item", "office", "region")
+#: pages other than the kit whose after-check buttons post here, and come back to
+BACK_TO = {"session": "classroom:session", "debrief": "scoring:session_debrief"}
 
 
 @login_required
@@ -175,6 +177,14 @@ def kit_command(request, pk, command):
                 request,
                 _("The after-check is open: each student answers the other set of questions, and tablets show it now."),
             )
+        elif command == "close-after":
+            knowledge.close_after(session=session)
+            messages.success(
+                request,
+                _(
+                    "The after-check is closed: answers sent are kept, and the debrief now shows the questions and answers."
+                ),
+            )
         elif command == "item":
             raw_id = request.POST.get("item")
             knowledge.save_item(
@@ -194,7 +204,7 @@ def kit_command(request, pk, command):
             messages.success(request, _("The family plan now names your local office."))
     except services.CheckError as error:
         messages.error(request, str(error))
-    return redirect("lessons:kit", pk=session.pk)
+    return redirect(BACK_TO.get(request.POST.get("back", ""), "lessons:kit"), pk=session.pk)
 
 
 @login_required
@@ -234,10 +244,10 @@ def _device_participant(request, pk):
 
 @never_cache
 def student_check(request, pk):
-    """The questions open to this student now (before play, or after the debrief), in their own
+    """The questions open to this student now (before play, or when play has ended), in their own
     order; after the after-check, what changed since the before-check."""
     participant = _device_participant(request, pk)
-    phase = knowledge.phase_for(participant)
+    phase = knowledge.offered_phase(participant)
     error = ""
     if request.method == "POST":
         sent = request.POST.get("phase", "")
@@ -265,6 +275,8 @@ def student_check(request, pk):
     if phase and not done:
         knowledge.opened(participant, phase)
     closed = phase is None and knowledge.before_closed(participant)
+    # not let in yet: the questions wait for the teacher's approval (the tablet follows it live)
+    waiting = phase is None and not participant.approved and knowledge.phase_for(participant) is not None
     return render(
         request,
         "lessons/check.html",
@@ -275,6 +287,8 @@ def student_check(request, pk):
             "done": done,
             "items": items,
             "closed": closed,
+            "waiting": waiting,
+            "after_closed": phase is None and knowledge.after_closed(participant),
             "error": error,
             "picked": request.POST if error else {},
             "before": CheckAnswer.Phase.BEFORE,

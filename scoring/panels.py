@@ -10,10 +10,18 @@ from __future__ import annotations
 
 from django.utils.safestring import mark_safe
 
-#: where -> callables: "debrief" (session), "packet" (session), "student_report" (participant),
+#: where -> callables: "debrief_head" (session: at the head of the class debrief), "debrief"
+#: (session: below it), "packet" (session), "student_report" (participant),
 #: "export" (session) -> {"section": rows, "data_dictionary": {...}}, "family_plans" (session) -> a
 #: printable document of every student's family plan (the teacher's class PDF)
-_PANELS: dict[str, list] = {"debrief": [], "packet": [], "student_report": [], "export": [], "family_plans": []}
+_PANELS: dict[str, list] = {
+    "debrief_head": [],
+    "debrief": [],
+    "packet": [],
+    "student_report": [],
+    "export": [],
+    "family_plans": [],
+}
 
 
 def register(where: str, panel) -> None:

@@ -37,7 +37,15 @@ def session_debrief(request, pk):
     """The projector page: this class beside real figures, from the move log, at once."""
     session = _own_session(request, pk)
     template, context = services.debrief_page(session, audience="student")
-    return render(request, template, {**context, "panels": panels.html("debrief", session=session)})
+    return render(
+        request,
+        template,
+        {
+            **context,
+            "head_panels": panels.html("debrief_head", session=session, request=request),
+            "panels": panels.html("debrief", session=session),
+        },
+    )
 
 
 @login_required

@@ -36,7 +36,7 @@ const T = {
   allowMove: gettext("Yes, it is mine: move me there"),
   refuseMove: gettext("No, it is not mine"),
   checkBefore: gettext("Questions before we play"),
-  checkAfter: gettext("Questions after the debrief"),
+  checkAfter: gettext("Questions after the game"),
   checkInvite: gettext("While you wait: answer a few short questions. They are not graded."),
   checkDone: gettext("Thank you: your answers are saved."),
 };
@@ -370,7 +370,6 @@ function lobbyScreen(lobby) {
       : el("p", {class: "muted"}, T.checkDone));
   }
   if (!lobby.approved) box.append(el("p", {class: "muted"}, T.waitApprove));
-  if (state.rtt != null) box.append(el("p", {class: "muted rtt"}, T.rtt(state.rtt)));
   return box;
 }
 
@@ -438,8 +437,18 @@ function checkLink(lobby) {
   link.classList.toggle("primary", !!check.to_answer);
 }
 
+function technicalDetails() {
+  // The round trip goes under "Details" (folded: a child has no use for it; whoever helps with
+  // the Wi-Fi opens it), written in place so an open disclosure stays open.
+  const rtt = document.querySelector("#tech-details .rtt");
+  if (!rtt || state.rtt == null) return;
+  rtt.textContent = T.rtt(state.rtt);
+  rtt.hidden = false;
+}
+
 function render() {
   statusBar();
+  technicalDetails();
   if (state.lobby) checkLink(state.lobby);
   const main = document.getElementById("screen");
   const lobby = state.lobby;

@@ -1,7 +1,7 @@
 """A lesson with the knowledge check, in real browsers: the check is on for the new session, a
-student answers the before-check from the lobby, plays, the teacher ends the lesson and opens the
-after-check, the tablet follows without a reload, the student answers the other form and sees
-what changed, and the gain shows on the class debrief, in the class packet and in the student's
+student let in answers the before-check from the lobby, plays, the teacher ends the lesson and opens
+the after-check, the tablet follows without a reload, the student answers the other form and sees
+what changed, and once the teacher closes the after-check the gain shows on the class debrief, in the class packet and in the student's
 own report (written by a real Celery worker). Screenshots of the
 kit's pages at four sizes go to ``$SHOTS``, if set."""
 
@@ -56,9 +56,10 @@ def at_every_size(page, name, whole_page=True):
 
 
 def _let_in(session_id):
-    from classroom.models import Participant
+    from classroom import services
+    from classroom.models import Session
 
-    Participant.objects.filter(session_id=session_id).update(approved=True)
+    services.approve_all(session=Session.objects.get(pk=session_id))
 
 
 @pytest.mark.long
@@ -77,7 +78,7 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
 
     student = student_page(browser, asgi_server, code, "Ana")
     in_thread(_let_in, session_id)  # only students the teacher let in answer the check
-    # The before-check is part of the lobby.
+    # The before-check is part of the lobby, once the teacher let the student in.
     student.locator(".lobby").get_by_role("link", name="Questions before we play").click()
     expect(student.get_by_role("heading", name="Before we play")).to_be_visible()
     check_axe(student, "the before-check")
@@ -101,9 +102,9 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     teacher.get_by_role("button", name="Open the after-check").click()
     expect(teacher.locator(".kit-state")).to_have_text("On: the after-check is open.")
     # The tablet follows the phase live, with no reload.
-    expect(student.locator("#check-link")).to_have_text("Questions after the debrief")
+    expect(student.locator("#check-link")).to_have_text("Questions after the game")
     student.locator("#check-link").click()
-    expect(student.get_by_role("heading", name="After the debrief")).to_be_visible()
+    expect(student.get_by_role("heading", name="After the game")).to_be_visible()
     answer(student, session_id, "Ana", "after", right=True)
     own = student.locator(".kit-own")
     expect(own.get_by_role("status")).to_have_text(f"Before: 0 of {asked} right · After: {asked} of {asked} right")
@@ -112,8 +113,9 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     check_axe(student, "what changed since the start")
     at_every_size(student, "check-done")
 
-    # The class debrief: the paired result and every item, with how many answered.
+    # The class debrief: the after-check closed, the paired result and every item, with how many answered.
     teacher.goto(f"/sessions/{session_id}/debrief/")
+    teacher.get_by_role("button", name="Close the after-check").click()
     panel = teacher.locator(".kit-panel")
     expect(panel.get_by_role("heading", name="How the class's answers changed: the knowledge check")).to_be_visible()
     expect(panel).to_contain_text(
@@ -121,7 +123,7 @@ def test_a_lesson_with_the_check_shows_the_gain_on_the_debrief_and_in_both_repor
     )
     expect(panel.locator(".kit-gain")).to_have_text("Normalized gain: 1.00 (90% interval 1.00 to 1.00).")
     expect(panel).to_contain_text("Indicative only:")
-    expect(panel.locator("table").nth(1).locator("tbody tr")).to_have_count(2 * asked)
+    expect(panel.locator("table.kit-items tbody tr")).to_have_count(2 * asked)
     check_axe(teacher, "the class debrief with the check", include=".kit-panel")
     at_every_size(teacher, "debrief", whole_page=False)
     teacher.goto(f"/sessions/{session_id}/kit/")

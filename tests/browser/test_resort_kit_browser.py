@@ -28,6 +28,8 @@ def test_resort_kit_pages(browser, asgi_server):
     expect(teacher.get_by_text("Common Core Math 5.G.A.2")).to_be_visible()
     at_every_size(teacher, "resort-guide")
     student = student_page(browser, asgi_server, code, "Ana")
+    teacher.goto(f"/sessions/{session_id}/")
+    teacher.get_by_role("button", name="Approve: Ana").click()  # the before-check waits for it
     student.locator(".lobby").get_by_role("link", name="Questions before we play").click()
     expect(student.locator("fieldset.kit-question")).to_have_count(8)
     expect(

@@ -65,8 +65,8 @@ def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_
         expect(teacher.get_by_role("button", name=f"Hide name: {name}")).to_be_visible()
     seats = in_thread(seat_numbers, session_id)
     shown = {name: name for name in NAMES[:3]} | {"Dev": f"Player {seats['Dev'] + 1}"}
-    # each tablet shows its own round trip in the lobby (fairness on school Wi-Fi starts with knowing it)
-    expect(students["Ana"].locator(".lobby .rtt")).to_have_text(re.compile(r"Connection: \d+ ms there and back"))
+    # each tablet knows its own round trip, under "Details" (fairness on school Wi-Fi starts with knowing it)
+    expect(students["Ana"].locator("#tech-details .rtt")).to_have_text(re.compile(r"Connection: \d+ ms there and back"))
     teacher.get_by_role("button", name="Start the game").click()
     for page in students.values():
         expect(page.locator("button.ta-slap")).to_be_visible()

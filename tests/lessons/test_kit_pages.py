@@ -154,6 +154,7 @@ def test_reports_written_after_the_after_check_carry_it_in_their_pdfs():
     knowledge.open_after(session=session)
     answer_all(students[0], "after", right=True)
     asked = len(knowledge.items_for(students[0], "after"))
+    knowledge.close_after(session=session)  # the packet shows the questions once it has closed
     for report in plan_reports(session):
         build_report(report.pk)
     own = Report.objects.get(seat__participant=students[0])
@@ -164,6 +165,7 @@ def test_reports_written_after_the_after_check_carry_it_in_their_pdfs():
     packet = Report.objects.get(session=session, kind=Report.Kind.CLASS)
     text = pdfs.pdf_text(packet.pdf)
     assert "How the class's answers changed" in text
+    assert "Before the game, 0 in 10 answers were right; after it, 10 in 10." in text
     assert "For the 1 student who answered before play (on time) and after: 0% right before, 100% after." in text
     assert "Normalized gain: 1.00" in text and "Indicative only" in text
 

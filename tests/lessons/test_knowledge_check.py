@@ -228,26 +228,56 @@ def test_few_pairs_are_indicative_and_a_high_start_warns_of_the_ceiling(lesson):
     assert results["gain"] is None and results["before"] == 100
 
 
-def test_a_weak_item_shows_as_weak(lesson):
-    """One item that the class's strongest get wrong and weakest right discriminates below 0,
-    and is flagged; the items that follow the rest of the form are not."""
-    session = make_session()
-    students = [s for s, _token in joined(session, 20)]
-    odd = session.check_items.get(position=0)
-    assert odd.form == "A"
+def _answer_odd_item_upside_down(students, phase, odd):
+    """Strong students get every item right but ``odd``, weak ones only ``odd``: it discriminates
+    below 0, the others well above."""
     for n, student in enumerate(students):
         strong = (n // 2) % 2 == 0  # join order alternates the forms: strong and weak on each
         answer_with(
             student,
-            "before",
+            phase,
             lambda s, _i, strong=strong: (
                 s.item.answer if (strong != (s.item.pk == odd.pk)) else next(c for c in s.order if c != s.item.answer)
             ),
         )
+
+
+def test_a_weak_item_is_flagged_only_on_enough_answers_before_and_after():
+    """An item the class's strongest get wrong and weakest right discriminates below 0; it is
+    flagged "weak" only once at least 30 students answered it before and 30 after (fewer, and
+    the figure is noise that flags sound items); the items that follow the rest of the form never."""
+    session = make_session()
+    students = [s for s, _token in joined(session, 2 * gain.FLAG_ANSWERS)]
+    odd = session.check_items.get(position=0)
+    assert odd.form == "A"
+    _answer_odd_item_upside_down(students, "before", odd)
     rows = {r["item"].item.pk: r for r in knowledge.class_results(session)["items"]}
+    assert rows[odd.pk]["before_n"] == gain.FLAG_ANSWERS and rows[odd.pk]["after_n"] == 0
+    assert rows[odd.pk]["discrimination"] < 0 and not rows[odd.pk]["weak"]  # nobody after yet
+
+    classroom.start(session=session)
+    knowledge.open_after(session=session)
+    _answer_odd_item_upside_down(students, "after", odd)
+    rows = {r["item"].item.pk: r for r in knowledge.class_results(session)["items"]}
+    assert rows[odd.pk]["after_n"] == gain.FLAG_ANSWERS
     assert rows[odd.pk]["weak"] and rows[odd.pk]["discrimination"] < 0
     others = [r for pk, r in rows.items() if pk != odd.pk and r["item"].item.form == "A"]
     assert others and all(not r["weak"] and r["discrimination"] > 0.5 for r in others)
+
+
+def test_a_small_class_sees_no_weak_flag_however_its_answers_fall(lesson):
+    """About 12 answers a cell: a class answering by position gets no "weak: reword or drop"."""
+    session = make_session()
+    students = [s for s, _token in joined(session, 24)]
+    for student in students:
+        answer_with(student, "before", shown_at(0))
+    classroom.start(session=session)
+    knowledge.open_after(session=session)
+    for student in students:
+        answer_with(student, "after", shown_at(1))
+    rows = knowledge.class_results(session)["items"]
+    assert {r["before_n"] for r in rows} == {12} and not any(r["weak"] for r in rows)
+    assert any(r["discrimination"] is not None and r["discrimination"] < gain.WEAK_DISCRIMINATION for r in rows)
 
 
 def test_the_before_check_closes_when_the_game_starts_and_late_answers_are_left_out():
@@ -512,6 +542,7 @@ def test_the_class_figures_read_in_the_teachers_language(lesson, language, words
     knowledge.open_after(session=session)
     for student in students:
         answer_all(student, "after", right=True)
+    knowledge.close_after(session=session)
     with translation.override(language):
         html = panels.debrief(session=session)
     for word in words:
