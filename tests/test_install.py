@@ -522,10 +522,12 @@ def test_a_loopback_server_behind_a_proxy_shows_debug_pages_to_its_own_machine_o
     assert "Traceback" not in logged, logged
 
 
-def test_a_malformed_session_in_a_how_to_play_link_is_a_bad_request(client):
-    """``?session=`` holding no session id (a superscript digit, a number past any id) is a
-    clear bad request, and the card is still there without it."""
+def test_a_malformed_session_in_a_how_to_play_link_opens_the_card_without_it(client):
+    """``?session=`` holding no session id (a superscript digit, a number past any id) is no
+    server error: the card opens as it does without a session."""
+    title = (
+        "<h1>" + client.get("/lessons/tornado_alert/how-to-play").content.decode().split("<h1>")[1].split("</h1>")[0]
+    )
     for raw in ("%C2%B2", "9" * 40):
         response = client.get(f"/lessons/tornado_alert/how-to-play?session={raw}")
-        assert response.status_code == 400 and "Something was wrong with that request" in response.content.decode()
-    assert client.get("/lessons/tornado_alert/how-to-play").status_code == 200
+        assert response.status_code == 200 and title in response.content.decode()
