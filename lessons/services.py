@@ -107,6 +107,9 @@ def _plan(session: Session, row: dict) -> dict:
     for line in kit.plan:
         text = line.values.get(str(row[line.column])) if line.column and line.column in row else None
         fallback = line.otherwise if row or line.unplayed is None else line.unplayed
+        instead = checklist.regional_line(line.key, region, kit.hazard)
+        if instead is not None:  # the region's own advice: no hurricane lines where hurricanes do not come
+            text, fallback = None, instead
         lines.append(
             {
                 "key": line.key,
