@@ -5,6 +5,7 @@ shutters or a public shelter; on small islands, nobody drives "inland"."""
 
 import html
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -102,10 +103,12 @@ def test_no_catalogue_carries_a_wrong_form():
     import polib
 
     for language in ("es", "nl"):
-        forms = [w["form"] for w in WORDING["wrong"][language] if w["form"] not in ("partida", "overgeslagen")]
+        # "overgeslagen" stays right for a turn the teacher skipped ("Beurt overgeslagen")
+        forms = [w["form"].strip() for w in WORDING["wrong"][language] if w["form"] != "overgeslagen"]
         for path in Path(settings.BASE_DIR).glob(f"**/locale/{language}/LC_MESSAGES/django.po"):
             if ".venv" in path.parts or "node_modules" in path.parts:
                 continue
             for entry in polib.pofile(str(path)):
-                hits = [form for form in forms if form.lower() in entry.msgstr.lower()]
+                text = " ".join([entry.msgstr, *entry.msgstr_plural.values()])
+                hits = [form for form in forms if re.search(rf"\b{re.escape(form)}\b", text, re.IGNORECASE)]
                 assert hits == [], (str(path), entry.msgid, hits)
