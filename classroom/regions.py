@@ -52,6 +52,7 @@ class Region:
     hurricanes: bool  #: do hurricanes reach this region?
     season: object = ""  #: when to check the plan each year
     note: object = ""  #: what a region with no hurricanes keeps of the plan
+    islands: bool = False  #: small islands: there is no "inland" to drive to
 
 
 _US_ALERTS = (
@@ -100,7 +101,7 @@ REGIONS = {
         units="us",
         paper="Letter",
         hurricanes=True,
-        season=_("Hurricane season runs from 1 June to 30 November: check the plan each May."),
+        season=_("Hurricane season runs from June 1 to November 30: check the plan each May."),
     ),
     "us_atlantic": Region(
         key="us_atlantic",
@@ -118,14 +119,19 @@ REGIONS = {
         units="us",
         paper="Letter",
         hurricanes=True,
-        season=_("Hurricane season runs from 1 June to 30 November: check the plan each May."),
+        season=_("Hurricane season runs from June 1 to November 30: check the plan each May."),
     ),
     "caribbean_nl": Region(
         key="caribbean_nl",
         name=_("Caribbean Netherlands / Sint Maarten"),
         emergency="911",
+        # Sint Maarten: 911 reaches the police, 912 an ambulance, 919 the fire department (ENNIA's
+        # hurricane handbook, "st. maarten" page; 919 also confirmed by the Fire Chief in The Daily
+        # Herald). Bonaire, Saba and Sint Eustatius' other numbers are not listed: not verified.
         local_help=_(
-            "Your island government's hurricane information line and shelters, announced on the radio and its website."
+            "Your island government's hurricane information line and shelters, announced on the radio and its "
+            "website. On Sint Maarten 911 reaches the police: dial 912 for an ambulance and 919 for the fire "
+            "department."
         ),
         # NL-Alert does not reach the islands: a BES variant was only being explored (Minister of
         # Justice and Security to parliament, reported by bonaire.nu, 15 March 2018). Bonaire's
@@ -134,10 +140,16 @@ REGIONS = {
         # KNMI issues the warnings for Bonaire, Saba and Sint Eustatius since 1 January 2016
         # (knmi.nl, Caribisch Nederland); the Meteorological Department of Sint Maarten (MDS)
         # issues Sint Maarten's (DCOMM, 20 October 2023), and both announce them in English.
+        # Saba's island government updates the public on social media and by mass e-mail (its
+        # message before Hurricane Danny, saba-news.com, 22 August 2015); Sint Eustatius' asks
+        # residents to listen to the radio and follow the Statia Government Facebook page (its
+        # crisis manager, statiagovernment.com, 3 June 2024).
         alerts=(
             _(
                 "Bonaire: the Disasterprep Bonaire app, through which the island government sends "
-                "important messages. Sint Maarten: the government radio, SXMGOV 107.9 FM."
+                "important messages. Sint Maarten: the government radio, SXMGOV 107.9 FM. Saba: the "
+                "island government's messages on social media and by e-mail. Sint Eustatius: the "
+                "radio and the Statia Government Facebook page."
             ),
             _("The island government's radio, website and social media: they announce the shelters and what to do."),
             _(
@@ -185,6 +197,7 @@ REGIONS = {
         paper="A4",
         hurricanes=True,
         season=_("Hurricane season runs from 1 June to 30 November: check the plan each May."),
+        islands=True,
     ),
     "nl_be": Region(
         key="nl_be",

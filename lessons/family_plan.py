@@ -44,6 +44,49 @@ GRADES = (
 )
 
 
+#: the game's plan lines (by ``PlanLine.key``) that a region hurricanes do not reach says its own
+#: way: no hurricane warning, no shutters, no "inland" (crisis.nl's advice for a severe storm)
+_NO_HURRICANES = {
+    "watch": _(
+        "Follow the weather warnings (code yellow, orange and red) and NL-Alert or BE-Alert from the first "
+        "warning: a storm's winds reach far."
+    ),
+    "when": _(
+        "If the authorities tell us to leave, for example because of a flood, we leave at once. If not, we stay "
+        "indoors and close windows and doors."
+    ),
+    "where": _(
+        "If the authorities tell us to leave: to family or friends outside the danger area, on higher ground "
+        "if there is a flood. Whose home, and the route there:"
+    ),
+    "home": _(
+        "Before a severe storm: bring in or tie down garden furniture and other loose things, and close "
+        "windows and doors."
+    ),
+}
+#: on small islands (Saba, Sint Eustatius) there is no "inland" to drive to
+_ISLANDS = {
+    "where": _(
+        "If officials tell our area to leave: to family or friends in a sturdy home on higher ground, away "
+        "from the sea, or to a shelter the island government opens (the last resort). Whose home, and the "
+        "road there:"
+    ),
+}
+
+
+def regional_line(key: str, region, hazard: str):
+    """What a hurricane plan's game line ``key`` says in ``region`` instead (``None``: the game's
+    line as it is): where hurricanes do not come, nothing about hurricane warnings, shutters or
+    shelters; on islands, no "inland"."""
+    if hazard != "hurricane":
+        return None
+    if not region.hurricanes:
+        return _NO_HURRICANES.get(key)
+    if region.islands:
+        return _ISLANDS.get(key)
+    return None
+
+
 def _kit_advice(region) -> str:
     return "denk_vooruit" if region.key == "nl_be" else "red_cross"
 
@@ -94,6 +137,11 @@ def sections(hazard: str, region, amounts: dict) -> list[dict]:
         if region.hurricanes:
             stay += [
                 _(
+                    "If officials tell our zone to leave, we leave at once, as early as we can, to family or "
+                    "friends in a sturdy home on higher ground, away from the sea."
+                )
+                if region.islands
+                else _(
                     "If officials tell our zone to leave, we leave at once, as early as we can, to family or "
                     "friends inland if possible."
                 ),
@@ -260,7 +308,7 @@ def sections(hazard: str, region, amounts: dict) -> list[dict]:
             "key": "practice",
             "title": _("Practice"),
             "lines": practice,
-            "blanks": [_("The date we practise this plan:")],
+            "blanks": [_("The date we practice this plan:")],
             "sources": [READY_PLAN],
         }
     )

@@ -107,6 +107,9 @@ def _plan(session: Session, row: dict) -> dict:
     for line in kit.plan:
         text = line.values.get(str(row[line.column])) if line.column and line.column in row else None
         fallback = line.otherwise if row or line.unplayed is None else line.unplayed
+        instead = checklist.regional_line(line.key, region, kit.hazard)
+        if instead is not None:  # the region's own advice: no hurricane lines where hurricanes do not come
+            text, fallback = None, instead
         lines.append(
             {
                 "key": line.key,
@@ -120,6 +123,9 @@ def _plan(session: Session, row: dict) -> dict:
     if regions.units_for(region, language) == "metric":
         # a fact keeps its source's gallons and feet; the plan's own lines give the same advice in metres
         facts = [f for f in facts if not US_UNITS.search(f"{f.number} {f.statement}")]
+    if kit.hazard == "hurricane" and not region.hurricanes:
+        # the facts back the game's hurricane lines, which this region's own advice replaced
+        facts = []
     facts = outcomes.in_language(facts, language)
     facts.sort(key=lambda f: kit.plan_facts.index(f.key))
     check = KnowledgeCheck.objects.filter(session=session).first()

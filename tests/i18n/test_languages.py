@@ -36,7 +36,7 @@ def test_each_tablet_joins_in_its_browsers_language():
     assert {name: p.language for name, p in people.items()} == {"Ann": "en", "Bea": "es", "Cas": "nl"}
     for client, words, lang in (
         (english, "Loading your game…", "en"),
-        (spanish, "Cargando tu partida…", "es"),
+        (spanish, "Cargando tu juego…", "es"),
         (dutch, "Je spel wordt geladen…", "nl"),
     ):
         page = client.get(f"/play/{session.pk}/").content.decode()

@@ -196,7 +196,7 @@ def test_a_dutch_or_spanish_plan_reads_its_english_sources_in_english():
     from django.template.loader import render_to_string
     from django.utils import translation
 
-    session = make_session(region="nl_be")
+    session = make_session(region="caribbean_nl")
     for language in ("nl", "es", "en"):
         with translation.override(language):
             plan = services.family_plan_blank(session)
