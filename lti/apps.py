@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class LtiConfig(AppConfig):
+    name = "lti"
+    verbose_name = _("Learning management systems (LTI 1.3)")
+
+    def ready(self):
+        # Imported here, where the app registry is ready: classroom announces, lti listens.
+        from classroom import signals
+        from lti import jobs
+
+        signals.session_ended.connect(jobs.pass_back_when_ended, dispatch_uid="lti.pass_back_when_ended")
+        signals.serving.connect(jobs.resume_when_serving, dispatch_uid="lti.resume_when_serving")

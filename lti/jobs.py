@@ -1,0 +1,45 @@
+"""When scores go to the gradebook: a lesson's end, the teacher's "send again", and the embedded
+server's start (its background thread lost what was queued when it stopped)."""
+
+from django.conf import settings
+from django.db import transaction
+
+from lti import services
+from lti.models import LtiLesson, ScorePost
+from lti.tasks import send_score_task
+from scoring.queue import enqueue
+
+
+def pass_back_when_ended(sender, session_id, **_kwargs) -> int:
+    """``classroom.signals.session_ended``: each learner's score, written then sent."""
+    lesson = LtiLesson.objects.filter(session_id=session_id).first()
+    return send_scores(lesson) if lesson else 0
+
+
+def send_scores(lesson: LtiLesson) -> int:
+    with transaction.atomic():
+        posts = services.plan_scores(lesson)
+        for post in posts:
+            enqueue(send_score_task, post.pk)
+    return len(posts)
+
+
+def send_again(lesson: LtiLesson) -> int:
+    """The teacher asks for the scores the platform did not take to be sent again."""
+    with transaction.atomic():
+        posts = list(ScorePost.objects.filter(student__lesson=lesson).exclude(status=ScorePost.Status.SENT))
+        ScorePost.objects.filter(pk__in=[p.pk for p in posts]).update(status=ScorePost.Status.PENDING, attempts=0)
+        for post in posts:
+            enqueue(send_score_task, post.pk)
+    return len(posts)
+
+
+def resume_when_serving(sender, **_kwargs) -> int:
+    """``classroom.signals.serving``: in embedded mode, queue again the scores still waiting."""
+    if settings.TASK_MODE != "thread":
+        return 0
+    ids = list(ScorePost.objects.filter(status=ScorePost.Status.PENDING).values_list("pk", flat=True))
+    with transaction.atomic():
+        for pk in ids:
+            enqueue(send_score_task, pk)
+    return len(ids)
