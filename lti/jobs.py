@@ -24,6 +24,24 @@ def send_scores(lesson: LtiLesson) -> int:
     return len(posts)
 
 
+def score_after_check(sender, participant_id, phase, **_kwargs) -> int:
+    """``lessons.signals.check_answered``: a student of a lesson that sends the after-check's
+    score answered it, after the lesson ended: their final score goes now."""
+    from lessons.models import CheckAnswer
+
+    if phase != CheckAnswer.Phase.AFTER:
+        return 0
+    lesson = LtiLesson.objects.filter(
+        students__participant_id=participant_id, passback=LtiLesson.Passback.AFTER_CHECK
+    ).first()
+    if lesson is None or not ScorePost.objects.filter(student__lesson=lesson).exists():
+        return 0  # the lesson has not ended: its end sends every score
+    with transaction.atomic():
+        post = services.plan_score(lesson.students.get(participant_id=participant_id))
+        enqueue(send_score_task, post.pk)
+    return 1
+
+
 def send_again(lesson: LtiLesson) -> int:
     """The teacher asks for the scores the platform did not take to be sent again."""
     with transaction.atomic():

@@ -171,26 +171,30 @@ def plan_scores(lesson: LtiLesson) -> list[ScorePost]:
     """Write each learner's score to send (replacing one not yet taken); returns those to send."""
     if lesson.passback == LtiLesson.Passback.NONE:
         return []
-    planned = []
-    for student in lesson.students.select_related("participant"):
-        done = completed(student.participant)
-        score, final = (SCORE_MAXIMUM if done else 0), True
-        if lesson.passback == LtiLesson.Passback.AFTER_CHECK:
-            after = after_check_score(student.participant)
-            score, final = (after, True) if after is not None else (score, False)
-        post, _created = ScorePost.objects.update_or_create(
-            student=student,
-            kind="score",
-            defaults={
-                "score_given": score,
-                "score_maximum": SCORE_MAXIMUM,
-                "final": final,
-                "status": ScorePost.Status.PENDING,
-                "error": "",
-            },
-        )
-        planned.append(post)
-    return planned
+    return [plan_score(student) for student in lesson.students.select_related("participant", "lesson")]
+
+
+def plan_score(student: LtiStudent) -> ScorePost:
+    """Write one learner's score to send: completion (100 or 0), or the after-check's share right
+    once answered (completion, not final, until then)."""
+    done = completed(student.participant)
+    score, final = (SCORE_MAXIMUM if done else 0), True
+    if student.lesson.passback == LtiLesson.Passback.AFTER_CHECK:
+        after = after_check_score(student.participant)
+        score, final = (after, True) if after is not None else (score, False)
+    post, _created = ScorePost.objects.update_or_create(
+        student=student,
+        kind="score",
+        defaults={
+            "score_given": score,
+            "score_maximum": SCORE_MAXIMUM,
+            "final": final,
+            "status": ScorePost.Status.PENDING,
+            "attempts": 0,
+            "error": "",
+        },
+    )
+    return post
 
 
 def send_score(post: ScorePost) -> None:

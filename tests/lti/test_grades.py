@@ -101,3 +101,29 @@ def test_nothing_goes_back_when_the_teacher_chose_nothing(client, platform, cele
     tablet.post("/lti/nickname", {"nickname": "Heron"})
     classroom.end(session=Session.objects.get())
     assert ScorePost.objects.count() == 0
+
+
+def test_the_after_check_score_follows_the_completion_it_replaces(client, platform, celery_worker):
+    from lessons import knowledge
+
+    item = deep_link(client, platform, passback="after_check")
+    tablet = Client()
+    launch(tablet, platform, platform.resource_link(item, "learner-1", LEARNER))
+    tablet.post("/lti/nickname", {"nickname": "Pelican"})
+    session = Session.objects.get()
+    classroom.start(session=session)
+    classroom.end(session=Session.objects.get(pk=session.pk))
+    _wait(lambda: len(platform.scores) == 1)
+    first = platform.scores[0][1]
+    assert first["gradingProgress"] == "Pending" and first["activityProgress"] == "InProgress"
+
+    # after the debrief the teacher opens the after-check; the student answers it all right
+    knowledge.open_after(session=Session.objects.get(pk=session.pk))
+    participant = LtiStudent.objects.get().participant
+    rows = knowledge.items_for(participant, "after")
+    knowledge.submit_answers(
+        participant=participant, phase="after", answers={str(r.item.pk): r.item.answer for r in rows}
+    )
+    _wait(lambda: len(platform.scores) == 2)
+    final = platform.scores[1][1]
+    assert final["userId"] == "learner-1" and final["scoreGiven"] == 100 and final["gradingProgress"] == "FullyGraded"
