@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 class LtiConfig(AppConfig):
     name = "lti"
-    verbose_name = _("Learning management systems (LTI 1.3)")
+    verbose_name = _("Learning management systems (LTI)")
 
     def ready(self):
         # Imported here, where the app registry is ready: classroom announces, lti listens.

@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
@@ -213,7 +213,11 @@ def scores(request, pk):
     lesson = get_object_or_404(LtiLesson, session=session)
     if request.method == "POST":
         sent = jobs.send_again(lesson)
-        messages.success(request, _("%(count)d scores are being sent again.") % {"count": sent})
+        messages.success(
+            request,
+            ngettext("%(count)d score is being sent again.", "%(count)d scores are being sent again.", sent)
+            % {"count": sent},
+        )
         return redirect("lti:scores", pk=pk)
     posts = services.scores_of(session)
     return render(
