@@ -196,6 +196,7 @@ class Platform:
             f'<form method="post" action="{query["redirect_uri"]}">'
             f'<input type="hidden" name="id_token" value="{token}">'
             f'<input type="hidden" name="state" value="{query["state"]}"></form>'
+            "<script>document.forms[0].submit()</script>"  # as a platform's page does, in a browser
         )
         return 200, html, "text/html"
 
