@@ -5,11 +5,14 @@ Only the platform's opaque user id (``sub``) is read from a launch about its per
 
 import secrets
 
+import requests
+
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from lti_tool.models import LtiDeployment
 from pylti1p3.assignments_grades import AssignmentsGradesService
 from pylti1p3.deep_link_resource import DeepLinkResource
+from pylti1p3.exception import LtiException
 from pylti1p3.grade import Grade
 from pylti1p3.lineitem import LineItem
 from pylti1p3.service_connector import ServiceConnector
@@ -195,6 +198,11 @@ def plan_score(student: LtiStudent) -> ScorePost:
         },
     )
     return post
+
+
+#: what a score post may fail with: the platform's refusal (an HTTP error, an access token refused),
+#: the platform out of reach, or an answer that is not what the standard says
+PLATFORM_FAILURES = (LtiException, requests.RequestException, KeyError, ValueError)
 
 
 def send_score(post: ScorePost) -> None:

@@ -21,7 +21,7 @@ def send_score_task(self, post_id: int) -> str:
         return "gone" if post is None else "sent"
     try:
         services.send_score(post)
-    except Exception as error:  # the platform's refusal, a network failure, an expired key …
+    except services.PLATFORM_FAILURES as error:
         attempts = post.attempts + 1
         last = attempts > settings.LTI_SCORE_RETRIES
         ScorePost.objects.filter(pk=post.pk).update(

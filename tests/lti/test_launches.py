@@ -98,3 +98,32 @@ def test_no_name_or_email_from_the_platform_is_kept_anywhere(client, platform):
             for (row,) in cursor.fetchall():
                 found += [(table, w) for w in words if w in row.lower()]
     assert found == []
+
+
+def test_an_admin_registers_a_platform_and_its_deployments(admin_client):
+    from lti_tool.models import LtiRegistration
+
+    form = admin_client.get("/admin/lti_tool/ltiregistration/add/").content.decode()
+    for field in ("issuer", "client_id", "auth_url", "token_url", "keyset_url", "deployments-0-deployment_id"):
+        assert f'name="{field}"' in form
+    answer = admin_client.post(
+        "/admin/lti_tool/ltiregistration/add/",
+        {
+            "name": "District Canvas",
+            "uuid": "6f1b3a52-8f0e-4c8a-9d2b-0a4c2f3b9e11",
+            "issuer": "https://canvas.instructure.com",
+            "client_id": "10000000000001",
+            "auth_url": "https://sso.canvaslms.com/api/lti/authorize_redirect",
+            "token_url": "https://district.instructure.com/login/oauth2/token",
+            "keyset_url": "https://sso.canvaslms.com/api/lti/security/jwks",
+            "is_active": "on",
+            "deployments-TOTAL_FORMS": "1",
+            "deployments-INITIAL_FORMS": "0",
+            "deployments-0-deployment_id": "42:abcdef",
+            "deployments-0-is_active": "on",
+        },
+    )
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    registration = LtiRegistration.objects.get()
+    assert registration.client_id == "10000000000001"
+    assert [(d.deployment_id, d.is_active) for d in registration.deployments.all()] == [("42:abcdef", True)]
