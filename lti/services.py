@@ -73,6 +73,12 @@ def teacher_for(deployment: LtiDeployment, sub: str) -> Teacher:
         return LtiTeacher.objects.get(deployment=deployment, sub=sub).teacher
 
 
+def known_teacher(deployment: LtiDeployment, sub: str) -> Teacher | None:
+    """The teacher account this deployment's user ``sub`` already has, if any (nothing is made)."""
+    found = LtiTeacher.objects.filter(deployment=deployment, sub=sub).select_related("teacher").first()
+    return found.teacher if found else None
+
+
 def lesson_of(launch) -> LtiLesson:
     """The lesson a resource-link launch opens, checked to belong to the launch's deployment."""
     custom = launch.get_launch_data().get(CLAIM + "custom") or {}

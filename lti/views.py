@@ -95,8 +95,8 @@ def launch(request):
             return redirect("lti:deep_link")
         lesson = services.lesson_of(message)
         if services.is_instructor(body):
-            teacher = services.teacher_for(deployment, sub)
-            if lesson.session.teacher_id != teacher.pk:
+            teacher = services.known_teacher(deployment, sub)
+            if teacher is None or lesson.session.teacher_id != teacher.pk:
                 raise tool.Refused("owner")
             services.note_grade_service(lesson, message)
             login(request, teacher)

@@ -125,3 +125,10 @@ def test_a_learner_cannot_deep_link(platform):
     claims = platform.claims("learner-1", LEARNER, "LtiDeepLinkingRequest")
     _refused(launch(Client(), platform, claims), "Only a teacher")
     assert _counts() == before
+
+
+def test_another_teacher_of_the_course_cannot_open_the_lesson(platform, item):
+    before = _counts()
+    claims = platform.resource_link(item, "teacher-2", INSTRUCTOR)
+    _refused(launch(Client(), platform, claims), "belongs to another teacher")
+    assert _counts() == before
