@@ -83,6 +83,8 @@ INSTALLED_APPS = [
     "games",
     "scoring",
     "lessons",
+    "lti_tool",
+    "lti",
 ]
 
 # The registry line: each installed scenario's package, in the order the new-session form lists
@@ -293,6 +295,12 @@ SESSIONS_PER_TEACHER = int(os.environ.get("SESSIONS_PER_TEACHER", "300"))
 # A student's device opens its own report from its cookie for this long after the lesson ends;
 # later, the next child on a shared tablet must not (the teacher hands out the report link).
 DEVICE_REPORT_HOURS = 4
+
+# --- Learning management systems (LTI 1.3: lti/) ----------------------------------------------------
+# A score the course's gradebook did not take is tried again this many times, waiting this many
+# seconds and twice as long each time after, before the teacher's gradebook page says so.
+LTI_SCORE_RETRIES = int(os.environ.get("LTI_SCORE_RETRIES", "5"))
+LTI_SCORE_RETRY_SECONDS = float(os.environ.get("LTI_SCORE_RETRY_SECONDS", "30"))
 
 # --- Request bodies: config.bodylimit refuses a bigger one (413) before it is read ---------------
 # The largest form is the teacher's new-session form, well under this.

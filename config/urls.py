@@ -22,5 +22,6 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("scoring.urls")),
     path("", include("lessons.urls")),
+    path("", include("lti.urls")),
     path("", include("classroom.urls")),
 ]

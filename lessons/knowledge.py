@@ -31,7 +31,7 @@ from classroom import languages
 from classroom.models import Participant, Seat, Session
 from classroom.services import notify_session
 from games.models import Game
-from lessons import gain
+from lessons import gain, signals
 from lessons.models import CheckAnswer, CheckItem, CheckStudent, KnowledgeCheck
 from lessons.services import CheckError
 from scenarios import registry
@@ -483,6 +483,7 @@ def submit_answers(*, participant: Participant, phase: str, answers: dict) -> in
             )
     except IntegrityError:  # a double tap racing itself
         raise CheckError(_("You have answered these questions already.")) from None
+    signals.check_answered.send(sender=CheckAnswer, participant_id=participant.pk, phase=phase)
     return sum(1 for row in items if chosen[row.item.pk] == row.item.answer)
 
 

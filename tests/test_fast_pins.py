@@ -1,6 +1,6 @@
 """Every private API the code touches is held to the version it was written against: the
-speed-ups in classroom/fast lean on Channels' code, and games.broadcast reads asgiref's
-``SyncToAsync.threadlocal``. When a version moves, this fails loudly: read those modules against
+speed-ups in classroom/fast lean on Channels' code, games.broadcast reads asgiref's
+``SyncToAsync.threadlocal``, and lti.tool overrides pylti1p3's launch validation step by step. When a version moves, this fails loudly: read those modules against
 the new code, measure again (BENCHMARKS.md), then move their WRITTEN_FOR."""
 
 import re
@@ -13,11 +13,12 @@ from asgiref.sync import SyncToAsync, async_to_sync
 
 from classroom import fast
 from games import broadcast
+from lti import tool
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-WRITTEN_FOR = {**fast.WRITTEN_FOR, **broadcast.WRITTEN_FOR}
+WRITTEN_FOR = {**fast.WRITTEN_FOR, **broadcast.WRITTEN_FOR, **tool.WRITTEN_FOR}
 
 
 @pytest.mark.parametrize("package", sorted(WRITTEN_FOR))
@@ -26,11 +27,11 @@ def test_installed_and_required_versions_are_the_ones_the_speed_ups_were_written
     assert pinned, f"requirements.txt must pin {package} exactly: the code relies on its private API"
     written = WRITTEN_FOR[package]
     assert pinned.group(1) == written, (
-        f"requirements.txt pins {package} {pinned.group(1)}, but classroom/fast was written for {written}: "
-        f"read classroom/fast/*.py against {package} {pinned.group(1)}, benchmark, then update WRITTEN_FOR"
+        f"requirements.txt pins {package} {pinned.group(1)}, but the code was written for {written}: read the "
+        f"modules whose WRITTEN_FOR names it against {package} {pinned.group(1)}, benchmark, then update WRITTEN_FOR"
     )
     assert version(package) == written, (
-        f"{package} {version(package)} is installed, but classroom/fast was written for {written}"
+        f"{package} {version(package)} is installed, but the code was written for {written}"
     )
 
 
