@@ -68,7 +68,7 @@ _NO_HURRICANES = {
 _ISLANDS = {
     "where": _(
         "If officials tell our area to leave: to family or friends in a sturdy home on higher ground, away "
-        "from the sea, or to a shelter the island government opens (the last resort). Whose home, and the "
+        "from the sea, or to a shelter the island government opens (when there is nowhere else). Whose home, and the "
         "road there:"
     ),
 }

@@ -26,7 +26,10 @@ WORDS = {
 def playing_session(teacher, key):
     """A session under way whose two students' seats bots play (so the game moves on by
     itself, a step a second), the first student's nickname approved, the second's not."""
-    session, _devices = started_session(students=2, scenario=key, teacher=teacher, intensity="gentle")
+    # bots hold every seat: no reaction allowance for a pile to wait out (it is for children)
+    session, _devices = started_session(
+        students=2, scenario=key, teacher=teacher, intensity="gentle", options={"allowance_ms": 0}
+    )
     first, second = session.participants.order_by("pk")
     services.approve(participant=first)
     for seat in session.tables.get().seats.all():
@@ -61,8 +64,11 @@ def test_the_projector_shows_the_class_each_tables_game_as_it_is_played(browser,
     page.wait_for_function(
         "() => parseFloat(document.querySelector('.projector-table .screen-bar-fill').style.width) >= 10",
         polling=200,
+        timeout=60_000,
     )
-    page.wait_for_function("() => document.querySelectorAll('.projector-cheers li').length > 0", polling=200)
+    page.wait_for_function(
+        "() => document.querySelectorAll('.projector-cheers li').length > 0", polling=200, timeout=60_000
+    )
     shoot(page, f"projector-during-play-{language}", full_page=False)
     sizes = page.evaluate(
         """(lines) => lines.flatMap((selector) => [...document.querySelectorAll(selector)]
