@@ -97,9 +97,11 @@ def test_a_cookie_clearing_guesser_beside_a_class_joining(settings):
     class joins. Every student gets in; once the address is past its ceiling, the guesser's codes
     are no longer looked up at all (not even a right one) until a device has waited."""
     settings.JOIN_SETTLE_SECONDS = 1
-    # the class joins as fast as the test runs, not over a minute: the address's join pace (which
-    # has tests of its own, test_join_pace.py) lets all 35 through at once here
+    # the class joins as fast as the test runs, not over a minute: the address's join pace and its
+    # look-ups while crowded (each with tests of their own: test_join_pace.py, test_one_limiter.py)
+    # let all 35 through at once here
     settings.JOIN_PACE = {**settings.JOIN_PACE, "address": (40, 1)}
+    settings.JOIN_CROWDED_LOOKUPS = (40, 2.0)
     session = make_session()
     code = services.format_code(session.join_code)
     class_tablets = [tablet() for _ in range(35)]
