@@ -194,7 +194,8 @@ def join_crowd(args, crowd_size=60, classmates=20):
         title="faults crowd",
         max_participants=classroom_services.MAX_PARTICIPANTS,
     )
-    server = live.Server(live.server_env(args.db, args.redis, 2, CONN_MAX_AGE=60)).start()
+    # embedded mode serves from one process, whose memory holds the limits
+    server = live.Server(live.server_env(args.db, args.redis, 1 if args.embedded else 2, CONN_MAX_AGE=60)).start()
     found = {}
 
     def the_crowd():
