@@ -201,6 +201,27 @@ class SessionForm(forms.Form):
                     break
         return cleaned
 
+    #: the fields ``services.create_session`` takes as they are
+    SESSION_FIELDS = (
+        "scenario",
+        "title",
+        "seats_per_table",
+        "fill_with_bots",
+        "turn_timer",
+        "turn_seconds",
+        "names",
+        "seed",
+        "max_participants",
+        "intensity",
+        "age_band",
+        "region",
+    )
+
+    def session_fields(self) -> dict:
+        """What ``services.create_session`` takes from the valid form (with its options and preset)."""
+        fields = {name: self.cleaned_data[name] for name in self.SESSION_FIELDS}
+        return {**fields, "options": self.engine_options(), "preset": self.preset()}
+
     def preset(self):
         """The chosen scenario's preset key ("" for its tuned defaults)."""
         scenario = self.cleaned_data.get("scenario")

@@ -143,25 +143,8 @@ def _scenario_presets():
 def session_new(request):
     form = SessionForm(request.POST or None, scenario_options=_scenario_options(), scenario_presets=_scenario_presets())
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            session = services.create_session(
-                teacher=request.user,
-                scenario=data["scenario"],
-                title=data["title"],
-                seats_per_table=data["seats_per_table"],
-                fill_with_bots=data["fill_with_bots"],
-                turn_timer=data["turn_timer"],
-                turn_seconds=data["turn_seconds"],
-                names=data["names"],
-                seed=data["seed"],
-                options=form.engine_options(),
-                preset=form.preset(),
-                max_participants=data["max_participants"],
-                intensity=data["intensity"],
-                age_band=data["age_band"],
-                region=data["region"],
-            )
+            session = services.create_session(teacher=request.user, **form.session_fields())
         except services.SessionQuotaReached as error:
             form.add_error(None, error.message)
         else:

@@ -171,26 +171,12 @@ def deep_link(request):
         scenario_presets={s.key: s.presets for s in registry.all()},
     )
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
             lesson = services.create_lesson(
                 launch=message,
                 teacher=request.user,
-                passback=data["passback"],
-                scenario=data["scenario"],
-                title=data["title"],
-                seats_per_table=data["seats_per_table"],
-                fill_with_bots=data["fill_with_bots"],
-                turn_timer=data["turn_timer"],
-                turn_seconds=data["turn_seconds"],
-                names=data["names"],
-                seed=data["seed"],
-                options=form.engine_options(),
-                preset=form.preset(),
-                max_participants=data["max_participants"],
-                intensity=data["intensity"],
-                age_band=data["age_band"],
-                region=data["region"],
+                passback=form.cleaned_data["passback"],
+                **form.session_fields(),
             )
         except classroom.SessionQuotaReached as error:
             form.add_error(None, error.message)
