@@ -201,41 +201,26 @@ def join(
     """Add a student (or a shared device of ``players`` students) to a session, playing and
     reading their report in ``language`` (the tablet's choice; the active language if None),
     from the device ``device_hash`` names (``guesses.device_hash``; refused if the teacher banned it).
-    ``admit``, if given, is called once every check has passed, just before the student is added
-    (in the same transaction), and may refuse the join by raising (``ratelimit.take_join_pace``).
+    ``admit``, if given, is called once every check has passed and may refuse the join by raising
+    (``ratelimit.take_join_pace``).
+
+    The checks run twice: first without the session's lock, so that a join refused for any reason
+    (the pace included) neither waits for nor holds up the class's own joins, which a script's
+    crowd of joins from one address would otherwise queue behind; then again under the lock, which
+    decides.
 
     Returns the participant and the device token to keep in a cookie. Before the start the
     tables are rearranged; after it a student whose name needs no approval takes the seat a bot
     keeps longest (``seat_late``), and one whose name does waits for the teacher's approval.
     """
-    if session.status == Session.Status.ENDED:
-        raise JoinError(_("This lesson has ended, so its code no longer works."), code="ended")
     players = max(1, min(int(players or 1), session.seats_per_table))
     token = secrets.token_urlsafe(24)
+    _admissible(session, nickname, device_hash)
+    if admit is not None:
+        admit()
     with transaction.atomic():
         session = Session.objects.select_for_update().get(pk=session.pk)
-        if session.joining_locked:
-            raise JoinError(
-                _("Your teacher has closed this lesson to new students. Ask your teacher to open it."),
-                code="joining_locked",
-            )
-        if device_hash and device_hash in session.banned_devices:
-            raise JoinError(_("Your teacher has taken this tablet out of the lesson."), code="banned")
-        if session.participants.count() >= session.max_participants:
-            raise JoinError(_("This lesson is full. Ask your teacher to make room."), code="session_full")
-        if session.names == Session.Names.GENERATED:
-            # in the language the student's tablet shows the join page in
-            index, language = session.participants.count(), translation.get_language() or "en"
-            name = nicknames.generated(index, language[:2])
-            while _nickname_taken(session, name):
-                index += 1
-                name = nicknames.generated(index, language[:2])
-            approved = True
-        else:
-            name = check_nickname(session, nickname)
-            approved = session.names == Session.Names.AUTO
-        if admit is not None:
-            admit()
+        name, approved = _admissible(session, nickname, device_hash)
         participant = Participant.objects.create(
             session=session,
             nickname=name,
@@ -255,6 +240,31 @@ def join(
             _seat_late(session, participant)  # or waits, seatless, for the teacher's new table
     notify_session(session)
     return participant, token
+
+
+def _admissible(session: Session, nickname: str, device_hash: str) -> tuple[str, bool]:
+    """The name a join would take and whether it is approved, or the ``JoinError`` that refuses it."""
+    if session.status == Session.Status.ENDED:
+        raise JoinError(_("This lesson has ended, so its code no longer works."), code="ended")
+    if session.joining_locked:
+        raise JoinError(
+            _("Your teacher has closed this lesson to new students. Ask your teacher to open it."),
+            code="joining_locked",
+        )
+    if device_hash and device_hash in session.banned_devices:
+        raise JoinError(_("Your teacher has taken this tablet out of the lesson."), code="banned")
+    count = session.participants.count()
+    if count >= session.max_participants:
+        raise JoinError(_("This lesson is full. Ask your teacher to make room."), code="session_full")
+    if session.names != Session.Names.GENERATED:
+        return check_nickname(session, nickname), session.names == Session.Names.AUTO
+    # in the language the student's tablet shows the join page in
+    index, language = count, translation.get_language() or "en"
+    name = nicknames.generated(index, language[:2])
+    while _nickname_taken(session, name):
+        index += 1
+        name = nicknames.generated(index, language[:2])
+    return name, True
 
 
 def rename(*, participant: Participant, nickname: str) -> Participant:
@@ -394,11 +404,11 @@ def arrange_tables(session: Session) -> None:
     participants = list(session.participants.order_by("created_at"))
     sizes = table_sizes(sum(p.players for p in participants), session.seats_per_table)
     Seat.objects.filter(table__session=session).delete()
-    tables = []
-    for number in range(len(sizes)):
-        table, _created = Table.objects.get_or_create(session=session, number=number + 1)
-        tables.append(table)
+    # the tables in a few queries, not one a table: this runs inside every lobby join's lock
+    have = set(session.tables.values_list("number", flat=True))
+    Table.objects.bulk_create(Table(session=session, number=n) for n in range(1, len(sizes) + 1) if n not in have)
     session.tables.filter(number__gt=len(sizes)).delete()
+    tables = list(session.tables.order_by("number"))
     fill = [0] * len(sizes)
     seats = []
     for participant in participants:

@@ -160,6 +160,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         # secure_delete: a deleted session's rows are overwritten, not left in free pages.
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA secure_delete=ON;",
     }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and int(os.environ.get("DB_POOL_SIZE", "12")):
+    # Django's own pool (psycopg_pool): each request's thread borrows a connection and gives it back,
+    # and a process never holds more than DB_POOL_SIZE, however many requests a crowd sends at once
+    # (each of Django's requests runs on a thread of its own, with a connection of its own). A
+    # request past that waits its turn for up to DB_POOL_TIMEOUT seconds, rather than PostgreSQL
+    # refusing every process of the district once its max_connections are taken. The pool replaces
+    # persistent connections (CONN_MAX_AGE).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("DB_POOL_SIZE", "12")),
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+        "max_idle": 300,
+        "max_lifetime": 1800,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channels and Celery --------------------------------------------------------------------------

@@ -31,6 +31,7 @@ class Served:
             ALLOWED_HOSTS="*",
             SECURE_SSL_REDIRECT="0",
             WEB_CONCURRENCY=str(workers),
+            PGAPPNAME=f"served-{self.port}",  # libpq's: names this server's connections in PostgreSQL
             **{k: str(v) for k, v in env.items()},
         )
         self.preexec_fn = preexec_fn
@@ -62,6 +63,14 @@ class Served:
             time.sleep(0.2)
         self.stop()
         raise RuntimeError(f"serve did not answer within {timeout} s:\n{self.output()}")
+
+    def database_connections(self) -> int:
+        """How many PostgreSQL connections this server's processes hold now."""
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [self.env["PGAPPNAME"]])
+            return cursor.fetchone()[0]
 
     def output(self) -> str:
         return Path(self.log).read_text(errors="replace")

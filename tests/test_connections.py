@@ -95,3 +95,37 @@ def test_a_server_short_of_files_refuses_to_start_and_says_why(transactional_db)
         assert "ulimit -n" in server.output()
     finally:
         server.stop()
+
+
+def test_a_crowd_of_joins_takes_no_more_database_connections_than_the_pool(transactional_db):
+    """Forty devices posting the join form at the same moment (a script on the school's network)
+    are each answered, refused by the join pace or seated, while the server holds no more
+    PostgreSQL connections than its pool's size. Before, each request's thread opened its own, and
+    sixty at once took every connection PostgreSQL had: the whole district's pages failed."""
+    import threading
+
+    from benchmarks import crowd
+    from tests.factories import make_session
+
+    session = make_session(max_participants=40)
+    server = Served(DB_POOL_SIZE=4).start()
+    peak, racing = [0], threading.Event()
+
+    def watch():
+        while not racing.is_set():
+            peak[0] = max(peak[0], server.database_connections())
+            time.sleep(0.02)
+
+    watcher = threading.Thread(target=watch)
+    try:
+        watcher.start()
+        answers = crowd.race(server.port, session.join_code, 40, source="127.0.0.2", players=1)
+    finally:
+        racing.set()
+        watcher.join()
+        server.stop()
+    seated = sum(ok for ok, _seconds, _page in answers)
+    refused = sum("joining from here at once" in page for ok, _s, page in answers if not ok)
+    assert seated >= 1 and seated + refused == 40, server.output()[-3000:]
+    assert "Traceback" not in server.output()
+    assert 1 <= peak[0] <= 4
