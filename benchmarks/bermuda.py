@@ -3,9 +3,11 @@
 ``python -m benchmarks.bermuda`` from the repository root: whole four-fleet games by the
 cautious (policy) bot on one core, the bots' thinking included; rounds per game, taps per seat
 and the minutes a game takes at a tablet, with strict turns and with moves together.
-``python -m benchmarks.bermuda --balance``: first the yardstick, two cautious against two bold
-fleets in all six seatings (``--games``/20 seeds): the share of decided games each finished
-first, mean freight, losses, salvage paid and ships caught outside the drawn cone; then 1,000 games (seeds
+``python -m benchmarks.bermuda --balance``: first the yardstick, two cautious against two fleets
+of each other strategy (bold, port shuttle, cone-literal; and cone-literal against bold) in all
+six seatings (``--games``/20 seeds): the share of decided games each finished first, mean
+freight, losses, salvage paid, what short hauls did not pay and ships caught outside the drawn
+cone; then 1,000 games (seeds
 0-999) with two bold and two cautious fleets, with the default options and the "As printed"
 preset, and the random bot's figures beside them.
 """
@@ -90,20 +92,32 @@ def speed_main() -> None:
     )
 
 
+#: the strategies the cautious captain is measured against, and one more pairing: the
+#: cone-literal captain (keeps out of the cone, not its margin) against the bold
+DUELS = (
+    ("cautious", "bold"),
+    ("cautious", "port_shuttle"),
+    ("cautious", "cone_literal"),
+    ("cone_literal", "bold"),
+)
+
+
 def balance_main(games: int = BALANCE) -> None:
     seeds = max(1, games // 20)
-    duel = head_to_head("cautious", "bold", seeds)
-    print(
-        f"cautious against bold (rules edition {EDITION}, default options; {duel['games']} 4-fleet games: {seeds} seeds "
-        f"x 6 seatings of two fleets each; {duel['decided']} decided):"
-    )
-    for kind in ("cautious", "bold"):
-        m = duel["mean"][kind]
+    for careful, other in DUELS:
+        duel = head_to_head(careful, other, seeds)
         print(
-            f"  {kind:<9} first {duel['first'][kind]:>4} ({100 * duel['first'][kind] / max(1, duel['decided']):.1f} %)  "
-            f"freight {m['freight']:.1f}k  lost {m['lost_freight']:.2f}k  ships lost {m['ships_lost']:.2f}  "
-            f"salvage {m['salvage']:.1f}k  caught outside the cone {m['caught_outside']:.2f}"
+            f"{careful} against {other} (rules edition {EDITION}, default options; {duel['games']} 4-fleet games: "
+            f"{seeds} seeds x 6 seatings of two fleets each; {duel['decided']} decided):"
         )
+        for kind in (careful, other):
+            m = duel["mean"][kind]
+            print(
+                f"  {kind:<12} first {duel['first'][kind]:>4} ({100 * duel['first'][kind] / max(1, duel['decided']):.1f} %)  "
+                f"freight {m['freight']:.1f}k  lost {m['lost_freight']:.2f}k  ships lost {m['ships_lost']:.2f}  "
+                f"salvage {m['salvage']:.1f}k  short hauls {m['haul_cut']:.1f}k  "
+                f"caught outside the cone {m['caught_outside']:.2f}"
+            )
     kinds = ["bold", "cautious", "bold", "cautious"]
     for label, options in (("default options", None), ("as_printed", PRESETS["as_printed"])):
         rows = {"bold": [], "cautious": []}

@@ -4,7 +4,9 @@
 thinking included), taps per seat and an estimate of the minutes a 4-seat table needs.
 ``python -m benchmarks.resort --balance``: the yardstick (the prepared policy bot against the
 never-protect habit, two seats each in all six seatings, on every real storm of the deck: the
-share of decided games each finished first and their mean worth), then the four bots rotated
+share of decided games each finished first and their mean worth), the same for the insured
+owner, the prepared owner who plots at random and the owner who buys all five options at once
+against never protecting, and for the prepared owner against the first two; then four bots rotated
 through the seats of one table: mean worth, building damage, insurance claims, option spending,
 damage avoided by the seawall and reinforcement, resort hits with and without an evacuation plan.
 """
@@ -19,7 +21,7 @@ from collections import defaultdict
 from benchmarks.pace import ASSUMED, PLAY_MINUTES, Clock, spread
 from scenarios.resort import ENGINE
 from scenarios.resort.bots import BOTS, POLICY_BOT, head_to_head
-from scenarios.resort.rules import PROGRAM_IDS
+from scenarios.resort.rules import EDITION, PROGRAM_IDS
 
 GAMES = 400
 #: assumed seconds a child takes: a plain roll, a decision (buy, option, shelter), placing the
@@ -56,17 +58,31 @@ def play(seed: int, bots=None, options=None) -> tuple[dict, list[int], float, fl
     return state, taps, seconds, clock.minutes
 
 
+#: the yardstick and the strategies measured against never protecting (the insured owner, the
+#: prepared owner who plots at random, and "always", who buys all five options at once) and
+#: against the prepared owner
+DUELS = (
+    ("prepared", "never"),
+    ("insured", "never"),
+    ("plot_random", "never"),
+    ("always", "never"),
+    ("prepared", "insured"),
+    ("prepared", "plot_random"),
+)
+
+
 def balance_main(seeds: int = 4) -> None:
-    duel = head_to_head("prepared", "never", seeds)
-    print(
-        f"prepared against never ({duel['games']} 4-seat games: {len(PROGRAM_IDS)} real storms x {seeds} seeds "
-        f"x 6 seatings of two seats each; {duel['decided']} decided):"
-    )
-    for bot in ("prepared", "never"):
+    for careful, other in DUELS:
+        duel = head_to_head(careful, other, seeds)
         print(
-            f"  {bot:<10} first {duel['first'][bot]:>4} ({100 * duel['first'][bot] / duel['decided']:.1f} %)  "
-            f"mean worth {duel['mean_worth'][bot]:,.0f} $"
+            f"{careful} against {other} (rules edition {EDITION}; {duel['games']} 4-seat games: {len(PROGRAM_IDS)} "
+            f"real storms x {seeds} seeds x 6 seatings of two seats each; {duel['decided']} decided):"
         )
+        for bot in (careful, other):
+            print(
+                f"  {bot:<11} first {duel['first'][bot]:>4} ({100 * duel['first'][bot] / duel['decided']:.1f} %)  "
+                f"mean worth {duel['mean_worth'][bot]:,.0f} $"
+            )
     names = ["prepared", "never", "always", "random"]
     rows = defaultdict(lambda: defaultdict(list))
     for storm in PROGRAM_IDS:

@@ -1,6 +1,8 @@
-"""Three ways to sail: at random, bold (the best freight, whatever the cloud may do) and
-cautious (the best freight outside the cone: the mariner's rule of keeping out of the danger
-area). The cautious captain fills empty seats and is the yardstick in reports."""
+"""Ways to sail: at random, bold (the best freight, whatever the cloud may do), cautious (the
+best freight outside the cone: the mariner's rule of keeping out of the danger area), and two
+shortcuts a clever child finds: the port shuttle (two near ports, a card every turn) and the
+cone-literal captain (out of the cone, into its margin). The cautious captain fills empty seats
+and is the yardstick in reports."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from .rules import ENGINE
 
 #: how much a ship is worth to a cautious captain besides its cargo, in thousands, per rules
 #: edition: in edition 3 a caught ship also costs its fleet salvage (50) from its freight
-SHIP_WORTH = {1: 60, 2: 60, 3: 100, 4: 100}
+SHIP_WORTH = {1: 60, 2: 60, 3: 100, 4: 100, 5: 100}
 #: editions 2 and 3: the chance a cautious captain reads into each zone of the drawn forecast
 #: (clear, margin, cone) of losing a ship there at the next spin: what the game's own sea does
 #: (measured over 60 games of two bold and two cautious fleets; edition 2: 22 % in the cone, 4 %
@@ -18,6 +20,9 @@ SHIP_WORTH = {1: 60, 2: 60, 3: 100, 4: 100}
 #: 1 %; RULES.md, "Bots and balance")
 ZONE_RISK = {2: (0.0, 0.04, 0.22), 3: (0.006, 0.08, 0.29)}
 ZONE_RISK[4] = ZONE_RISK[3]  # edition 4 moves the fleets together on edition 3's sea
+#: edition 5 draws the margin from the storm's reach, so a ship clear of it is never caught at
+#: the next spin: measured as above, 35 % in the cone, 13 % in the margin, none clear
+ZONE_RISK[5] = (0.0, 0.13, 0.35)
 
 
 def _arrival(state, ship, port):
@@ -25,7 +30,7 @@ def _arrival(state, ship, port):
     cargo = ENGINE.held_card(ship)
     if cargo and ship["loaded_at"] == port:
         return 0  # the hold stays full at the port it was loaded
-    return cargo + ENGINE._dock_gain(state, port)
+    return ENGINE.delivery_pays(state, ship["loaded_at"], port, cargo) + ENGINE._dock_gain(state, port)
 
 
 def _worth(state, move, ship):
@@ -74,7 +79,45 @@ def cautious(state, seat):
     return _pick(state, seat, score)
 
 
-BOTS = {"random": random_bot, "bold": bold, "cautious": cautious}
+#: the two short crossings a port shuttle hops along: San Juan–Santo Domingo (2 spaces) and
+#: Miami–Charleston (5)
+SHUTTLE_ROUTES = ("SJU-SDQ", "MIA-CHS")
+
+
+def port_shuttle(state, seat):
+    """A clever child's shortcut: hop a ship between two near ports, San Juan and Santo Domingo
+    or Miami and Charleston, docking (and so banking a card) almost every turn whatever the cone
+    says; a ship elsewhere sails as the bold captain would until it reaches one of those ports."""
+
+    def score(m, ship, risk):
+        shuttles = m["route"] in SHUTTLE_ROUTES and m["to"] in ENGINE.sea(state).ports
+        return (1000 if shuttles else 0) + _worth(state, m, ship)
+
+    return _pick(state, seat, score)
+
+
+def cone_literal(state, seat):
+    """Keep out of the cone, taken literally: the best freight among the moves that end
+    outside the drawn cone (the margin counts as outside); into the cone only when every move
+    ends there."""
+    zones = {}
+
+    def score(m, ship, risk):
+        key = (m["ship"], m["to"])
+        if key not in zones:
+            zones[key] = ENGINE.zone(state, m["to"])
+        return -1000 * (zones[key] == 2) + _worth(state, m, ship)
+
+    return _pick(state, seat, score)
+
+
+BOTS = {
+    "random": random_bot,
+    "bold": bold,
+    "cautious": cautious,
+    "port_shuttle": port_shuttle,
+    "cone_literal": cone_literal,
+}
 POLICY_BOT = "cautious"
 
 
@@ -103,7 +146,7 @@ def head_to_head(careful: str, reckless: str, seeds: int = 50, options: dict | N
         "mean": {
             kind: {
                 key: mean(kind, key)
-                for key in ("score", "freight", "lost_freight", "ships_lost", "caught_outside", "salvage")
+                for key in ("score", "freight", "lost_freight", "ships_lost", "caught_outside", "salvage", "haul_cut")
             }
             for kind in rows
         },

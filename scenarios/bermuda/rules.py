@@ -21,19 +21,20 @@ from scenarios.words import gettext_noop  # marks refusal sentences for the web 
 
 CONTENT, CONTENT_HASH = load_content(
     Path(__file__).parent / "content",
-    ["sea.json", "sea_2.json", "cloud.json", "cloud_2.json", "storm_3.json", "lessons.json"],
+    ["sea.json", "sea_2.json", "cloud.json", "cloud_2.json", "storm_3.json", "storm_5.json", "lessons.json"],
 )
 CLOUD, LESSONS = CONTENT["cloud"], CONTENT["lessons"]
-VERSION = "4.0.0"
+VERSION = "5.0.0"
 SCHEMA_VERSION = 2
 #: the rules edition new games are set up with; edition 1 replays games stored by engine 1.0.0,
 #: edition 2 those stored by engine 2.0.0, edition 3 those set up while the fleets took strict
-#: turns by default (RULES.md, "Strict turns or moves together")
-EDITION = 4
-EDITIONS = (1, 2, 3, 4)
+#: turns by default (RULES.md, "Strict turns or moves together"), edition 4 those set up before a
+#: short haul paid less (RULES.md, "Freight and the end")
+EDITION = 5
+EDITIONS = (1, 2, 3, 4, 5)
 #: how the fleets move when the teacher does not choose: edition 4's together fits 20 minutes
 #: of play at a child's pace with a hesitant captain at the table (``python -m benchmarks.bermuda``)
-TURNS = {1: "in_turn", 2: "in_turn", 3: "in_turn", 4: "together"}
+TURNS = {1: "in_turn", 2: "in_turn", 3: "in_turn", 4: "together", 5: "together"}
 
 ROTATIONS = {
     k: {"capture": [tuple(c) for c in v["capture"]], "push": [tuple(c) for c in v["push"]]}
@@ -53,6 +54,8 @@ class Sea:
         self.storm = storm or {}
         #: thousands a fleet pays for each ship caught (edition 3; 0 before)
         self.salvage = self.storm.get("salvage", 0)
+        #: edition 5: a card carried fewer than ``spaces`` spaces pays ``pays`` of its value
+        self.short_haul = self.storm.get("short_haul")
         self.grid = sea["grid"]
         self.cols, self.rows = self.grid["cols"], self.grid["rows"]
         self.centre = tuple(self.grid["centre"])
@@ -169,6 +172,9 @@ class Sea:
         cone = set()
         for i in inside:
             cone |= self.swept(at, self.spinner[i])
+        if self.storm.get("margin_from_reach"):  # edition 5: every other dot the next spin can catch on
+            margin = set().union(*(self.reach(at, o) for o in self.spinner)) - cone
+            return frozenset(cone), frozenset(margin), inside
         m = rule["margin"]
         margin = {
             (x + dx, y + dy)
@@ -219,6 +225,7 @@ SEAS = {
     2: Sea(CONTENT["sea_2"], CONTENT["cloud_2"]["spinner"], 2),
     3: Sea(CONTENT["sea_2"], CONTENT["cloud_2"]["spinner"], 3, CONTENT["storm_3"]),
     4: Sea(CONTENT["sea_2"], CONTENT["cloud_2"]["spinner"], 4, CONTENT["storm_3"]),  # edition 3's sea
+    5: Sea(CONTENT["sea_2"], CONTENT["cloud_2"]["spinner"], 5, CONTENT["storm_5"]),  # and a short haul pays less
 }
 #: the current edition's sea, for code that draws new games (kit, tests)
 NOW = SEAS[EDITION]
@@ -393,6 +400,9 @@ class Bermuda(EngineBasics):
         if options["edition"] > 2:
             for me in state["seats"]:
                 me.update(salvage=0, owed=0)
+        if options["edition"] > 4:
+            for me in state["seats"]:
+                me.update(haul_cut=0)
         self._start_round(state)
         self._advance(state)
         return state
@@ -663,15 +673,20 @@ class Bermuda(EngineBasics):
             return events  # cargo is delivered to another port: the hold stays full here
         if ship["cargo"]:
             me["banked"].append(ship["cargo"])
-            events.append(
-                {
-                    "type": "delivered",
-                    "seat": ship["seat"],
-                    "ship": ship["id"],
-                    "card": ship["cargo"],
-                    "value": CARDS[ship["cargo"]]["value"],
-                }
-            )
+            value = CARDS[ship["cargo"]]["value"]
+            paid = self.delivery_pays(state, ship["loaded_at"], ship["at"], value)
+            event = {
+                "type": "delivered",
+                "seat": ship["seat"],
+                "ship": ship["id"],
+                "card": ship["cargo"],
+                "value": value,
+            }
+            if paid < value:  # edition 5: a short haul pays part of the card
+                me["haul_cut"] += value - paid
+                me["held"] -= value - paid
+                event.update(paid=paid, short_haul=True)
+            events.append(event)
             ship["cargo"] = None
         port = self.sea(state).ports[ship["at"]]
         if port["home"]:
@@ -840,7 +855,7 @@ class Bermuda(EngineBasics):
         """Edition 3: a fleet pays the salvage it owes from its banked freight, now or as it
         banks more, so its freight never falls below the cards aboard its ships."""
         me = state["seats"][seat]
-        banked = sum(CARDS[c]["value"] for c in me["banked"])
+        banked = sum(CARDS[c]["value"] for c in me["banked"]) - me.get("haul_cut", 0)
         pay = min(me["owed"] - me["salvage"], banked - me["salvage"])
         if pay > 0:
             me["salvage"] += pay
@@ -915,7 +930,7 @@ class Bermuda(EngineBasics):
                     "rank": None,
                     "breakdown": {
                         "freight": self.held(state, seat),
-                        "banked": sum(CARDS[c]["value"] for c in me["banked"]),
+                        "banked": sum(CARDS[c]["value"] for c in me["banked"]) - me.get("haul_cut", 0),
                         "lost_freight": sum(CARDS[c]["value"] for c in me["lost_cards"]),
                         "ships_afloat": afloat,
                         "ships_lost": SEA["ships_per_seat"] - afloat,
@@ -929,6 +944,8 @@ class Bermuda(EngineBasics):
                         "caught_outside": me.get("caught_outside", 0),
                         # edition 3: what the fleet paid for its caught ships
                         "salvage": me.get("salvage", 0),
+                        # edition 5: what short hauls did not pay of their cards
+                        "haul_cut": me.get("haul_cut", 0),
                     },
                 }
             )
@@ -976,6 +993,7 @@ class Bermuda(EngineBasics):
             risk = lambda space: self.zone(state, space)  # noqa: E731
         acting = self.to_act(state)
         moves = []
+        ships_by_id = {s["id"]: s for s in state["ships"]}
         if seat is not None and seat in acting:
             for m in self.moves(state, seat):
                 moves.append(
@@ -988,6 +1006,8 @@ class Bermuda(EngineBasics):
                         "risk": risk(m["to"]),
                         "docks": m["to"] in geo.ports,
                         "gain": self._dock_gain(state, m["to"]) if m["to"] in geo.ports else None,
+                        # edition 5: docking here delivers the cargo aboard for part of its value
+                        "short_haul": self._short_haul(state, ships_by_id[m["ship"]], m["to"]),
                     }
                 )
         ships = []
@@ -1033,6 +1053,8 @@ class Bermuda(EngineBasics):
                 "catch": sorted(map(list, geo.catching(at, cloud["letter"]))),
             },
             "salvage": geo.salvage,
+            # edition 5: the margin is every other dot the next spin can catch on
+            "margin_from_reach": bool(geo.storm.get("margin_from_reach")),
             "cone": drawn,
             "cover": sorted([x, y, n] for (x, y), n in cover.items()),
             "sectors": total,
@@ -1080,6 +1102,30 @@ class Bermuda(EngineBasics):
     def held_card(self, ship):
         """The value of the card in a ship's hold, thousands (0 if none)."""
         return CARDS[ship["cargo"]]["value"] if ship["cargo"] else 0
+
+    def haul(self, state, a, b):
+        """Spaces of sea between ports ``a`` and ``b`` along the shortest path joining them,
+        counting the arrival (None if no path joins them)."""
+        paths = self.sea(state).paths.values()
+        return min((len(p["cells"]) + 1 for p in paths if {p["a"], p["b"]} == {a, b}), default=None)
+
+    def delivery_pays(self, state, loaded_at, port, value):
+        """What a card of ``value`` loaded at ``loaded_at`` pays delivered at ``port``: all of it,
+        or in edition 5 part of it when the haul is short (``storm_5.json``)."""
+        rule = self.sea(state).short_haul
+        if not rule or loaded_at is None:
+            return value
+        spaces = self.haul(state, loaded_at, port)
+        if spaces is not None and spaces < rule["spaces"]:
+            return round(value * rule["pays"])
+        return value
+
+    def _short_haul(self, state, ship, to) -> bool:
+        """Whether docking ``ship`` at ``to`` delivers its cargo for less than its value."""
+        if to not in self.sea(state).ports or not ship["cargo"] or ship["loaded_at"] == to:
+            return False
+        value = CARDS[ship["cargo"]]["value"]
+        return self.delivery_pays(state, ship["loaded_at"], to, value) < value
 
     def _dock_gain(self, state, port):
         ports = self.sea(state).ports

@@ -1,5 +1,6 @@
 """Bots for the resort game: random, a prepared owner who buys options in proportion to how
-often real storms reach each resort (the policy bot), and two fixed habits for the balance table.
+often real storms reach each resort (the policy bot), and fixed habits for the balance table:
+never, always, insured (prepares, then insures) and plot_random (prepares, plots anywhere).
 Each is ``bot(state, seat) -> action`` and returns one of ``ENGINE.actions(state, seat)``."""
 
 from __future__ import annotations
@@ -8,7 +9,18 @@ from __future__ import annotations
 from scenarios.base import draw, seatings_of_two, tally_head_to_head
 
 from . import ENGINE
-from .rules import DECKS, EDITIONS, EXPOSURE, OUTER, PROGRAM_IDS, RESORTS, options_price, resort_value, season_damage
+from .rules import (
+    DECKS,
+    EDITIONS,
+    EXPOSURE,
+    OUTER,
+    PROGRAM_IDS,
+    RESORTS,
+    TRACK_POINTS,
+    options_price,
+    resort_value,
+    season_damage,
+)
 
 #: a bot keeps this much cash in hand after buying a resort
 RESERVE = 60000
@@ -43,15 +55,23 @@ def _exact(state):
     return {"type": "track", "lat": line["lat"], "lon": line["lon"]}
 
 
-def _habit(want_options):
-    """A bot that rolls, buys what it can afford keeping a reserve, places the storm exactly and
-    wants ``want_options(resort, state)`` options on each resort; it sails from wherever is
-    nearer and, out of the Bermuda Triangle, goes to the first Shelter ahead."""
+def _at_random(state, seat):
+    """A placement anywhere on the grid, drawn from the seed: a player who does not read the
+    bulletin's latitude and longitude."""
+    lat, lon = TRACK_POINTS[draw(state["seed"], "plot", seat, state["line"]) % len(TRACK_POINTS)]
+    return {"type": "track", "lat": lat, "lon": lon}
+
+
+def _habit(want_options, track=None):
+    """A bot that rolls, buys what it can afford keeping a reserve, places the storm exactly (or
+    as ``track(state, seat)`` says) and wants ``want_options(resort, state)`` options on each
+    resort; it sails from wherever is nearer and, out of the Bermuda Triangle, goes to the first
+    Shelter ahead."""
 
     def bot(state, seat):
         phase = state["phase"]
         if phase == "track":
-            return _exact(state)
+            return track(state, seat) if track else _exact(state)
         actions = ENGINE.actions(state, seat)
         if phase == "buy":
             rid = ENGINE.space_resort(state, seat)
@@ -96,6 +116,12 @@ BOTS = {
     "never": _habit(lambda rid, state: 0),
     "always": _habit(lambda rid, state: 5),
     "random": random_bot,
+    # the owner who also buys the book's fifth option: buys each resort with the four measures
+    # and insures it on a P space when it has the cash (insurance is held only with the four
+    # before it, in the book's order); "always" buys all five at once
+    "insured": _habit(lambda rid, state: 5 if state["phase"] == "option" else 4),
+    # the prepared owner who places the storm anywhere: what plotting precision is worth
+    "plot_random": _habit(_target, _at_random),
 }
 POLICY_BOT = "prepared"
 

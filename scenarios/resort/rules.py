@@ -29,7 +29,7 @@ DECKS = {
     1: {p["key"]: p for p in CONTENT["programs"]["programs"]},
     2: {p["key"]: p for p in CONTENT["programs_2"]["programs"]},
 }
-DECKS[3] = DECKS[2]  # edition 3 changes the season's length, not the cards
+DECKS[3] = DECKS[4] = DECKS[2]  # editions 3 and 4 change the season's length and the bonus, not the cards
 PROGRAMS = DECKS[2]
 PROGRAM_IDS = list(PROGRAMS)
 MEASURES = CONTENT["measures"]
@@ -47,15 +47,20 @@ LONS = SEA["lons"]
 WATER = {(row["lat"], lon) for row in SEA["rows"] for lon, cell in zip(LONS, row["land"]) if cell == "."}
 CRUISEPORT = tuple(SEA["cruiseport"])
 TRIANGLE = tuple(SEA["triangle"])
-VERSION = "3"
+VERSION = "4"
 SCHEMA_VERSION = 2
 #: the rules edition new games are set up with; edition 1 replays games stored by engine "1",
-#: edition 2 those set up before the season fitted a lesson's play (RULES.md, "Editions")
-EDITION = 3
-EDITIONS = (1, 2, 3)
+#: edition 2 those set up before the season fitted a lesson's play, edition 3 those set up while an
+#: exact plot paid 5,000 (RULES.md, "Edition 4")
+EDITION = 4
+EDITIONS = (1, 2, 3, 4)
 #: the season's length in rounds of a four-player table when the teacher does not choose one:
 #: edition 3's fits 20 minutes of play at a child's pace (``python -m benchmarks.resort``)
-ROUND_CAP = {1: 30, 2: 30, 3: 12}
+ROUND_CAP = {1: 30, 2: 30, 3: 12, 4: 12}
+#: what the bank pays for an exact plot with ``track_bonus`` on: edition 4 pays a fifth of
+#: before, so that reading the coordinates no longer outweighs preparing (RULES.md, "Edition 4")
+TRACK_BONUS = {1: MONEY["exact_track_bonus_edition_3"], 2: MONEY["exact_track_bonus_edition_3"]}
+TRACK_BONUS.update({3: TRACK_BONUS[2], 4: MONEY["exact_track_bonus"]})
 
 OPTIONS = [
     {
@@ -743,7 +748,7 @@ class Resort(EngineBasics):
             if error == 0:
                 s["exact"] += 1
                 if state["options"]["track_bonus"]:
-                    s["cash"] += MONEY["exact_track_bonus"]
+                    s["cash"] += TRACK_BONUS[self.edition(state)]
         events.append(
             {
                 "type": "placed",

@@ -96,7 +96,7 @@ def test_two_captains_sail_a_whole_game_by_map_buttons_and_keyboard(browser, asg
     assert omar.locator("button.bt-act").count() == 0
     # Every move says whether it ends in the cone, in words.
     expect(maya.locator("button.bt-act").first).to_contain_text(
-        re.compile("clear of the cone|in the margin|in the cone")
+        re.compile("out of the cloud's reach|in the margin|in the cone")
     )
 
     tap(maya, "Maya", session_id, how="map")

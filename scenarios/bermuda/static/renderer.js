@@ -50,8 +50,14 @@ const T = {
     two_own: gettext("stops short: two of your ships are already there") },
   coneRisk: (n, of) => (n ? fmt(gettext("in the cone: swept in %(n)s of %(of)s spins"), { n, of }) : gettext("outside the cone")),
   coneShort: (n, of) => (n ? fmt(gettext("cone %(n)s/%(of)s"), { n, of }) : gettext("safe")),
-  zone: [gettext("clear of the cone and its margin"), gettext("in the margin: the cloud can still reach it"), gettext("in the cone: the cloud's likeliest path")],
-  zoneShort: [gettext("clear"), gettext("margin"), gettext("cone")],
+  // editions 2-4 drew a fixed margin: outside it was lower risk, not none (the storm leaves the
+  // cone about one spin in three, and most lost ships were caught outside it); edition 5 draws
+  // the margin from the storm's reach, so outside it nothing is caught at the next spin
+  zone: [gettext("outside the cone and its margin: lower risk, not no risk"), gettext("in the margin: the cloud can still reach it"), gettext("in the cone: the cloud's likeliest path")],
+  zoneShort: [gettext("lower risk, not no risk"), gettext("margin"), gettext("cone")],
+  zoneReach: gettext("out of the cloud's reach at the next spin"),
+  zoneReachShort: gettext("out of reach this spin"),
+  shortHaul: gettext("a short haul: the cargo aboard pays half"),
   forecastCount: (cone, margin) => fmt(gettext("%(cone)s dots are in the forecast cone and %(margin)s more in its margin. The cloud leaves the cone about one spin in three."), { cone, margin }),
   yourInDanger: (names) => (names.length ? fmt(gettext("Your ships in the cone or its margin: %(ships)s."), { ships: names.join(", ") }) : gettext("None of your ships is in the cone or its margin.")),
   spaceOn: (a, b, i) => fmt(gettext("at sea between %(a)s and %(b)s (space %(i)s)"), { a, b, i }),
@@ -351,9 +357,16 @@ function moveLabel(ctx, m) {
 function moveSub(ctx, m) {
   const bits = [];
   if (m.docks) bits.push(T.docks(m.gain));
+  if (m.short_haul) bits.push(T.shortHaul);
   if (m.stop && T.stop[m.stop]) bits.push(T.stop[m.stop]);
-  bits.push(ctx.view.forecast ? T.zone[m.risk] : T.coneRisk(m.risk, ctx.view.sectors));
+  bits.push(ctx.view.forecast ? zoneWords(ctx.view, m.risk) : T.coneRisk(m.risk, ctx.view.sectors));
   return bits.join(" · ");
+}
+
+// what the tablet calls a zone: from edition 5 a dot outside the margin is out of reach
+function zoneWords(view, risk, short = false) {
+  if (risk === 0 && view.margin_from_reach) return short ? T.zoneReachShort : T.zoneReach;
+  return (short ? T.zoneShort : T.zone)[risk];
 }
 
 function renderMoves(ctx) {
@@ -366,7 +379,7 @@ function renderMoves(ctx) {
     return h("fieldset", { class: "bt-group" + (picked ? " is-picked" : "") },
       h("legend", {}, h("button", { type: "button", class: "bt-pick", "data-key": `pick-${ship.id}`, "aria-pressed": picked ? "true" : "false",
         disabled: ctx.disabled, onclick: () => pick(ctx, ship.id) },
-        `${name} · ${placeWords(ctx.board, ship.at)} · ${T.cargo(ship.cargo)} · ${view.forecast ? T.zoneShort[ship.risk] : T.coneShort(ship.risk, view.sectors)}`)),
+        `${name} · ${placeWords(ctx.board, ship.at)} · ${T.cargo(ship.cargo)} · ${view.forecast ? zoneWords(view, ship.risk, true) : T.coneShort(ship.risk, view.sectors)}`)),
       h("div", { class: "bt-choices" }, moves.map((m, i) => choiceButton("bt", {
         key: JSON.stringify({ type: "sail", ship: m.ship, to: m.to }), cls: m.risk ? "is-risky" : "is-safe",
         label: (picked ? String.fromCharCode(65 + i) + ". " : "") + moveLabel(ctx, m), sub: moveSub(ctx, m),
@@ -431,7 +444,7 @@ function renderFleets(ctx) {
 
 function shipWords(ctx, s) {
   const view = ctx.view;
-  return s.status === "afloat" ? `${placeWords(ctx.board, s.at)} · ${T.cargo(s.cargo)} · ${view.forecast ? T.zoneShort[s.risk] : T.coneShort(s.risk, view.sectors)}` : T.lost;
+  return s.status === "afloat" ? `${placeWords(ctx.board, s.at)} · ${T.cargo(s.cargo)} · ${view.forecast ? zoneWords(view, s.risk, true) : T.coneShort(s.risk, view.sectors)}` : T.lost;
 }
 
 function renderPorts(ctx) {

@@ -237,7 +237,8 @@ def test_cautious_captains_lose_less_freight_than_bold_ones_and_neither_always_w
 def test_the_running_freight_total_is_the_cards_banked_and_aboard(seed):
     """``held`` is kept as a running total; it always equals the cards a fleet has banked plus
     those aboard its afloat ships, less the salvage it paid (edition 3: from banked freight, so
-    never below zero), and banked, aboard and lost cards never overlap."""
+    never below zero) and what short hauls did not pay (edition 5), and banked, aboard and lost
+    cards never overlap."""
     from scenarios.bermuda.rules import CARDS
 
     rng = random.Random(seed)
@@ -247,7 +248,7 @@ def test_the_running_freight_total_is_the_cards_banked_and_aboard(seed):
         ENGINE.apply(state, seat, rng.choice(ENGINE.actions(state, seat)))
         for n, me in enumerate(state["seats"]):
             aboard = [s["cargo"] for s in state["ships"] if s["seat"] == n and s["status"] == "afloat" and s["cargo"]]
-            banked = sum(CARDS[c]["value"] for c in me["banked"])
+            banked = sum(CARDS[c]["value"] for c in me["banked"]) - me["haul_cut"]
             assert 0 <= me["salvage"] <= banked  # edition 3: salvage is paid from banked freight
             assert ENGINE.held(state, n) == banked - me["salvage"] + sum(CARDS[c]["value"] for c in aboard)
             assert not set(me["banked"]) & set(me["lost_cards"]) and not set(aboard) & set(me["banked"])
@@ -257,7 +258,7 @@ def test_the_running_freight_total_is_the_cards_banked_and_aboard(seed):
 
 FROZEN = [
     (edition, game)
-    for edition in (1, 2, 3)
+    for edition in (1, 2, 3, 4)
     for game in json.loads((Path(__file__).parent / "frozen" / f"edition{edition}_games.json").read_text())
 ]
 
@@ -266,9 +267,10 @@ FROZEN = [
     "edition,game", FROZEN, ids=lambda x: f"seed{x['seed']}" if isinstance(x, dict) else f"edition{x}"
 )
 def test_a_game_stored_under_an_older_edition_loads_plays_on_and_replays_to_the_same_end(edition, game):
-    """Games stored by engine 1.0.0 (edition 1), 2.0.0 (edition 2) and 3.0.0 while edition 3 and
-    its strict turns were the default, frozen when each was the newest, play on from their middle
-    and replay from seed and moves to the same end."""
+    """Games stored by engine 1.0.0 (edition 1), 2.0.0 (edition 2), 3.0.0 while edition 3 and
+    its strict turns were the default and 4.0.0 (edition 4, before a short haul paid less and the
+    margin was drawn from the storm's reach), frozen when each was the newest, play on from their
+    middle and replay from seed and moves to the same end."""
     middle = ENGINE.load(game["middle"])
     assert middle["options"]["edition"] == edition
     for move in game["moves"][game["middle_after"] :]:
@@ -339,7 +341,7 @@ def test_a_ship_in_port_is_no_longer_safe_from_the_cloud():
 
 
 def test_cautious_fleets_finish_first_in_most_games_head_to_head():
-    """Two cautious against two bold fleets in all six seatings, default options (edition 4):
+    """Two cautious against two bold fleets in all six seatings, default options (edition 5):
     the cautious lose fewer ships, less freight and less salvage, end with more freight on
     average and finish first in at least 60 % of the decided games (RULES.md, "Bots and
     balance")."""
@@ -351,6 +353,19 @@ def test_cautious_fleets_finish_first_in_most_games_head_to_head():
     assert cautious["ships_lost"] < bold["ships_lost"] and cautious["lost_freight"] < bold["lost_freight"]
     assert cautious["salvage"] < bold["salvage"]
     assert cautious["score"] > bold["score"]
+    assert duel["first_share"] >= 0.6, duel["first"]
+
+
+@pytest.mark.parametrize("shortcut", ["port_shuttle", "cone_literal"])
+def test_the_cautious_captain_beats_the_port_shuttle_and_the_cone_literal_captain(shortcut):
+    """Edition 5: hopping a ship between two near ports for a card every turn, or keeping out of
+    the cone but not its margin, loses to the cautious captain: first in at least 60 % of the
+    decided games of 20 seeds with the higher mean freight (edition 4: the shuttle won 68 %)."""
+    from scenarios.bermuda.bots import head_to_head
+
+    duel = head_to_head("cautious", shortcut, seeds=20)
+    assert duel["decided"] >= 100
+    assert duel["mean"]["cautious"]["score"] > duel["mean"][shortcut]["score"]
     assert duel["first_share"] >= 0.6, duel["first"]
 
 
@@ -421,9 +436,17 @@ def test_edition_3_a_caught_ship_costs_salvage_paid_from_banked_freight_now_or_l
 def test_edition_3_ships_in_the_margin_are_caught_far_more_often_than_ships_clear_of_it():
     """The margin is the wind field around the cone: over bold games, a ship standing in the
     margin at a spin is caught several times as often as one clear of it."""
+    stood, caught = _stood_and_caught(4, seeds=8)
+    rate = {z: caught[z] / stood[z] for z in stood}
+    assert rate[2] > rate[1] > 4 * rate[0], (stood, caught)
+
+
+def _stood_and_caught(edition, seeds):
+    """Over bold games of ``edition``: per zone the tablet drew (0 clear, 1 margin, 2 cone), how
+    many ships stood there at a spin, and how many of them that spin caught."""
     stood, caught = {0: 0, 1: 0, 2: 0}, {0: 0, 1: 0, 2: 0}
-    for seed in range(8):
-        state = ENGINE.setup(seed, 4)
+    for seed in range(seeds):
+        state = ENGINE.setup(seed, 4, {"edition": edition})
         while not ENGINE.finished(state):
             seat = ENGINE.to_act(state)[0]
             before = {s["id"]: ENGINE.zone(state, s["at"]) for s in state["ships"] if s["status"] == "afloat"}
@@ -435,5 +458,50 @@ def test_edition_3_ships_in_the_margin_are_caught_far_more_often_than_ships_clea
                 for e in events:
                     if e["type"] == "caught":
                         caught[e["zone"]] += 1
-    rate = {z: caught[z] / stood[z] for z in stood}
-    assert rate[2] > rate[1] > 4 * rate[0], (stood, caught)
+    return stood, caught
+
+
+# --- rules edition 5 -----------------------------------------------------------------------------
+
+
+def test_edition_5_a_ship_the_tablet_shows_clear_of_the_margin_is_never_caught_at_the_next_spin():
+    """Edition 5 draws the margin from the storm's reach: every dot the next spin can catch on
+    is in the cone or the margin, so no ship standing clear of both is caught, while ships in
+    the margin still are (the cone is no promise). Edition 4's fixed two-dot margin left ships
+    caught where the tablet said they were clear."""
+    stood, caught = _stood_and_caught(5, seeds=8)
+    assert stood[0] > 0 and caught[0] == 0, (stood, caught)
+    assert caught[1] > 0 and caught[2] > 0
+    old_stood, old_caught = _stood_and_caught(4, seeds=8)
+    assert old_caught[0] > 0, (old_stood, old_caught)
+    state = ENGINE.setup(1, 4)
+    at = tuple(state["cloud"]["at"])
+    reach = set().union(*(SEAS[5].reach(at, o) for o in SEAS[5].spinner))
+    drawn = {(x, y) for x, y, _n in ENGINE.view(state, 0)["cone"]}
+    assert reach <= drawn
+
+
+def test_edition_5_a_short_haul_pays_half_its_card():
+    """A card carried to a port fewer than eight spaces from where it was loaded (San Juan to
+    Santo Domingo, Miami to Charleston) pays half its value in edition 5, and the freight the
+    tablet shows drops by the other half when it is delivered; in edition 4 it paid in full."""
+    from scenarios.bermuda.rules import CARDS
+
+    paid = {}
+    for edition in (4, 5):
+        state = ENGINE.setup(4, 2, {"edition": edition})
+        carrier = ship(state, "s13")  # the Santo Domingo ship, with sugar from San Juan aboard
+        carrier["at"], carrier["cargo"], carrier["loaded_at"], carrier["from"] = "SJU-SDQ.1", "sugar7", "SJU", "SJU"
+        me = state["seats"][1]
+        me["held"] += CARDS["sugar7"]["value"]
+        before = ENGINE.held(state, 1)
+        state["rolls"][1] = 1  # fleet 0 has not moved yet: no spin follows
+        events = sail(state, 1, "s13", "SDQ")
+        delivered = next(e for e in events if e["type"] == "delivered")
+        loaded = sum(e["value"] for e in events if e["type"] == "freight")
+        paid[edition] = ENGINE.held(state, 1) - before - loaded, delivered
+    value = CARDS["sugar7"]["value"]
+    assert paid[4][0] == 0 and "paid" not in paid[4][1]
+    assert paid[5][0] == -value // 2 and paid[5][1]["paid"] == value // 2 and paid[5][1]["short_haul"]
+    assert ENGINE.haul(ENGINE.setup(1, 2), "SJU", "SDQ") == 3 and ENGINE.haul(ENGINE.setup(1, 2), "MIA", "CHS") == 6
+    assert ENGINE.haul(ENGINE.setup(1, 2), "HAM", "SJU") == 11

@@ -30,6 +30,8 @@ from scenarios.resort.rules import (
 FROZEN = json.loads((Path(__file__).parent / "frozen" / "edition1_games.json").read_text())
 #: games set up by engine 2 while edition 2 (and its 30-round season) was the default
 FROZEN_2 = json.loads((Path(__file__).parent / "frozen" / "edition2_games.json").read_text())
+#: games set up by engine 3 while edition 3 (an exact plot paid 5,000) was the default
+FROZEN_3 = json.loads((Path(__file__).parent / "frozen" / "edition3_games.json").read_text())
 
 
 def fresh(seats=2, **options):
@@ -67,13 +69,44 @@ def test_a_game_stored_under_edition_2_keeps_its_30_round_season_and_replays_to_
     assert [r["score"] for r in ENGINE.results(final)] == [r["score"] for r in game["results"]]
 
 
-def test_new_games_are_edition_3_with_a_12_round_season_and_an_unknown_edition_is_refused():
-    assert fresh()["options"]["edition"] == 3
+@pytest.mark.parametrize("game", FROZEN_3, ids=lambda g: f"seed{g['seed']}")
+def test_a_game_stored_under_edition_3_keeps_its_5000_plot_bonus_and_replays_to_the_same_end(game):
+    middle = ENGINE.load(game["middle"])
+    assert middle["options"]["edition"] == 3
+    for move in game["moves"][game["middle_after"] :]:
+        ENGINE.apply(middle, move["seat"], move["action"])
+    replay = ENGINE.setup(game["seed"], game["seats"], dict(game["options"], edition=3))
+    for move in game["moves"]:
+        ENGINE.apply(replay, move["seat"], move["action"])
+    final = ENGINE.load(game["final"])
+    for state in (middle, replay):
+        assert state == final
+    assert [r["score"] for r in ENGINE.results(final)] == [r["score"] for r in game["results"]]
+
+
+def test_new_games_are_edition_4_with_a_12_round_season_and_an_unknown_edition_is_refused():
+    assert fresh()["options"]["edition"] == 4
     assert fresh()["options"]["round_cap"] == 12 and fresh(4)["cap"] == 12
     assert fresh(round_cap=30)["options"]["round_cap"] == 30  # the teacher may still choose a longer one
-    assert fresh(edition=2)["options"]["round_cap"] == 30
+    assert fresh(edition=2)["options"]["round_cap"] == 30 and fresh(edition=3)["options"]["round_cap"] == 12
     with pytest.raises(IllegalAction):
-        fresh(edition=4)
+        fresh(edition=5)
+
+
+def test_edition_4_pays_1000_for_an_exact_plot_where_edition_3_paid_5000():
+    """Plotting the storm exactly was worth up to 50,000 a season, more than every measure
+    together; edition 4 pays a fifth of it."""
+    paid = {}
+    for edition in (3, 4):
+        state = fresh(edition=edition, storm="andrew-1992")
+        state["phase"], state["tracks"] = "track", {}
+        line = ENGINE.program(state)["lines"][state["line"]]
+        cash = [s["cash"] for s in state["seats"]]
+        ENGINE.apply(state, 0, {"type": "track", "lat": line["lat"], "lon": line["lon"]})
+        ENGINE.apply(state, 1, {"type": "track", "lat": line["lat"] + 4, "lon": line["lon"]})
+        damage = [s["damage"] - s["claims"] for s in state["seats"]]
+        paid[edition] = [s["cash"] - c + d for s, c, d in zip(state["seats"], cash, damage)]
+    assert paid[3] == [5000, 0] and paid[4] == [1000, 0]
 
 
 def test_the_program_cards_keep_each_storms_peak_and_landfall():
@@ -207,3 +240,15 @@ def test_preparing_pays_the_prepared_bot_finishes_first_in_most_decided_games_ag
     assert duel["games"] == 26 * 4 * 6 and duel["decided"] > 0.9 * duel["games"]
     assert duel["first_share"] >= 0.60
     assert duel["mean_worth"]["prepared"] > duel["mean_worth"]["never"]
+
+
+@pytest.mark.parametrize("careful", ["insured", "plot_random"])
+def test_insuring_after_preparing_and_preparing_without_plotting_both_beat_never_protecting(careful):
+    """Edition 4: the owner who prepares and insures, and the one who prepares but places the
+    storm anywhere, each finish first in at least 60 % of the decided games against two owners
+    who never protect (and plot exactly), with the higher mean worth: preparing outweighs
+    plotting precision (in edition 3 the random plotter was first in 41 %)."""
+    duel = head_to_head(careful, "never", seeds=4)
+    assert duel["decided"] > 0.9 * duel["games"]
+    assert duel["mean_worth"][careful] > duel["mean_worth"]["never"]
+    assert duel["first_share"] >= 0.60, duel["first"]
