@@ -98,12 +98,12 @@ def launch(request):
             teacher = services.known_teacher(deployment, sub)
             if teacher is None or lesson.session.teacher_id != teacher.pk:
                 raise tool.Refused("owner")
-            services.note_grade_service(lesson, message)
+            services.note_services(lesson, message)
             login(request, teacher)
             return redirect(lesson.session)
         if not services.is_learner(body):
             raise tool.Refused("role")
-        services.note_grade_service(lesson, message)
+        services.note_services(lesson, message)
         return _learner_arrives(request, lesson, sub)
     except tool.Refused as refused:
         return _refused(request, refused)
@@ -216,3 +216,18 @@ def scores(request, pk):
             "failed": [p for p in posts if p.status == ScorePost.Status.FAILED],
         },
     )
+
+
+@login_required
+@never_cache
+def roster(request, pk):
+    """Who from the course has not opened the lesson yet, asked of the platform now, shown and
+    forgotten (``services.not_joined``)."""
+    session = get_object_or_404(Session, pk=pk, teacher=request.user)
+    lesson = get_object_or_404(LtiLesson, session=session)
+    context = {"session": session, "names": [], "unnamed": 0, "error": ""}
+    try:
+        context["names"], context["unnamed"] = services.not_joined(lesson)
+    except services.RosterUnavailable as error:
+        context["error"] = error.message
+    return render(request, "lti/roster.html", context)
