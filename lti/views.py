@@ -23,6 +23,7 @@ from classroom.consumers import token_cookie
 from classroom.models import Session
 from classroom.views import TOKEN_MAX_AGE
 from lti import jobs, services, tool
+from lti.framing import framed_by_platforms
 from lti.forms import LessonForm, NicknameForm
 from lti.models import LtiLesson, ScorePost
 from scenarios import registry
@@ -66,6 +67,7 @@ def _refused(request, refused: tool.Refused):
 
 
 @csrf_exempt
+@framed_by_platforms
 @never_cache
 @require_http_methods(["GET", "POST"])
 def oidc_login(request):
@@ -77,6 +79,7 @@ def oidc_login(request):
 
 
 @csrf_exempt
+@framed_by_platforms
 @never_cache
 @require_POST
 def launch(request):
@@ -132,6 +135,7 @@ def _seated(request, session, token):
     return response
 
 
+@framed_by_platforms
 @never_cache
 def nickname(request):
     """A learner's first launch of a lesson: the nickname the class will see (the platform's name
@@ -154,6 +158,7 @@ def nickname(request):
     return render(request, "lti/nickname.html", {"form": form, "session": lesson.session})
 
 
+@framed_by_platforms
 @login_required
 @never_cache
 def deep_link(request):

@@ -17,14 +17,14 @@ def platform(client):
         yield platform
 
 
-def launch(client, platform, claims, **options):
+def launch(client, platform, claims, secure=False, **options):
     """A browser (``client``) launching from the platform: the OIDC login at the tool, the
-    platform's sign-in, and the id_token posted back to the tool."""
+    platform's sign-in, and the id_token posted back to the tool (over HTTPS if ``secure``)."""
     hint = platform.expect(claims, **options)
-    login = client.post("/lti/login", login_params(platform, hint, LAUNCH_URL))
+    login = client.post("/lti/login", login_params(platform, hint, LAUNCH_URL), secure=secure)
     assert login.status_code == 302, login.content
     action, fields = platform.authorize(login["Location"])
-    response = client.post(urlsplit(action).path, fields)
+    response = client.post(urlsplit(action).path, fields, secure=secure)
     response.launch_fields = fields
     return response
 
