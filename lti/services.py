@@ -305,7 +305,8 @@ def not_joined(lesson: LtiLesson) -> tuple[list[str], int]:
     for member in members:
         if member.get("status", "Active") != "Active" or member.get("user_id") in joined:
             continue
-        if not any(role.endswith(LEARNER_ROLES) for role in member.get("roles", [])):
+        # a context role by its full URI or by its simple name, which LTI 1.3 lets a platform send
+        if not any(role.endswith(LEARNER_ROLES) or role == "Learner" for role in member.get("roles", [])):
             continue
         name = member.get("name") or " ".join(
             part for part in (member.get("given_name"), member.get("family_name")) if part
