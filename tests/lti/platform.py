@@ -12,7 +12,7 @@ import secrets
 import threading
 import time
 import uuid
-from html import unescape
+from html import escape, unescape
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlencode, urlsplit
 
@@ -187,6 +187,7 @@ class Platform:
         status, payload, kind, *extra = {
             ("GET", "/jwks"): self.jwks,
             ("GET", "/auth"): self.auth,
+            ("GET", "/course"): self.course_page,
             ("POST", "/token"): self.token,
             ("GET", "/lineitems"): self.list_line_items,
             ("GET", "/memberships"): self.memberships,
@@ -217,6 +218,14 @@ class Platform:
             f'<input type="hidden" name="id_token" value="{token}">'
             f'<input type="hidden" name="state" value="{query["state"]}"></form>'
             "<script>document.forms[0].submit()</script>"  # as a platform's page does, in a browser
+        )
+        return 200, html, "text/html"
+
+    def course_page(self, parts, body, headers):
+        """A course's page that opens the tool in an iframe, as Canvas does (``src``: where)."""
+        src = escape(parse_qs(parts.query)["src"][0])
+        html = (
+            f'<h1>Science 101</h1><iframe id="tool" title="Stormwise" src="{src}" width="1200" height="700"></iframe>'
         )
         return 200, html, "text/html"
 
