@@ -143,7 +143,7 @@ def nickname(request):
     pending = request.session.get(LEARNER_KEY)
     lesson = pending and LtiLesson.objects.filter(pk=pending["lesson"]).select_related("session").first()
     if not lesson:
-        return _refused(request, tool.Refused("state"))
+        return _refused(request, tool.Refused("lost"))
     form = NicknameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -159,13 +159,15 @@ def nickname(request):
 
 
 @framed_by_platforms
-@login_required
 @never_cache
 def deep_link(request):
-    """A teacher adding the activity to their course: a new lesson, and its link sent back."""
+    """A teacher adding the activity to their course: a new lesson, and its link sent back. The
+    launch signed the teacher in; without that sign-in (a browser that keeps no cookie inside the
+    course's frame) the page says so where it is framed, rather than sending to a sign-in page
+    that may not be framed."""
     launch_id = request.session.get(DEEP_LINK_KEY)
-    if not launch_id:
-        return _refused(request, tool.Refused("state"))
+    if not launch_id or not request.user.is_authenticated:
+        return _refused(request, tool.Refused("lost"))
     try:
         message = tool.launch_again(request, launch_id)
     except tool.Refused as refused:

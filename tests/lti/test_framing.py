@@ -100,3 +100,15 @@ def test_over_https_the_framed_launch_sets_cross_site_cookies_and_no_other_page_
     # the teacher's sign-in page, over HTTPS: its cookies stay SameSite=Lax
     page = Client().get("/accounts/login/", secure=True)
     assert page.cookies["csrftoken"]["samesite"] == "Lax"
+
+
+def test_a_framed_page_that_lost_its_launch_says_so_inside_the_frame(platform):
+    """A browser that keeps no cookie inside the course's frame (or a page opened too late)
+    reaches the deep-linking or nickname page without the launch's sign-in: the page says why,
+    framable where it is framed, instead of a sign-in page the frame would refuse to show."""
+    for path in ("/lti/add", "/lti/nickname"):
+        response = Client().get(path)
+        page = response.content.decode()
+        assert response.status_code == 403, path
+        assert "no cookie for Stormwise inside the course&#x27;s page" in page and "open it in a new tab" in page
+        assert _framing(response) == ([platform.url], None), path
