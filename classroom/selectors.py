@@ -25,6 +25,20 @@ def join_url(session: Session) -> str:
     return f"{settings.PUBLIC_BASE_URL}/join/{session.join_code}"
 
 
+#: Google Classroom's share link, as Google documents it for sites that do not load its script
+#: (https://developers.google.com/workspace/classroom/guides/sharebutton, "URL sharing"): the
+#: teacher picks the class and posts the join link there, in a tab of its own.
+CLASSROOM_SHARE = "https://classroom.google.com/share"
+
+
+def classroom_share_url(session: Session) -> str:
+    """The join link, ready to post to a Google Classroom class (for schools without an LMS)."""
+    from urllib.parse import urlencode
+
+    title = session.title or session.get_scenario_display()
+    return f"{CLASSROOM_SHARE}?{urlencode({'url': join_url(session), 'title': title})}"
+
+
 #: What a teacher types to serve the classroom network (README, "Running in a classroom").
 SERVE_CLASS_COMMAND = "HOST=0.0.0.0 make run"
 

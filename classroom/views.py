@@ -165,6 +165,7 @@ def session_detail(request, pk):
             "board_url": board_url_in(session, languages.current()),
             "code": services.format_code(session.join_code),
             "join_url": selectors.join_url(session),
+            "classroom_share_url": selectors.classroom_share_url(session),
         },
     )
 

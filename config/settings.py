@@ -100,6 +100,7 @@ STORMWISE_SCENARIOS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "lti.framing.FramedCookiesMiddleware",  # LTI pages framed by a platform: their cookies cross sites
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

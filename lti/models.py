@@ -42,6 +42,9 @@ class LtiLesson(models.Model):
     lineitems_url = models.URLField(max_length=500, blank=True)
     #: the scopes the platform granted in the grade claim of the last launch
     ags_scopes = models.JSONField(default=list, blank=True)
+    #: where the platform lists the course's members (Names and Role Provisioning Services), from
+    #: the last launch that carried it: the list is fetched when the teacher asks, never kept
+    memberships_url = models.URLField(max_length=500, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self):

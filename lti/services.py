@@ -15,6 +15,7 @@ from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.exception import LtiException
 from pylti1p3.grade import Grade
 from pylti1p3.lineitem import LineItem
+from pylti1p3.names_roles import NamesRolesProvisioningService
 from pylti1p3.service_connector import ServiceConnector
 
 from classroom import services as classroom
@@ -26,6 +27,7 @@ from lti.tool import Refused
 
 CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
+NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 INSTRUCTOR_ROLES = ("#Instructor", "#Administrator", "#ContentDeveloper", "#TeachingAssistant")
 LEARNER_ROLES = ("#Learner",)
 #: the custom parameter of a deep-linked activity that names its lesson
@@ -97,13 +99,17 @@ def _int(value):
         return None
 
 
-def note_grade_service(lesson: LtiLesson, launch) -> None:
-    """Remember where the platform takes this lesson's scores (each launch carries it)."""
-    ags = launch.get_launch_data().get(AGS_CLAIM) or {}
+def note_services(lesson: LtiLesson, launch) -> None:
+    """Remember where the platform takes this lesson's scores and lists its course's members
+    (each launch carries them; only their addresses are kept)."""
+    body = launch.get_launch_data()
+    ags = body.get(AGS_CLAIM) or {}
+    nrps = body.get(NRPS_CLAIM) or {}
     fields = {
         "lineitem_url": ags.get("lineitem", "") or lesson.lineitem_url,
         "lineitems_url": ags.get("lineitems", "") or lesson.lineitems_url,
         "ags_scopes": ags.get("scope", []) or lesson.ags_scopes,
+        "memberships_url": nrps.get("context_memberships_url", "") or lesson.memberships_url,
     }
     if any(getattr(lesson, k) != v for k, v in fields.items()):
         LtiLesson.objects.filter(pk=lesson.pk).update(**fields)
@@ -250,3 +256,63 @@ def describe_failure(error: Exception) -> str:
 
 def scores_of(session: Session) -> list[ScorePost]:
     return list(ScorePost.objects.filter(student__lesson__session=session).select_related("student__participant"))
+
+
+# --- Who from the course has not joined (Names and Role Provisioning Services) ----------------------
+
+
+#: how long the teacher waits on the platform for each page of the member list (pylti1p3 sets none)
+ROSTER_TIMEOUT_SECONDS = 10
+
+
+class _Patient(requests.Session):
+    """A session whose every request gives up after ``ROSTER_TIMEOUT_SECONDS``."""
+
+    def request(self, *args, **kwargs):
+        kwargs.setdefault("timeout", ROSTER_TIMEOUT_SECONDS)
+        return super().request(*args, **kwargs)
+
+
+class RosterUnavailable(Exception):
+    """The course's member list could not be fetched; ``message`` says why, for the teacher."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+
+def not_joined(lesson: LtiLesson) -> tuple[list[str], int]:
+    """The course's active learners who have not launched this lesson yet, fetched from the
+    platform now (pylti1p3 asks for an access token with the read-only membership scope and
+    follows the list's pages). Matched by the platform's user id (``sub``) stored per lesson,
+    so per deployment. Returns the names the platform gives, sorted, and how many more it gives
+    no name for. Nothing of the list is written anywhere: the caller renders it and forgets it."""
+    if not lesson.memberships_url:
+        raise RosterUnavailable(_("The course did not offer its member list with this lesson's launches."))
+    registration = lesson.deployment.registration.to_registration()
+    service = NamesRolesProvisioningService(
+        ServiceConnector(registration, requests_session=_Patient()),
+        {"context_memberships_url": lesson.memberships_url},
+    )
+    try:
+        members = service.get_members()
+    except PLATFORM_FAILURES as error:
+        raise RosterUnavailable(
+            _("The course's member list could not be fetched: %(why)s") % {"why": describe_failure(error)}
+        ) from error
+    joined = set(LtiStudent.objects.filter(lesson=lesson).values_list("sub", flat=True))
+    names, unnamed = [], 0
+    for member in members:
+        if member.get("status", "Active") != "Active" or member.get("user_id") in joined:
+            continue
+        # a context role by its full URI or by its simple name, which LTI 1.3 lets a platform send
+        if not any(role.endswith(LEARNER_ROLES) or role == "Learner" for role in member.get("roles", [])):
+            continue
+        name = member.get("name") or " ".join(
+            part for part in (member.get("given_name"), member.get("family_name")) if part
+        )
+        if name:
+            names.append(name)
+        else:
+            unnamed += 1
+    return sorted(names, key=str.casefold), unnamed

@@ -33,6 +33,11 @@ REASONS = {
         "This launch did not come from the sign-in this browser started, or it came too late. "
         "Open the activity from your course again."
     ),
+    "lost": _(
+        "This page no longer knows the launch that led to it: it came too late, or your browser keeps "
+        "no cookie for Stormwise inside the course's page. Open the activity from your course again; "
+        "if it opens inside the course, open it in a new tab."
+    ),
     "token": _("The platform's launch message could not be read."),
     "nonce": _("This launch was already used or was never issued. Open the activity from your course again."),
     "issuer": _("This launch comes from a platform that is not registered here. Ask your school's administrator."),

@@ -12,4 +12,5 @@ urlpatterns = [
     path("lti/nickname", views.nickname, name="nickname"),
     path("lti/add", views.deep_link, name="deep_link"),
     path("sessions/<int:pk>/gradebook", views.scores, name="scores"),
+    path("sessions/<int:pk>/course-roster", views.roster, name="roster"),
 ]

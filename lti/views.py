@@ -23,6 +23,7 @@ from classroom.consumers import token_cookie
 from classroom.models import Session
 from classroom.views import TOKEN_MAX_AGE
 from lti import jobs, services, tool
+from lti.framing import framed_by_platforms
 from lti.forms import LessonForm, NicknameForm
 from lti.models import LtiLesson, ScorePost
 from scenarios import registry
@@ -66,6 +67,7 @@ def _refused(request, refused: tool.Refused):
 
 
 @csrf_exempt
+@framed_by_platforms
 @never_cache
 @require_http_methods(["GET", "POST"])
 def oidc_login(request):
@@ -77,6 +79,7 @@ def oidc_login(request):
 
 
 @csrf_exempt
+@framed_by_platforms
 @never_cache
 @require_POST
 def launch(request):
@@ -98,12 +101,12 @@ def launch(request):
             teacher = services.known_teacher(deployment, sub)
             if teacher is None or lesson.session.teacher_id != teacher.pk:
                 raise tool.Refused("owner")
-            services.note_grade_service(lesson, message)
+            services.note_services(lesson, message)
             login(request, teacher)
             return redirect(lesson.session)
         if not services.is_learner(body):
             raise tool.Refused("role")
-        services.note_grade_service(lesson, message)
+        services.note_services(lesson, message)
         return _learner_arrives(request, lesson, sub)
     except tool.Refused as refused:
         return _refused(request, refused)
@@ -132,6 +135,7 @@ def _seated(request, session, token):
     return response
 
 
+@framed_by_platforms
 @never_cache
 def nickname(request):
     """A learner's first launch of a lesson: the nickname the class will see (the platform's name
@@ -139,7 +143,7 @@ def nickname(request):
     pending = request.session.get(LEARNER_KEY)
     lesson = pending and LtiLesson.objects.filter(pk=pending["lesson"]).select_related("session").first()
     if not lesson:
-        return _refused(request, tool.Refused("state"))
+        return _refused(request, tool.Refused("lost"))
     form = NicknameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -154,13 +158,16 @@ def nickname(request):
     return render(request, "lti/nickname.html", {"form": form, "session": lesson.session})
 
 
-@login_required
+@framed_by_platforms
 @never_cache
 def deep_link(request):
-    """A teacher adding the activity to their course: a new lesson, and its link sent back."""
+    """A teacher adding the activity to their course: a new lesson, and its link sent back. The
+    launch signed the teacher in; without that sign-in (a browser that keeps no cookie inside the
+    course's frame) the page says so where it is framed, rather than sending to a sign-in page
+    that may not be framed."""
     launch_id = request.session.get(DEEP_LINK_KEY)
-    if not launch_id:
-        return _refused(request, tool.Refused("state"))
+    if not launch_id or not request.user.is_authenticated:
+        return _refused(request, tool.Refused("lost"))
     try:
         message = tool.launch_again(request, launch_id)
     except tool.Refused as refused:
@@ -216,3 +223,18 @@ def scores(request, pk):
             "failed": [p for p in posts if p.status == ScorePost.Status.FAILED],
         },
     )
+
+
+@login_required
+@never_cache
+def roster(request, pk):
+    """Who from the course has not opened the lesson yet, asked of the platform now, shown and
+    forgotten (``services.not_joined``)."""
+    session = get_object_or_404(Session, pk=pk, teacher=request.user)
+    lesson = get_object_or_404(LtiLesson, session=session)
+    context = {"session": session, "names": [], "unnamed": 0, "error": ""}
+    try:
+        context["names"], context["unnamed"] = services.not_joined(lesson)
+    except services.RosterUnavailable as error:
+        context["error"] = error.message
+    return render(request, "lti/roster.html", context)

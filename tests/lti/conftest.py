@@ -17,14 +17,14 @@ def platform(client):
         yield platform
 
 
-def launch(client, platform, claims, **options):
+def launch(client, platform, claims, secure=False, **options):
     """A browser (``client``) launching from the platform: the OIDC login at the tool, the
-    platform's sign-in, and the id_token posted back to the tool."""
+    platform's sign-in, and the id_token posted back to the tool (over HTTPS if ``secure``)."""
     hint = platform.expect(claims, **options)
-    login = client.post("/lti/login", login_params(platform, hint, LAUNCH_URL))
+    login = client.post("/lti/login", login_params(platform, hint, LAUNCH_URL), secure=secure)
     assert login.status_code == 302, login.content
     action, fields = platform.authorize(login["Location"])
-    response = client.post(urlsplit(action).path, fields)
+    response = client.post(urlsplit(action).path, fields, secure=secure)
     response.launch_fields = fields
     return response
 
@@ -62,3 +62,27 @@ def deep_link(client, platform, sub="teacher-1", **form):
     answer = requests.post(action, data={"JWT": jwt}, timeout=10)
     assert answer.status_code == 200
     return platform.deep_link_returns[-1]
+
+
+def personal_words_kept() -> list[tuple[str, str]]:
+    """Each (table, word) of a name or e-mail address the test platform knows that some row of
+    some table holds: the names whole and each part long enough not to turn up by chance in a
+    random token."""
+    from django.db import connection
+
+    from tests.lti.platform import PEOPLE
+
+    words = {
+        w.lower()
+        for person in PEOPLE.values()
+        for w in (person["name"], *person["name"].split(), person["email"])
+        if len(w) >= 5
+    }
+    words |= {"admin@district.example", "district.example"}
+    found = []
+    with connection.cursor() as cursor:
+        for table in connection.introspection.table_names():
+            cursor.execute(f'SELECT t::text FROM "{table}" t')
+            for (row,) in cursor.fetchall():
+                found += [(table, w) for w in words if w in row.lower()]
+    return found

@@ -2,7 +2,8 @@
 small HTTP server of its own (a thread of the test process). It answers the tool's OIDC login
 redirect with a signed id_token, serves its key set, hands out access tokens to a tool that signs
 its request with the key the tool publishes, keeps line items and records the scores posted to
-them. Claims it would send about a person (name, e-mail) go in every launch, so a test can look
+them, and lists the course's members (Names and Role Provisioning Services) to a token granted
+that scope. Claims it would send about a person (name, e-mail) go in every launch, so a test can look
 for them where they must not be."""
 
 import json
@@ -11,7 +12,7 @@ import secrets
 import threading
 import time
 import uuid
-from html import unescape
+from html import escape, unescape
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlencode, urlsplit
 
@@ -26,6 +27,8 @@ DL_CLAIM = "https://purl.imsglobal.org/spec/lti-dl/claim/"
 AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
+NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
+NRPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
 AGS_SCOPES = [
     "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",
     "https://purl.imsglobal.org/spec/lti-ags/scope/score",
@@ -38,7 +41,17 @@ PEOPLE = {
     "learner-1": {"name": "Ada Lovelacey", "email": "ada.lovelacey@district.example"},
     "learner-2": {"name": "Katherine Johnsonne", "email": "katherine.johnsonne@district.example"},
     "learner-3": {"name": "Mae Jemisonne", "email": "mae.jemisonne@district.example"},
+    # in the course's member list only: a learner who left the course (Inactive)
+    "learner-4": {"name": "Dorothy Vaughanne", "email": "dorothy.vaughanne@district.example"},
 }
+#: the course's members, as the platform lists them: (sub, role, status)
+MEMBERS = [
+    ("teacher-1", INSTRUCTOR, "Active"),
+    ("learner-1", LEARNER, "Active"),
+    ("learner-2", LEARNER, "Active"),
+    ("learner-3", LEARNER, "Active"),
+    ("learner-4", LEARNER, "Inactive"),
+]
 
 
 class Platform:
@@ -53,7 +66,10 @@ class Platform:
         self.issuer = self.url
         self.pending = {}  # login_hint -> the claims of the launch it starts
         self.tool_jwks = None  # the tool's published keys, to check what it signs
-        self.tokens = set()
+        self.tokens = {}  # access token -> the scopes granted with it
+        self.members_per_page = 2  # the member list comes in pages, linked by rel="next"
+        self.membership_failures = 0  # the next so many member-list requests are answered 500
+        self.share_names = True  # False: the member list carries user ids and roles only
         self.line_items = {}  # url -> line item
         self.scores = []  # (line item url, score) as posted
         self.score_failures = 0  # the next so many score posts are answered 500
@@ -135,6 +151,7 @@ class Platform:
         claims[CLAIM + "target_link_uri"] = item["url"]
         claims[CLAIM + "custom"] = item.get("custom", {})
         claims[AGS_CLAIM] = {"scope": AGS_SCOPES, "lineitems": f"{self.url}/lineitems"}
+        claims[NRPS_CLAIM] = {"context_memberships_url": f"{self.url}/memberships", "service_versions": ["2.0"]}
         if item.get("lineitem_url"):
             claims[AGS_CLAIM]["lineitem"] = item["lineitem_url"]
         return claims
@@ -167,11 +184,13 @@ class Platform:
         length = int(handler.headers.get("Content-Length") or 0)
         body = handler.rfile.read(length).decode() if length else ""
         route = (method, re.sub(r"/\d+", "/N", parts.path))
-        status, payload, kind = {
+        status, payload, kind, *extra = {
             ("GET", "/jwks"): self.jwks,
             ("GET", "/auth"): self.auth,
+            ("GET", "/course"): self.course_page,
             ("POST", "/token"): self.token,
             ("GET", "/lineitems"): self.list_line_items,
+            ("GET", "/memberships"): self.memberships,
             ("POST", "/lineitems"): self.create_line_item,
             ("POST", "/lineitems/N/scores"): self.score,
             ("POST", "/deep-link-return"): self.deep_link_return,
@@ -180,6 +199,8 @@ class Platform:
         handler.send_response(status)
         handler.send_header("Content-Type", kind)
         handler.send_header("Content-Length", str(len(data)))
+        for name, value in (extra[0] if extra else {}).items():
+            handler.send_header(name, value)
         handler.end_headers()
         handler.wfile.write(data)
 
@@ -200,6 +221,14 @@ class Platform:
         )
         return 200, html, "text/html"
 
+    def course_page(self, parts, body, headers):
+        """A course's page that opens the tool in an iframe, as Canvas does (``src``: where)."""
+        src = escape(parse_qs(parts.query)["src"][0])
+        html = (
+            f'<h1>Science 101</h1><iframe id="tool" title="Stormwise" src="{src}" width="1200" height="700"></iframe>'
+        )
+        return 200, html, "text/html"
+
     def _tool_signed(self, token, audience):
         key = jwt.PyJWKSet.from_dict(self.tool_jwks).keys[0]
         return jwt.decode(token, key.key, algorithms=["RS256"], audience=audience)
@@ -213,11 +242,40 @@ class Platform:
         if claims["sub"] != self.client_id:
             return 401, {"error": "invalid_client"}, "application/json"
         token = secrets.token_hex(16)
-        self.tokens.add(token)
+        self.tokens[token] = set(form.get("scope", "").split())
         return 200, {"access_token": token, "token_type": "Bearer", "expires_in": 3600}, "application/json"
 
-    def _authorized(self, headers):
-        return headers.get("Authorization", "").removeprefix("Bearer ") in self.tokens
+    def _authorized(self, headers, scope=None):
+        granted = self.tokens.get(headers.get("Authorization", "").removeprefix("Bearer "))
+        return granted is not None and (scope is None or scope in granted)
+
+    def memberships(self, parts, body, headers):
+        """The course's member list, a page at a time, to a token granted the membership scope."""
+        if not self._authorized(headers, NRPS_SCOPE):
+            return 401, {"error": "invalid_token"}, "application/json"
+        with self.lock:
+            if self.membership_failures:
+                self.membership_failures -= 1
+                return 500, "busy", "text/plain"
+        page = int(parse_qs(parts.query).get("page", ["1"])[0])
+        start = (page - 1) * self.members_per_page
+        members = []
+        for sub, role, status in MEMBERS[start : start + self.members_per_page]:
+            member = {"user_id": sub, "roles": [role], "status": status}
+            if self.share_names:
+                person = PEOPLE[sub]
+                given, family = person["name"].split()
+                member.update(name=person["name"], given_name=given, family_name=family, email=person["email"])
+            members.append(member)
+        more = {}
+        if start + self.members_per_page < len(MEMBERS):
+            more["Link"] = f'<{self.url}/memberships?page={page + 1}>; rel="next"'
+        container = {
+            "id": f"{self.url}/memberships",
+            "context": {"id": self.context_id, "label": "SCI-101", "title": "Science 101"},
+            "members": members,
+        }
+        return 200, container, "application/vnd.ims.lti-nrps.v2.membershipcontainer+json", more
 
     def list_line_items(self, parts, body, headers):
         if not self._authorized(headers):
@@ -273,4 +331,4 @@ def query_of(url):
     return {k: v[0] for k, v in parse_qs(urlsplit(url).query).items()}
 
 
-__all__ = ["Platform", "INSTRUCTOR", "LEARNER", "login_params", "query_of", "urlencode"]
+__all__ = ["Platform", "INSTRUCTOR", "LEARNER", "MEMBERS", "NRPS_SCOPE", "login_params", "query_of", "urlencode"]
