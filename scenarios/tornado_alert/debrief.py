@@ -108,7 +108,8 @@ def summary(lesson) -> dict:
         if place["count"] and basis.get("fact") and basis["fact"] not in seen and len(notes) < 3:
             seen.add(basis["fact"])
             notes.append({"place": place["name"], **basis})
-    winners = [r for r in rows if r["rank"] == 1]
+    # a seat the stand-in played is not a student's win (``scenarios.debrief.played_by_stand_in``)
+    winners = [r for r in rows if r["rank"] == 1 and not (r["holder"] or {}).get("stand_in")]
     return {
         "players": len(rows),
         "tables": len(lesson.tables),

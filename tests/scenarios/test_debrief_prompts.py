@@ -121,3 +121,28 @@ def test_the_tablets_end_screen_says_what_the_winning_strategy_teaches_in_every_
             assert entry and entry.msgstr and "fuzzy" not in entry.flags, (language, domain)
     with translation.override("nl"):
         assert translation.gettext(debrief.LESSON).startswith("Wat de winnende strategie leert")
+
+
+def test_the_winners_photos_are_the_students_who_played_not_the_stand_ins():
+    """'The winners' photos' on the debrief counts only seats a student played: a first place the
+    stand-in took for an idle student is the stand-in's, not that student's."""
+    from types import SimpleNamespace
+
+    from scenarios.base import play_out
+    from scenarios.tornado_alert import debrief
+    from scenarios.tornado_alert.bots import BOTS
+
+    state = ENGINE.setup(5, 4, None)
+    play_out(ENGINE, state, BOTS["photographer"], unblock=whatif._system_step)
+    results = ENGINE.results(state)
+    first = next(r["seat"] for r in results if r["rank"] == 1)
+    holders = {seat: {"name": f"kid {seat}", "stand_in": seat == first} for seat in range(4)}
+    table = {"table": 1, "seed": 5, "state": ENGINE.dump(state), "holders": holders, "status": "finished", "moves": []}
+    rows = debrief.players(SimpleNamespace(tables=[table]))
+    winners = [r for r in rows if r["rank"] == 1 and r["seat"] != first]
+    expected = round(sum(r["risky_share"] for r in winners) / len(winners)) if winners else 0
+    stood_in = next(r for r in rows if r["seat"] == first)
+    assert debrief.summary(SimpleNamespace(tables=[table]))["winner_risky_share"] == expected
+    holders[first]["stand_in"] = False  # the same seat played by its student is a winner again
+    assert debrief.summary(SimpleNamespace(tables=[table]))["winner_risky_share"] != expected
+    assert stood_in["risky_share"] != expected
