@@ -230,3 +230,22 @@ def test_edition_2_scores_half_a_tank_on_arrival_and_stored_games_keep_their_rul
     assert old[0]["score"] == rows[0]["score"] - 5 and old[1]["score"] == rows[1]["score"]
     printed = fresh(seats=2, seed=3, **PRESETS["as_printed"])
     assert printed["options"]["half_tank"] == "off"
+
+
+def test_the_debriefs_what_if_replays_a_stored_game_under_its_own_edition():
+    """A game stored before the half-tank points (its state has no ``half_tank``) is replayed by
+    the debrief's what-if without them, whatever the session's options say; a new game with them."""
+    from scenarios.evacuation import counterfactuals
+    from scenarios.evacuation.bots import BOTS
+
+    state = fresh(seats=2, seed=11)
+    moves = []
+    while not ENGINE.finished(state):
+        for seat in ENGINE.to_act(state):
+            action = BOTS["cautious"](state, seat)
+            ENGINE.apply(state, seat, action)
+            moves.append({"seat": seat, "action": action})
+    table = {"seed": 11, "options": {}, "state": ENGINE.dump(state), "moves": moves}
+    assert counterfactuals.decision_point(table, 0)["state"]["options"]["half_tank"] == "on"
+    del table["state"]["options"]["half_tank"]
+    assert counterfactuals.decision_point(table, 0)["state"]["options"]["half_tank"] == "off"
