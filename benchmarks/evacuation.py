@@ -16,9 +16,10 @@ import statistics
 import sys
 import time
 
+from benchmarks import stand_in
 from benchmarks.pace import ASSUMED, PLAY_MINUTES, Clock, spread
 from scenarios.evacuation import ENGINE
-from scenarios.evacuation.bots import BOTS, POLICY_BOT, head_to_head, make_policy
+from scenarios.evacuation.bots import BOTS, POLICY_BOT, head_to_head, make_policy, never_fills_up
 
 #: Seconds a student takes per tap at a tablet (read, decide, tap): an assumption for the lesson
 #: budget, not a measurement.
@@ -79,6 +80,7 @@ VARIANTS = {
     "  always to the bank": make_policy("always_bank", bank=2000, supplies_below=30),
     "  without home supplies": make_policy("no_home", **CAUTIOUS, home=False),
     "  without filling the tank": make_policy("no_fuel", **CAUTIOUS, fuel=False),
+    "  never filling up": never_fills_up,
     "  without store supplies": make_policy("no_supplies", **CAUTIOUS, supplies=False),
     "  always buying 25 supplies": make_policy("more_supplies", bank=2000, bank_below=1000),
     "  plus friends": make_policy("friends", **CAUTIOUS, friends=True),
@@ -98,7 +100,7 @@ def balance(games=1000, options=None):
     rows = []
     baseline = None
     for name, policy in VARIANTS.items():
-        scores, safe = [], {"in_time": 0, "secured": 0, "supplies": 0, "fuel": 0, "cash": 0.0}
+        scores, safe = [], {"in_time": 0, "secured": 0, "supplies": 0, "fuel": 0, "cash": 0.0, "half_tank": 0}
         for seed in range(games):
             state = play(seed, [policy] + [BOTS["cautious"]] * 3, options)
             row = ENGINE.results(state)[0]
@@ -109,6 +111,7 @@ def balance(games=1000, options=None):
             safe["supplies"] += safety["supplies"]
             safe["fuel"] += safety["fuel"]
             safe["cash"] += row["breakdown"]["points"]["cash"]
+            safe["half_tank"] += row["breakdown"]["points"].get("half_tank", 0) > 0
         mean = statistics.mean(scores)
         if baseline is None:
             baseline = mean
@@ -122,12 +125,26 @@ HABITS = {
     "bank_farming": "bank_farming",
     "random": "random",
     "bare (no errands)": VARIANTS["bare (no errands, relative)"],
+    "never fills up": never_fills_up,
 }
 
 
 def duels(seeds=50, options=None):
     """Two careful households against two of each habit, all six seatings, ``seeds`` seeds."""
     return {name: head_to_head(POLICY_BOT, habit, seeds, options) for name, habit in HABITS.items()}
+
+
+def play_logged(seed, kinds, options=None):
+    """One game of careful students and seats left to the stand-in (the same policy bot, its
+    moves recorded as actor ``timer``): the results and the move log (``benchmarks.stand_in``)."""
+    bot = BOTS[POLICY_BOT]
+    state = ENGINE.setup(seed, len(kinds), options)
+    moves = []
+    while not ENGINE.finished(state):
+        for seat in ENGINE.to_act(state):
+            ENGINE.apply(state, seat, bot(state, seat))
+            moves.append({"seat": seat, "actor": "timer" if kinds[seat] == "stand_in" else "student"})
+    return ENGINE.results(state), moves
 
 
 def main(argv):
@@ -144,30 +161,36 @@ def main(argv):
         f"{'fits' if statistics.median(human) <= PLAY_MINUTES else 'does not fit'}"
     )
     if "--balance" in argv:
-        print(
-            "# head to head, default options: two careful households against two of each habit "
-            "(50 seeds x 6 seatings = 300 4-seat games each)"
-        )
-        for name, duel in duels().items():
+        for label, options in (
+            ("default options (rules edition 2)", None),
+            ("half_tank off (edition 1)", {"half_tank": "off"}),
+        ):
             print(
-                f"#   {name:<18} careful first in {duel['first']['careful']} of {duel['decided']} decided games "
-                f"({100 * duel['first_share']:.1f} %), mean {duel['mean']['careful']:.1f} against "
-                f"{duel['mean']['reckless']:.1f}"
+                f"# head to head, {label}: two careful households against two of each habit "
+                "(50 seeds x 6 seatings = 300 4-seat games each)"
             )
+            for name, duel in duels(options=options).items():
+                print(
+                    f"#   {name:<18} careful first in {duel['first']['careful']} of {duel['decided']} decided games "
+                    f"({100 * duel['first_share']:.1f} %), mean {duel['mean']['careful']:.1f} against "
+                    f"{duel['mean']['reckless']:.1f}"
+                )
+        print(f"#   {stand_in.line(stand_in.lets_the_bot_play(play_logged))}")
         for options in (
             {"bank_scoring": "net", "race_points": "clock"},
+            {"bank_scoring": "net", "race_points": "clock", "half_tank": "off"},
             {"bank_scoring": "net", "race_points": "half"},
             {"bank_scoring": "net", "race_points": "on"},
-            {"bank_scoring": "book", "race_points": "on"},
+            {"bank_scoring": "book", "race_points": "on", "half_tank": "off"},
         ):
             print(f"# balance, seat 0 vs three cautious bots, 1000 games, options {options}")
             print(
-                "#   variant                          mean score  vs cautious  in time  secured  supplies  fuel  cash pts"
+                "#   variant                          mean score  vs cautious  in time  secured  supplies  fuel  cash pts  half tank"
             )
             for name, mean, delta, safe in balance(options=options):
                 print(
                     f"#   {name:<34} {mean:9.1f}  {delta:+10.1f}  {safe['in_time']:7.0%}  {safe['secured']:7.0%}"
-                    f"  {safe['supplies']:8.1f}  {safe['fuel']:4.1f}  {safe['cash']:8.1f}"
+                    f"  {safe['supplies']:8.1f}  {safe['fuel']:4.1f}  {safe['cash']:8.1f}  {safe['half_tank']:8.0%}"
                 )
 
 

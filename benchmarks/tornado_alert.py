@@ -27,14 +27,21 @@ from collections import defaultdict
 
 from benchmarks.pace import ASSUMED, DECISION_SECONDS, PLAY_MINUTES, seconds_per_decision, spread
 from scenarios.tornado_alert import ENGINE
-from scenarios.tornado_alert.bots import BOTS, POLICY_BOT
+from benchmarks import stand_in
+from scenarios.tornado_alert.bots import BOTS, POLICY_BOT, sheltered
+
+#: the bots a line-up may name: the platform's and the debrief's safe play
+LINEUP_BOTS = {**BOTS, "sheltered": sheltered}
 
 GAMES = 200
 PLAY_S, TAKE_S = 3.0, 1.0
 
 
-def play(seed: int, lineup=(POLICY_BOT,) * 4, options=None) -> tuple[dict, list[int], float, list]:
-    """One game; returns (state, taps per seat, estimated seconds per round, results)."""
+def play(
+    seed: int, lineup=(POLICY_BOT,) * 4, options=None, log=None, actors=None
+) -> tuple[dict, list[int], float, list]:
+    """One game; returns (state, taps per seat, estimated seconds per round, results). With a
+    ``log`` list, each seat's move is appended to it as ``{"seat", "actor": actors[seat]}``."""
     state = ENGINE.setup(seed, len(lineup), options or {})
     taps = [0] * len(lineup)
     seconds = 0.0
@@ -48,8 +55,10 @@ def play(seed: int, lineup=(POLICY_BOT,) * 4, options=None) -> tuple[dict, list[
             continue
         seat = acting[step % len(acting)]
         step += 1
-        action = BOTS[lineup[seat]](state, seat)
+        action = LINEUP_BOTS[lineup[seat]](state, seat)
         events = ENGINE.apply(state, seat, action)
+        if log is not None:
+            log.append({"seat": seat, "actor": actors[seat]})
         if action["type"] in ("play", "slap", "keep", "strike", "use_plus", "use_minus"):
             taps[seat] += 1
         kinds = {e["type"] for e in events}
@@ -119,6 +128,7 @@ def balance(games: int = 400) -> None:
         ("photographer", "photographer", "daredevil", "daredevil"),
         ("photographer", "photographer", "random", "random"),
         ("daredevil", "daredevil", "random", "random"),
+        ("photographer", "photographer", "sheltered", "sheltered"),
     ]
     print("| variant | line-up | bot | mean score | win share |")
     print("|---|---|---|---|---|")
@@ -135,6 +145,16 @@ def balance(games: int = 400) -> None:
             for bot in dict.fromkeys(lineup):
                 share = wins[bot] / games
                 print(f"| {variant} | {'+'.join(lineup)} | {bot} | {statistics.mean(scores[bot]):.2f} | {share:.0%} |")
+    print(f"# turns, {stand_in.line(stand_in.lets_the_bot_play(play_logged, games // 6))}")
+
+
+def play_logged(seed: int, kinds) -> tuple[list, list]:
+    """One game of photographers, the seats marked ``stand_in`` played by the stand-in (the same
+    policy bot, actor ``timer``): the results and the move log (``benchmarks.stand_in``)."""
+    log: list = []
+    actors = ["timer" if kind == "stand_in" else "student" for kind in kinds]
+    _state, _taps, _seconds, results = play(seed, (POLICY_BOT,) * len(kinds), None, log, actors)
+    return results, log
 
 
 # --- Live: 32 students slapping against a real server ---------------------------------------------

@@ -15,7 +15,13 @@ from . import rules
 #: "as_printed" plays and scores as the rule book prints it; where the book contradicts
 #: itself it takes the Scoring section's destination points (RULES.md, "As printed").
 PRESETS = {
-    "as_printed": {"race_points": "on", "bank_scoring": "book", "timeline": "off", "destination_points": "scoring"},
+    "as_printed": {
+        "race_points": "on",
+        "bank_scoring": "book",
+        "timeline": "off",
+        "destination_points": "scoring",
+        "half_tank": "off",
+    },
 }
 
 

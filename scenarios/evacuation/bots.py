@@ -49,6 +49,7 @@ def make_policy(
     home=True,
     friends=False,
     fuel=True,
+    only_needed=False,
     supplies=True,
     supplies_below=60,
     leave_minute=0,
@@ -62,7 +63,8 @@ def make_policy(
     under ``bank_below`` when given), shutters from the home supply store, friends, a full tank
     and 25 supplies (if under ``supplies_below``) at the gas station, home to put the
     shutters up, then the first open destination in ``destinations``. Before ``leave_minute`` it
-    waits at home watching the news.
+    waits at home watching the news. With ``only_needed`` (and no ``fuel`` errand) a household
+    never fills up: it buys only the gallons its drive needs, with a margin of three.
     """
 
     def policy(state, seat):
@@ -138,6 +140,14 @@ def make_policy(
         # A full tank is an errand near home (far from safety) or when already at a station;
         # on the road only "enough to get there" sends the car back to a station.
         want_fuel = can_pay and (s["fuel"] < enough or (fuel and s["fuel"] < 15 and (at_gas or (to_go or 0) >= 7)))
+        if fuel and can_pay and state["options"].get("half_tank") == "on":
+            # rules edition 2 scores half a tank on arrival: keep it at least half full after the drive
+            left = s["fuel"] - (to_go or 0)  # on arrival, if nothing burns more on the way
+            want_fuel = (
+                want_fuel
+                or (at_gas and left < rules.HALF_TANK[0] + 3)
+                or (left < rules.HALF_TANK[0] and (to_go or 0) >= 7)
+            )
         if want_fuel and near and not at_gas and s["fuel"] <= near[1]:
             want_fuel = False  # cannot reach a station anyway: keep going and call a tow if needed
         want_supplies = supplies and s["supplies"] < supplies_below and s["cash"] >= 25 * system["supply_price"]
@@ -145,6 +155,8 @@ def make_policy(
             if at_gas:
                 price = _fuel_price_here(s, system)
                 most = _max_gallons(s, system, price)
+                if only_needed:  # never fills up: only what the drive needs, with its margin
+                    most = min(most, max(1, enough - s["fuel"]))
                 if want_fuel and most > 0 and not s["visit"][1]:
                     return {"type": "buy_fuel", "gallons": most}
                 if want_supplies and not s["visit"][2]:
@@ -216,6 +228,12 @@ last_minute = make_policy(
 #: Two bank trips for the full $4,000, nothing else, then the relative's home.
 bank_farming = make_policy(
     "bank_farming", bank=4000, home=False, fuel=False, supplies=False, leave_reason="ready", destination_reason="cost"
+)
+
+#: The cautious household's errands, but it never fills up: it buys only the gallons the drive
+#: needs (the balance report's habit against the half-tank points of rules edition 2).
+never_fills_up = make_policy(
+    "never_fills_up", bank=2000, bank_below=1000, fuel=False, only_needed=True, supplies_below=30
 )
 
 BOTS = {

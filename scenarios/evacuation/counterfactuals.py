@@ -67,7 +67,10 @@ def decision_point(table: dict, seat: int) -> dict | None:
     """The state just before the seat's first move at home (where leaving was first possible),
     and the hour it actually left (None if it never left)."""
     point = None
-    for move, state in replay(table["seed"], len(table["state"]["seats"]), table["options"], table["moves"]):
+    # the rules edition the game was played under: a state stored before the half-tank points
+    # (rules edition 1) has no such option and replays without them
+    options = {**table["options"], "half_tank": table["state"]["options"].get("half_tank", "off")}
+    for move, state in replay(table["seed"], len(table["state"]["seats"]), options, table["moves"]):
         if move["seat"] != seat or move["action"].get("type") == "reason":
             continue
         s = state["seats"][seat]

@@ -18,6 +18,6 @@ CARD = HowToPlay(
     ),
     end=_(
         "The game ends when everyone has arrived or 48 hours have passed. You score for the money "
-        "you kept, where you stayed and arriving in time."
+        "you kept, where you stayed, arriving in time and arriving with at least half a tank."
     ),
 )

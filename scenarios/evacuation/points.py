@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .tables import BOOK, CLOCK_POINTS, DESTINATIONS, HOME, MONEY, RACE_FACTOR
+from .tables import BOOK, CLOCK_POINTS, DESTINATIONS, HALF_TANK, HOME, MONEY, RACE_FACTOR
 from .state import final_system
 
 
@@ -30,6 +30,7 @@ def results(state):
     system = final_system(state)
     dest_points = BOOK["destination_points"][opts["destination_points"]]
     order_points = _arrival_points(state)
+    half_tank_on = opts.get("half_tank", "off") == "on"  # a state stored before it: off
     rows = []
     for s in state["seats"]:
         arrived = s["status"] == "arrived"
@@ -53,7 +54,10 @@ def results(state):
             order = next((p for minute, p in CLOCK_POINTS if arrived and s["arrived_at"] <= minute), 0)
         else:
             order = round(order_points.get(s["seat"], 0) * RACE_FACTOR[opts.get("race_points", "on")], 2)
-        score = round(cash_points + destination_points + in_time + order, 2)
+        # Rules edition 2: a car that arrives with at least half a tank can move on if the storm turns,
+        # when the stations near it are dry or without power (fact ``half-tank``)
+        half_tank = HALF_TANK[1] if half_tank_on and arrived and s["fuel"] >= HALF_TANK[0] else 0
+        score = round(cash_points + destination_points + in_time + order + half_tank, 2)
         rows.append(
             {
                 "seat": s["seat"],
@@ -65,6 +69,7 @@ def results(state):
                         "destination": destination_points,
                         "in_time": in_time,
                         "arrival_order": order,
+                        **({"half_tank": half_tank} if half_tank_on else {}),
                         "total": score,
                     },
                     "cash": {

@@ -27,6 +27,7 @@ from .tables import (  # noqa: F401
     END,
     FAIL_MIN,
     GAS,
+    HALF_TANK,
     HOME,
     LINKS,
     LINK_MIN,

@@ -8,7 +8,7 @@ from ..base import IllegalAction, load_content, rules_fingerprint
 from ..words import gettext_noop  # gettext_noop marks sentences for the web layer to translate
 
 
-VERSION = "1.2.0"
+VERSION = "1.3.0"
 SCHEMA_VERSION = 1
 #: The chance deck's words by edition (RULES.md, "Content versions"): a file a stored game was
 #: set up with is never edited; corrected words come as a new file with the same rules.
@@ -151,7 +151,23 @@ OPTIONS = [
         "choice_labels": {"on": gettext_noop("On"), "off": gettext_noop("Off")},
         "description": gettext_noop("Ask a one-tap reason when a player leaves home and chooses a destination."),
     },
+    {
+        "name": "half_tank",
+        "label": gettext_noop("Points for half a tank"),
+        "default": "on",
+        "choices": ["on", "off"],
+        "choice_labels": {"on": gettext_noop("On"), "off": gettext_noop("Off")},
+        "description": gettext_noop(
+            "On (default): 5 points for arriving with at least half a tank (10 gallons): a "
+            "family can drive on if the storm turns, even when the stations nearby are dry or "
+            "without power. Off (the book): fuel in the tank only counts at its price."
+        ),
+    },
 ]
+#: Rules edition 2 (engine 1.3.0, RULES.md "Editions"): ``half_tank`` on by default. A state
+#: stored without the option (engine 1.2.0 and older, rules edition 1) plays without it.
+#: ``(gallons, points)`` for arriving with at least half a tank (fact ``half-tank``).
+HALF_TANK = (10, 5)
 RACE_FACTOR = {"on": 1, "half": 0.5, "off": 0, "clock": 0}
 #: ``race_points="clock"``: (minute, points) for arriving at or before it: 24, 18 and 12 hours
 #: before the tropical-storm winds the warning expects at hour 48 (RULES.md, scoring)

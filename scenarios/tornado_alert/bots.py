@@ -3,6 +3,7 @@
 - ``photographer`` (the policy bot): slaps a pile when taking it raises its average and brings no
   Rover, plays its safest card on its turn, and strikes a poor round.
 - ``daredevil``: slaps every pile it may, plays its most dangerous card.
+- ``sheltered``: keeps a safe place on top of its stack (the debrief's "played it safe").
 - ``random``: any legal action, from the seed's stream.
 """
 
@@ -71,6 +72,26 @@ def daredevil(state, seat):
         return {"type": "slap", "pile": state["pile_id"]}
     hand = state["hands"][seat]
     return {"type": "play", "card": max(hand, key=lambda c: (rules.value(c), c))}
+
+
+def sheltered(state, seat):
+    """Keeps a safe place on top of its stack: takes a pile only when its top card (the card that
+    will show the stack's location) is the storm cellar or the submarine, never one with the
+    Rover, and plays its safest card. What the safety notes advise, and (as the book scores it)
+    the lower score: the "what if we had played it safe?" of the debrief."""
+    forced = _settle_or_decide(state, seat)
+    if forced:
+        return forced
+    if state["phase"] == "decide":
+        return {"type": "keep"}
+    if rules.may_slap(state, seat):
+        group = _group(state)
+        if group and "rover" not in group and rules.CARDS[state["pile"][-1]]["location"] in rules.SAFE:
+            return {"type": "slap", "pile": state["pile_id"]}
+        if not rules.may_play(state, seat):
+            return {"type": "wait", "pile": state["pile_id"]}
+    hand = state["hands"][seat]
+    return {"type": "play", "card": min(hand, key=lambda c: (rules.value(c), c))}
 
 
 def random_bot(state, seat):

@@ -21,6 +21,15 @@ TOPICS = {
     "roofs": "cat4-damage",
     "what_kills": "what-kills-1963-2012",
 }
+#: What the game's winning strategy teaches (RULES.md, "Balance"): the debrief, the early
+#: finisher's panel and the tablet's end screen say it in the class's language.
+LESSON = gettext_noop(
+    "What the winning strategy teaches: in this game the highest scores go to photos from the most "
+    "dangerous places, and a player who keeps a safe place on top scores less. The rule book built it that "
+    "way, so the winner is the player who stood where a real tornado is most dangerous. Real life is the "
+    "opposite: when a tornado warning comes, go underground, or to a small room in the middle of the lowest "
+    "floor of a sturdy building."
+)
 #: locations where the safety notes say you are sheltered: everything else is a risk
 SHELTERED = rules.SAFE
 LOCATIONS = rules.LOCATIONS
@@ -99,7 +108,8 @@ def summary(lesson) -> dict:
         if place["count"] and basis.get("fact") and basis["fact"] not in seen and len(notes) < 3:
             seen.add(basis["fact"])
             notes.append({"place": place["name"], **basis})
-    winners = [r for r in rows if r["rank"] == 1]
+    # a seat the stand-in played is not a student's win (``scenarios.debrief.played_by_stand_in``)
+    winners = [r for r in rows if r["rank"] == 1 and not (r["holder"] or {}).get("stand_in")]
     return {
         "players": len(rows),
         "tables": len(lesson.tables),
@@ -140,6 +150,7 @@ class TornadoAlertDebrief:
         shown = summary(lesson)
         replays = whatif.what_if(lesson.tables, SHELTERED) if shown["photos"] else None
         return "scenarios/tornado_alert/debrief.html", {
+            "lesson": gettext(LESSON),
             "summary": shown,
             "cited": facts,
             "citations": cites.facts,
@@ -188,20 +199,22 @@ class TornadoAlertDebrief:
         state = ENGINE.load(table["state"])
         results = ENGINE.results(state)
         mine = whatif.measure([r for r in results if r["seat"] == seat], SHELTERED)
-        careful = whatif.replay(table["seed"], state["seats"], state["options"], "photographer")
-        safe = whatif.measure([r for r in careful if r["seat"] == seat], SHELTERED)
+        played_safe = whatif.replay(table["seed"], state["seats"], state["options"], "safe")
+        safe = whatif.measure([r for r in played_safe if r["seat"] == seat], SHELTERED)
         comparison = gettext(
-            "Played carefully on the same cards (the safest card each time), your seat would have taken "
-            "%(photos)s photos, %(risky)s of them from places with no shelter, and been struck by the tornado "
-            "%(tornado)s times. You took %(mine)s photos, %(mine_risky)s from places with no shelter, and were "
-            "struck %(mine_tornado)s times."
+            "Played safe on the same cards (taking a pile only when its top photo is from a storm cellar or a "
+            "submarine), your seat would have taken %(photos)s photos, %(risky)s of them from places with no "
+            "shelter, been struck by the tornado %(tornado)s times and scored %(score)s. You took %(mine)s photos, "
+            "%(mine_risky)s from places with no shelter, were struck %(mine_tornado)s times and scored %(mine_score)s."
         ) % {
             "photos": safe["photos"],
             "risky": safe["risky"],
             "tornado": safe["tornado"],
+            "score": safe["score"],
             "mine": mine["photos"],
             "mine_risky": mine["risky"],
             "mine_tornado": mine["tornado"],
+            "mine_score": mine["score"],
         }
         ours = whatif.measure(results, SHELTERED)
         questions = [gettext("Would you take that photo? Which card in your stack would you never take in real life?")]
@@ -222,7 +235,7 @@ class TornadoAlertDebrief:
             )
         )
         facts, _cites = cited(lesson, "student")
-        return early_finish([comparison], questions, [c["fact"] for c in facts.values()][:2])
+        return early_finish([comparison, gettext(LESSON)], questions, [c["fact"] for c in facts.values()][:2])
 
     def decisions(self, lesson, seat_ids, named):
         out = []

@@ -128,6 +128,8 @@ def test_four_students_slap_at_once_then_the_bell_and_the_debrief(browser, asgi_
     expect(teacher.get_by_role("heading", name="Class ranking (bots not ranked)")).to_be_visible(timeout=45_000)
     for page in students.values():
         expect(page.get_by_text("Final results: your worst round counts")).to_be_visible()
+        # the end screen says what the winning strategy teaches (scenarios/tornado_alert/debrief.py)
+        expect(page.get_by_text("a player who keeps a safe place on top scores less")).to_be_visible()
     shoot(students["Ana"], "tornado_results", full_page=False)
     game = in_thread(game_of, session_id)
     assert game.status == Game.Status.FINISHED and sorted(cards_in_play(game.state)) == rules.DECK[rules.EDITION]

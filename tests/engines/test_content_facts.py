@@ -241,3 +241,44 @@ def test_pets_stay_behind_says_what_its_study_found_and_no_more():
     for words in (fact["statement"], fact["number"], card["basis"]):
         assert "odds ratio" not in words and "Congress" not in words and "PETS Act" not in words
         assert "households with pets were more likely" not in words and "pet owners more likely" not in words
+
+
+#: Smith & McCarty (2009), Demography 46(1), Table 3, "Type of Lodging (% distribution)", columns
+#: Southeast, Central, Southwest, Charlotte, Northwest and Florida (the statewide sample), as the
+#: table reads at pmc.ncbi.nlm.nih.gov/articles/PMC2831263/table/t3-dem-46-0127
+LODGING_TABLE_3 = {
+    "relative": (58.0, 62.6, 63.3, 56.5, 57.6, 65.2),
+    "shelter": (6.6, 5.8, 11.3, 3.3, 7.1, 5.7),
+    "hotel": (20.4, 14.3, 7.3, 25.3, 22.3, 15.3),
+    "other": (15.0, 17.3, 18.0, 14.9, 13.0, 13.8),
+}
+
+
+def test_the_florida_2004_destinations_are_table_3s_statewide_column():
+    """The exact figures are the statewide ('Florida') column of Table 3's type of lodging, not a
+    region's; the fact and its card link that table, so a reader finds the numbers where cited."""
+    fact = FACTS["destinations-florida-2004"]
+    statewide = {kind: column[-1] for kind, column in LODGING_TABLE_3.items()}
+    assert fact["values"] == statewide and round(sum(statewide.values()), 1) == 100.0
+    assert fact["number"] == "65.2% family or friends, 15.3% hotel or motel, 5.7% public shelter"
+    assert "Table 3" in fact["title"] and "statewide" in fact["title"]
+    assert fact["url"].endswith("/table/t3-dem-46-0127")
+    card = {c["id"]: c for c in EVACUATION.board()["cards"]}["C19"]
+    assert "about 15 %" in card["basis"] and "about 65 %" in card["basis"] and card["url"] == fact["url"]
+    regional = FACTS["destinations-regional-range"]["number"]
+    for kind, words in (("relative", "family or friends"), ("hotel", "hotel"), ("shelter", "shelter")):
+        regions = LODGING_TABLE_3[kind][:-1]
+        assert f"{words} {min(regions)}-{max(regions)}%" in regional
+
+
+def test_the_resort_rules_quote_nibs_figures_as_the_report_gives_them():
+    """NIBS's Natural Hazard Mitigation Saves gives 7:1 for federal riverine-flood mitigation
+    grants and 5:1 for wind mitigation grants (safe rooms included): the reference fact sheet's
+    row 23. It gives no 7:1 for surge grants, so the rule book no longer reads "7 for flood and
+    surge"; the seawall borrowing the flood grants' ratio is said to be the game's choice."""
+    text = (registry.get("resort").folder / "RULES.md").read_text(encoding="utf-8")
+    assert "flood and surge" not in text
+    assert "riverine-flood mitigation grants, 7:1" in text
+    assert "wind mitigation grants, including safe rooms, 5:1" in text
+    assert "the 6:1 average of all grants" in text
+    assert "5 to 1" in FACTS["mitigation-pays"]["number"] and "$6 saved per $1" in FACTS["mitigation-pays"]["number"]

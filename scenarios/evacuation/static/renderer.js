@@ -213,6 +213,7 @@ const T = {
   pDestination: gettext("Destination"),
   pInTime: gettext("Arrived in time"),
   pOrder: gettext("Points for arriving early"),
+  pHalfTank: gettext("Half a tank on arrival"),
   pTotal: gettext("Total"),
   sArrived: gettext("Arrived before the winds"),
   sSecured: gettext("Home secured"),
@@ -825,7 +826,8 @@ function renderResults(ctx) {
     h("p", { class: "evac-score" }, h("span", { text: T.score }), h("strong", { text: num(mine.score) })),
     h("div", { class: "evac-sides" },
       h("section", { class: "evac-side" }, h("h3", { text: T.pointsTitle }), h("dl", {},
-        defRows([[T.pCash, num(p.cash)], [T.pDestination, num(p.destination)], [T.pInTime, num(p.in_time)], [T.pOrder, num(p.arrival_order)], [T.pTotal, num(p.total)]]))),
+        defRows([[T.pCash, num(p.cash)], [T.pDestination, num(p.destination)], [T.pInTime, num(p.in_time)], [T.pOrder, num(p.arrival_order)]]
+          .concat(p.half_tank === undefined ? [] : [[T.pHalfTank, num(p.half_tank)]], [[T.pTotal, num(p.total)]])))),
       h("section", { class: "evac-side" }, h("h3", { text: T.safetyTitle }), h("dl", {},
         defRows([
           [T.sArrived, yn(s.arrived_in_time)], [T.sSecured, yn(s.home_secured)],

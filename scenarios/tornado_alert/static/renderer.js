@@ -119,6 +119,9 @@ const T = {
   },
   resultTitle: (r) => fmt(gettext("Round %(r)s: your average"), { r: num(r) }),
   resultsTitle: gettext("Final results: your worst round counts"),
+  teachesTitle: gettext("What the winning strategy teaches"),
+  // the same words as the class debrief's (scenarios/tornado_alert/debrief.py, LESSON)
+  teaches: gettext("What the winning strategy teaches: in this game the highest scores go to photos from the most dangerous places, and a player who keeps a safe place on top scores less. The rule book built it that way, so the winner is the player who stood where a real tornado is most dangerous. Real life is the opposite: when a tornado warning comes, go underground, or to a small room in the middle of the lowest floor of a sturdy building."),
   rank: gettext("Rank"),
   seat: gettext("Player"),
   rounds: gettext("Rounds"),
@@ -353,7 +356,8 @@ function resultsBox(view, message, me, who) {
       cells: [num(r.rank), who(r.seat),
         r.breakdown.rounds.map((x) => x.struck ? T.struckAvg(avg(x.avg)) : avg(x.avg + x.applied)).join(" · "),
         avg(r.score)],
-    }))));
+    }))),
+    h("section", { class: "ta-teaches", "aria-label": T.teachesTitle }, h("p", { text: T.teaches })));
 }
 
 function personalNote(view, me, mem, who) {

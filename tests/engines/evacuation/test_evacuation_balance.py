@@ -43,3 +43,20 @@ def test_two_careful_households_beat_two_of_each_reckless_habit_head_to_head(hab
     assert duel["decided"] >= duel["games"] // 2
     assert duel["first_share"] >= 0.6, f"careful first in {duel['first']['careful']} of {duel['decided']}"
     assert duel["mean"]["careful"] > duel["mean"]["reckless"]
+
+
+def test_filling_the_tank_pays_against_a_household_that_never_fills_up():
+    """Rules edition 2 (the default) gives 5 points for arriving with half a tank: two careful
+    households finish first against two that buy only the gallons their drive needs in most
+    decided games, and score more. Without those points (edition 1, ``half_tank=off``) the full
+    tank was money moved from the wallet to the tank and scored the same."""
+    from scenarios.evacuation.bots import never_fills_up
+
+    duel = head_to_head(POLICY_BOT, never_fills_up, seeds=6)
+    assert duel["first_share"] >= 0.6, f"careful first in {duel['first']['careful']} of {duel['decided']}"
+    assert duel["mean"]["careful"] > duel["mean"]["reckless"] + 2
+    tanks = {
+        kind: statistics.mean(r["breakdown"]["points"]["half_tank"] for r in rows)
+        for kind, rows in duel["rows"].items()
+    }
+    assert tanks["careful"] > 3 * tanks["reckless"]

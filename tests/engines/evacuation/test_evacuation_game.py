@@ -13,7 +13,7 @@ def test_scripted_two_seat_game():
     Every die is forced to 10 (every road passes) and every chance card to "Clear road" except
     one "Hot car" for seat 1, so the clock, fuel and cash can be followed link by link.
     """
-    state = fresh(seats=2, seed=3, race_points="on")  # the book's 30/20/10
+    state = fresh(seats=2, seed=3, race_points="on", half_tank="off")  # the book's 30/20/10, no tank points
     s0, s1 = state["seats"]
     assert (s0["fuel"], s0["cash"], s1["fuel"], s1["cash"]) == (20, 900, 17, 300)
     rules.force(state, 0, dice=[10] * 40, cards=["C35"] * 10, damage=7)
@@ -94,7 +94,7 @@ def test_scripted_two_seat_game():
 
 def test_same_game_with_book_bank_scoring_adds_the_withdrawal():
     """With bank_scoring='book' the $2,000 withdrawn counts: seat 0 scores 20 points more."""
-    state = fresh(seats=1, seed=3, bank_scoring="book", race_points="on")
+    state = fresh(seats=1, seed=3, bank_scoring="book", race_points="on", half_tank="off")
     rules.force(state, 0, dice=[10] * 20, cards=["C35"] * 10, damage=7)
     play(
         state,
@@ -190,3 +190,62 @@ def test_frozen_schema_1_state_loads_and_plays_on():
     assert ENGINE.dump(state) == data
     play_out(state, [BOTS["cautious"]] * 3)
     assert ENGINE.finished(state) and len(ENGINE.results(state)) == 3
+
+
+def test_edition_2_scores_half_a_tank_on_arrival_and_stored_games_keep_their_rules():
+    """New games play rules edition 2: 5 points for a family that arrives with at least half a
+    tank (10 of 20 gallons). Seed 3, every die a 10, every card "Clear road": seat 0 tops its 18
+    gallons up at the town's station and arrives with 11, seat 1 drives out on its 17 and arrives
+    with 9. A state stored before
+    the option (no ``half_tank`` in its options) and the As-printed preset score as before."""
+    from scenarios.evacuation.bots import BOTS
+
+    def drive_out(state):
+        rules.force(state, 0, dice=[10] * 40, cards=["C35"] * 20, damage=7)
+        rules.force(state, 1, dice=[10] * 40, cards=["C35"] * 20, damage=7)
+        play(
+            state,
+            0,
+            {"type": "set_destination", "destination": "relative"},
+            D("GS"),
+            {"type": "buy_fuel", "gallons": 2},
+            D("RE"),
+        )
+        play(state, 1, {"type": "set_destination", "destination": "relative"}, D("RE"))
+        while not ENGINE.finished(state):
+            for seat in ENGINE.to_act(state):
+                ENGINE.apply(state, seat, BOTS["cautious"](state, seat))
+        return {r["seat"]: r for r in ENGINE.results(state)}
+
+    state = fresh(seats=2, seed=3)
+    assert state["options"]["half_tank"] == "on"
+    rows = drive_out(state)
+    fuel = {seat: rows[seat]["breakdown"]["safety"]["fuel"] for seat in rows}
+    assert fuel == {0: 11, 1: 9}
+    assert rows[0]["breakdown"]["points"]["half_tank"] == 5 and rows[1]["breakdown"]["points"]["half_tank"] == 0
+    stored = fresh(seats=2, seed=3)
+    del stored["options"]["half_tank"]  # as engine 1.2.0 stored its games
+    old = drive_out(stored)
+    assert "half_tank" not in old[0]["breakdown"]["points"]
+    assert old[0]["score"] == rows[0]["score"] - 5 and old[1]["score"] == rows[1]["score"]
+    printed = fresh(seats=2, seed=3, **PRESETS["as_printed"])
+    assert printed["options"]["half_tank"] == "off"
+
+
+def test_the_debriefs_what_if_replays_a_stored_game_under_its_own_edition():
+    """A game stored before the half-tank points (its state has no ``half_tank``) is replayed by
+    the debrief's what-if without them, whatever the session's options say; a new game with them."""
+    from scenarios.evacuation import counterfactuals
+    from scenarios.evacuation.bots import BOTS
+
+    state = fresh(seats=2, seed=11)
+    moves = []
+    while not ENGINE.finished(state):
+        for seat in ENGINE.to_act(state):
+            action = BOTS["cautious"](state, seat)
+            ENGINE.apply(state, seat, action)
+            moves.append({"seat": seat, "action": action})
+    table = {"seed": 11, "options": {}, "state": ENGINE.dump(state), "moves": moves}
+    assert counterfactuals.decision_point(table, 0)["state"]["options"]["half_tank"] == "on"
+    del table["state"]["options"]["half_tank"]
+    assert counterfactuals.decision_point(table, 0)["state"]["options"]["half_tank"] == "off"

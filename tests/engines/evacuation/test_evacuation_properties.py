@@ -27,6 +27,7 @@ OPTIONS = st.fixed_dictionaries(
         "timeline": st.sampled_from(["on", "off"]),
         "reasons": st.sampled_from(["on", "off"]),
         "race_points": st.sampled_from(["on", "half", "off", "clock"]),
+        "half_tank": st.sampled_from(["on", "off"]),
     }
 )
 POLICIES = st.sampled_from(sorted(BOTS))
@@ -112,8 +113,11 @@ def test_random_games_keep_the_invariants(seed, seats, options, policy_names):
     for row in rows:
         p = row["breakdown"]["points"]
         assert row["score"] == pytest.approx(
-            p["cash"] + p["destination"] + p["in_time"] + p["arrival_order"], abs=0.011
+            p["cash"] + p["destination"] + p["in_time"] + p["arrival_order"] + p.get("half_tank", 0), abs=0.011
         )
+        safety = row["breakdown"]["safety"]
+        half_tank = options["half_tank"] == "on" and safety["arrived_in_time"] and safety["fuel"] >= rules.TANK / 2
+        assert p.get("half_tank", 0) == (5 if half_tank else 0) and ("half_tank" in p) == (options["half_tank"] == "on")
         assert row["rank"] == 1 + sum(1 for other in rows if other["score"] > row["score"])
         safety = row["breakdown"]["safety"]
         assert safety["arrived_in_time"] == (p["in_time"] > 0)

@@ -324,3 +324,23 @@ def test_tornado_alert_2_is_for_3_to_6_players():
     assert ENGINE.setup(1, 2, {"variant": "free"})["options"]["variant"] == "turns"
     assert ENGINE.setup(1, 3, {"variant": "free"})["options"]["variant"] == "free"
     assert ENGINE.setup(1, 2, {"variant": "free", "edition": 1})["options"]["variant"] == "free"
+
+
+DANGEROUS = ("boat", "rooftop", "mountaintop", "tree", "helicopter", "mast")
+
+
+def test_the_most_dangerous_places_safety_notes_reach_the_students_who_should_read_them():
+    """The notes of the most exposed places say only what the Weather Service's tornado-safety
+    page (fact ``tornado-interior-room``, grade O) advises, so they are graded O as RULES.md says
+    and a 10-year-old's tablet shows them, in a Gentle session too; they once cited a secondary
+    figure on debris injuries (grade S) that no student ever saw."""
+    from scenarios.audience import Audience
+
+    board = {loc["id"]: loc for loc in ENGINE.board()["locations"]}
+    youngest = {loc["id"]: loc for loc in Audience.of("gentle", "10+").redact(ENGINE.board())["locations"]}
+    for place in DANGEROUS:
+        basis = board[place]["basis"]
+        assert basis["grade"] == "O" and basis["fact"] == "tornado-interior-room"
+        assert basis["url"] == "https://www.weather.gov/safety/tornado-during"
+        assert "lowest floor of a sturdy building" in basis["text"] and "most tornado victims" not in basis["text"]
+        assert youngest[place]["basis"] == basis
