@@ -39,6 +39,11 @@ CACHES["default"]["KEY_PREFIX"] = os.environ.setdefault("TEST_CACHE_PREFIX", "te
 RATE_LIMIT_PREFIX = "limits-" + CACHES["default"]["KEY_PREFIX"]  # noqa: F405
 TEACHER_SIGNUP = "open"  # the suite signs teachers up; the closed default: tests/test_install.py
 STORMWISE_SCENARIOS = [*STORMWISE_SCENARIOS, "tests.shelter_race"]  # noqa: F405 - a fixture scenario
+# The test process's own threads (a test's workers, its in-process servers and loops) each keep a
+# connection for as long as they live, which would leave a served process's pool of 12 waiting;
+# here each has its own, as without the pool. The servers a test starts (tests/served.py) are
+# served processes, pool included.
+DATABASES["default"].get("OPTIONS", {}).pop("pool", None)  # noqa: F405
 # Each transactional test's flush deletes rows instead of truncating tables (tests/db/postgresql).
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
     DATABASES["default"]["ENGINE"] = "tests.db.postgresql"  # noqa: F405
