@@ -235,7 +235,7 @@ const T = {
   colEvents: gettext("Last events"), colScore: gettext("Score"),
 };
 
-const DEFAULT_BOX = [-20, -20, 1040, 1040];
+const DEFAULT_BOX = [-20, -50, 1040, 1070]; // (room above for my pin on a place of the top row)
 
 // ---- the board's words ------------------------------------------------------------------------
 
@@ -461,11 +461,13 @@ function renderMap(ctx) {
     // Labels of the roads from here sit nearer the far end, so they do not pile up on this node.
     const far = mine && link.a === here ? 0.6 : mine ? 0.4 : 0.5;
     const mx = a.x + (b.x - a.x) * far, my = a.y + (b.y - a.y) * far;
-    let text;
+    let text, odds = null;
     if (closed) text = (link.name ? link.name + ": " : "") + T.closedShort;
     else if (need === null) text = link.name || T.noRoll;
-    else text = mine ? T.needsOdds(need, board.chance_in_10[need]) : T.needsShort(need);
-    layers.labels.append(pill(mx, my, text, "m-pill" + (closed ? " is-closed" : "") + (mine ? " is-here" : "") + (need !== null && system.numbers === "red" ? " is-red" : ""),
+    else text = T.needsShort(need);
+    // the odds of a road from here once zoomed in (on the whole map they would cover its corner; the panel says them)
+    if (!closed && need !== null && mine) odds = T.needsOdds(need, board.chance_in_10[need]);
+    layers.labels.append(pill(mx, my, text, odds, "m-pill" + (closed ? " is-closed" : "") + (mine ? " is-here" : "") + (need !== null && system.numbers === "red" ? " is-red" : ""),
       [a.x, a.y, b.x, b.y, far].join(",")));
   }
 
@@ -546,22 +548,29 @@ function markZoom(map, box) {
   map.classList.toggle("is-zoomed", box[2] < 760);
 }
 
-// A road's label; `road` is "ax,ay,bx,by,f": the road's ends and how far along it the label sits.
-function pill(x, y, text, cls, road) {
-  const width = 12 + text.length * 10.5;
-  return svg("g", { class: cls, transform: `translate(${x},${y})`, "data-road": road }, svg("g", { "data-label": "" },
-    svg("rect", { x: -width / 2, y: -14, width, height: 28, rx: 8 }),
-    svg("text", { y: 6, text })));
+// A road's label (`odds`, if given, instead of `text` once zoomed in); `road` is "ax,ay,bx,by,f":
+// the road's ends and how far along it the label sits.
+function pill(x, y, text, odds, cls, road) {
+  const shape = (words, variant) => {
+    const width = 12 + words.length * 10.5;
+    return svg("g", { class: variant }, svg("rect", { x: -width / 2, y: -14, width, height: 28, rx: 8 }), svg("text", { y: 6, text: words }));
+  };
+  return svg("g", { class: cls + (odds ? " has-odds" : ""), transform: `translate(${x},${y})`, "data-road": road },
+    svg("g", { "data-label": "" }, shape(text, "m-pill-plain"), odds ? shape(odds, "m-pill-odds") : null));
 }
 
 // How far a road's label may slide along its road, tried in this order.
-const SLIDES = [0, 0.1, -0.1, 0.2, -0.2, 0.3, -0.3];
+const SLIDES = [0, 0.1, -0.1, 0.2, -0.2, 0.3, -0.3, 0.36, -0.36];
 
 // The roads' labels slide along their roads, off the places' names and the labels already placed,
 // at the zoom shown (their size depends on it: see fitLabels).
 function arrangePills(map) {
   const scale = map.getScreenCTM().a;
-  const taken = [...map.querySelectorAll(".m-nodes text, .m-me")].map((el) => el.getBoundingClientRect()).filter((r) => r.width);
+  // what a label must keep off: words above all, then the places' symbols (weighed less)
+  const taken = [...map.querySelectorAll(".m-nodes text, .m-nodes .m-shape, .m-me")].map((el) => {
+    const r = el.getBoundingClientRect();
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, weight: el.matches(".m-shape") ? 0.3 : 1 };
+  }).filter((r) => r.right > r.left);
   const pills = [...map.querySelectorAll("[data-road]")];
   for (const pill of pills) {
     const [ax, ay, bx, by, f] = pill.dataset.road.split(",").map(Number);
@@ -572,8 +581,8 @@ function arrangePills(map) {
     for (const slide of SLIDES) {
       const t = f + slide;
       const dx = (bx - ax) * slide * scale, dy = (by - ay) * slide * scale;
-      const moved = { left: box.left + dx, right: box.right + dx, top: box.top + dy, bottom: box.bottom + dy };
-      const cover = taken.reduce((sum, r) => sum + overlap(moved, r), 0);
+      const moved = { left: box.left + dx, right: box.right + dx, top: box.top + dy, bottom: box.bottom + dy, weight: 1 };
+      const cover = taken.reduce((sum, r) => sum + overlap(moved, r) * r.weight, 0);
       if (!best || cover < best.cover) best = { t, cover, moved };
       if (!cover) break;
     }
