@@ -286,7 +286,7 @@ function renderMap(ctx) {
     let sx = 0, sy = 0;
     if (!ship.at.includes(".")) {
       if (!byPort[ship.at]) layers.push(byPort[ship.at] = label(cx, cy));
-      sx = (byPort[ship.at].firstChild.childNodes.length - 1.5) * 11; sy = 20;
+      sx = (byPort[ship.at].firstChild.childNodes.length - 1.5) * 16; sy = 20; // side by side, each number in full
     }
     const mine = ship.seat === me;
     const canPick = ctx.canAct && mine && view.moves.some((m) => m.ship === ship.id);

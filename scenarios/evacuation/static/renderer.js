@@ -567,7 +567,7 @@ const SLIDES = [0, 0.1, -0.1, 0.2, -0.2, 0.3, -0.3, 0.36, -0.36];
 function arrangePills(map) {
   const scale = map.getScreenCTM().a;
   // what a label must keep off: words above all, then the places' symbols (weighed less)
-  const taken = [...map.querySelectorAll(".m-nodes text, .m-nodes .m-shape, .m-me")].map((el) => {
+  const taken = [...map.querySelectorAll(".m-nodes text, .m-water text, .m-nodes .m-shape, .m-me")].map((el) => {
     const r = el.getBoundingClientRect();
     return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, weight: el.matches(".m-shape") ? 0.3 : 1 };
   }).filter((r) => r.right > r.left);
