@@ -86,9 +86,12 @@ function adopt(shown, next) {
     if (shown.data !== next.data) shown.data = next.data;
     return;
   }
-  // A hit area keeps the radius fitted to the zoom shown (fitHitAreas fits it again after the render).
-  const fitted = (attr) => attr.localName === "r" && shown.hasAttribute("data-hit");
+  // A hit area keeps the radius, and a label the size, fitted to the zoom shown (fitHitAreas and
+  // fitLabels fit them again after the render).
+  const fitted = (attr) => (attr.localName === "r" && shown.hasAttribute("data-hit"))
+    || (attr.localName === "transform" && shown.hasAttribute("data-label"));
   for (const attr of [...shown.attributes]) {
+    if (fitted(attr)) continue;
     if (!next.hasAttributeNS(attr.namespaceURI, attr.localName)) shown.removeAttributeNS(attr.namespaceURI, attr.localName);
   }
   for (const attr of next.attributes) {
@@ -740,15 +743,17 @@ export function resultsTable(cls, caption, heads, rows) {
  * a visually hidden block the map is described by. The map's own shapes and glyphs should be
  * aria-hidden: the text alternative and the panel's buttons say it all. Hit areas
  * (`[data-hit]` circles, their radius in map units in data-r) grow so they stay at least 44 px
- * across at any zoom. */
+ * across at any zoom, and labels (`[data-label]` groups, see fitLabels) so their words stay at
+ * least 12 px high; then `arrange(map, box)`, if given, may move labels apart. */
 export function mapFrame(prefix, mem, map, opts) {
   const { home, labels } = opts;
   const own = opts.limits.onZoom;
-  const limits = { ...opts.limits, onZoom: (m, box) => { if (own) own(m, box); fitHitAreas(m, box); } };
+  const fit = (m, box) => { fitHitAreas(m, box); fitLabels(m, box); if (opts.arrange) opts.arrange(m, box); };
+  const limits = { ...opts.limits, onZoom: (m, box) => { if (own) own(m, box); fit(m, box); } };
   attachPanZoom(mem, map, limits);
   if (own) own(map, mem.box);
-  // the map on screen once this render is on the page (its hit areas need its size)
-  requestAnimationFrame(() => fitHitAreas(onScreen(map), mem.box));
+  // the map on screen once this render is on the page (its hit areas and labels need its size)
+  requestAnimationFrame(() => fit(onScreen(map), mem.box));
   const zoom = (factor) => () => { zoomAt(mem, onScreen(map), limits, factor, null); };
   const reset = () => {
     mem.box = home.slice();
@@ -791,11 +796,36 @@ export function mapFrame(prefix, mem, map, opts) {
 /** Grows every `[data-hit]` circle of the map so it is at least 44 CSS px across at the zoom
  * shown (its data-r, in map units, is the smallest radius). */
 export function fitHitAreas(map, box) {
-  const rect = map.getBoundingClientRect();
-  if (!rect.width || !rect.height) return;
-  const scale = Math.min(rect.width / box[2], rect.height / box[3]);
+  const scale = shownScale(map, box);
+  if (!scale) return;
   for (const hit of map.querySelectorAll("[data-hit]")) {
     const r = String(Math.max(Number(hit.dataset.r) || 0, 22 / scale));
     if (hit.getAttribute("r") !== r) hit.setAttribute("r", r);
   }
+}
+
+/** The smallest size, in CSS px, of a map's words on screen. */
+export const LABEL_PX = 12;
+
+/** Grows every `[data-label]` group of the map (a label with the shape behind it, drawn around
+ * the group's origin: its parent places it) so the smallest of its shown words is at least
+ * LABEL_PX high on screen at the zoom shown; zoomed in far enough, it is as the renderer drew
+ * it. The whole map on a tablet is small, and its words would shrink with it. */
+export function fitLabels(map, box) {
+  const scale = shownScale(map, box);
+  if (!scale) return;
+  for (const label of map.querySelectorAll("[data-label]")) {
+    const sizes = [...label.querySelectorAll("text")].map((t) => getComputedStyle(t))
+      .filter((s) => s.display !== "none").map((s) => parseFloat(s.fontSize));
+    const grow = sizes.length ? Math.max(1, LABEL_PX / (Math.min(...sizes) * scale)) : 1;
+    const transform = grow > 1 ? `scale(${Math.ceil(grow * 1000) / 1000})` : "";
+    if ((label.getAttribute("transform") || "") !== transform) label.setAttribute("transform", transform);
+  }
+}
+
+/** CSS px per map unit of a map shown whole in its box (preserveAspectRatio "meet"); 0 before
+ * it is laid out. */
+function shownScale(map, box) {
+  const rect = map.getBoundingClientRect();
+  return rect.width && rect.height ? Math.min(rect.width / box[2], rect.height / box[3]) : 0;
 }

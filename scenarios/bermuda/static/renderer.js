@@ -253,7 +253,8 @@ function renderMap(ctx) {
     layers.push(svg("g", { class: "bt-cone" + (view.forecast ? (n === 2 ? " is-cone" : " is-margin") : "") },
       svg("rect", { x: x * CELL + 1, y: y * CELL + 1, width: CELL - 2, height: CELL - 2, fill: "url(#bt-hatch)",
         opacity: view.forecast ? (n === 2 ? 0.9 : 0.35) : 0.35 + 0.65 * n / view.sectors }),
-      view.forecast ? null : svg("text", { x: x * CELL + CELL - 4, y: y * CELL + 14, class: "bt-cone-n", "text-anchor": "end", text: String(n) })));
+      view.forecast ? null : label(x * CELL + CELL - 4, y * CELL + 14,
+        svg("text", { class: "bt-cone-n", "text-anchor": "end", text: String(n) }))));
   }
   for (let x = 0; x < board.grid.cols; x++) {
     for (let y = 0; y < board.grid.rows; y++) layers.push(svg("circle", { cx: x * CELL + CELL / 2, cy: y * CELL + CELL / 2, r: 1.6, class: "bt-dot" }));
@@ -269,46 +270,49 @@ function renderMap(ctx) {
   for (const c of view.cloud.push) layers.push(svg("rect", { x: c[0] * CELL + 2, y: c[1] * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 10, class: "bt-cloud-push" }));
   for (const c of view.cloud.capture) {
     layers.push(svg("rect", { x: c[0] * CELL + 2, y: c[1] * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 10, class: "bt-cloud-cap" }));
-    layers.push(svg("text", { x: centre(c)[0], y: centre(c)[1] + 6, class: "bt-cloud-mag", "text-anchor": "middle", text: "⊗" }));
+    layers.push(label(centre(c)[0], centre(c)[1], svg("text", { y: 6, class: "bt-cloud-mag", "text-anchor": "middle", text: "⊗" })));
   }
   const at = centre(view.cloud.at);
-  layers.push(svg("circle", { cx: at[0], cy: at[1], r: 13, class: "bt-locator" }));
-  layers.push(svg("text", { x: at[0], y: at[1] + 5, class: "bt-locator-t", "text-anchor": "middle", text: view.cloud.letter }));
+  layers.push(label(at[0], at[1], svg("circle", { r: 13, class: "bt-locator" }),
+    svg("text", { y: 5, class: "bt-locator-t", "text-anchor": "middle", text: view.cloud.letter })));
   for (const port of board.ports) {
     const [px, py] = centre(port.cell);
     const info = view.ports[port.id];
     layers.push(svg("g", { class: "bt-port" + (info.closed ? " is-closed" : "") },
-      svg("rect", { x: px - 14, y: py - 14, width: 28, height: 28, rx: 4 }),
-      svg("text", { x: px, y: py + 5, "text-anchor": "middle", class: "bt-port-top", text: info.top === null ? "–" : String(info.top) }),
-      svg("text", { x: Math.min(Math.max(px, 56), W - 66), y: py - 19, "text-anchor": "middle", class: "bt-port-name", text: port.name })));
+      label(px, py, svg("rect", { x: -14, y: -14, width: 28, height: 28, rx: 4 }),
+        svg("text", { y: 5, "text-anchor": "middle", class: "bt-port-top", text: info.top === null ? "–" : String(info.top) }),
+        svg("text", { x: Math.min(Math.max(px, 56), W - 66) - px, y: -19, "text-anchor": "middle", class: "bt-port-name", text: port.name }))));
   }
-  // ships (in port: in a small row under the port)
+  // ships (in port: in a small row under the port, which grows as one label)
   const byPort = {};
   const picked = ctx.mem.picked;
   for (const ship of view.ships) {
     if (ship.status !== "afloat") continue;
-    let [sx, sy] = centre(board.spaces[ship.at]);
+    const [cx, cy] = centre(board.spaces[ship.at]);
+    let sx = 0, sy = 0;
     if (!ship.at.includes(".")) {
-      const k = byPort[ship.at] = (byPort[ship.at] || 0) + 1;
-      sx += (k - 2.5) * 11; sy += 20;
+      if (!byPort[ship.at]) layers.push(byPort[ship.at] = label(cx, cy));
+      sx = (byPort[ship.at].firstChild.childNodes.length - 1.5) * 16; sy = 20; // side by side, each number in full
     }
     const mine = ship.seat === me;
     const canPick = ctx.canAct && mine && view.moves.some((m) => m.ship === ship.id);
-    layers.push(svg("g", {
+    const drawn = svg("g", {
       class: "bt-ship" + (mine ? " is-mine" : "") + (picked === ship.id ? " is-picked" : "") + (canPick ? " can-pick" : ""),
       "data-ship": ship.id, "aria-hidden": "true", onclick: canPick ? () => pick(ctx, ship.id) : null,
     },
       svg("circle", { cx: sx, cy: sy, r: mine ? 8 : 7, fill: SEAT_FILL[ship.seat] }),
       svg("text", { x: sx, y: sy + 4, "text-anchor": "middle", class: "bt-ship-n", text: String(ship.seat + 1) }),
-      canPick ? svg("circle", { cx: sx, cy: sy, r: 18, class: "bt-hit" }) : null));
+      canPick ? svg("circle", { cx: sx, cy: sy, r: 18, class: "bt-hit" }) : null);
+    if (byPort[ship.at]) byPort[ship.at].firstChild.append(drawn);
+    else layers.push(label(cx, cy, drawn));
   }
   if (picked && ctx.canAct) {
     view.moves.filter((m) => m.ship === picked).forEach((m, i) => {
       const [dx, dy] = centre(board.spaces[m.to]);
-      layers.push(svg("g", { class: "bt-dest", "data-to": m.to, "aria-hidden": "true", onclick: () => sail(ctx, m) },
-        svg("circle", { cx: dx, cy: dy, r: 15 }),
-        svg("text", { x: dx, y: dy + 5, "text-anchor": "middle", text: String.fromCharCode(65 + i) }),
-        svg("circle", { cx: dx, cy: dy, r: 20, class: "bt-hit" })));
+      layers.push(label(dx, dy, svg("g", { class: "bt-dest", "data-to": m.to, "aria-hidden": "true", onclick: () => sail(ctx, m) },
+        svg("circle", { r: 15 }),
+        svg("text", { y: 5, "text-anchor": "middle", text: String.fromCharCode(65 + i) }),
+        svg("circle", { r: 20, class: "bt-hit" }))));
     });
   }
   const map = svg("svg", { class: "bt-map", viewBox: mem.box.join(" "), role: "img", "aria-label": T.mapTitle,
@@ -318,6 +322,12 @@ function renderMap(ctx) {
     labels: { zoomIn: T.zoomIn, zoomOut: T.zoomOut, zoomReset: T.zoomReset },
     descId: "bt-map-desc", desc: T.mapDesc, legend: { title: T.legend, items: T.legendItems.filter((_, i) => (ctx.view.salvage ? i !== 2 : i !== 3) && (ctx.view.forecast ? i !== 4 : i !== 5)), showTitle: true },
   });
+}
+
+// Words on the map drawn around (x, y): a group that grows so they stay readable where the map is
+// shown small (fitLabels).
+function label(x, y, ...drawn) {
+  return svg("g", { transform: `translate(${x},${y})` }, svg("g", { "data-label": "" }, drawn));
 }
 
 function pick(ctx, shipId) {

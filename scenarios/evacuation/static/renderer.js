@@ -236,7 +236,7 @@ const T = {
   colEvents: gettext("Last events"), colScore: gettext("Score"),
 };
 
-const DEFAULT_BOX = [-20, -20, 1040, 1040];
+const DEFAULT_BOX = [-20, -50, 1040, 1070]; // (room above for my pin on a place of the top row)
 
 // ---- the board's words ------------------------------------------------------------------------
 
@@ -445,7 +445,8 @@ function renderMap(ctx) {
   for (const poly of board.water || []) {
     layers.water.append(svg("polygon", { points: poly.map((p) => p.join(",")).join(" ") }));
     const ys = poly.map((p) => p[1]);
-    layers.water.append(svg("text", { class: "m-water-label", x: 615, y: (Math.min(...ys) + Math.max(...ys)) / 2 + 9, text: T.water }));
+    layers.water.append(svg("g", { transform: `translate(615,${(Math.min(...ys) + Math.max(...ys)) / 2 + 9})` },
+      svg("g", { "data-label": "" }, svg("text", { class: "m-water-label", text: T.water }))));
   }
 
   for (const link of board.links) {
@@ -461,27 +462,35 @@ function renderMap(ctx) {
     // Labels of the roads from here sit nearer the far end, so they do not pile up on this node.
     const far = mine && link.a === here ? 0.6 : mine ? 0.4 : 0.5;
     const mx = a.x + (b.x - a.x) * far, my = a.y + (b.y - a.y) * far;
-    let text;
+    let text, odds = null;
     if (closed) text = (link.name ? link.name + ": " : "") + T.closedShort;
     else if (need === null) text = link.name || T.noRoll;
-    else text = mine ? T.needsOdds(need, board.chance_in_10[need]) : T.needsShort(need);
-    layers.labels.append(pill(mx, my, text, "m-pill" + (closed ? " is-closed" : "") + (mine ? " is-here" : "") + (need !== null && system.numbers === "red" ? " is-red" : "")));
+    else text = T.needsShort(need);
+    // the odds of a road from here once zoomed in (on the whole map they would cover its corner; the panel says them)
+    if (!closed && need !== null && mine) odds = T.needsOdds(need, board.chance_in_10[need]);
+    layers.labels.append(pill(mx, my, text, odds, "m-pill" + (closed ? " is-closed" : "") + (mine ? " is-here" : "") + (need !== null && system.numbers === "red" ? " is-red" : ""),
+      [a.x, a.y, b.x, b.y, far].join(",")));
   }
 
   for (const node of board.nodes) layers.nodes.append(renderNode(ctx, node, drivable.has(node.id), node.id === here));
 
   const me = nodesById[here];
   if (me) {
-    layers.tokens.append(svg("g", { class: "m-me", transform: `translate(${me.x},${me.y - 44})` },
-      svg("path", { d: "M0,30 L-12,10 A22,22 0 1 1 12,10 Z" }),
-      svg("text", { y: 2, text: T.you })));
+    // a pin above my place, its tip at the place's top edge
+    layers.tokens.append(svg("g", { class: "m-me", transform: `translate(${me.x},${me.y})` }, svg("g", { "data-label": "" },
+      svg("path", { d: "M0,-14 L-12,-34 A22,22 0 1 1 12,-34 Z" }),
+      svg("text", { y: -42, text: T.you }))));
   }
+  // The other households of a place in a row beside it, which grows as one label.
+  const othersAt = new Map();
   for (const other of view.others || []) {
     const node = other.position && nodesById[other.position];
-    if (!node) continue;
-    const dx = 26 + 18 * other.seat;
-    layers.tokens.append(svg("g", { class: "m-other", transform: `translate(${node.x + dx},${node.y + 22})` },
-      svg("circle", { r: 15 }), svg("text", { y: 6, text: String(other.seat + 1) })));
+    if (node) othersAt.set(node, (othersAt.get(node) || []).concat([other]));
+  }
+  for (const [node, others] of othersAt) {
+    layers.tokens.append(svg("g", { transform: `translate(${node.x + 26},${node.y + 22})` }, svg("g", { "data-label": "" },
+      others.map((other) => svg("g", { class: "m-other", transform: `translate(${18 * other.seat},0)` },
+        svg("circle", { r: 15 }), svg("text", { y: 6, text: String(other.seat + 1) }))))));
   }
 
   const map = svg("svg", {
@@ -490,7 +499,7 @@ function renderMap(ctx) {
   }, svg("rect", { class: "m-land", x: -500, y: -500, width: 2000, height: 2000 }),
   layers.water, layers.links, layers.labels, layers.nodes, layers.tokens);
   return mapFrame("evac", mem, map, {
-    limits: MAP_LIMITS, home: DEFAULT_BOX, descId, desc: mapWords(ctx),
+    limits: MAP_LIMITS, home: DEFAULT_BOX, descId, desc: mapWords(ctx), arrange: arrangePills,
     labels: { zoomIn: T.zoomIn, zoomOut: T.zoomOut, zoomReset: T.zoomReset },
     legend: { title: T.legend, showTitle: true, items: [T.legendRoll, T.legendTap, T.legendChance, T.legendClosed, T.legendArrow] },
   });
@@ -540,11 +549,51 @@ function markZoom(map, box) {
   map.classList.toggle("is-zoomed", box[2] < 760);
 }
 
-function pill(x, y, text, cls) {
-  const width = 12 + text.length * 10.5;
-  return svg("g", { class: cls, transform: `translate(${x},${y})` },
-    svg("rect", { x: -width / 2, y: -14, width, height: 28, rx: 8 }),
-    svg("text", { y: 6, text }));
+// A road's label (`odds`, if given, instead of `text` once zoomed in); `road` is "ax,ay,bx,by,f":
+// the road's ends and how far along it the label sits.
+function pill(x, y, text, odds, cls, road) {
+  const shape = (words, variant) => {
+    const width = 12 + words.length * 10.5;
+    return svg("g", { class: variant }, svg("rect", { x: -width / 2, y: -14, width, height: 28, rx: 8 }), svg("text", { y: 6, text: words }));
+  };
+  return svg("g", { class: cls + (odds ? " has-odds" : ""), transform: `translate(${x},${y})`, "data-road": road },
+    svg("g", { "data-label": "" }, shape(text, "m-pill-plain"), odds ? shape(odds, "m-pill-odds") : null));
+}
+
+// How far a road's label may slide along its road, tried in this order.
+const SLIDES = [0, 0.1, -0.1, 0.2, -0.2, 0.3, -0.3, 0.36, -0.36];
+
+// The roads' labels slide along their roads, off the places' names and the labels already placed,
+// at the zoom shown (their size depends on it: see fitLabels).
+function arrangePills(map) {
+  const scale = map.getScreenCTM().a;
+  // what a label must keep off: words above all, then the places' symbols (weighed less)
+  const taken = [...map.querySelectorAll(".m-nodes text, .m-water text, .m-nodes .m-shape, .m-me")].map((el) => {
+    const r = el.getBoundingClientRect();
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, weight: el.matches(".m-shape") ? 0.3 : 1 };
+  }).filter((r) => r.right > r.left);
+  const pills = [...map.querySelectorAll("[data-road]")];
+  for (const pill of pills) {
+    const [ax, ay, bx, by, f] = pill.dataset.road.split(",").map(Number);
+    const at = (t) => [ax + (bx - ax) * t, ay + (by - ay) * t];
+    pill.setAttribute("transform", `translate(${at(f).join(",")})`);
+    const box = pill.getBoundingClientRect();
+    let best = null;
+    for (const slide of SLIDES) {
+      const t = f + slide;
+      const dx = (bx - ax) * slide * scale, dy = (by - ay) * slide * scale;
+      const moved = { left: box.left + dx, right: box.right + dx, top: box.top + dy, bottom: box.bottom + dy, weight: 1 };
+      const cover = taken.reduce((sum, r) => sum + overlap(moved, r) * r.weight, 0);
+      if (!best || cover < best.cover) best = { t, cover, moved };
+      if (!cover) break;
+    }
+    pill.setAttribute("transform", `translate(${at(best.t).join(",")})`);
+    taken.push(best.moved);
+  }
+}
+
+function overlap(a, b) {
+  return Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
 }
 
 function arrow(a, b) {
@@ -565,19 +614,22 @@ function renderNode(ctx, node, drivable, isHere) {
   const cls = ["m-node", "m-" + kind, node.activity ? "m-" + node.activity : "", drivable ? "is-drivable" : "",
     isHere ? "is-here" : "", next ? "is-next" : "", chosen ? "is-chosen" : "", destOpen ? "" : "is-full"].filter(Boolean).join(" ");
   const g = svg("g", { class: cls, transform: `translate(${node.x},${node.y})`, "data-node": node.id });
-  if (drivable) g.append(svg("circle", { class: "m-ring", r: kind === "free" || kind === "chance" ? 21 : 36 }));
+  // the place's shape and words, which grow together where the map is shown small
+  const body = svg("g", { "data-label": "" });
+  g.append(body);
+  if (drivable) body.append(svg("circle", { class: "m-ring", r: kind === "free" || kind === "chance" ? 21 : 36 }));
   if (kind === "home") {
-    g.append(svg("path", { class: "m-shape", d: "M-24,-4 L0,-28 L24,-4 L24,22 L-24,22 Z" }), svg("text", { class: "m-glyph", y: 14, text: "⌂" }));
+    body.append(svg("path", { class: "m-shape", d: "M-24,-4 L0,-28 L24,-4 L24,22 L-24,22 Z" }), svg("text", { class: "m-glyph", y: 14, text: "⌂" }));
   } else if (kind === "destination") {
-    g.append(svg("rect", { class: "m-shape", x: -28, y: -28, width: 56, height: 56, rx: 10 }),
+    body.append(svg("rect", { class: "m-shape", x: -28, y: -28, width: 56, height: 56, rx: 10 }),
       svg("path", { class: "m-glyph-shape", d: "M0,-17 L5,-5 L18,-5 L8,3 L12,16 L0,8 L-12,16 L-8,3 L-18,-5 L-5,-5 Z" }));
   } else if (kind === "activity") {
     const glyph = { gas: "G", bank: "$", home_supply: "S", friends: "F" }[node.activity] || "•";
-    g.append(svg("rect", { class: "m-shape", x: -20, y: -20, width: 40, height: 40, rx: 6 }), svg("text", { class: "m-glyph", y: 9, text: glyph }));
+    body.append(svg("rect", { class: "m-shape", x: -20, y: -20, width: 40, height: 40, rx: 6 }), svg("text", { class: "m-glyph", y: 9, text: glyph }));
   } else if (kind === "chance") {
-    g.append(svg("path", { class: "m-shape", d: "M0,-16 L16,0 L0,16 L-16,0 Z" }), svg("text", { class: "m-glyph m-glyph--small", y: 6, text: "?" }));
+    body.append(svg("path", { class: "m-shape", d: "M0,-16 L16,0 L0,16 L-16,0 Z" }), svg("text", { class: "m-glyph m-glyph--small", y: 6, text: "?" }));
   } else {
-    g.append(svg("circle", { class: "m-shape", r: 9 }));
+    body.append(svg("circle", { class: "m-shape", r: 9 }));
   }
   const big = kind !== "free" && kind !== "chance";
   const below = node.y < 500 || kind === "home" ? 1 : -1;
@@ -588,8 +640,8 @@ function renderNode(ctx, node, drivable, isHere) {
   const anchor = node.x < 150 ? "start" : node.x > 850 ? "end" : "middle";
   const labelX = anchor === "start" ? -30 : anchor === "end" ? 30 : 0;
   const labelCls = big ? "m-label" : next || isHere ? "m-label m-label--small is-shown" : "m-label m-label--small";
-  g.append(svg("text", { class: labelCls, x: labelX, y: labelY, "text-anchor": anchor, text: label }));
-  if (chosen) g.append(svg("text", { class: "m-label m-label--note", x: labelX, "text-anchor": anchor, y: labelY + (labelY > 0 ? 24 : -26), text: T.destinationMark }));
+  body.append(svg("text", { class: labelCls, x: labelX, y: labelY, "text-anchor": anchor, text: label }));
+  if (chosen) body.append(svg("text", { class: "m-label m-label--note", x: labelX, "text-anchor": anchor, y: labelY + (labelY > 0 ? 24 : -26), text: T.destinationMark }));
   if (drivable) {
     const action = { type: "drive", to: node.id };
     // A pointer's shortcut: the same choice is a button in the panel, which keyboards and screen

@@ -5,7 +5,7 @@
 // Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
 import { gettext, ngettext, fmt, money, h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows,
-  resultsTable, timerMoved, TIMER } from "/static/js/kit.js";
+  resultsTable, timerMoved, TIMER, fitLabels, onScreen } from "/static/js/kit.js";
 
 // Tablemates' nicknames the teacher approved (play.js passes them; bots and hidden names
 // are not there), so the screen says "Ana" rather than "Player 2".
@@ -206,7 +206,7 @@ const SEAT_COLOURS = ["#0b6fa4", "#b3261e", "#1f7a3a", "#7b3fa0"];
 const RESORT_FILL = { red: "#d1495b", blue: "#2f6db5", green: "#3c9a5f", yellow: "#e8c547" };
 const CAT_COLOURS = { 0: "#9fb4c2", 1: "#f2c14e", 2: "#f29e4c", 3: "#e8702a", 4: "#d1495b", 5: "#8e3b9c" };
 const C = 40; // one sea square in SVG units
-const PAD = 44; // room for the axis labels
+const PAD = 54; // room for the axis labels
 const remember = screenMemory(() => ({ lat: null, lon: null }));
 
 function lookups(board) {
@@ -307,6 +307,12 @@ function renderHeader(ctx, tone) {
 
 // ---- the sea board --------------------------------------------------------------------------
 
+// Words on the board drawn around (x, y): a group that grows so they stay readable where the
+// board is shown small (fitLabels).
+function label(x, y, ...drawn) {
+  return svg("g", { transform: `translate(${x},${y})` }, svg("g", { "data-label": "" }, drawn));
+}
+
 function xy(sea, lat, lon) {
   return [PAD + sea.lons.indexOf(lon) * C + C / 2, sea.lats.indexOf(lat) * C + C / 2];
 }
@@ -314,7 +320,7 @@ function xy(sea, lat, lon) {
 function renderMap(ctx) {
   const { board, view, mem } = ctx;
   const sea = board.sea;
-  const width = PAD + sea.lons.length * C;
+  const width = PAD + sea.lons.length * C + 16; // (room for the owner's mark of a resort on the east edge)
   const height = sea.lats.length * C + 28;
   const parts = [];
   const plotting = ctx.canAct && !ctx.disabled && view.phase === "track";
@@ -327,25 +333,26 @@ function renderMap(ctx) {
         x: x - C / 2, y: y - C / 2, width: C, height: C, onclick: pick }));
     });
     const [, y] = xy(sea, row.lat, sea.lons[0]);
-    parts.push(svg("text", { class: "rs-axis", x: PAD - 4, y: y + 5, "text-anchor": "end" }, T.north(row.lat)));
+    parts.push(label(PAD - 4, y + 5, svg("text", { class: "rs-axis", "text-anchor": "end" }, T.north(row.lat))));
   });
   sea.lons.forEach((lon, i) => {
-    if (i % 2 === 0) parts.push(svg("text", { class: "rs-axis", x: PAD + i * C + C / 2, y: sea.lats.length * C + 20, "text-anchor": "middle" }, T.west(lon)));
+    if (i % 2 === 0) parts.push(label(PAD + i * C + C / 2, sea.lats.length * C + 20, svg("text", { class: "rs-axis", "text-anchor": "middle" }, T.west(lon))));
   });
   const [px, py] = xy(sea, sea.cruiseport[0], sea.cruiseport[1]);
-  parts.push(svg("g", { class: "rs-port" }, svg("rect", { x: px - C / 2 + 1, y: py - C / 2 + 1, width: 16, height: 16, rx: 3 }),
-    svg("text", { x: px - C / 2 + 9, y: py - C / 2 + 14 }, "C")));
+  // the cruise port's mark on its square's corner, clear of a resort in the middle
+  parts.push(svg("g", { class: "rs-port" }, label(px - C / 2 + 3, py - C / 2 + 3, svg("rect", { x: -8, y: -8, width: 16, height: 16, rx: 3 }),
+    svg("text", { y: 4.5 }, "C"))));
   const [tx, ty] = xy(sea, sea.triangle[0], sea.triangle[1]);
   parts.push(svg("path", { class: "rs-triangle", d: `M${tx} ${ty - 15} L${tx + 15} ${ty + 12} L${tx - 15} ${ty + 12} Z` }));
   for (const r of board.resorts) {
     const [x, y] = xy(sea, r.lat, r.lon);
     const state = view.resorts.find((v) => v.id === r.id);
-    parts.push(svg("g", { class: "rs-resort" },
-      svg("circle", { cx: x, cy: y, r: 15, fill: RESORT_FILL[r.colour] }),
-      svg("text", { x, y: y + 5 }, `${T.colourLetter[r.colour]}${Number(r.id.slice(1))}`),
+    parts.push(svg("g", { class: "rs-resort" }, label(x, y,
+      svg("circle", { r: 15, fill: RESORT_FILL[r.colour] }),
+      svg("text", { y: 5 }, `${T.colourLetter[r.colour]}${Number(r.id.slice(1))}`),
       state && state.owner !== null ? svg("g", { class: "rs-owner" },
-        svg("rect", { x: x + 4, y: y + 4, width: 18, height: 18, rx: 3, fill: SEAT_COLOURS[state.owner % 4] }),
-        svg("text", { x: x + 13, y: y + 18 }, String(state.owner + 1))) : null));
+        svg("rect", { x: 4, y: 4, width: 18, height: 18, rx: 3, fill: SEAT_COLOURS[state.owner % 4] }),
+        svg("text", { x: 13, y: 18 }, String(state.owner + 1))) : null)));
   }
   const revealed = view.program.revealed;
   if (revealed.length > 1) {
@@ -354,8 +361,8 @@ function renderMap(ctx) {
   if (view.disk) {
     const last = revealed[revealed.length - 1];
     const [x, y] = xy(sea, view.disk[0], view.disk[1]);
-    parts.push(svg("g", { class: "rs-disk" }, svg("circle", { cx: x, cy: y, r: 19, fill: CAT_COLOURS[last ? last.category : 0] }),
-      svg("text", { x, y: y + 6 }, last && last.category ? String(last.category) : T.tsShort)));
+    parts.push(svg("g", { class: "rs-disk" }, label(x, y, svg("circle", { r: 19, fill: CAT_COLOURS[last ? last.category : 0] }),
+      svg("text", { y: 6 }, last && last.category ? String(last.category) : T.tsShort))));
   }
   if (view.my_track || (mem.lat !== null && mem.lon !== null)) {
     const [lat, lon] = view.my_track || [mem.lat, mem.lon];
@@ -366,14 +373,15 @@ function renderMap(ctx) {
     const [x, y] = xy(sea, s.yacht[0], s.yacht[1]);
     const dx = (s.seat % 2) * 14 - 7;
     const dy = Math.floor(s.seat / 2) * 12 - 14;
-    parts.push(svg("g", { class: "rs-yacht" + (s.seat === ctx.seat ? " is-me" : "") },
-      svg("path", { d: `M${x + dx - 9} ${y + dy} h18 l-4 7 h-10 Z`, fill: SEAT_COLOURS[s.seat % 4] }),
-      svg("text", { x: x + dx, y: y + dy - 2 }, String(s.seat + 1))));
+    parts.push(svg("g", { class: "rs-yacht" + (s.seat === ctx.seat ? " is-me" : "") }, label(x + dx, y + dy,
+      svg("path", { d: "M-9 0 h18 l-4 7 h-10 Z", fill: SEAT_COLOURS[s.seat % 4] }),
+      svg("text", { y: -2 }, String(s.seat + 1)))));
   });
   const map = svg("svg", { class: "rs-map", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": T.mapCaption }, parts);
   const frame = h("div", { class: "rs-mapframe", "data-scroll": "map" }, map);
   // A board wider than its frame scrolls sideways: the frame then takes focus, so keys scroll it.
   requestAnimationFrame(() => {
+    fitLabels(onScreen(map), [0, 0, width, height]);
     const scrolls = frame.scrollWidth > frame.clientWidth + 1;
     if (scrolls) frame.setAttribute("tabindex", "0"); else frame.removeAttribute("tabindex");
     if (scrolls) frame.setAttribute("aria-label", T.mapTitle); else frame.removeAttribute("aria-label");

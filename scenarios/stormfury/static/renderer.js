@@ -299,7 +299,8 @@ function lookups(board) {
     const xy = board.frame.map((p) => hexXY(p[0], p[1]));
     const xs = xy.map((p) => p[0]), ys = xy.map((p) => p[1]);
     const x0 = Math.min(...xs), y0 = Math.min(...ys);
-    ix.home = [x0 - S * 1.2, y0 - S * 1.2, Math.max(...xs) - x0 + S * 2.4, Math.max(...ys) - y0 + S * 2.4];
+    // (with room around the edge rows for their cities' names)
+    ix.home = [x0 - S * 2, y0 - S * 2.2, Math.max(...xs) - x0 + S * 4, Math.max(...ys) - y0 + S * 3.4];
   }
   indexes.set(board, ix);
   return ix;
@@ -585,10 +586,10 @@ function renderMap(ctx) {
     gStorm.append(svg("polygon", { class: "m-foot", points: hexPoints(x, y, S - 2), style: `fill:${CAT_COLOURS[cat]}` }));
   }
   if (!gone) {
-    gStorm.append(svg("g", { transform: `translate(${sx},${sy})`, class: "m-eye" },
+    gStorm.append(svg("g", { transform: `translate(${sx},${sy})`, class: "m-eye" }, svg("g", { "data-label": "" },
       svg("path", { class: "m-arms", d: "M0,-24 C18,-24 26,-8 20,4 M0,24 C-18,24 -26,8 -20,-4", style: `stroke:${CAT_COLOURS[cat]}` }),
       svg("circle", { r: 17, style: `fill:${CAT_COLOURS[cat]}` }),
-      svg("text", { class: "m-cat-text", y: 7, style: `fill:${CAT_INK[cat]}`, text: String(cat) })));
+      svg("text", { class: "m-cat-text", y: 7, style: `fill:${CAT_INK[cat]}`, text: String(cat) }))));
   }
 
   // Roads.
@@ -620,9 +621,12 @@ function renderMap(ctx) {
     const here = me && me.city === c.id;
     const atRisk = showFc && risk[c.id];
     const g = svg("g", { class: "m-city" + (target ? " is-target" : "") + (here ? " is-here" : ""), transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`, "data-city": c.id });
-    if (target) g.append(svg("circle", { class: "m-ring", r: 27 }));
-    g.append(svg("circle", { class: "m-city-dot", r: 11 }));
-    g.append(svg("text", { class: "m-city-name" + (atRisk && risk[c.id] >= 0.5 ? " is-risk" : ""), y: -17, text: c.name }));
+    // the city's marker and words, which grow together where the map is shown small
+    const body = svg("g", { "data-label": "" });
+    g.append(body);
+    if (target) body.append(svg("circle", { class: "m-ring", r: 27 }));
+    body.append(svg("circle", { class: "m-city-dot", r: 11 }));
+    body.append(svg("text", { class: "m-city-name" + (atRisk && risk[c.id] >= 0.5 ? " is-risk" : ""), y: -17, text: c.name }));
     const badges = svg("g", { class: "m-badges", transform: "translate(0,24)" });
     const spaces = c.spaces;
     const w = 24;
@@ -643,11 +647,11 @@ function renderMap(ctx) {
       }
       if (forts[s.id]) {
         b.append(svg("g", { class: "m-fort", transform: "translate(8,-12)" },
-          svg("rect", { x: -9, y: -8, width: 18, height: 15, rx: 4 }), svg("text", { y: 4, text: "+" + forts[s.id] })));
+          svg("rect", { x: -11, y: -9, width: 22, height: 17, rx: 4 }), svg("text", { y: 4, text: "+" + forts[s.id] })));
       }
       badges.append(b);
     });
-    g.append(badges);
+    body.append(badges);
     if (target) {
       // A pointer's shortcut: the same choice is a button in the panel, which keyboards and
       // screen readers use (the map is an image with a text alternative); not a tab stop.
@@ -660,19 +664,21 @@ function renderMap(ctx) {
     gCities.append(g);
   }
 
-  // Player tokens, around their city; mine is larger and says "You".
+  // Player tokens, around their city (a city's tokens grow as one label); mine is larger and says "You".
   const gTokens = svg("g", { class: "m-tokens" });
   const perCity = {};
   for (const p of view.players || []) {
     if (!p.city || !ix.cities[p.city]) continue;
-    const c = ix.cities[p.city];
-    const k = perCity[p.city] = (perCity[p.city] || 0) + 1;
-    const [x, y] = hexXY(c.q, c.r);
+    if (!perCity[p.city]) {
+      const [x, y] = hexXY(ix.cities[p.city].q, ix.cities[p.city].r);
+      perCity[p.city] = svg("g", { "data-label": "" });
+      gTokens.append(svg("g", { transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` }, perCity[p.city]));
+    }
+    const k = perCity[p.city].childNodes.length;
     // Beside the city dot (the name is above it, the badges below).
-    const spot = [[24, 0], [-24, 0], [44, 0], [-44, 0]][(k - 1) % 4];
-    const tx = x + spot[0], ty = y + spot[1];
+    const spot = [[24, 0], [-24, 0], [44, 0], [-44, 0]][k % 4];
     const mine = p.seat === seat;
-    gTokens.append(svg("g", { class: "m-token" + (mine ? " is-me" : ""), transform: `translate(${tx.toFixed(1)},${ty.toFixed(1)})` },
+    perCity[p.city].append(svg("g", { class: "m-token" + (mine ? " is-me" : ""), transform: `translate(${spot[0]},${spot[1]})` },
       svg("circle", { r: mine ? 15 : 11, style: `fill:${SEAT_COLOURS[p.seat % 4]}` }),
       svg("text", { y: mine ? 4 : 5, text: mine ? T.you : String(p.seat + 1) })));
   }
