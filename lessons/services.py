@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 from classroom import languages, regions
 from classroom.models import Participant, Seat, Session
 from lessons import family_plan as checklist
+from lessons import flow
 from lessons import glossary
 from lessons.models import KnowledgeCheck
 from scenarios import registry
@@ -183,9 +184,11 @@ def guide_context(scenario, session: Session | None = None) -> dict:
         {"phase": p.phase, "title": PHASE_TITLES[p.phase], "say": p.say, "shows": p.shows} for p in guide.debrief
     ]
     region = regions.of(session) if session is not None else None
+    steps = [{"minutes": s.minutes, "title": s.title, "say": s.say, "does": flow.controls(s.does)} for s in guide.steps]
     return {
         "scenario": scenario,
         "guide": guide,
+        "steps": steps,
         "kit": scenario.kit,
         "debrief": debrief,
         "vocabulary": glossary.terms(guide.vocabulary),
