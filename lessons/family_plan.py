@@ -255,6 +255,8 @@ def sections(hazard: str, region, amounts: dict) -> list[dict]:
             _("Water: %(water_per_day)s per person per day."),
         ]
         kit_sources = [RED_CROSS_KIT]
+    if region.water_source is not None:  # the region's own word on water (e.g. Bonaire's 3 litres)
+        kit_sources.append(region.water_source)
     kit.append(
         _(
             "Food that keeps and a can opener; a flashlight; a battery or wind-up radio; spare batteries; "
