@@ -207,3 +207,34 @@ def test_the_islands_plan_gives_bonaires_own_water_advice_with_its_source(client
         kit = page[page.index('id="plan-kit"') : page.index('id="plan-after"')]
         source = "bonairechamber.com/en/news/prepare-your-business-in-time-for-a-possible-storm"
         assert re.search(re.escape(source) + r" · \w+ S\)", kit), kit
+
+
+#: the rows of Ready.gov's "Make a plan" and "Build a kit" and the Red Cross's kit list that the
+#: plans lacked, each with words of the plan that carry it
+READY_AND_RED_CROSS = {
+    "contact card": "A contact card in every bag and wallet",
+    "out-of-area (ICE) contact": "Our out-of-area contact (ICE)",
+    "text, don't call": "Text, don't call",
+    "dietary needs": "special food needs",
+    "languages spoken": "the languages each of us speaks",
+    "service animals": "any service animal",
+    "whistle": "a whistle to call for help",
+    "mask": "dust masks",
+    "multi-tool": "a multi-tool",
+    "emergency blanket": "an emergency blanket",
+    "local map": "a paper map of the area",
+    "spare keys": "spare house and car keys",
+    "something for children to do": "books or games for the children",
+}
+
+
+@pytest.mark.parametrize("region_key", list(regions.REGIONS))
+def test_every_region_carries_ready_govs_and_the_red_crosss_rows(client, teacher, region_key):
+    for scenario in ("evacuation", "tornado_alert"):
+        session = make_session(teacher=teacher, scenario=scenario, region=region_key)
+        page = _words(
+            client.get(reverse("lessons:plan_sample", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        )
+        missing = [row for row, words in READY_AND_RED_CROSS.items() if words not in page]
+        assert not missing, (scenario, region_key, missing)
+        assert "ready.gov/kit" in page
