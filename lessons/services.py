@@ -82,7 +82,7 @@ def family_plans(session: Session) -> list[tuple[Seat, dict]]:
 
 
 def family_plan(participant: Participant) -> dict:
-    """The one-page plan: each line of the scenario's kit filled from the student's own game,
+    """The plan (one sheet, both sides, when printed): each line of the scenario's kit filled from the student's own game,
     the facts it rests on, national sources and the teacher's local office. Nothing personal is
     asked or stored: names are written on paper."""
     return _plan(participant.session, decision_row(participant) or {})

@@ -32,3 +32,15 @@ def test_every_plan_fits_one_sheet_printed_on_both_sides(scenario):
             if keep:
                 Path(keep, f"plan-{scenario}-{region}-{language}.pdf").write_bytes(pdf)
             assert pages <= 2, (scenario, region, language, pages)
+
+
+def test_the_kit_page_says_what_the_plan_is(client):
+    from django.urls import reverse
+
+    from tests.factories import PASSWORD
+
+    session = make_session(scenario="evacuation")
+    client.login(email=session.teacher.email, password=PASSWORD)
+    page = " ".join(client.get(reverse("lessons:kit", args=[session.pk])).content.decode().split())
+    assert "printed on one sheet of paper, both sides" in page
+    assert "one-page family emergency plan" not in page
