@@ -29,6 +29,8 @@ class Link:
     label: object
     url: str
     hurricane: bool = False  #: about hurricanes only (left out of a tornado plan)
+    #: O: the official site itself; S: a trustworthy report of an official's advice
+    grade: str = "O"
 
     @property
     def shown(self) -> str:
@@ -53,6 +55,10 @@ class Region:
     season: object = ""  #: when to check the plan each year
     note: object = ""  #: what a region with no hurricanes keeps of the plan
     islands: bool = False  #: small islands: there is no "inland" to drive to
+    #: drinking water per person per day in litres (for readers measuring in litres), and the
+    #: region's own source for it (None: the Red Cross's gallon, about 4 litres)
+    water_litres: int = 4
+    water_source: Link | None = None
 
 
 _US_ALERTS = (
@@ -198,6 +204,16 @@ REGIONS = {
         hurricanes=True,
         season=_("Hurricane season runs from 1 June to 30 November: check the plan each May."),
         islands=True,
+        # Bonaire's island government (OLB) advises bottles of drinking water, 3 litres per person
+        # per day, in its hurricane tips as the Bonaire Chamber of Commerce passes them on
+        # ("Prepare your business in time for a possible storm", bonairechamber.com, 13 July),
+        # pointing to bonairecrisis.com: a report of the official advice, so grade S.
+        water_litres=3,
+        water_source=Link(
+            _("Bonaire's advice on drinking water, 3 litres per person per day (Bonaire Chamber of Commerce)"),
+            "https://bonairechamber.com/en/news/prepare-your-business-in-time-for-a-possible-storm/",
+            grade="S",
+        ),
     ),
     "nl_be": Region(
         key="nl_be",
@@ -244,6 +260,7 @@ REGIONS = {
         units="metric",
         paper="A4",
         hurricanes=False,
+        water_litres=3,
         note=_(
             "Hurricanes do not reach the Netherlands or Belgium. Heavy storms, floods and the "
             "occasional tornado do: the parts of this plan about alerts, staying in, meeting up, "
@@ -288,8 +305,9 @@ def quantities(region: Region, language: str) -> dict:
     rounded the way each unit system says them."""
     n = words.number
     if units_for(region, language) == "metric":
-        # The Dutch government's kit advice is 3 litres a day; the Red Cross's gallon is about 4.
-        litres = 3 if region.key == "nl_be" else 4
+        # The Dutch government's kit advice is 3 litres a day, and so is Bonaire's; the Red
+        # Cross's gallon is about 4.
+        litres = region.water_litres
         return {
             "water_per_day": gettext("%(n)s litres") % {"n": n(litres)},
             "water_knocks_over": gettext("%(n)s centimetres") % {"n": n(15)},

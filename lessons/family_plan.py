@@ -31,6 +31,7 @@ NWS_FLOOD = Link(
 )
 CDC_CO = Link(_("CDC, Carbon monoxide poisoning"), "https://www.cdc.gov/carbon-monoxide/")
 NWS_TORNADO = Link(_("National Weather Service, Tornado safety"), "https://www.weather.gov/safety/tornado")
+READY_KIT = Link(_("FEMA, Build a kit"), "https://www.ready.gov/kit")
 READY_PETS = Link(_("FEMA, Prepare your pets"), "https://www.ready.gov/pets")
 READY_POWER = Link(_("FEMA, Power outages"), "https://www.ready.gov/power-outages")
 FLOODSMART = Link(_("FEMA, flood insurance"), "https://www.floodsmart.gov")
@@ -173,12 +174,19 @@ def sections(hazard: str, region, amounts: dict) -> list[dict]:
         {
             "key": "meet",
             "title": _("Where we meet, and who picks up"),
-            "lines": [_("Choose three meeting places, and make sure everyone knows them.")],
+            "lines": [
+                _("Choose three meeting places, and make sure everyone knows them."),
+                _(
+                    "A contact card in every bag and wallet: each of our numbers, our out-of-area contact and "
+                    "the emergency number. Text, don't call: a text gets through when the lines are busy."
+                ),
+            ],
             "blanks": [
                 _("1. Just outside our home (for a sudden danger such as a fire):"),
                 _("2. In our neighborhood, if we cannot get home:"),
                 _("3. Out of town, if we must leave the area:"),
-                _("A friend or relative out of the area whom everyone calls or texts:"),
+                _("Our phone numbers, for the contact cards:"),
+                _("Our out-of-area contact (ICE), whom everyone texts or calls, and their number:"),
                 _("School pick-up: who collects the children if we cannot, and what the school's plan says:"),
             ],
             "sources": [READY_PLAN],
@@ -197,8 +205,15 @@ def sections(hazard: str, region, amounts: dict) -> list[dict]:
                     "If someone in the family needs help to leave or to get warnings, tell the local "
                     "emergency-management office before the season."
                 ),
+                _(
+                    "Write down special food needs, the languages each of us speaks and any service animal: "
+                    "helpers and shelters can then plan for them."
+                ),
             ],
-            "blanks": [_("Our medicines, needs and who helps:")],
+            "blanks": [
+                _("Our medicines, needs and who helps:"),
+                _("Food needs and allergies, the languages we speak, a service animal:"),
+            ],
             "sources": [RED_CROSS_KIT, READY_DISABILITY],
         }
     )
@@ -255,6 +270,8 @@ def sections(hazard: str, region, amounts: dict) -> list[dict]:
             _("Water: %(water_per_day)s per person per day."),
         ]
         kit_sources = [RED_CROSS_KIT]
+    if region.water_source is not None:  # the region's own word on water (e.g. Bonaire's 3 litres)
+        kit_sources.append(region.water_source)
     kit.append(
         _(
             "Food that keeps and a can opener; a flashlight; a battery or wind-up radio; spare batteries; "
@@ -262,6 +279,13 @@ def sections(hazard: str, region, amounts: dict) -> list[dict]:
             "copies of documents; what babies and pets need."
         )
     )
+    kit.append(
+        _(
+            "Also: a whistle to call for help, dust masks, a multi-tool, an emergency blanket, a paper map "
+            "of the area, spare house and car keys, and books or games for the children."
+        )
+    )
+    kit_sources.append(READY_KIT)
     if tornado:
         kit.append(_("Sturdy shoes and something to protect our heads, such as bike helmets, in the shelter room."))
     out.append(

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 from classroom import languages, regions
 from classroom.models import Participant, Seat, Session
 from lessons import family_plan as checklist
+from lessons import flow
 from lessons import glossary
 from lessons.models import KnowledgeCheck
 from scenarios import registry
@@ -81,7 +82,7 @@ def family_plans(session: Session) -> list[tuple[Seat, dict]]:
 
 
 def family_plan(participant: Participant) -> dict:
-    """The one-page plan: each line of the scenario's kit filled from the student's own game,
+    """The plan (one sheet, both sides, when printed): each line of the scenario's kit filled from the student's own game,
     the facts it rests on, national sources and the teacher's local office. Nothing personal is
     asked or stored: names are written on paper."""
     return _plan(participant.session, decision_row(participant) or {})
@@ -183,9 +184,11 @@ def guide_context(scenario, session: Session | None = None) -> dict:
         {"phase": p.phase, "title": PHASE_TITLES[p.phase], "say": p.say, "shows": p.shows} for p in guide.debrief
     ]
     region = regions.of(session) if session is not None else None
+    steps = [{"minutes": s.minutes, "title": s.title, "say": s.say, "does": flow.controls(s.does)} for s in guide.steps]
     return {
         "scenario": scenario,
         "guide": guide,
+        "steps": steps,
         "kit": scenario.kit,
         "debrief": debrief,
         "vocabulary": glossary.terms(guide.vocabulary),

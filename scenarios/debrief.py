@@ -28,6 +28,10 @@ class Lesson(Protocol):
     def policy_results(self, table: dict) -> list[dict]:
         """The scenario's policy bot playing every seat of the table's setup (the same storm)."""
 
+    def report_data(self) -> tuple[list[dict], int]:
+        """The data stored with each student or team report written so far (what ``report``
+        returned third), and how many such reports the session has in all."""
+
 
 class Debrief(Protocol):
     """What a scenario's ``debrief.py`` exports as ``DEBRIEF``."""
@@ -100,12 +104,28 @@ def early_finish(whatif: list, questions: list, facts: list) -> dict:
 class Citations:
     """Numbers each fact the first time a report cites it, for a reference list at the end."""
 
-    def __init__(self):
+    def __init__(self, by_source: bool = False):
+        #: the reference list: each fact once; ``by_source``: each source (organisation, title and
+        #: address) once, listed by the first fact cited from it
         self.facts = []
+        self.by_source = by_source
+        self.stated = []
+
+    @staticmethod
+    def _source(fact):
+        return (fact.source, fact.title, fact.url)
 
     def cite(self, fact) -> dict:
         """The fact and its number; ``repeat`` once it has been stated in full earlier."""
-        repeat = fact in self.facts
+        repeat = fact in self.stated
+        if not repeat:
+            self.stated.append(fact)
+        if self.by_source:
+            sources = [self._source(f) for f in self.facts]
+            if self._source(fact) not in sources:
+                self.facts.append(fact)
+                sources.append(self._source(fact))
+            return {"fact": fact, "n": sources.index(self._source(fact)) + 1, "repeat": repeat}
         if not repeat:
             self.facts.append(fact)
         return {"fact": fact, "n": self.facts.index(fact) + 1, "repeat": repeat}

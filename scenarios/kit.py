@@ -28,6 +28,9 @@ class Step:
     minutes: int
     title: Any
     say: Any
+    #: the app's controls this step uses, in order (keys of ``lessons.flow.CONTROLS``): the guide
+    #: prints where each is, and a browser test walks the steps by them against the running app
+    does: tuple = ()
 
 
 #: the phases of a scripted debrief, in order (reactions first, the real world last)

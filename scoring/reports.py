@@ -117,6 +117,13 @@ class Lesson:
     def facts(self, audience="student"):
         return shown_facts(self.session, audience)
 
+    def report_data(self):
+        from scoring.models import Report
+
+        reports = Report.objects.filter(session=self.session, kind__in=(Report.Kind.STUDENT, Report.Kind.TEAM))
+        written = reports.filter(status=Report.Status.DONE).order_by("pk").values_list("data", flat=True)
+        return list(written), reports.count()
+
     def policy_results(self, table):
         from games.models import Game
         from games.services import policy_results

@@ -255,6 +255,51 @@ def for_household(table: dict, story: dict, futures: int = FUTURES, first: int =
     return out
 
 
+def for_class(reports: list[dict]) -> dict | None:
+    """The class's what-if replays for the projector: every household's re-runs as its report
+    stored them (``for_household``), summed over the class. Rows: households that could have
+    left earlier, later, and those whose home could have been secured (or not): each the share of
+    their futures that arrived before the winds as played and with the one change, and the home's
+    average damage. None before any report with replays is written."""
+    items = [item for data in reports for item in data.get("counterfactuals") or ()]
+    if not items:
+        return None
+
+    def share(rows, side):
+        futures = sum(r[side]["futures"] for r in rows)
+        return round(100 * sum(r[side]["arrived"] for r in rows) / futures) if futures else 0
+
+    def damage(rows, side):
+        known = [r[side]["mean_damage"] for r in rows if r[side].get("mean_damage") is not None]
+        return money(sum(known) / len(known)) if known else "—"
+
+    def row(key, rows):
+        return {
+            "key": key,
+            "households": len(rows),
+            "as_played": share(rows, "actual"),
+            "changed": share(rows, "alternative"),
+            "damage_as_played": damage(rows, "actual"),
+            "damage_changed": damage(rows, "alternative"),
+        }
+
+    leave = [i for i in items if i["decision"] == "leave"]
+    earlier = [i for i in leave if i["actual_hour"] is None or i["alternative_hour"] < i["actual_hour"]]
+    later = [i for i in leave if i not in earlier]
+    home = [i for i in items if i["decision"] == "secure_home"]
+    rows = [
+        row(key, group)
+        for key, group in (
+            ("earlier", earlier),
+            ("later", later),
+            ("secure", [i for i in home if not i["secured"]]),
+            ("unsecure", [i for i in home if i["secured"]]),
+        )
+        if group
+    ]
+    return {"households": sum(1 for data in reports if data.get("counterfactuals")), "rows": rows}
+
+
 def _leave_sentence(actual, alt, result):
     a, b = result["actual"], result["alternative"]
     n = b["futures"]

@@ -70,8 +70,13 @@ class EvacuationDebrief:
             summary["questions"] = analysis.discussion_questions(summary, real_dest.values["relative"])
         citations = list(dict.fromkeys(f for f in comparisons.values() if f))
         cite = {name: citations.index(f) + 1 for name, f in comparisons.items() if f}
+        written, reports = lesson.report_data()
         return "scenarios/evacuation/debrief.html", {
             "summary": summary,
+            # the class's what-if replays: the same re-runs as the students' reports, summed
+            "whatif": counterfactuals.for_class(written),
+            "whatif_written": len(written),
+            "whatif_reports": reports,
             "facts": comparisons,
             "cite": cite,
             "citations": citations,

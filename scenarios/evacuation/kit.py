@@ -134,16 +134,17 @@ KIT = Kit(
         ),
         steps=(
             Step(
-                5,
-                _("Join"),
+                7,
+                _("Join and the before-check"),
                 _(
-                    '"Open the join page on your tablet and type the code on the board. '
-                    "If the knowledge check is on, answer the short questions first: "
-                    'they are not graded."'
+                    '"Open the join page on your tablet and type the code on the board. When I have '
+                    'approved your nickname, answer the short questions: they are not graded." Read '
+                    "the questions aloud to students who want them read."
                 ),
+                does=("approve", "before_check"),
             ),
             Step(
-                25,
+                20,
                 _("Play"),
                 _(
                     '"A hurricane watch has just been issued: you have 48 hours before '
@@ -151,6 +152,16 @@ KIT = Kit(
                     'leave, where to go and what to take. Watch the clock." Walk the '
                     "room with the dashboard; help students who are stuck."
                 ),
+                does=("start", "finish"),
+            ),
+            Step(
+                5,
+                _("The after-check"),
+                _(
+                    '"Now answer the questions after the game: they are other questions on the same '
+                    'ideas, so think about what happened in your game."'
+                ),
+                does=("open_after", "after_check", "close_after"),
             ),
             Step(
                 10,
@@ -160,14 +171,13 @@ KIT = Kit(
                     "went, and where real evacuees in Florida went. Why do you think "
                     'so few chose the shelter?"'
                 ),
+                does=("debrief",),
             ),
             Step(
-                5,
-                _("Check and plan"),
-                _(
-                    '"Answer the same questions again. Then open your family '
-                    'plan: it starts from your game. Fill in the names at home."'
-                ),
+                3,
+                _("Family plan"),
+                _('"Open your family plan: it starts from your game. Fill in the names at home."'),
+                does=("plan",),
             ),
         ),
         questions=(
@@ -223,6 +233,16 @@ KIT = Kit(
                     "Open the family plan."
                 ),
                 _("the real figures beside the class's, with their sources"),
+            ),
+        ),
+        differentiation=(
+            _(
+                "Sentence frames for the debrief, on the board: “We left at hour ___ because ___.” "
+                "“Next time we would ___ first, because ___.”"
+            ),
+            _(
+                "Extension: a student who finishes early compares one what-if replay with their own game and "
+                "writes two sentences on what leaving earlier would have changed."
             ),
         ),
         fallback=(

@@ -11,15 +11,14 @@ from scenarios.words import gettext, gettext_noop
 
 from . import ENGINE, rules, whatif
 
-#: topic -> knowledge-base fact; a page cites only the facts its audience may see
+#: topic -> knowledge-base fact; a page cites only the facts its audience may see (tornado facts
+#: only: a hurricane's roof damage or deaths are not this lesson's)
 TOPICS = {
     "underground": "tornado-shelter-underground",
     "interior": "tornado-interior-room",
     "vehicles": "tornado-vehicles",
     "debris": "tornado-flying-debris",
     "where_hurt": "tornado-deaths-mobile-homes",
-    "roofs": "cat4-damage",
-    "what_kills": "what-kills-1963-2012",
 }
 #: What the game's winning strategy teaches (RULES.md, "Balance"): the debrief, the early
 #: finisher's panel and the tablet's end screen say it in the class's language.
@@ -105,9 +104,12 @@ def summary(lesson) -> dict:
     notes, seen = [], set()
     for place in sorted(by_place, key=lambda p: (p["sheltered"], -p["count"])):
         basis = LOCATIONS[place["id"]]["basis"]
-        if place["count"] and basis.get("fact") and basis["fact"] not in seen and len(notes) < 3:
+        sourced = basis.get("fact") and basis.get("source") and basis.get("grade")
+        if place["count"] and sourced and basis["fact"] not in seen and len(notes) < 3:
             seen.add(basis["fact"])
-            notes.append({"place": place["name"], **basis})
+            # nested as a basis: a reader who may not see the claim loses the whole note, never
+            # only its source and grade
+            notes.append({"place": place["name"], "basis": basis})
     # a seat the stand-in played is not a student's win (``scenarios.debrief.played_by_stand_in``)
     winners = [r for r in rows if r["rank"] == 1 and not (r["holder"] or {}).get("stand_in")]
     return {
@@ -129,7 +131,7 @@ def summary(lesson) -> dict:
 
 def cited(lesson, audience):
     facts = {f.key: f for f in lesson.facts(audience)}
-    cites = Citations()
+    cites = Citations(by_source=True)  # three facts of one Weather Service page are one source
     return {topic: cites.cite(facts[key]) for topic, key in TOPICS.items() if key in facts}, cites
 
 
@@ -163,7 +165,8 @@ class TornadoAlertDebrief:
         facts, cites = cited(lesson, "student")
         mine["favourite_name"] = LOCATION_NAMES.get(mine["favourite"], "")
         basis = LOCATIONS[mine["favourite"]]["basis"] if mine["favourite"] else {}
-        mine["note"] = basis if basis.get("fact") else None  # a sourced note only, never the game's own reasoning
+        # a sourced note only, never the game's own reasoning (which has no source or grade)
+        mine["basis"] = basis if basis.get("fact") and basis.get("source") and basis.get("grade") else None
         context = {
             "name": name,
             "mine": mine,
@@ -175,7 +178,7 @@ class TornadoAlertDebrief:
         return (
             "scenarios/tornado_alert/student_report.html",
             context,
-            {"score": mine["score"], "risky_share": mine["risky_share"], "facts": [f.key for f in cites.facts]},
+            {"score": mine["score"], "risky_share": mine["risky_share"], "facts": [f.key for f in cites.stated]},
         )
 
     def packet(self, lesson, progress):

@@ -105,17 +105,18 @@ KIT = Kit(
         ),
         steps=(
             Step(
-                5,
-                _("Join"),
+                7,
+                _("Join and the before-check"),
                 _(
-                    '"Open the join page and type the code. If the knowledge check is on, '
-                    'answer the short questions first: they are not graded." Approve '
-                    "the nicknames on the session page, so tablemates see each other's "
-                    'nicknames ("Ben was faster") instead of player numbers.'
+                    '"Open the join page and type the code. When I have approved your nickname, '
+                    'answer the short questions: they are not graded." Approving the nicknames '
+                    'also lets tablemates see each other\'s nicknames ("Ben was faster") instead '
+                    "of player numbers. Read the questions aloud to students who want them read."
                 ),
+                does=("approve", "before_check"),
             ),
             Step(
-                25,
+                20,
                 _("Play"),
                 _(
                     '"Every card is a storm photo taken from a place. The more dangerous '
@@ -123,9 +124,15 @@ KIT = Kit(
                     "turn; slap the pile when you want the photos on it. When a tornado "
                     "card lands, everyone taking photos from that place loses the card. "
                     'After three rounds your worst round is your score." Walk between '
-                    'the tables; when the time is up, press "End now": the round in '
-                    "progress is scored as it stands."
+                    "the tables."
                 ),
+                does=("start", "end_now"),
+            ),
+            Step(
+                5,
+                _("The after-check"),
+                _('"Now answer the questions after the game: they are other questions on the same ideas."'),
+                does=("open_after", "after_check", "close_after"),
             ),
             Step(
                 10,
@@ -135,15 +142,16 @@ KIT = Kit(
                     "from? Where are people actually safe when a tornado comes? Would "
                     'you take that photo?"'
                 ),
+                does=("debrief",),
             ),
             Step(
-                5,
-                _("Check and plan"),
+                3,
+                _("Family plan"),
                 _(
-                    '"Answer the same questions again, then open your family plan: '
-                    "where your family shelters at home, and where we shelter "
-                    'here at school. Fill in the blanks at home."'
+                    '"Open your family plan: where your family shelters at home, and where we '
+                    'shelter here at school. Fill in the blanks at home."'
                 ),
+                does=("plan",),
             ),
         ),
         questions=(
@@ -200,6 +208,22 @@ KIT = Kit(
                     'the lowest floor. No photo is worth it." Then open the family plan.'
                 ),
                 _("“What really happens”: the safety notes with their sources"),
+            ),
+        ),
+        preparation=(
+            _(
+                "Find out where the class shelters in the school's tornado drill (ask the office), and say it in "
+                "the debrief: the family plan asks for it."
+            ),
+        ),
+        differentiation=(
+            _(
+                "Sentence frames for the debrief, on the board: “I would not stand in ___ because ___.” "
+                "“The safest place at home is ___ because ___.”"
+            ),
+            _(
+                "Extension: a student who finishes early finds, with a map of the school, the drill shelter and "
+                "the way there from this room, and explains why it is safer than the gym."
             ),
         ),
         fallback=(

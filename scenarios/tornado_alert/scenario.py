@@ -13,5 +13,4 @@ SCENARIO = Scenario(
     seats=(2, 6),
     age_band="10+",
     languages=("en", "es", "nl"),
-    facts=("what-kills-1963-2012", "cat4-damage"),
 )

@@ -6,6 +6,7 @@ tornado alerts and the mobile-home advice; a region with no hurricanes says so."
 
 import html
 import io
+import re
 
 import pytest
 from django.urls import reverse
@@ -184,3 +185,56 @@ def test_the_islands_plan_names_the_alerts_that_reach_the_islands(client, teache
         assert "Disasterprep Bonaire" in page and "SXMGOV 107" in page, language
         assert "KNMI" in page and "sintmaartengov.org/hurricane" in page, language
         assert '"hurricane watch"' in page or "“hurricane watch”" in page, language
+
+
+@pytest.mark.parametrize("scenario", ["evacuation", "bermuda"])
+def test_the_islands_plan_gives_bonaires_own_water_advice_with_its_source(client, teacher, scenario):
+    """Bonaire's government advises 3 litres of water per person per day, not the Red Cross's
+    gallon (about 4 litres): the islands' plan says 3, and names where that advice comes from,
+    with its grade (a report of the official advice: S)."""
+    session = make_session(teacher=teacher, scenario=scenario, region="caribbean_nl")
+    for language, water in (
+        ("en", "Water: 3 litres per person per day."),
+        ("nl", "Water: 3 liter per persoon per dag."),
+    ):
+        page = _words(
+            client.get(
+                reverse("lessons:plan_sample", args=[session.pk]), HTTP_ACCEPT_LANGUAGE=language
+            ).content.decode()
+        )
+        assert water in page, language
+        assert "4 litres" not in page and "4 liter" not in page, language
+        kit = page[page.index('id="plan-kit"') : page.index('id="plan-after"')]
+        source = "bonairechamber.com/en/news/prepare-your-business-in-time-for-a-possible-storm"
+        assert re.search(re.escape(source) + r" · \w+ S\)", kit), kit
+
+
+#: the rows of Ready.gov's "Make a plan" and "Build a kit" and the Red Cross's kit list that the
+#: plans lacked, each with words of the plan that carry it
+READY_AND_RED_CROSS = {
+    "contact card": "A contact card in every bag and wallet",
+    "out-of-area (ICE) contact": "Our out-of-area contact (ICE)",
+    "text, don't call": "Text, don't call",
+    "dietary needs": "special food needs",
+    "languages spoken": "the languages each of us speaks",
+    "service animals": "any service animal",
+    "whistle": "a whistle to call for help",
+    "mask": "dust masks",
+    "multi-tool": "a multi-tool",
+    "emergency blanket": "an emergency blanket",
+    "local map": "a paper map of the area",
+    "spare keys": "spare house and car keys",
+    "something for children to do": "books or games for the children",
+}
+
+
+@pytest.mark.parametrize("region_key", list(regions.REGIONS))
+def test_every_region_carries_ready_govs_and_the_red_crosss_rows(client, teacher, region_key):
+    for scenario in ("evacuation", "tornado_alert"):
+        session = make_session(teacher=teacher, scenario=scenario, region=region_key)
+        page = _words(
+            client.get(reverse("lessons:plan_sample", args=[session.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        )
+        missing = [row for row, words in READY_AND_RED_CROSS.items() if words not in page]
+        assert not missing, (scenario, region_key, missing)
+        assert "ready.gov/kit" in page
