@@ -399,27 +399,33 @@ def table_sizes(humans: int, seats_per_table: int) -> list[int]:
 def arrange_tables(session: Session) -> None:
     """Seat every participant afresh in join order at balanced tables (lobby only).
 
-    A shared device's players sit together. Precondition: the session row is locked.
+    A shared device's players sit together. Only the seats that change are written: this runs
+    inside every lobby join's lock, where a class's joins wait for each other. Precondition: the
+    session row is locked.
     """
-    participants = list(session.participants.order_by("created_at"))
-    sizes = table_sizes(sum(p.players for p in participants), session.seats_per_table)
-    Seat.objects.filter(table__session=session).delete()
-    # the tables in a few queries, not one a table: this runs inside every lobby join's lock
+    participants = list(session.participants.order_by("created_at").values_list("pk", "players"))
+    sizes = table_sizes(sum(players for _pk, players in participants), session.seats_per_table)
+    fill, wanted = [0] * len(sizes), {}  # (table number, seat number) -> participant id
+    for participant, players in participants:
+        index = next(
+            (i for i, size in enumerate(sizes) if fill[i] + players <= size),
+            min(range(len(sizes)), key=lambda i: fill[i]),
+        )
+        for _seat in range(players):
+            wanted[index + 1, fill[index]] = participant
+            fill[index] += 1
+    seats = Seat.objects.filter(table__session=session).values_list("pk", "table__number", "number", "participant_id")
+    kept = {(table, number) for _pk, table, number, held_by in seats if wanted.get((table, number)) == held_by}
+    Seat.objects.filter(pk__in=[pk for pk, table, number, _held in seats if (table, number) not in kept]).delete()
     have = set(session.tables.values_list("number", flat=True))
     Table.objects.bulk_create(Table(session=session, number=n) for n in range(1, len(sizes) + 1) if n not in have)
     session.tables.filter(number__gt=len(sizes)).delete()
-    tables = list(session.tables.order_by("number"))
-    fill = [0] * len(sizes)
-    seats = []
-    for participant in participants:
-        index = next(
-            (i for i, size in enumerate(sizes) if fill[i] + participant.players <= size),
-            min(range(len(sizes)), key=lambda i: fill[i]),
-        )
-        for _seat in range(participant.players):
-            seats.append(Seat(table=tables[index], number=fill[index], participant=participant))
-            fill[index] += 1
-    Seat.objects.bulk_create(seats)
+    tables = {table.number: table for table in session.tables.all()}
+    Seat.objects.bulk_create(
+        Seat(table=tables[table], number=number, participant_id=held_by)
+        for (table, number), held_by in wanted.items()
+        if (table, number) not in kept
+    )
 
 
 def _seat_in_smallest_table(session: Session, participant: Participant) -> None:
