@@ -136,23 +136,8 @@ def test_every_map_word_is_12_px_or_more_and_inside_the_map(browser, asgi_server
     assert not found, f"{key} in {lang}: " + json.dumps(found, indent=1, ensure_ascii=False)
 
 
-# Where labels still cover each other on the whole map (zoomed in, they do not): evacuation's
-# top-left corner (the relative's home, its roads and a street name) and a few road labels on a
-# place's symbol; Stormfury's Galveston and Lake Charles under their neighbours' marks at 1024 px;
-# Resort's cruise-port mark under a yacht's number.
-CROWDED = {"evacuation", "stormfury", "resort"}
-
-
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize(
-    "key",
-    [
-        pytest.param(k, marks=pytest.mark.xfail(strict=True, reason="labels still crowd a corner of the map"))
-        if k in CROWDED
-        else k
-        for k in WORDS
-    ],
-)
+@pytest.mark.parametrize("key", list(WORDS))
 def test_no_map_label_covers_another(browser, asgi_server, key, lang):
     screens_seen = measured(browser, asgi_server, key, lang)
     found = {where: bad for where, labels in screens_seen.items() if (bad := over_each_other(labels))}

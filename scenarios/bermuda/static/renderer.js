@@ -320,8 +320,39 @@ function renderMap(ctx) {
   return mapFrame("bt", mem, map, {
     limits: { world: home, minWidth: 200, maxWidth: W + 200, alignY: 0.5 }, home,
     labels: { zoomIn: T.zoomIn, zoomOut: T.zoomOut, zoomReset: T.zoomReset },
-    descId: "bt-map-desc", desc: T.mapDesc, legend: { title: T.legend, items: T.legendItems.filter((_, i) => (ctx.view.salvage ? i !== 2 : i !== 3) && (ctx.view.forecast ? i !== 4 : i !== 5)), showTitle: true },
+    descId: "bt-map-desc", desc: T.mapDesc, arrange: arrangePortNames, legend: { title: T.legend, items: T.legendItems.filter((_, i) => (ctx.view.salvage ? i !== 2 : i !== 3) && (ctx.view.forecast ? i !== 4 : i !== 5)), showTitle: true },
   });
+}
+
+// Each port's name goes above its box (as drawn), else left, right or under its ships: the side
+// where it covers the least of the ships, boxes and names already placed and stays inside the
+// map; at the zoom shown, as the labels' size depends on it (see fitLabels).
+function arrangePortNames(map) {
+  const frame = map.getBoundingClientRect();
+  const rect = (el) => {
+    const r = el.getBoundingClientRect();
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+  };
+  const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+  const outside = (r) => (r.right - r.left) * (r.bottom - r.top) - overlap(r, frame);
+  const taken = [...map.querySelectorAll(".bt-ship circle:not(.bt-hit), .bt-ship text, .bt-port rect, .bt-port-top, .bt-locator")].map(rect).filter((r) => r.right > r.left);
+  for (const name of map.querySelectorAll(".bt-port-name")) {
+    if (!name.dataset.x) name.dataset.x = name.getAttribute("x");
+    const sides = [[name.dataset.x, -19, "middle"], [-18, 5, "end"], [18, 5, "start"], [0, 46, "middle"]];
+    let best = null;
+    sides.forEach(([x, y, anchor], i) => {
+      name.setAttribute("x", x);
+      name.setAttribute("y", y);
+      name.setAttribute("text-anchor", anchor);
+      const r = rect(name);
+      const cost = taken.reduce((sum, t) => sum + overlap(r, t), 0) + outside(r) * 4 + i * 4;
+      if (!best || cost < best.cost) best = { cost, x, y, anchor, r };
+    });
+    name.setAttribute("x", best.x);
+    name.setAttribute("y", best.y);
+    name.setAttribute("text-anchor", best.anchor);
+    taken.push(best.r);
+  }
 }
 
 // Words on the map drawn around (x, y): a group that grows so they stay readable where the map is

@@ -499,7 +499,7 @@ function renderMap(ctx) {
   }, svg("rect", { class: "m-land", x: -500, y: -500, width: 2000, height: 2000 }),
   layers.water, layers.links, layers.labels, layers.nodes, layers.tokens);
   return mapFrame("evac", mem, map, {
-    limits: MAP_LIMITS, home: DEFAULT_BOX, descId, desc: mapWords(ctx), arrange: arrangePills,
+    limits: MAP_LIMITS, home: DEFAULT_BOX, descId, desc: mapWords(ctx), arrange: arrangeLabels,
     labels: { zoomIn: T.zoomIn, zoomOut: T.zoomOut, zoomReset: T.zoomReset },
     legend: { title: T.legend, showTitle: true, items: [T.legendRoll, T.legendTap, T.legendChance, T.legendClosed, T.legendArrow] },
   });
@@ -563,33 +563,107 @@ function pill(x, y, text, odds, cls, road) {
 // How far a road's label may slide along its road, tried in this order.
 const SLIDES = [0, 0.1, -0.1, 0.2, -0.2, 0.3, -0.3, 0.36, -0.36];
 
-// The roads' labels slide along their roads, off the places' names and the labels already placed,
-// at the zoom shown (their size depends on it: see fitLabels).
-function arrangePills(map) {
-  const scale = map.getScreenCTM().a;
-  // what a label must keep off: words above all, then the places' symbols (weighed less)
-  const taken = [...map.querySelectorAll(".m-nodes text, .m-water text, .m-nodes .m-shape, .m-me")].map((el) => {
+// Where a place's name may go around its symbol, tried in this order: below (or above, for the
+// places the renderer puts it above), then the other side, then right and left; in the place's
+// own units, for big symbols and small ones.
+const SIDES = {
+  big: [[0, 52, "middle"], [0, -40, "middle"], [40, 8, "start"], [-40, 8, "end"]],
+  small: [[0, 34, "middle"], [0, -22, "middle"], [22, 6, "start"], [-22, 6, "end"]],
+};
+
+// The places' names go on the side of their symbol where they cover the least of the symbols,
+// the words already placed and the map's edge; then the roads' labels slide along their roads,
+// off all of those. At the zoom shown, as the labels' size depends on it (see fitLabels).
+function arrangeLabels(map) {
+  const frame = map.getBoundingClientRect();
+  const rect = (el, weight) => {
     const r = el.getBoundingClientRect();
-    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, weight: el.matches(".m-shape") ? 0.3 : 1 };
-  }).filter((r) => r.right > r.left);
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, weight };
+  };
+  // what a label must keep off: words above all, then the places' symbols (weighed less)
+  const taken = [...map.querySelectorAll(".m-glyph, .m-water text, .m-nodes .m-shape, .m-me")]
+    .map((el) => rect(el, el.matches(".m-shape") ? 0.3 : 1)).filter((r) => r.right > r.left);
+  // a name keeps off the symbols too, so none is hidden under a word
+  const cost = (r) => taken.reduce((sum, t) => sum + overlap(r, t), 0) + outside(r, frame) * 4;
+  // the names: big places first, as they have the fewest good sides
+  const names = [...map.querySelectorAll(".m-node")].map((node) => ({
+    node, big: !node.matches(".m-free, .m-chance"),
+    words: [...node.querySelectorAll(".m-label")].filter((t) => getComputedStyle(t).display !== "none"),
+  })).filter((n) => n.words.length).sort((a, b) => b.big - a.big);
+  for (const { big, words } of names) {
+    const [name, note] = words;
+    // as the renderer drew it (a zoom arranges the map again)
+    if (!name.dataset.first) name.dataset.first = JSON.stringify([name.getAttribute("x"), Number(name.getAttribute("y")), name.getAttribute("text-anchor"), name.textContent]);
+    const [firstX, firstY, firstAnchor, text] = JSON.parse(name.dataset.first);
+    const sides = SIDES[big ? "big" : "small"].slice();
+    if (firstY < 0) [sides[0], sides[1]] = [sides[1], sides[0]];
+    // a long name may go on two lines, split at the space nearest its middle
+    const spaces = [...text.matchAll(/ /g)].map((m) => m.index);
+    const split = spaces.length && text.length > 10 ? spaces.reduce((a, b) => (Math.abs(b - text.length / 2) < Math.abs(a - text.length / 2) ? b : a)) : 0;
+    const lines = split ? [[text], [text.slice(0, split), text.slice(split + 1)]] : [[text]];
+    const line = parseFloat(getComputedStyle(name).fontSize) * 1.1;
+    let best = null;
+    const place = ([x, y, anchor], rows) => {
+      const middle = anchor === "middle";
+      const at = middle ? firstX : x;
+      // two lines: below, the second goes under; above, the first goes up; beside, both around the middle
+      const top = rows.length === 1 ? y : y > 0 && middle ? y : middle ? y - line : y - line / 2;
+      name.setAttribute("x", at);
+      name.setAttribute("y", top);
+      name.setAttribute("text-anchor", middle ? firstAnchor : anchor);
+      if (rows.length === 1) name.textContent = rows[0];
+      else name.replaceChildren(...rows.map((row, k) => svg("tspan", { x: at, dy: k ? line : 0, text: row })));
+      if (note) {
+        note.setAttribute("x", at);
+        note.setAttribute("text-anchor", middle ? firstAnchor : anchor);
+        note.setAttribute("y", y > 0 || !middle ? top + (rows.length - 1) * line + 24 : top - 26);
+      }
+    };
+    sides.forEach((side, i) => lines.forEach((rows, wrapped) => {
+      place(side, rows);
+      const boxes = words.map((t) => rect(t, 1));
+      // the side the renderer chose wins a tie; each further side, or two lines, costs a little more
+      const c = boxes.reduce((sum, r) => sum + cost(r), 0) + i * 4 + wrapped * 6;
+      if (!best || c < best.c) best = { c, side, rows, boxes };
+    }));
+    place(best.side, best.rows);
+    taken.push(...best.boxes);
+  }
+  const scale = map.getScreenCTM().a;
   const pills = [...map.querySelectorAll("[data-road]")];
   for (const pill of pills) {
     const [ax, ay, bx, by, f] = pill.dataset.road.split(",").map(Number);
-    const at = (t) => [ax + (bx - ax) * t, ay + (by - ay) * t];
-    pill.setAttribute("transform", `translate(${at(f).join(",")})`);
+    const at = (t, side) => [ax + (bx - ax) * t + side[0], ay + (by - ay) * t + side[1]];
+    pill.setAttribute("transform", `translate(${at(f, [0, 0]).join(",")})`);
     const box = pill.getBoundingClientRect();
+    // where no place along the road is free, the label may stand beside it, touching it
+    const length = Math.hypot(bx - ax, by - ay) || 1;
+    const reach = (Math.min(box.right - box.left, box.bottom - box.top) * 0.75) / scale;
+    const normal = [(-(by - ay) / length) * reach, ((bx - ax) / length) * reach];
+    const sides = [[0, 0], normal, [-normal[0], -normal[1]]];
     let best = null;
-    for (const slide of SLIDES) {
-      const t = f + slide;
-      const dx = (bx - ax) * slide * scale, dy = (by - ay) * slide * scale;
-      const moved = { left: box.left + dx, right: box.right + dx, top: box.top + dy, bottom: box.bottom + dy, weight: 1 };
-      const cover = taken.reduce((sum, r) => sum + overlap(moved, r) * r.weight, 0);
-      if (!best || cover < best.cover) best = { t, cover, moved };
-      if (!cover) break;
+    for (const [i, side] of sides.entries()) {
+      for (const slide of SLIDES) {
+        const t = f + slide;
+        const dx = ((bx - ax) * slide + side[0]) * scale, dy = ((by - ay) * slide + side[1]) * scale;
+        const moved = { left: box.left + dx, right: box.right + dx, top: box.top + dy, bottom: box.bottom + dy, weight: 1 };
+        const cover = taken.reduce((sum, r) => sum + overlap(moved, r) * r.weight, 0) + outside(moved, frame) * 4 + (i ? 20 : 0);
+        if (!best || cover < best.cover) best = { t, side, cover, moved };
+        if (cover <= (i ? 20 : 0)) break;
+      }
+      if (best.cover <= (i ? 20 : 0)) break;
     }
-    pill.setAttribute("transform", `translate(${at(best.t).join(",")})`);
+    pill.setAttribute("transform", `translate(${at(best.t, best.side).join(",")})`);
     taken.push(best.moved);
   }
+}
+
+// How much of a box lies outside the map's frame.
+function outside(r, frame) {
+  const w = r.right - r.left, h = r.bottom - r.top;
+  const inW = Math.max(0, Math.min(r.right, frame.right) - Math.max(r.left, frame.left));
+  const inH = Math.max(0, Math.min(r.bottom, frame.bottom) - Math.max(r.top, frame.top));
+  return w * h - inW * inH;
 }
 
 function overlap(a, b) {

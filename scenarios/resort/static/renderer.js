@@ -338,10 +338,6 @@ function renderMap(ctx) {
   sea.lons.forEach((lon, i) => {
     if (i % 2 === 0) parts.push(label(PAD + i * C + C / 2, sea.lats.length * C + 20, svg("text", { class: "rs-axis", "text-anchor": "middle" }, T.west(lon))));
   });
-  const [px, py] = xy(sea, sea.cruiseport[0], sea.cruiseport[1]);
-  // the cruise port's mark on its square's corner, clear of a resort in the middle
-  parts.push(svg("g", { class: "rs-port" }, label(px - C / 2 + 3, py - C / 2 + 3, svg("rect", { x: -8, y: -8, width: 16, height: 16, rx: 3 }),
-    svg("text", { y: 4.5 }, "C"))));
   const [tx, ty] = xy(sea, sea.triangle[0], sea.triangle[1]);
   parts.push(svg("path", { class: "rs-triangle", d: `M${tx} ${ty - 15} L${tx + 15} ${ty + 12} L${tx - 15} ${ty + 12} Z` }));
   for (const r of board.resorts) {
@@ -354,6 +350,11 @@ function renderMap(ctx) {
         svg("rect", { x: 4, y: 4, width: 18, height: 18, rx: 3, fill: SEAT_COLOURS[state.owner % 4] }),
         svg("text", { x: 13, y: 18 }, String(state.owner + 1))) : null)));
   }
+  const [px, py] = xy(sea, sea.cruiseport[0], sea.cruiseport[1]);
+  // the cruise port's mark on its square's lower left corner, drawn over a resort in the
+  // middle, clear of the yachts at the top and a resort's owner at the lower right
+  parts.push(svg("g", { class: "rs-port" }, label(px - C / 2 + 3, py + C / 2 - 3, svg("rect", { x: -8, y: -8, width: 16, height: 16, rx: 3 }),
+    svg("text", { y: 4.5 }, "C"))));
   const revealed = view.program.revealed;
   if (revealed.length > 1) {
     parts.push(svg("polyline", { class: "rs-track", points: revealed.map((l) => xy(sea, l.lat, l.lon).join(",")).join(" ") }));

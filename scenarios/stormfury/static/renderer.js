@@ -646,7 +646,7 @@ function renderMap(ctx) {
           svg("text", { y: 5, text: gone ? "✕" : (T.infraLetter[s.type] || "?") }));
       }
       if (forts[s.id]) {
-        b.append(svg("g", { class: "m-fort", transform: "translate(8,-12)" },
+        b.append(svg("g", { class: "m-fort", transform: "translate(8,-17)" },
           svg("rect", { x: -11, y: -9, width: 22, height: 17, rx: 4 }), svg("text", { y: 4, text: "+" + forts[s.id] })));
       }
       badges.append(b);
@@ -697,7 +697,7 @@ function renderMap(ctx) {
     map.setAttribute("viewBox", mem.box.join(" "));
   };
   return mapFrame("sf", mem, map, {
-    limits: mapLimits(ix), home: ix.home, descId, desc: mapWords(ctx).concat(cityWords(ctx), [T.mapKeys]),
+    limits: mapLimits(ix), home: ix.home, descId, arrange: arrangeNames, desc: mapWords(ctx).concat(cityWords(ctx), [T.mapKeys]),
     labels: { zoomIn: T.zoomIn, zoomOut: T.zoomOut, zoomReset: T.zoomReset },
     extra: [
       me && me.city ? h("button", { type: "button", "aria-label": T.zoomMe, title: T.zoomMe, "data-key": "zoom-me", onclick: zoomMe }, "◎") : null,
@@ -721,6 +721,40 @@ function mapLimits(ix) {
 }
 
 // The text alternative: where you are, the roads on from here, the storm and its forecast.
+// Where a city's name may go around its dot, in the city's units, tried in this order: above
+// (the badges are below), then right, left, and under the badges.
+const NAME_SIDES = [[0, -17, "middle"], [16, 6, "start"], [-16, 6, "end"], [0, 54, "middle"]];
+
+// Each city's name goes on the side of its dot where it covers the least of the badges, dots,
+// tokens and names already placed, and stays inside the map; at the zoom shown, as the labels'
+// size depends on it (see fitLabels).
+function arrangeNames(map) {
+  const frame = map.getBoundingClientRect();
+  const rect = (el) => {
+    const r = el.getBoundingClientRect();
+    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+  };
+  const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+  const outside = (r) => (r.right - r.left) * (r.bottom - r.top) - overlap(r, frame);
+  const taken = [...map.querySelectorAll(".m-badge rect, .m-badge text, .m-city-dot, .m-token, .m-fort")].map(rect).filter((r) => r.right > r.left);
+  for (const name of map.querySelectorAll(".m-city-name")) {
+    let best = null;
+    NAME_SIDES.forEach(([x, y, anchor], i) => {
+      name.setAttribute("x", x);
+      name.setAttribute("y", y);
+      name.style.textAnchor = anchor;
+      const r = rect(name);
+      // the side above wins a tie; each further side costs a little more
+      const cost = taken.reduce((sum, t) => sum + overlap(r, t), 0) + outside(r) * 4 + i * 4;
+      if (!best || cost < best.cost) best = { cost, x, y, anchor, r };
+    });
+    name.setAttribute("x", best.x);
+    name.setAttribute("y", best.y);
+    name.style.textAnchor = best.anchor;
+    taken.push(best.r);
+  }
+}
+
 function mapWords(ctx) {
   const { board, ix, view, me, seat } = ctx;
   const out = [];
