@@ -1287,7 +1287,7 @@ def bootstrap_pairs(calm, flood, rounds=2000, seed=3):
     return ratios[int(0.05 * rounds)], ratios[int(0.95 * rounds)]
 
 
-EMBEDDED_RUNS = (poll_flood,)
+EMBEDDED_RUNS = (join_crowd, poll_flood)
 
 
 def main(argv=None):

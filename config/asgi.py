@@ -15,6 +15,7 @@ from config import health  # noqa: E402
 from config.bodylimit import BodyLimit  # noqa: E402
 from config.origin import SameOriginValidator  # noqa: E402
 from classroom.polls import OpenPolls  # noqa: E402
+from classroom.crowds import JoinsInFlight  # noqa: E402
 from classroom.routing import websocket_urlpatterns  # noqa: E402
 from games import pgpool  # noqa: E402
 from config.lifespan import LifespanApp  # noqa: E402
@@ -27,7 +28,7 @@ from scoring.loops import resend_forever  # noqa: E402
 #: HTTP and the sockets, without the process's start and stop.
 routes = ProtocolTypeRouter(
     {
-        "http": health.AnswerAnonymous(OpenPolls(BodyLimit(django_asgi_app))),
+        "http": health.AnswerAnonymous(JoinsInFlight(OpenPolls(BodyLimit(django_asgi_app)))),
         "websocket": RefuseWhileCutOff(
             AllowedHostsOriginValidator(SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))))
         ),

@@ -129,3 +129,83 @@ def test_a_crowd_of_joins_takes_no_more_database_connections_than_the_pool(trans
     assert seated >= 1 and seated + refused == 40, server.output()[-3000:]
     assert "Traceback" not in server.output()
     assert 1 <= peak[0] <= 4
+
+
+def test_an_address_with_four_joins_in_flight_is_told_to_wait_before_django(transactional_db):
+    """Eight join forms posted at once from one address while the lesson's joins are held up
+    (its lock taken): four reach Django and wait their turn, the other four are answered at once,
+    429 with the join pace's words in the tablet's language, while the lock is still held; a
+    classmate on another address is not turned away, and once the lock is free the four are
+    seated. Before, all eight took a thread and a connection each and waited."""
+    import threading
+
+    from django.db import connections, transaction
+
+    from benchmarks import crowd
+    from classroom.models import Session
+    from tests.factories import make_session
+
+    session = make_session(max_participants=40)
+    server = Served().start()
+    locked, release = threading.Event(), threading.Event()
+    answers, answered = [], threading.Condition()
+
+    def hold_the_lock():
+        try:
+            with transaction.atomic():
+                Session.objects.select_for_update().get(pk=session.pk)
+                locked.set()
+                release.wait(timeout=60)
+        finally:
+            connections.close_all()
+
+    def post(cookie, csrf, number, source, language):
+        import http.client
+        from urllib.parse import urlencode
+
+        body = urlencode({"code": session.join_code, "nickname": f"Racer{number}", "players": 1})
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60, source_address=(source, 0))
+        connection.request(
+            "POST",
+            "/join",
+            body=body + f"&csrfmiddlewaretoken={csrf}",
+            headers={
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Cookie": cookie,
+                "Referer": f"{server.base}/join/{session.join_code}",
+                "Accept-Language": language,
+            },
+        )
+        response = connection.getresponse()
+        with answered:
+            answers.append((source, response.status, response.read().decode()))
+            answered.notify_all()
+        connection.close()
+
+    try:
+        forms = [crowd.form(server.port, session.join_code, source="127.0.0.2") for _ in range(8)]
+        holder = threading.Thread(target=hold_the_lock)
+        holder.start()
+        assert locked.wait(timeout=30)
+        racers = [threading.Thread(target=post, args=(*forms[n], n, "127.0.0.2", "nl-NL,nl;q=0.9")) for n in range(8)]
+        for racer in racers:
+            racer.start()
+        with answered:
+            told_while_held = answered.wait_for(lambda: len(answers) >= 4, timeout=30)
+            early = list(answers)
+        mate = crowd.form(server.port, session.join_code, source="127.0.0.3")
+        mate_thread = threading.Thread(target=post, args=(*mate, 99, "127.0.0.3", "en"))
+        mate_thread.start()
+        release.set()
+        for thread in [holder, *racers, mate_thread]:
+            thread.join(timeout=60)
+    finally:
+        release.set()
+        server.stop()
+    assert told_while_held, "the address's extra joins waited for the lock"
+    assert [status for _source, status, _page in early] == [429] * 4
+    assert all("Er doen hier veel tablets tegelijk mee. Wacht 1 seconde" in page for _s, _st, page in early)
+    from_school = sorted(status for source, status, _page in answers if source == "127.0.0.2")
+    assert from_school == [302] * 4 + [429] * 4
+    assert [status for source, status, _page in answers if source == "127.0.0.3"] == [302]
+    assert Session.objects.get(pk=session.pk).participants.count() == 5
