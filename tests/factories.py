@@ -1,7 +1,9 @@
 """Test data built in code, not JSON fixtures."""
 
+import contextlib
 import itertools
 import secrets
+import threading
 
 from classroom.models import Teacher
 
@@ -41,3 +43,32 @@ def started_session(students=4, **options):
     services.start(session=session)
     session.refresh_from_db()
     return session, devices
+
+
+@contextlib.contextmanager
+def session_locked(session):
+    """The lesson's row locked from another connection for the block's length, as a seating join
+    holds it while the class's other joins wait (transactional tests only)."""
+    from django.db import connections, transaction
+
+    from classroom.models import Session
+
+    locked, release = threading.Event(), threading.Event()
+
+    def hold():
+        try:
+            with transaction.atomic():
+                Session.objects.select_for_update().get(pk=session.pk)
+                locked.set()
+                release.wait(timeout=120)
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert locked.wait(timeout=30), "the lesson's row was not locked"
+        yield
+    finally:
+        release.set()
+        holder.join()

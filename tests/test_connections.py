@@ -139,25 +139,13 @@ def test_an_address_with_four_joins_in_flight_is_told_to_wait_before_django(tran
     seated. Before, all eight took a thread and a connection each and waited."""
     import threading
 
-    from django.db import connections, transaction
-
     from benchmarks import crowd
     from classroom.models import Session
-    from tests.factories import make_session
+    from tests.factories import make_session, session_locked
 
     session = make_session(max_participants=40)
     server = Served().start()
-    locked, release = threading.Event(), threading.Event()
     answers, answered = [], threading.Condition()
-
-    def hold_the_lock():
-        try:
-            with transaction.atomic():
-                Session.objects.select_for_update().get(pk=session.pk)
-                locked.set()
-                release.wait(timeout=60)
-        finally:
-            connections.close_all()
 
     def post(cookie, csrf, number, source, language):
         import http.client
@@ -184,23 +172,19 @@ def test_an_address_with_four_joins_in_flight_is_told_to_wait_before_django(tran
 
     try:
         forms = [crowd.form(server.port, session.join_code, source="127.0.0.2") for _ in range(8)]
-        holder = threading.Thread(target=hold_the_lock)
-        holder.start()
-        assert locked.wait(timeout=30)
         racers = [threading.Thread(target=post, args=(*forms[n], n, "127.0.0.2", "nl-NL,nl;q=0.9")) for n in range(8)]
-        for racer in racers:
-            racer.start()
-        with answered:
-            told_while_held = answered.wait_for(lambda: len(answers) >= 4, timeout=30)
-            early = list(answers)
         mate = crowd.form(server.port, session.join_code, source="127.0.0.3")
         mate_thread = threading.Thread(target=post, args=(*mate, 99, "127.0.0.3", "en"))
-        mate_thread.start()
-        release.set()
-        for thread in [holder, *racers, mate_thread]:
+        with session_locked(session):
+            for racer in racers:
+                racer.start()
+            with answered:
+                told_while_held = answered.wait_for(lambda: len(answers) >= 4, timeout=30)
+                early = list(answers)
+            mate_thread.start()
+        for thread in [*racers, mate_thread]:
             thread.join(timeout=60)
     finally:
-        release.set()
         server.stop()
     assert told_while_held, "the address's extra joins waited for the lock"
     assert [status for _source, status, _page in early] == [429] * 4

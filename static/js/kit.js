@@ -807,6 +807,22 @@ export function fitHitAreas(map, box) {
 /** The smallest size, in CSS px, of a map's words on screen. */
 export const LABEL_PX = 12;
 
+// For a map's arrange step (fitLabels' ``arrange``), which places labels where they cover least: a
+// drawn element's box on screen (weighed, for what matters less to cover), how much two boxes
+// cover of each other, and how much of a box lies outside the map's frame.
+export function screenBox(el, weight = 1) {
+  const r = el.getBoundingClientRect();
+  return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, weight };
+}
+
+export function overlapArea(a, b) {
+  return Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+}
+
+export function outsideArea(r, frame) {
+  return (r.right - r.left) * (r.bottom - r.top) - overlapArea(r, frame);
+}
+
 /** Grows every `[data-label]` group of the map (a label with the shape behind it, drawn around
  * the group's origin: its parent places it) so the smallest of its shown words is at least
  * LABEL_PX high on screen at the zoom shown; zoomed in far enough, it is as the renderer drew

@@ -133,25 +133,16 @@ def test_joins_the_pace_refuses_wait_for_no_other_join(settings):
     the lock is free. Before, all six passed the pace's check at once and queued for the lock."""
     import threading
 
-    from django.db import connections, transaction
+    from django.db import connections
 
     from classroom import ratelimit
+    from tests.factories import session_locked
 
     session = make_session(max_participants=40)
     burst, _per_second = settings.JOIN_PACE["address"]
     for number in range(burst - 2):
         ratelimit.take_join_pace(device_hash=f"script-{number}", address=SCHOOL)
-    locked, release = threading.Event(), threading.Event()
     answers, answered = [], threading.Condition()
-
-    def a_seating_join_holds_the_lock():
-        try:
-            with transaction.atomic():
-                Session.objects.select_for_update().get(pk=session.pk)
-                locked.set()
-                release.wait(timeout=60)
-        finally:
-            connections.close_all()
 
     def a_racing_join(number):
         try:
@@ -162,18 +153,15 @@ def test_joins_the_pace_refuses_wait_for_no_other_join(settings):
             answers.append(answer)
             answered.notify_all()
 
-    holder = threading.Thread(target=a_seating_join_holds_the_lock)
-    holder.start()
-    assert locked.wait(timeout=30)
     racers = [threading.Thread(target=a_racing_join, args=(n,)) for n in range(6)]
+    with session_locked(session):
+        for racer in racers:
+            racer.start()
+        with answered:
+            refused_while_locked = answered.wait_for(lambda: len(answers) >= 4, timeout=30)
+            early = list(answers)
     for racer in racers:
-        racer.start()
-    with answered:
-        refused_while_locked = answered.wait_for(lambda: len(answers) >= 4, timeout=30)
-        early = list(answers)
-    release.set()
-    for thread in [holder, *racers]:
-        thread.join()
+        racer.join()
     assert refused_while_locked, "the refused joins waited for the lock"
     assert all("Many tablets are joining from here at once" in a.content.decode() for a in early)
     assert sorted(a.status_code for a in answers) == [200, 200, 200, 200, 302, 302]

@@ -6,7 +6,7 @@
 // Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
 import { gettext, ngettext, fmt, money, h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows,
-  basisBlock, resultsTable, mapFrame, timerMoved, TIMER } from "/static/js/kit.js";
+  basisBlock, resultsTable, mapFrame, timerMoved, TIMER, screenBox, overlapArea, outsideArea } from "/static/js/kit.js";
 
 // Every visible string, in one catalogue, through the page language's gettext.
 // Tablemates' nicknames the teacher approved (play.js passes them; bots and hidden names
@@ -329,13 +329,7 @@ function renderMap(ctx) {
 // map; at the zoom shown, as the labels' size depends on it (see fitLabels).
 function arrangePortNames(map) {
   const frame = map.getBoundingClientRect();
-  const rect = (el) => {
-    const r = el.getBoundingClientRect();
-    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
-  };
-  const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
-  const outside = (r) => (r.right - r.left) * (r.bottom - r.top) - overlap(r, frame);
-  const taken = [...map.querySelectorAll(".bt-ship circle:not(.bt-hit), .bt-ship text, .bt-port rect, .bt-port-top, .bt-locator")].map(rect).filter((r) => r.right > r.left);
+  const taken = [...map.querySelectorAll(".bt-ship circle:not(.bt-hit), .bt-ship text, .bt-port rect, .bt-port-top, .bt-locator")].map((el) => screenBox(el)).filter((r) => r.right > r.left);
   for (const name of map.querySelectorAll(".bt-port-name")) {
     if (!name.dataset.x) name.dataset.x = name.getAttribute("x");
     const sides = [[name.dataset.x, -19, "middle"], [-18, 5, "end"], [18, 5, "start"], [0, 46, "middle"]];
@@ -344,8 +338,8 @@ function arrangePortNames(map) {
       name.setAttribute("x", x);
       name.setAttribute("y", y);
       name.setAttribute("text-anchor", anchor);
-      const r = rect(name);
-      const cost = taken.reduce((sum, t) => sum + overlap(r, t), 0) + outside(r) * 4 + i * 4;
+      const r = screenBox(name);
+      const cost = taken.reduce((sum, t) => sum + overlapArea(r, t), 0) + outsideArea(r, frame) * 4 + i * 4;
       if (!best || cost < best.cost) best = { cost, x, y, anchor, r };
     });
     name.setAttribute("x", best.x);

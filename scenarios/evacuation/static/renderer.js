@@ -7,7 +7,7 @@
 // open <details> and focus across renders. Safari 15 / Chrome 100: no build step, no new syntax.
 
 import { gettext, pgettext, fmt, money, numberFormat, h, svg, screenMemory, renderScreen, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
-  resultsTable, mapFrame, on, TIMER } from "/static/js/kit.js";
+  resultsTable, mapFrame, on, TIMER, screenBox, overlapArea, outsideArea } from "/static/js/kit.js";
 
 // Tablemates' nicknames the teacher approved (play.js passes them; bots and hidden names
 // are not there), so the screen says "Ana" rather than "Player 2".
@@ -576,15 +576,11 @@ const SIDES = {
 // off all of those. At the zoom shown, as the labels' size depends on it (see fitLabels).
 function arrangeLabels(map) {
   const frame = map.getBoundingClientRect();
-  const rect = (el, weight) => {
-    const r = el.getBoundingClientRect();
-    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, weight };
-  };
   // what a label must keep off: words above all, then the places' symbols (weighed less)
   const taken = [...map.querySelectorAll(".m-glyph, .m-water text, .m-nodes .m-shape, .m-me")]
-    .map((el) => rect(el, el.matches(".m-shape") ? 0.3 : 1)).filter((r) => r.right > r.left);
+    .map((el) => screenBox(el, el.matches(".m-shape") ? 0.3 : 1)).filter((r) => r.right > r.left);
   // a name keeps off the symbols too, so none is hidden under a word
-  const cost = (r) => taken.reduce((sum, t) => sum + overlap(r, t), 0) + outside(r, frame) * 4;
+  const cost = (r) => taken.reduce((sum, t) => sum + overlapArea(r, t), 0) + outsideArea(r, frame) * 4;
   // the names: big places first, as they have the fewest good sides
   const names = [...map.querySelectorAll(".m-node")].map((node) => ({
     node, big: !node.matches(".m-free, .m-chance"),
@@ -621,7 +617,7 @@ function arrangeLabels(map) {
     };
     sides.forEach((side, i) => lines.forEach((rows, wrapped) => {
       place(side, rows);
-      const boxes = words.map((t) => rect(t, 1));
+      const boxes = words.map((t) => screenBox(t));
       // the side the renderer chose wins a tie; each further side, or two lines, costs a little more
       const c = boxes.reduce((sum, r) => sum + cost(r), 0) + i * 4 + wrapped * 6;
       if (!best || c < best.c) best = { c, side, rows, boxes };
@@ -647,7 +643,7 @@ function arrangeLabels(map) {
         const t = f + slide;
         const dx = ((bx - ax) * slide + side[0]) * scale, dy = ((by - ay) * slide + side[1]) * scale;
         const moved = { left: box.left + dx, right: box.right + dx, top: box.top + dy, bottom: box.bottom + dy, weight: 1 };
-        const cover = taken.reduce((sum, r) => sum + overlap(moved, r) * r.weight, 0) + outside(moved, frame) * 4 + (i ? 20 : 0);
+        const cover = taken.reduce((sum, r) => sum + overlapArea(moved, r) * r.weight, 0) + outsideArea(moved, frame) * 4 + (i ? 20 : 0);
         if (!best || cover < best.cover) best = { t, side, cover, moved };
         if (cover <= (i ? 20 : 0)) break;
       }
@@ -656,18 +652,6 @@ function arrangeLabels(map) {
     pill.setAttribute("transform", `translate(${at(best.t, best.side).join(",")})`);
     taken.push(best.moved);
   }
-}
-
-// How much of a box lies outside the map's frame.
-function outside(r, frame) {
-  const w = r.right - r.left, h = r.bottom - r.top;
-  const inW = Math.max(0, Math.min(r.right, frame.right) - Math.max(r.left, frame.left));
-  const inH = Math.max(0, Math.min(r.bottom, frame.bottom) - Math.max(r.top, frame.top));
-  return w * h - inW * inH;
-}
-
-function overlap(a, b) {
-  return Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
 }
 
 function arrow(a, b) {

@@ -8,7 +8,7 @@
 // Safari 15 / Chrome 100: no build step, no syntax newer than ES2020.
 
 import { gettext, ngettext, pgettext, fmt, h, svg, screenMemory, renderScreen, focusOnwards, banner, countdown, askButton, sendAction, choiceButton, box, defRows, basisBlock,
-  mapFrame, on, TIMER } from "/static/js/kit.js";
+  mapFrame, on, TIMER, screenBox, overlapArea, outsideArea } from "/static/js/kit.js";
 
 // Tablemates' nicknames the teacher approved (play.js passes them; bots and hidden names
 // are not there), so the screen says "Ana" rather than "Player 2".
@@ -730,22 +730,16 @@ const NAME_SIDES = [[0, -17, "middle"], [16, 6, "start"], [-16, 6, "end"], [0, 5
 // size depends on it (see fitLabels).
 function arrangeNames(map) {
   const frame = map.getBoundingClientRect();
-  const rect = (el) => {
-    const r = el.getBoundingClientRect();
-    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
-  };
-  const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
-  const outside = (r) => (r.right - r.left) * (r.bottom - r.top) - overlap(r, frame);
-  const taken = [...map.querySelectorAll(".m-badge rect, .m-badge text, .m-city-dot, .m-token, .m-fort")].map(rect).filter((r) => r.right > r.left);
+  const taken = [...map.querySelectorAll(".m-badge rect, .m-badge text, .m-city-dot, .m-token, .m-fort")].map((el) => screenBox(el)).filter((r) => r.right > r.left);
   for (const name of map.querySelectorAll(".m-city-name")) {
     let best = null;
     NAME_SIDES.forEach(([x, y, anchor], i) => {
       name.setAttribute("x", x);
       name.setAttribute("y", y);
       name.style.textAnchor = anchor;
-      const r = rect(name);
+      const r = screenBox(name);
       // the side above wins a tie; each further side costs a little more
-      const cost = taken.reduce((sum, t) => sum + overlap(r, t), 0) + outside(r) * 4 + i * 4;
+      const cost = taken.reduce((sum, t) => sum + overlapArea(r, t), 0) + outsideArea(r, frame) * 4 + i * 4;
       if (!best || cost < best.cost) best = { cost, x, y, anchor, r };
     });
     name.setAttribute("x", best.x);
