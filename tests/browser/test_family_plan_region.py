@@ -68,7 +68,7 @@ def test_a_dutch_plan_for_the_islands_and_a_spanish_plan_for_the_gulf_coast(brow
     assert "Alarmnummer: 911" in shown and "Caribisch Nederland / Sint Maarten" in shown
     text, width = _printed(tablet)
     assert "Alarmnummer: 911" in text
-    assert "Water: 4 liter per persoon per dag." in text and "6 meter" in text and "30 centimeter" in text
+    assert "Water: 3 liter per persoon per dag." in text and "6 meter" in text and "30 centimeter" in text
     assert "gallon" not in text and "voet" not in text
     assert "meteosxm.com" in text and "knmi.nl" in text and "bonairecrisis.com" in text
     assert "orkaanalarm" not in text.lower()
