@@ -20,6 +20,7 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
 from classroom import languages
+from classroom.responses import answer
 
 #: join posts one address may have in flight in one server process
 JOINS_IN_FLIGHT = 4
@@ -70,20 +71,12 @@ async def _wait_a_second(scope, send):
         f'<body><main id="main" class="card narrow"><p role="alert">{html.escape(said)}</p>'
         f'<p><a class="button" href="{html.escape(path, quote=True)}">{html.escape(back)}</a></p></main></body></html>'
     ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 429,
-            "headers": [
-                (b"content-type", b"text/html; charset=utf-8"),
-                (b"content-length", str(len(body)).encode()),
-                (b"content-language", language.encode()),
-                (b"retry-after", b"1"),
-                (b"cache-control", b"no-store"),
-                (b"x-content-type-options", b"nosniff"),
-                (b"x-frame-options", b"DENY"),
-                (b"content-security-policy", b"default-src 'self'; frame-ancestors 'none'"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    headers = [
+        (b"content-language", language.encode()),
+        (b"retry-after", b"1"),
+        (b"cache-control", b"no-store"),
+        (b"x-content-type-options", b"nosniff"),
+        (b"x-frame-options", b"DENY"),
+        (b"content-security-policy", b"default-src 'self'; frame-ancestors 'none'"),
+    ]
+    await answer(send, 429, body, b"text/html; charset=utf-8", headers)

@@ -33,6 +33,7 @@ from classroom import live, ratelimit, selectors, services
 from classroom.consumers import frame_limit, token_cookie
 from classroom.models import Session
 from games import broadcast
+from classroom.responses import answer
 from games.refusals import Refused
 
 LONG_POLL_SECONDS = 20
@@ -92,19 +93,8 @@ def _cookie(scope, name: str) -> str | None:
 
 async def _too_many(send):
     body = json.dumps(Refused("too_fast").as_message()).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": Refused("too_fast").http_status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"retry-after", str(RETRY_AFTER_SECONDS).encode()),
-                (b"cache-control", b"no-store"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    headers = [(b"retry-after", str(RETRY_AFTER_SECONDS).encode()), (b"cache-control", b"no-store")]
+    await answer(send, Refused("too_fast").http_status, body, b"application/json", headers)
 
 
 def _read(session_id: int, token: str | None, first: bool):

@@ -8,6 +8,8 @@ that setting, and stops reading a chunked body as soon as it is.
 
 from django.conf import settings
 
+from classroom.responses import answer
+
 _TOO_BIG = b"Request body too large."
 
 
@@ -54,15 +56,4 @@ class BodyLimit:
 
 
 async def _refuse(send):
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", b"text/plain; charset=utf-8"),
-                (b"content-length", str(len(_TOO_BIG)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": _TOO_BIG})
+    await answer(send, 413, _TOO_BIG, b"text/plain; charset=utf-8", [(b"connection", b"close")])
