@@ -9,8 +9,10 @@ import json
 import re
 
 import pytest
+from django.utils import translation
 from playwright.sync_api import expect
 
+from games.refusals import MESSAGES
 from tests.browser.a11y import announcements, expect_focus_in, focus_matches, focused, watch_announcements
 from tests.browser.lesson import POLL_MS, teacher_page
 from tests.browser.test_bermuda_lesson import policy_key
@@ -187,6 +189,8 @@ def test_a_spanish_student_sails_bermuda_to_its_end_by_keyboard(browser, asgi_se
     you_sailed_sea = fragment(
         translated("bermuda", "es", "You sailed %(ship)s out to sea between %(a)s and %(b)s (space %(i)s).")
     )
+    with translation.override("es"):
+        stale = str(MESSAGES["stale_view"])
     heard, sails = len(first), 0
     for count in range(1, 200):
         if page.locator(".bt-results").count():
@@ -215,6 +219,9 @@ def test_a_spanish_student_sails_bermuda_to_its_end_by_keyboard(browser, asgi_se
         english = [t for t in said if any(w in t for w in BERMUDA_ENGLISH)]
         assert not english, english
         assert not [t for t in said if "Bea llevó" in t or "La Flota 1 llevó" in t], said  # never the third person
+        if not any(you_sailed in t or you_sailed_sea in t for t in said) and any(stale in t for t in said):
+            sails -= 1  # a tablemate's bot sailed first: the tablet said so in Spanish, and she chooses again
+            continue
         assert any(you_sailed in t or you_sailed_sea in t for t in said), said
     expect(page.locator(".bt-results")).to_be_visible()
     assert sails >= 3, sails
