@@ -16,7 +16,7 @@ from lessons import flow
 from lessons import glossary
 from lessons.models import KnowledgeCheck
 from scenarios import registry
-from scenarios.audience import Audience
+from scenarios.audience import AGE_BANDS, Audience
 from scenarios.base import load_content
 from scoring import outcomes
 from scoring.models import Fact
@@ -176,12 +176,26 @@ PHASE_TITLES = {
 }
 
 
+#: the age band whose debrief asks the older questions (``DebriefPhase.older``)
+OLDER_BAND = AGE_BANDS[-1]
+
+
 def guide_context(scenario, session: Session | None = None) -> dict:
     """What the guide's page and PDF show: the scenario's guide with the glossary's terms and the
-    debrief's phases named, and the paper size of the session's region (Letter without one)."""
+    debrief's phases named (a 16+ class's questions where the session's age band is 16+, both
+    without a session), and the paper size of the session's region (Letter without one)."""
     guide = scenario.kit.guide
+    band = session.age_band if session is not None else None
     debrief = [
-        {"phase": p.phase, "title": PHASE_TITLES[p.phase], "say": p.say, "shows": p.shows} for p in guide.debrief
+        {
+            "phase": p.phase,
+            "title": PHASE_TITLES[p.phase],
+            "say": p.older if p.older and band == OLDER_BAND else p.say,
+            # without a session the guide gives both; with one, the class's own
+            "older": p.older if p.older and band is None else "",
+            "shows": p.shows,
+        }
+        for p in guide.debrief
     ]
     region = regions.of(session) if session is not None else None
     steps = [{"minutes": s.minutes, "title": s.title, "say": s.say, "does": flow.controls(s.does)} for s in guide.steps]

@@ -43,11 +43,25 @@ HAZARDS = ("hurricane", "tornado")
 @dataclass(frozen=True)
 class DebriefPhase:
     """One phase of the scripted debrief: what the teacher says or asks, and which part of the
-    class debrief page to put on the projector while they do (``shows``, a short phrase)."""
+    class debrief page to put on the projector while they do (``shows``, a short phrase), and
+    what to ask an older class instead (``older``)."""
 
     phase: str  #: one of DEBRIEF_PHASES
     say: Any
     shows: Any = ""
+    #: what to ask instead when the youngest students are 16 or over (the session's age band):
+    #: the same phase, a question about trade-offs, evidence and who bears the cost
+    older: Any = ""
+
+
+@dataclass(frozen=True)
+class Aim:
+    """One learning objective of the guide, with the keys of the knowledge check's objectives
+    (``CheckBank.objectives``) that measure it: none for what the lesson practises in play and
+    the debrief but the check does not ask, so the guide never promises a measure it lacks."""
+
+    text: Any
+    checks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -56,7 +70,7 @@ class Guide:
     shares (preparing devices and codes, differentiation, what to do when something goes wrong);
     a guide adds its own lines to each."""
 
-    objectives: tuple  #: what students can do afterwards
+    objectives: tuple[Aim, ...]  #: what students can do afterwards: every check objective is one's
     standards: tuple  #: (code, what it asks, how this lesson meets it)
     steps: tuple[Step, ...]  #: join, play, debrief, check: about 45 minutes in all
     questions: tuple  #: the discussion questions the debrief raises

@@ -10,7 +10,7 @@ from math import cos, pi, sin
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
-from scenarios.kit import DebriefPhase, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import Aim, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 from scenarios.words import money, number
 
 from . import rules
@@ -208,21 +208,32 @@ def tally_data(content: dict) -> dict:
 KIT = Kit(
     guide=Guide(
         objectives=(
-            _(
-                "Read a storm's forecast cone (where it goes about two times in three) and plan a route "
-                "that keeps a margin outside it."
+            Aim(
+                _(
+                    "Read a storm's forecast cone (where it goes about two times in three) and plan a route "
+                    "that keeps a margin outside it."
+                ),
+                checks=("route",),
             ),
-            _(
-                "Explain the mariner's 1-2-3 rule and the 34-knot wind radius, and why the danger area "
-                "around a storm grows with every day of forecast."
+            Aim(
+                _(
+                    "Explain the mariner's 1-2-3 rule and the 34-knot wind radius, and why the danger area "
+                    "around a storm grows with every day of forecast."
+                ),
+                checks=("route", "winds"),
             ),
-            _(
-                "Weigh a quick profit against risk, and compare the freight their fleet lost with a "
-                "replay of the same fleet kept out of the cone."
+            Aim(_("Read a storm's category: what it measures and what it does not."), checks=("strength",)),
+            Aim(
+                _(
+                    "Weigh a quick profit against risk, and compare the freight their fleet lost with a "
+                    "replay of the same fleet kept out of the cone."
+                )
             ),
-            _(
-                "Take home a family plan built on the same habit: act early on the whole danger area, "
-                "not on the line of the forecast track."
+            Aim(
+                _(
+                    "Take home a family plan built on the same habit: act early on the whole danger area, "
+                    "not on the line of the forecast track."
+                )
             ),
         ),
         standards=(
@@ -347,6 +358,11 @@ KIT = Kit(
                     'it?" Ask who sailed into the cone on purpose, and why.'
                 ),
                 _("“Freight collected and lost”, with the cone-avoiding replay"),
+                older=_(
+                    '"Where were the ships the storm caught: inside the cone or outside it?" Ask how often a '
+                    "storm leaves the cone (about one time in three) and whether a margin outside it was "
+                    "worth the freight it cost."
+                ),
             ),
             DebriefPhase(
                 "differently",
@@ -364,6 +380,11 @@ KIT = Kit(
                     "the family plan."
                 ),
                 _("“How real ships keep out of a hurricane's way”"),
+                older=_(
+                    "\"Real captains add 100, 200 and 300 nautical miles around a storm's forecast. Why do "
+                    "they plan on the whole danger area rather than the forecast line, and what is your "
+                    "family's margin?\" Then open the family plan."
+                ),
             ),
         ),
         fallback=(

@@ -3,7 +3,7 @@ content files that feed them and the family plan's lines."""
 
 from django.utils.translation import gettext_lazy as _
 
-from scenarios.kit import DebriefPhase, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import Aim, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 
 
 def board_geometry(content: dict) -> dict:
@@ -90,16 +90,22 @@ def tally_rows(content: dict) -> dict:
 KIT = Kit(
     guide=Guide(
         objectives=(
-            _(
-                "Explain what a hurricane watch and a hurricane warning mean, and how many hours each "
-                "gives before the winds arrive."
+            Aim(
+                _(
+                    "Explain what a hurricane watch and a hurricane warning mean, and how many hours each "
+                    "gives before the winds arrive."
+                ),
+                checks=("timing",),
             ),
-            _(
-                "Weigh when to leave, where to go and what to take, and say what each choice costs in "
-                "time, money and safety."
+            Aim(
+                _(
+                    "Weigh when to leave, where to go and what to take, and say what each choice costs in "
+                    "time, money and safety."
+                ),
+                checks=("destination", "road"),
             ),
-            _("Compare the class's choices with what real evacuees did, using sourced figures."),
-            _("Take home a family emergency plan based on their own choices in the game."),
+            Aim(_("Compare the class's choices with what real evacuees did, using sourced figures.")),
+            Aim(_("Take home a family emergency plan based on their own choices in the game.")),
         ),
         standards=(
             (
@@ -216,6 +222,11 @@ KIT = Kit(
                     "ask what made leaving late costly in the game."
                 ),
                 _("“Why we said we left” and “How it ended”"),
+                older=_(
+                    '"Why did some of us wait?" Read out the reasons the class gave, then ask which were '
+                    "about money, which about information and which about habit, and what each cost in the "
+                    "game."
+                ),
             ),
             DebriefPhase(
                 "differently",
@@ -233,6 +244,11 @@ KIT = Kit(
                     "Open the family plan."
                 ),
                 _("the real figures beside the class's, with their sources"),
+                older=_(
+                    '"Real evacuees mostly go to family or friends and leave about two days before the storm,'
+                    ' yet many people stay. What keeps a household from leaving: money, a car, a job, a pet?"'
+                    " Then open the family plan."
+                ),
             ),
         ),
         differentiation=(

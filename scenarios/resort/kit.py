@@ -4,7 +4,7 @@ bulletins, the storm program cards from HURDAT2, a player's tally sheet) and the
 
 from django.utils.translation import gettext_lazy as _
 
-from scenarios.kit import DebriefPhase, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import Aim, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 from scenarios.words import money
 
 from .rules import MEASURE_PRICE, damage_for, docking_fee
@@ -202,13 +202,28 @@ def _by_options(first: int, held, not_held) -> dict:
 KIT = Kit(
     guide=Guide(
         objectives=(
-            _("Read a hurricane's position from latitude and longitude (north first, then west) and plot it on a map."),
-            _("Explain what a storm's Saffir-Simpson category measures, and why a stronger storm does more damage."),
-            _(
-                "Weigh what preparedness costs (a kit, a plan, a seawall, reinforcement, insurance) "
-                "against the damage it avoids, on one storm and across many real storms."
+            Aim(
+                _(
+                    "Read a hurricane's position from latitude and longitude (north first, then west) and plot it on a map."
+                )
             ),
-            _("Take home a family emergency plan that starts from the options they chose in the game."),
+            Aim(
+                _(
+                    "Explain what a storm's Saffir-Simpson category measures, and why a stronger storm does more damage."
+                ),
+                checks=("protect",),
+            ),
+            Aim(
+                _(
+                    "Weigh what preparedness costs (a kit, a plan, a seawall, reinforcement, insurance) "
+                    "against the damage it avoids, on one storm and across many real storms."
+                ),
+                checks=("protect", "insure"),
+            ),
+            Aim(
+                _("Take home a family emergency plan that starts from the options they chose in the game."),
+                checks=("prepare",),
+            ),
         ),
         standards=(
             (
@@ -341,6 +356,10 @@ KIT = Kit(
                 "why",
                 _('"Which options paid for themselves, and which were money spent for nothing this time?"'),
                 _("“What our options were worth”"),
+                older=_(
+                    '"Which options paid for themselves on this storm, and would they pay across many storms?'
+                    ' Why is one storm a poor test of a choice?"'
+                ),
             ),
             DebriefPhase(
                 "differently",
@@ -357,6 +376,10 @@ KIT = Kit(
                     'flood insurance. Why?" Then open the family plan.'
                 ),
                 _("“The five options in real life”"),
+                older=_(
+                    '"Only about half of adults have an emergency plan, and few have flood insurance. What '
+                    'makes people underprepare for a risk they know about?" Then open the family plan.'
+                ),
             ),
         ),
         fallback=(

@@ -3,7 +3,7 @@ content files that feed them and the family plan's lines."""
 
 from django.utils.translation import gettext_lazy as _
 
-from scenarios.kit import DebriefPhase, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import Aim, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 
 HEX = 18  # printed hex radius, in SVG units
 
@@ -56,13 +56,23 @@ def board_geometry(content: dict) -> dict:
 KIT = Kit(
     guide=Guide(
         objectives=(
-            _("Read a hurricane's category and track, and explain why forecasters give a cone, not a line."),
-            _(
-                "Decide as a team where to spend limited resources: evacuating people, strengthening "
-                "buildings, damming roads."
+            Aim(
+                _("Read a hurricane's category and track, and explain why forecasters give a cone, not a line."),
+                checks=("strength",),
             ),
-            _("Compare the team's choices with what real mitigation and evacuation achieved, using sourced figures."),
-            _("Take home a family emergency plan drawn from what the team protected first."),
+            Aim(
+                _(
+                    "Decide as a team where to spend limited resources: evacuating people, strengthening "
+                    "buildings, damming roads."
+                ),
+                checks=("fortify", "water"),
+            ),
+            Aim(
+                _(
+                    "Compare the team's choices with what real mitigation and evacuation achieved, using sourced figures."
+                )
+            ),
+            Aim(_("Take home a family emergency plan drawn from what the team protected first.")),
         ),
         standards=(
             (
@@ -148,6 +158,10 @@ KIT = Kit(
                 "why",
                 _('"Why did some teams lose more?" Ask what they spent first: evacuating, fortifying or damming.'),
                 _("“Evacuate, fortify, dam”"),
+                older=_(
+                    '"Why did some teams lose more?" Ask what they spent first, which spending was sure to '
+                    "pay and which was a bet on where the storm would go."
+                ),
             ),
             DebriefPhase(
                 "differently",
@@ -161,6 +175,10 @@ KIT = Kit(
                     "don't all homes have them?\" Then open the family plan."
                 ),
                 _("“Really”: the real figures with their sources"),
+                older=_(
+                    "\"Strong roofs paid back many times over after real storms. If they pay, why don't all "
+                    'homes have them: who pays, who gains, and when?" Then open the family plan.'
+                ),
             ),
         ),
         fallback=(

@@ -5,7 +5,7 @@ and averages) and the family plan's lines.
 
 from django.utils.translation import gettext_lazy as _
 
-from scenarios.kit import DebriefPhase, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import Aim, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 from scenarios.tornado_alert.rules import CHEAT_BONUS, CHEAT_THRESHOLD, ROUNDS
 
 #: rows of the tally sheet: the most players a table seats (``scenario.SCENARIO.seats``)
@@ -53,20 +53,29 @@ def tally(content: dict) -> dict:
 KIT = Kit(
     guide=Guide(
         objectives=(
-            _(
-                "Name where to shelter when a tornado threatens: underground if you can, otherwise a "
-                "small room in the middle of the lowest floor, away from windows."
+            Aim(
+                _(
+                    "Name where to shelter when a tornado threatens: underground if you can, otherwise a "
+                    "small room in the middle of the lowest floor, away from windows."
+                ),
+                checks=("underground", "inside"),
             ),
-            _(
-                "Explain why the places that give the most dramatic storm photos — cars, roofs, high "
-                "ground, open water — are the ones to leave at once."
+            Aim(
+                _(
+                    "Explain why the places that give the most dramatic storm photos — cars, roofs, high "
+                    "ground, open water — are the ones to leave at once."
+                ),
+                checks=("outside",),
             ),
-            _(
-                "Read a safety note's source and grade, and say why a note that is only reported is "
-                "weaker than one checked against its source."
+            Aim(
+                _(
+                    "Read a safety note's source and grade, and say why a note that is only reported is "
+                    "weaker than one checked against its source."
+                )
             ),
-            _("Work out an average to two decimals and explain why the game's score is each player's worst round."),
-            _("Take home a family plan: where the family shelters at home, and where the class shelters at school."),
+            Aim(
+                _("Take home a family plan: where the family shelters at home, and where the class shelters at school.")
+            ),
         ),
         standards=(
             (
@@ -192,6 +201,10 @@ KIT = Kit(
                 "why",
                 _('"Why were the dangerous places worth the most points, and what did the tornado take from them?"'),
                 _("“What the storm did to us”"),
+                older=_(
+                    '"The riskiest places paid the most points. Where in real life do people make the same '
+                    'trade: a storm photo, a drive home, work outdoors?"'
+                ),
             ),
             DebriefPhase(
                 "differently",
@@ -208,6 +221,11 @@ KIT = Kit(
                     'the lowest floor. No photo is worth it." Then open the family plan.'
                 ),
                 _("“What really happens”: the safety notes with their sources"),
+                older=_(
+                    '"Underground if you can, otherwise a small room in the middle of the lowest floor. Which'
+                    " note on the screen is verified and which only reported, and why does that matter when "
+                    'you decide?" Then open the family plan.'
+                ),
             ),
         ),
         preparation=(

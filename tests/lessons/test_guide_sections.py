@@ -89,3 +89,51 @@ def test_the_guide_pdf_follows_the_sessions_paper(teacher_client):
     assert round(float(PdfReader(io.BytesIO(answer.content)).pages[0].mediabox.width)) == 595  # A4
     answer = teacher_client.get(reverse("lessons:guide_pdf", args=["evacuation"]))
     assert round(float(PdfReader(io.BytesIO(answer.content)).pages[0].mediabox.width)) == 612  # Letter
+
+
+@pytest.mark.parametrize("key", registry.keys())
+def test_the_guide_marks_the_objectives_the_check_asks_about(teacher_client, key):
+    """Every objective is on the guide in the teacher's language with what measures it: the check,
+    or play and the debrief alone."""
+    aims = registry.get(key).kit.guide.objectives
+    for language in ("en", "es", "nl"):
+        page = html.unescape(
+            teacher_client.get(reverse("lessons:guide", args=[key]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        )
+        objectives = page[page.index('id="objectives"') : page.index('id="standards"')]
+        with translation.override(language):
+            checked = translation.gettext("the knowledge check asks about this")
+            practised = translation.gettext("practised in play and the debrief; not on the check")
+            for aim in aims:
+                assert f"{aim.text} <span" in objectives, (language, str(aim.text))
+            assert objectives.count(checked) == sum(1 for aim in aims if aim.checks), language
+            assert objectives.count(practised) == sum(1 for aim in aims if not aim.checks), language
+
+
+@pytest.mark.parametrize("key", registry.keys())
+def test_an_older_class_is_asked_older_questions(teacher_client, key):
+    """The debrief's "why" and "real world" questions for a session whose youngest students are
+    16 or over are the older ones; a 10+ session gets the younger ones; the guide without a
+    session gives both."""
+    from classroom.models import Teacher
+    from tests.factories import make_session
+
+    teacher = Teacher.objects.order_by("-pk").first()
+    phases = {p.phase: p for p in registry.get(key).kit.guide.debrief}
+    older = [str(phases[name].older) for name in ("why", "real_world")]
+    younger = [str(phases[name].say) for name in ("why", "real_world")]
+    assert all(older) and not set(older) & set(younger)
+
+    def script(session=None):
+        url = reverse("lessons:guide", args=[key]) + (f"?session={session.pk}" if session else "")
+        page = html.unescape(teacher_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode())
+        return page[page.index('id="debrief-script"') : page.index('id="differentiation"')]
+
+    sixteen = script(make_session(teacher=teacher, scenario=key, age_band="16+"))
+    ten = script(make_session(teacher=teacher, scenario=key, age_band="10+"))
+    both = script()
+    for old, young in zip(older, younger):
+        assert old in sixteen and young not in sixteen
+        assert young in ten and old not in ten
+        assert old in both and young in both
+    assert "With students of 16 and over:" in both and "With students of 16 and over:" not in ten

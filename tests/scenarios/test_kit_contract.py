@@ -9,7 +9,7 @@ from pypdf import PdfReader
 
 from lessons import printing
 from scenarios import registry
-from scenarios.kit import Kit
+from scenarios.kit import Aim, Kit
 from scenarios.audience import Audience, verified
 from scoring.outcomes import read_facts
 
@@ -26,6 +26,23 @@ def test_the_guide_covers_a_45_minute_period(key):
     assert sum(step.minutes for step in guide.steps) == 45
     assert all(str(step.title) and str(step.say) for step in guide.steps)
     assert any("MS-ESS3-2" in str(code) for code, _asks, _how in guide.standards)
+
+
+@pytest.mark.parametrize("key", SCENARIOS)
+def test_the_guide_says_which_objectives_the_check_measures(key):
+    """Each objective the knowledge check measures is one the guide states, an objective the guide
+    marks as checked names only the check's own, and a lesson of 45 minutes aims at no more than
+    five things (Tornado Alert! aimed at five, averages to two decimals among them, and its check
+    measured one: it aims at four now, two of them checked)."""
+    scenario = registry.get(key)
+    aims = scenario.kit.guide.objectives
+    assert all(isinstance(aim, Aim) for aim in aims)
+    assert 1 <= len(aims) <= 5
+    checked = {check for aim in aims for check in aim.checks}
+    assert checked == {objective.key for objective in scenario.check.objectives}
+    if key == "tornado_alert":
+        assert len(aims) == 4
+        assert not any("decimal" in str(aim.text) for aim in aims)
 
 
 @pytest.mark.parametrize("key", SCENARIOS)

@@ -2,11 +2,11 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from scenarios.kit import DebriefPhase, Guide, Kit, PlanLine, Printable, Step
+from scenarios.kit import Aim, DebriefPhase, Guide, Kit, PlanLine, Printable, Step
 
 KIT = Kit(
     guide=Guide(
-        objectives=(_("Say when to leave for the shelter."),),
+        objectives=(Aim(_("Say when to leave for the shelter.")),),
         standards=((_("NGSS MS-ESS3-2"), _("Forecasting natural hazards."), _("Students act on a warning.")),),
         steps=(
             Step(5, _("Join"), _('"Type the code."')),
@@ -20,9 +20,13 @@ KIT = Kit(
         debrief=(
             DebriefPhase("reactions", _('"One word for the race."')),
             DebriefPhase("what_happened", _('"Who reached the shelter?"'), _("the arrivals")),
-            DebriefPhase("why", _('"What slowed you down?"')),
+            DebriefPhase("why", _('"What slowed you down?"'), older=_('"What slowed you down, and who chose it?"')),
             DebriefPhase("differently", _('"What would you pack next time?"')),
-            DebriefPhase("real_world", _('"Where is your nearest shelter?"')),
+            DebriefPhase(
+                "real_world",
+                _('"Where is your nearest shelter?"'),
+                older=_('"Where is your nearest shelter, and how long is the walk?"'),
+            ),
         ),
     ),
     printables=(Printable("track", _("The track"), "kit_track.html", ("track",)),),
