@@ -338,7 +338,10 @@ class _Chromium:
 
             if not os.path.exists(CHROMIUM):
                 pytest.fail(f"Chromium not found at {CHROMIUM}: run `make browser`.")
-            expect.set_options(timeout=10_000)
+            # What a page shows may take this long to appear while `make test` runs four processes,
+            # each with its browser, servers and worker, on two cores (a load of 12 is usual): a
+            # push seen in a second when served came after more than 10 s in a clean-clone run.
+            expect.set_options(timeout=20_000)
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
             self.playwright = sync_playwright().start()
             self.browser = self.playwright.chromium.launch(

@@ -72,6 +72,8 @@ def test_a_spanish_tablet_gets_the_board_and_its_view_in_spanish():
     assert board_url.endswith("&lang=es")
     board = json.dumps(client.get(board_url).json(), ensure_ascii=False)
     assert "Refugio público (instituto)" in board and "Public shelter (high school)" not in board
+    # the map's streets too: a Spanish tablet's map read "Palm Street" beside "Refugio público"
+    assert "Calle Palma" in board and "Palm Street" not in board
     from classroom import services
 
     services.start(session=session)
@@ -80,6 +82,19 @@ def test_a_spanish_tablet_gets_the_board_and_its_view_in_spanish():
     assert '"position": "H"' in view and '"Home"' not in view  # the board names the place
     english = languages.translate_content(state, session.scenario, "en")
     assert english == state  # English tablets get the engine's words untouched
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language, street", [("es", "Calle Principal"), ("nl", "Hoofdstraat")])
+def test_the_evacuation_maps_streets_are_named_in_the_tablets_language(language, street):
+    session = make_session()
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.post("/join", {"code": session.join_code, "nickname": "Lu", "players": 1})
+    page = client.get(f"/play/{session.pk}/").content.decode()
+    board_url = re.search(r'data-board-url="([^"]+)"', page).group(1).replace("&amp;", "&")
+    board = json.dumps(client.get(board_url).json(), ensure_ascii=False)
+    assert street in board
+    assert not [name for name in ("Main Street", "Coast Road", "Bayou Bend", "Beach Boulevard") if name in board]
 
 
 @pytest.mark.parametrize("language", ["es", "nl"])
