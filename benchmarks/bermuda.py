@@ -18,6 +18,7 @@ import argparse
 import statistics
 import time
 
+from benchmarks import stand_in
 from benchmarks.pace import ASSUMED, PLAY_MINUTES, Clock, spread
 from scenarios.bermuda import ENGINE, PRESETS
 from scenarios.bermuda.bots import BOTS, POLICY_BOT, head_to_head
@@ -102,6 +103,18 @@ DUELS = (
 )
 
 
+def play_logged(seed: int, kinds) -> tuple[list[dict], list[dict]]:
+    """One game of cautious students and fleets left to the stand-in (the same policy bot, its
+    moves recorded as actor ``timer``): the results and the move log (``benchmarks.stand_in``)."""
+    state = ENGINE.setup(seed, len(kinds), None)
+    moves = []
+    while not ENGINE.finished(state):
+        seat = ENGINE.to_act(state)[0]
+        ENGINE.apply(state, seat, BOTS[POLICY_BOT](state, seat))
+        moves.append({"seat": seat, "actor": "timer" if kinds[seat] == "stand_in" else "student"})
+    return ENGINE.results(state), moves
+
+
 def balance_main(games: int = BALANCE) -> None:
     seeds = max(1, games // 20)
     for careful, other in DUELS:
@@ -118,6 +131,7 @@ def balance_main(games: int = BALANCE) -> None:
                 f"salvage {m['salvage']:.1f}k  short hauls {m['haul_cut']:.1f}k  "
                 f"caught outside the cone {m['caught_outside']:.2f}"
             )
+    print(stand_in.line(stand_in.lets_the_bot_play(play_logged, seeds)))
     kinds = ["bold", "cautious", "bold", "cautious"]
     for label, options in (("default options", None), ("as_printed", PRESETS["as_printed"])):
         rows = {"bold": [], "cautious": []}

@@ -18,6 +18,7 @@ import statistics
 import time
 from collections import defaultdict
 
+from benchmarks import stand_in
 from benchmarks.pace import ASSUMED, PLAY_MINUTES, Clock, spread
 from scenarios.resort import ENGINE
 from scenarios.resort.bots import BOTS, POLICY_BOT, head_to_head
@@ -71,6 +72,18 @@ DUELS = (
 )
 
 
+def play_logged(seed: int, kinds) -> tuple[list[dict], list[dict]]:
+    """One game of prepared students and seats left to the stand-in (the same policy bot, its
+    moves recorded as actor ``timer``): the results and the move log (``benchmarks.stand_in``)."""
+    state = ENGINE.setup(seed, len(kinds), {})
+    moves = []
+    while not ENGINE.finished(state):
+        for seat in ENGINE.to_act(state):
+            ENGINE.apply(state, seat, BOTS[POLICY_BOT](state, seat))
+            moves.append({"seat": seat, "actor": "timer" if kinds[seat] == "stand_in" else "student"})
+    return ENGINE.results(state), moves
+
+
 def balance_main(seeds: int = 4) -> None:
     for careful, other in DUELS:
         duel = head_to_head(careful, other, seeds)
@@ -83,6 +96,7 @@ def balance_main(seeds: int = 4) -> None:
                 f"  {bot:<11} first {duel['first'][bot]:>4} ({100 * duel['first'][bot] / duel['decided']:.1f} %)  "
                 f"mean worth {duel['mean_worth'][bot]:,.0f} $"
             )
+    print(stand_in.line(stand_in.lets_the_bot_play(play_logged)))
     names = ["prepared", "never", "always", "random"]
     rows = defaultdict(lambda: defaultdict(list))
     for storm in PROGRAM_IDS:

@@ -38,6 +38,9 @@ class Debrief(Protocol):
 
     #: the columns of the ``decisions`` rows in the research export, explained
     data_dictionary: dict[str, str]
+    #: what the game's winning strategy teaches, one or two sentences marked with ``gettext_noop``
+    #: (RULES.md, "Balance"): the class debrief shows it in the class's language
+    teaches: str
 
     def page(self, lesson: Lesson, audience: str) -> tuple[str, dict]:
         """The projector page, built in the request from the move log: template and context."""

@@ -44,7 +44,8 @@ def debrief_page(session: Session, *, audience: str = "student") -> tuple[str, d
     from classroom.languages import translate_content
 
     lesson = Lesson(session)
-    template, context = registry.get(session.scenario).debrief.page(lesson, audience)
+    debrief = registry.get(session.scenario).debrief
+    template, context = debrief.page(lesson, audience)
     # only the real-world claims (card bases, notes) the class may see, as every student page
     context = Audience.of(session.intensity, session.age_band, teacher=audience == "teacher").redact(context)
     # the scenario's content words (places, reasons) in the reader's language
@@ -56,7 +57,13 @@ def debrief_page(session: Session, *, audience: str = "student") -> tuple[str, d
         for number, holder in sorted(t["holders"].items())
         if holder and holder["stand_in"]
     ]
-    return template, {**context, "session": session, "settings": lesson.settings, "stand_in_seats": stood_in}
+    return template, {
+        **context,
+        "session": session,
+        "settings": lesson.settings,
+        "stand_in_seats": stood_in,
+        "teaches": translation.gettext(debrief.teaches),
+    }
 
 
 def plan_reports(session: Session) -> list[Report]:

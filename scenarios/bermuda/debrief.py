@@ -26,7 +26,18 @@ def cited(lesson, audience):
     return [cites.cite(facts[key]) for key in TOPICS if key in facts], cites
 
 
+#: What the game's winning strategy teaches (RULES.md, "Balance"): the class debrief says it
+#: in the class's language (``templates/scoring/debrief_base.html``).
+TEACHES = gettext_noop(
+    "What the winning strategy teaches: in this game the captain who keeps every ship out of the "
+    "cone and its margin wins more often than one who sails for the quickest cargo, because a storm "
+    "often leaves its forecast line and its winds reach far beyond its centre. Real mariners plan "
+    "around the whole danger area, not the line."
+)
+
+
 class BermudaDebrief:
+    teaches = TEACHES
     data_dictionary = {
         "decisions.freight": "Freight the fleet held at the end (thousands of dollars, banked and aboard).",
         "decisions.lost_freight": "Freight lost with ships the cloud caught (thousands of dollars).",

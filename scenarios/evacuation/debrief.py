@@ -40,7 +40,18 @@ def matching_facts(tags, facts, limit=2) -> list:
     return picked[:limit]
 
 
+#: What the game's winning strategy teaches (RULES.md, "Balance"): the class debrief says it
+#: in the class's language (``templates/scoring/debrief_base.html``).
+TEACHES = gettext_noop(
+    "What the winning strategy teaches: in this game the most points go to households that fill the "
+    "tank, leave early and go to family or friends inland, and a household that waits for the last "
+    "minute loses almost every game. The same habits help in a real evacuation: decide before the "
+    "warning, leave with a full tank, and go to a place you know."
+)
+
+
 class EvacuationDebrief:
+    teaches = TEACHES
     data_dictionary = {
         "decisions.left_hour": "Game hour the household left home (empty if it never left).",
         "decisions.destination": "Where it arrived (relative, hotel, shelter) or empty.",

@@ -69,7 +69,18 @@ def storm_chart(table) -> str:
     )
 
 
+#: What the game's winning strategy teaches (RULES.md, "Balance"): the class debrief says it
+#: in the class's language (``templates/scoring/debrief_base.html``).
+TEACHES = gettext_noop(
+    "What the winning strategy teaches: in this game the owner who protects each resort (a plan and "
+    "kit, a seawall, stronger buildings) ends richest more often than one who never protects, "
+    "because across many storms the measures cost less than the damage they avoid. Insurance moves a"
+    " loss for a price; the measures that make the loss smaller are what pays."
+)
+
+
 class ResortDebrief:
+    teaches = TEACHES
     data_dictionary = {
         "decisions.storm": "The real storm (HURDAT2 name) whose program the table played.",
         "decisions.resorts": "Resorts the seat owned at the end.",

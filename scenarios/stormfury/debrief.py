@@ -17,7 +17,17 @@ def team_stories(lesson, tables=None) -> list[dict]:
     return [analysis.team_story(t, lesson.policy_results(t)) for t in tables]
 
 
+#: What the game's winning strategy teaches (RULES.md, "Balance"): the class debrief says it
+#: in the class's language (``templates/scoring/debrief_base.html``).
+TEACHES = gettext_noop(
+    "What the winning strategy teaches: in this game the teams that strengthen buildings and move "
+    "people away from the water before the storm do the least damage. Nobody can stop the storm; "
+    "what is ready before it comes decides what it takes."
+)
+
+
 class StormfuryDebrief:
+    teaches = TEACHES
     data_dictionary = {
         "decisions (stormfury)": "One row per team: damage in total and by type (population = people not yet evacuated), roads flooded, what the team evacuated, fortified and dammed.",
     }

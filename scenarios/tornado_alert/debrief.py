@@ -20,7 +20,7 @@ TOPICS = {
     "debris": "tornado-flying-debris",
     "where_hurt": "tornado-deaths-mobile-homes",
 }
-#: What the game's winning strategy teaches (RULES.md, "Balance"): the debrief, the early
+#: What the game's winning strategy teaches (RULES.md, "Balance"): the class debrief, the early
 #: finisher's panel and the tablet's end screen say it in the class's language.
 LESSON = gettext_noop(
     "What the winning strategy teaches: in this game the highest scores go to photos from the most "
@@ -136,6 +136,7 @@ def cited(lesson, audience):
 
 
 class TornadoAlertDebrief:
+    teaches = LESSON
     data_dictionary = {
         "decisions.score": "The seat's worst counted round average after chips (its final score).",
         "decisions.photos": "Location cards the seat took over the game.",
@@ -152,7 +153,6 @@ class TornadoAlertDebrief:
         shown = summary(lesson)
         replays = whatif.what_if(lesson.tables, SHELTERED) if shown["photos"] else None
         return "scenarios/tornado_alert/debrief.html", {
-            "lesson": gettext(LESSON),
             "summary": shown,
             "cited": facts,
             "citations": cites.facts,

@@ -146,3 +146,30 @@ def test_the_winners_photos_are_the_students_who_played_not_the_stand_ins():
     holders[first]["stand_in"] = False  # the same seat played by its student is a winner again
     assert debrief.summary(SimpleNamespace(tables=[table]))["winner_risky_share"] != expected
     assert stood_in["risky_share"] != expected
+
+
+@pytest.mark.parametrize("key", ["evacuation", "resort", "bermuda", "stormfury", "tornado_alert"])
+def test_every_class_debrief_says_what_the_winning_strategy_teaches(client, key):
+    """The projector's debrief of each game says, in the class's language, what the strategy that
+    wins the game teaches (RULES.md, "Balance"), once."""
+    from scenarios import registry
+
+    session = make_session(scenario=key, seed=7)
+    join_students(session, 2)
+    classroom.start(session=session)
+    classroom.finish_with_bots(session=session)
+    classroom.end(session=session)
+    client.login(email=session.teacher.email, password=PASSWORD)
+    teaches = registry.get(key).debrief.teaches
+    for language, heading in (
+        ("en", "What the winning strategy teaches"),
+        ("es", "Lo que enseña la estrategia ganadora"),
+    ):
+        client.cookies["django_language"] = language
+        page = client.get(reverse("scoring:session_debrief", args=[session.pk]), HTTP_ACCEPT_LANGUAGE=language)
+        text = page.content.decode()
+        with translation.override(language):
+            sentence = translation.gettext(teaches)
+        assert sentence.startswith(heading), (language, sentence)
+        assert text.count(f">{heading}</h2>") == 1, language
+        assert f"<p>{sentence}</p>" in text.replace("&#x27;", "'"), language

@@ -45,6 +45,7 @@ def cited(lesson, audience):
 
 
 class ShelterRaceDebrief:
+    teaches = "What the winning strategy teaches: in this race the household that leaves first reaches the shelter."
     data_dictionary = {
         "decisions.safe": "Whether the household reached the shelter before the storm.",
         "decisions.supplies": "Supplies it packed.",
