@@ -66,6 +66,7 @@ lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 ## test: everything, against real PostgreSQL, Redis, a Celery worker and headless Chromium, in
 ## TEST_PROCESSES processes: twice the cores, as most tests wait on browsers, servers and clocks,

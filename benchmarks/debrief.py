@@ -135,8 +135,8 @@ def finished_session():
     from classroom import services
     from classroom.models import Teacher
     from games import services as games
-    from scenarios.evacuation import bots
     from games.models import Game
+    from scenarios.evacuation import bots
 
     teacher = Teacher.objects.create_user(email=f"bench{time.time_ns()}@school.test")
     session = services.create_session(teacher=teacher, scenario="evacuation", seed=2024, title="Bench class")

@@ -561,7 +561,7 @@ def playing(plan, using="default"):
 def resumed_after(record, plan, since, using="default"):
     """Seconds from ``since`` until each student still playing had a tap acknowledged with its view."""
     first = {}
-    for sent_at, ok_at, view_at, game, version, replayed, first_sent, seat in record["acts"]:
+    for _sent_at, _ok_at, view_at, game, _version, _replayed, _first_sent, seat in record["acts"]:
         if view_at >= since:
             first[(game, seat)] = min(first.get((game, seat), view_at), view_at)
     return sorted(first[key] - since if key in first else float("inf") for key in playing(plan, using))
@@ -917,8 +917,8 @@ def celery_two_hosts(district, args, students=16):
     from classroom import services
     from classroom.models import Session
     from scoring import jobs
-    from scoring.services import job_status
     from scoring.models import Report
+    from scoring.services import job_status
 
     idle = "app3"
     district.apps[idle]["worker"].stop()

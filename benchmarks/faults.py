@@ -296,8 +296,8 @@ def verdict(name, ok, **figures):
 def games_intact(plan, using="default"):
     """How many games' move logs do not have seq 1..n and version n, or do not replay through the
     engine to their stored state (0: every game is intact)."""
-    from scenarios.registry import ENGINES
     from games.models import Game
+    from scenarios.registry import ENGINES
 
     bad = 0
     for game in Game.objects.using(using).filter(pk__in={d["game"] for d in plan["devices"]}):
@@ -453,7 +453,7 @@ def redis_restart(args, down=2.0):
     )
     playing = {(d["game"], d["seat"]) for d in plan["devices"] if d["game"] not in finished}
     resumed = {}
-    for sent_at, ok_at, view_at, game, version, replayed, first, seat in record["acts"]:
+    for _sent_at, _ok_at, view_at, game, _version, _replayed, _first, seat in record["acts"]:
         if view_at >= t1:
             resumed[(game, seat)] = min(resumed.get((game, seat), view_at), view_at)
     waits = sorted(resumed[key] - t1 if key in resumed else float("inf") for key in playing)

@@ -447,7 +447,7 @@ class Device:
                     finally:
                         reader.cancel()
                 return
-            except (OSError, ConnectionError, asyncio.TimeoutError, websockets.exceptions.WebSocketException) as error:
+            except (TimeoutError, OSError, ConnectionError, websockets.exceptions.WebSocketException) as error:
                 if dropped_at is None:
                     dropped_at = time.time()
                     self.record["drops"].append([dropped_at, type(error).__name__, self.game, self.seat, self.host])
@@ -484,9 +484,9 @@ class Device:
             await ws.send(pending["frame"])
             try:
                 await asyncio.wait_for(self.answer, 30)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self.record["timeouts"] += 1
-                raise ConnectionError("no answer in 30 s")  # reconnect and re-send the same id
+                raise ConnectionError("no answer in 30 s") from None  # reconnect and re-send the same id
             finally:
                 if self.view_timer is not None:
                     self.view_timer.cancel()
@@ -552,10 +552,10 @@ class Dashboard:
                             text = await asyncio.wait_for(
                                 ws.recv(), min(5.0, max(0.1, clock.stop_at + 2 - time.time()))
                             )
-                        except asyncio.TimeoutError:
+                        except TimeoutError:
                             continue  # a quiet dashboard, or the window has not opened yet
                         self.snapshots.append([time.time(), {g: int(v) for g, v in SUMMARY.findall(text)}])
-            except (OSError, asyncio.TimeoutError, websockets.exceptions.WebSocketException):
+            except (TimeoutError, OSError, websockets.exceptions.WebSocketException):
                 await asyncio.sleep(0.5)
 
 
@@ -753,12 +753,12 @@ def check_log(acked, using="default"):
 def dashboard_stale(record, plan, until):
     """Worst and p99 delay from a move's ok to the first snapshot showing its table at that version."""
     by_game = {}
-    for session, snaps in record["snapshots"].items():
+    for _session, snaps in record["snapshots"].items():
         for at, versions in snaps:
             for game, version in versions.items():
                 by_game.setdefault(int(game), []).append((at, version))
     delays = []
-    for sent_at, ok_at, view_at, game, version, replayed, first, seat in record["acts"]:
+    for _sent_at, ok_at, _view_at, game, version, _replayed, _first, _seat in record["acts"]:
         if ok_at > until - 3:
             continue
         seen = by_game.get(game)
@@ -905,7 +905,7 @@ def sweep(args, plan, server, base):
             args.clients,
             seed=step + 1,
             nice=args.client_nice,
-            on_start=lambda a, b: started.update(sampler=Sampler(server, a, b)),
+            on_start=lambda a, b, started=started: started.update(sampler=Sampler(server, a, b)),
         )
         start_at, stop_at = record["window"]
         sampler = started["sampler"]

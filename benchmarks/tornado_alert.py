@@ -25,9 +25,9 @@ import time
 import uuid
 from collections import defaultdict
 
+from benchmarks import stand_in
 from benchmarks.pace import ASSUMED, DECISION_SECONDS, PLAY_MINUTES, seconds_per_decision, spread
 from scenarios.tornado_alert import ENGINE
-from benchmarks import stand_in
 from scenarios.tornado_alert.bots import BOTS, POLICY_BOT, sheltered
 
 #: the bots a line-up may name: the platform's and the debrief's safe play

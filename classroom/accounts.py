@@ -33,7 +33,6 @@ from django.utils.cache import patch_cache_control
 from classroom import ratelimit
 from games import broadcast
 
-
 # action: [(what is counted, attempts allowed, window in seconds)]
 LIMITS = {
     "signin": [("address", 100, 900), ("account", 50, 900), ("pair", 10, 900)],

@@ -17,8 +17,7 @@ import orjson
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
-from django.utils import timezone
-from django.utils import translation
+from django.utils import timezone, translation
 
 from classroom import accounts, languages, ratelimit, selectors, services
 from classroom.fast.socket_loop import Consumer
@@ -27,8 +26,7 @@ from classroom.live import PRESENCE_CHANGED, dashboard_group, session_group
 from classroom.models import Participant, Session
 from classroom.services import participant_for_token
 from classroom.timers import device_more_time
-from games import pgpool
-from games import broadcast
+from games import broadcast, pgpool
 from games.refusals import Refused
 
 logger = logging.getLogger(__name__)

@@ -25,7 +25,8 @@ import time
 
 from django.conf import settings
 from django.core import signing
-from django.utils.translation import gettext as _, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from classroom import ratelimit
 

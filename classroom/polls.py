@@ -32,8 +32,8 @@ from django.http.cookie import parse_cookie
 from classroom import live, ratelimit, selectors, services
 from classroom.consumers import frame_limit, token_cookie
 from classroom.models import Session
-from games import broadcast
 from classroom.responses import answer
+from games import broadcast
 from games.refusals import Refused
 
 LONG_POLL_SECONDS = 20

@@ -12,8 +12,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from classroom import lobby as lobby_parts
-from classroom.models import Participant, Seat, Session
 from classroom import services
+from classroom.models import Participant, Seat, Session
 from classroom.services import format_code
 from games import services as games
 from games.models import Game

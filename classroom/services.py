@@ -21,7 +21,9 @@ from django.utils.translation import gettext as _
 
 from classroom import languages, nicknames, ratelimit, regions, signals
 from classroom.models import Participant, Seat, Session, Table
-from games import services as games, store as game_store, taps
+from games import services as games
+from games import store as game_store
+from games import taps
 from games.models import Game, Move
 from games.refusals import Refused
 from scenarios import registry

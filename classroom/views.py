@@ -20,8 +20,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from classroom import accounts, frames, guesses, languages, polls, ratelimit, selectors, services
 from classroom.consumers import act_limit, frame_limit, token_cookie
-from classroom.frames import MAX_FRAME_BYTES
 from classroom.forms import JoinForm, SessionForm, SignUpForm
+from classroom.frames import MAX_FRAME_BYTES
 from classroom.models import Participant, Seat, Session
 from classroom.timers import device_more_time
 from games import broadcast

@@ -11,17 +11,17 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from config import health  # noqa: E402
-from config.bodylimit import BodyLimit  # noqa: E402
-from config.origin import SameOriginValidator  # noqa: E402
-from classroom.polls import OpenPolls  # noqa: E402
 from classroom.crowds import JoinsInFlight  # noqa: E402
-from classroom.routing import websocket_urlpatterns  # noqa: E402
-from games import pgpool  # noqa: E402
-from config.lifespan import LifespanApp  # noqa: E402
 from classroom.fast import collector  # noqa: E402
 from classroom.layer_watch import RefuseWhileCutOff, watch_layer_forever  # noqa: E402
 from classroom.loops import purge_forever, storms_forever  # noqa: E402
+from classroom.polls import OpenPolls  # noqa: E402
+from classroom.routing import websocket_urlpatterns  # noqa: E402
+from config import health  # noqa: E402
+from config.bodylimit import BodyLimit  # noqa: E402
+from config.lifespan import LifespanApp  # noqa: E402
+from config.origin import SameOriginValidator  # noqa: E402
+from games import pgpool  # noqa: E402
 from games.loops import sweep_forever  # noqa: E402
 from scoring.loops import resend_forever  # noqa: E402
 

@@ -32,7 +32,7 @@ from psycopg.types.json import set_json_loads
 POOL_SIZE = 8
 TIMEOUT_SECONDS = 4.0
 
-_pools: dict[asyncio.AbstractEventLoop, "_Pool"] = {}
+_pools: dict[asyncio.AbstractEventLoop, _Pool] = {}
 
 
 def available() -> bool:

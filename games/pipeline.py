@@ -46,9 +46,9 @@ from django.db import OperationalError
 from django.utils import timezone
 
 from games import broadcast, sql_driver, step
-from games.store import Read, Save, Stored, async_answer
 from games.models import Game, Move
 from games.refusals import Refused
+from games.store import Read, Save, Stored, async_answer
 
 RACE_RETRIES = 8  # tries for a move whose table moved on while it was worked out
 
@@ -60,9 +60,9 @@ class Outcome:
 
     move: Move
     version: int
+    game: Game
     replayed: bool = False
     batch: list | None = None
-    game: Game | None = None
 
 
 #: The first part of every device's move id (``device_action_id``), and never a server move's.

@@ -1,6 +1,7 @@
 """Refusals: one exception for every rejected input, rendered from its code through gettext."""
 
-from django.utils.translation import get_language, gettext_lazy as _
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 
 from scenarios import registry, words
 from scenarios.base import IllegalAction

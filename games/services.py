@@ -297,7 +297,7 @@ def _publish(game: Game, engine, state) -> None:
     broadcast.publish(broadcast.Snapshot.of(game), engine, state)
 
 
-def set_bot(*, game_id: int, seat: int, policy: str | None) -> Game:
+def set_bot(*, game_id: int, seat: int, policy: str | None) -> Game | None:
     """Hand ``seat`` to a bot (``policy``) or back to its student (``None``)."""
 
     def change(game):
@@ -307,7 +307,7 @@ def set_bot(*, game_id: int, seat: int, policy: str | None) -> Game:
     return change_running(game_id, change, restart_seat=seat)
 
 
-def hand_over(*, game_id: int, seat: int) -> Game:
+def hand_over(*, game_id: int, seat: int) -> Game | None:
     """A bot's seat goes to a student at the seat's next turn: a bot in the middle of a turn of
     several moves (the engine's ``turn`` hook) plays that turn to its end at once, then stops
     acting for the seat, whose view the student's device now gets. A game without such turns
@@ -340,7 +340,7 @@ def hand_over(*, game_id: int, seat: int) -> Game:
     return set_bot(game_id=game_id, seat=seat, policy=None)
 
 
-def set_paused(*, game_id: int, paused: bool) -> Game:
+def set_paused(*, game_id: int, paused: bool) -> Game | None:
     """Pause (timers frozen, students' actions refused) or resume a game (timers start afresh)."""
 
     def change(game):
@@ -355,7 +355,7 @@ def finish_with_bots(*, game_id: int, max_moves: int = 20_000) -> Game:
     and the table's views are pushed once, at the end."""
     game = Game.objects.get(pk=game_id)
     if game.status == Game.Status.PAUSED:
-        game = set_paused(game_id=game_id, paused=False)
+        game = set_paused(game_id=game_id, paused=False) or game  # None only for a deleted game
     engine = engine_for(game)
     policy = policy_bot(game.scenario)
 

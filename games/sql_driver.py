@@ -22,14 +22,14 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
 from games import sqlite_queue
 from games.models import Game, Move
-from games.store import _READ_SQL, MOVE_CHANGES, Read, Save, orm_answer
+from games.store import _READ_SQL, MOVE_CHANGES, Read, Save, concrete_field, orm_answer
 
 _GAME_FIELDS = Game._meta.concrete_fields
 _GAME_ATTRS = [f.attname for f in _GAME_FIELDS]
-_CHANGED_FIELDS = [Game._meta.get_field(name) for name in MOVE_CHANGES]
+_CHANGED_FIELDS = [concrete_field(Game, name) for name in MOVE_CHANGES]
 _UPDATED_AT = Game._meta.get_field("updated_at")
 _MOVE_FIELDS = [
-    Move._meta.get_field(name)
+    concrete_field(Move, name)
     for name in ("game", "seq", "seat", "actor", "action_id", "action", "events", "created_at")
 ]
 _SAVE_SQL = (
@@ -49,7 +49,7 @@ def _converters(vendor: str) -> list[tuple[int, list, object]]:
     """Per game column read, what the ORM's compiler would run on its value (``vendor`` keys the
     cache: the backend decides)."""
     connection = connections[DEFAULT_DB_ALIAS]
-    found = []
+    found: list[tuple[int, list, object]] = []
     for position, field in enumerate(_GAME_FIELDS):
         column = field.get_col(Game._meta.db_table)
         converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)

@@ -116,7 +116,7 @@ def advance(game: Game, seat, action, action_id, actor, *, views=True) -> Step:
         acted=seat,
         actor=actor,
         unchanged=others or (),
-        choices={s: v.get("actions", []) for s, v in seat_views.items()} if views else None,
+        choices={s: v.get("actions", []) for s, v in seat_views.items()} if seat_views is not None else None,
     )
     reschedule(game, engine, state, acted=seat, now=timezone.now())
     move = Move(game=game, seq=game.version, seat=seat, actor=actor, action_id=action_id, action=action, events=events)
@@ -146,7 +146,7 @@ def refresh_marks(game: Game, engine, state, *, acted, actor=None, choices=None,
         old = marks.get(str(seat))
         played = 1 if seat == acted or (old is not None and len(old) > 3 and old[3]) else 0
         if seat in unchanged:
-            if played and len(old) < 4:
+            if played and old is not None and len(old) < 4:
                 marks[str(seat)] = [*old[:3], played]
             continue
         stood_in, moves = stand_in_count(old)

@@ -22,13 +22,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import Field, OuterRef, Subquery
 
 from games import broadcast, sqlite_queue
 from games.models import Game, Move
 
 # The game row's fields a move changes.
 MOVE_CHANGES = ["version", "state", "status", "seat_marks", "timers", "next_deadline", "updated_at"]
+
+
+def concrete_field(model, name: str) -> Field:
+    """``model``'s column ``name`` (``_meta.get_field`` may also return a relation's other end)."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field), name
+    return field
+
 
 # --- The requests ----------------------------------------------------------------
 
@@ -120,7 +128,7 @@ _MOVE_SQL = f'SELECT {", ".join(_MOVE_COLUMNS)} FROM "{Move._meta.db_table}" WHE
 # the move is inserted only if it was: one statement, so both happen or neither does.
 _SAVE_MOVE_SQL = (
     f'WITH saved AS (UPDATE "{Game._meta.db_table}" SET '
-    + ", ".join(f'"{Game._meta.get_field(name).column}" = %s' for name in MOVE_CHANGES)
+    + ", ".join(f'"{concrete_field(Game, name).column}" = %s' for name in MOVE_CHANGES)
     + ' WHERE "id" = %s AND "version" = %s AND "updated_at" = %s RETURNING "id") '
     f'INSERT INTO "{Move._meta.db_table}" ("game_id", "seq", "seat", "actor", "action_id", "action", '
     '"events", "created_at") SELECT "id", %s, %s, %s, %s, %s, %s, %s FROM saved'

@@ -12,8 +12,7 @@ from django.utils.translation import gettext_lazy
 from classroom import languages, regions
 from classroom.models import Participant, Seat, Session
 from lessons import family_plan as checklist
-from lessons import flow
-from lessons import glossary
+from lessons import flow, glossary
 from lessons.models import KnowledgeCheck
 from scenarios import registry
 from scenarios.audience import AGE_BANDS, Audience

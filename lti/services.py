@@ -6,7 +6,6 @@ Only the platform's opaque user id (``sub``) is read from a launch about its per
 import secrets
 
 import requests
-
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from lti_tool.models import LtiDeployment

@@ -31,6 +31,6 @@ def send_score_task(self, post_id: int) -> str:
         )
         if last:
             return "failed"
-        raise self.retry(countdown=settings.LTI_SCORE_RETRY_SECONDS * 2 ** (attempts - 1), exc=error)
+        raise self.retry(countdown=settings.LTI_SCORE_RETRY_SECONDS * 2 ** (attempts - 1), exc=error) from error
     ScorePost.objects.filter(pk=post.pk).update(status=ScorePost.Status.SENT, attempts=F("attempts") + 1, error="")
     return "sent"

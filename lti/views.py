@@ -23,8 +23,8 @@ from classroom.consumers import token_cookie
 from classroom.models import Session
 from classroom.views import TOKEN_MAX_AGE
 from lti import jobs, services, tool
-from lti.framing import framed_by_platforms
 from lti.forms import LessonForm, NicknameForm
+from lti.framing import framed_by_platforms
 from lti.models import LtiLesson, ScorePost
 from scenarios import registry
 from scoring.services import student_report_url

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Protocol
 
 from .words import english, gettext_noop  # marks refusal sentences for the web layer to translate
 
 try:  # the same result several times faster; engines also run where it is not installed
     import orjson
 except ImportError:  # pragma: no cover
-    orjson = None
+    orjson = None  # type: ignore[assignment]
 
 State = Any
 
@@ -351,7 +352,7 @@ def tally_head_to_head(played, careful: str, reckless: str) -> dict:
     seat, the engine's results). A game is decided when the top score is held by one habit
     only; ``first`` counts the decided games each habit won."""
     first = {careful: 0, reckless: 0}
-    rows = {careful: [], reckless: []}
+    rows: dict[str, list] = {careful: [], reckless: []}
     games = 0
     for kinds, results in played:
         games += 1

@@ -10,7 +10,8 @@ the page, prints the PDF and stores all three.
 from __future__ import annotations
 
 import base64
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 Progress = Callable[[int, str], None]
 

@@ -12,8 +12,9 @@ Every string a person reads is a lazy translation (``gettext_lazy``) in the scen
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 #: the two parallel forms of a bank: a student answers one before play and the other after
 FORMS = ("A", "B")

@@ -22,15 +22,15 @@ scenario package ``<pkg>`` (see README's "Add a scenario") provides:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import import_module
 from pathlib import Path
-from collections.abc import Mapping
-from typing import Any, Callable
+from typing import Any
 
 
-def _strip_session_options(scenario: "Scenario", options: dict, seed: int, table: int, derive_seed) -> dict:
+def _strip_session_options(scenario: Scenario, options: dict, seed: int, table: int, derive_seed) -> dict:
     names = {o["name"] for o in scenario.session_options}
     return {k: v for k, v in options.items() if k not in names}
 

@@ -13,10 +13,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from classroom.models import Session
-from scoring import tasks
+from scoring import services, tasks
 from scoring.models import Report
 from scoring.queue import enqueue
-from scoring import services
 from scoring.services import mark
 
 

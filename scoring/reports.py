@@ -28,7 +28,6 @@ from scoring import panels
 from scoring.models import DebriefSettings
 from scoring.selectors import shown_facts, table_records
 
-
 #: One PDF at a time per process, whoever prints it (these reports, ``lessons.printing``'s kit);
 #: re-entrant so that a report sets up its fonts and prints under one hold.
 PRINTING = threading.RLock()

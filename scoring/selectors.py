@@ -9,9 +9,9 @@ from django.utils import translation
 from classroom.models import Session
 from games.models import Move
 from scenarios import registry, words
+from scenarios.audience import Audience
 from scenarios.debrief import stand_in_seats
 from scoring import outcomes
-from scenarios.audience import Audience
 from scoring.models import Fact
 
 

@@ -17,8 +17,7 @@ from django.core import signing
 from django.db import transaction
 from django.db.models import BooleanField, Case, Q, When
 from django.urls import reverse
-from django.utils import timezone
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop
 
 from classroom.models import Participant, Seat, Session
@@ -39,9 +38,8 @@ def link_max_age() -> int:
 def debrief_page(session: Session, *, audience: str = "student") -> tuple[str, dict]:
     """The projector page of the session's scenario, built from the move log now: the template
     and its context."""
-    from scoring.reports import Lesson
-
     from classroom.languages import translate_content
+    from scoring.reports import Lesson
 
     lesson = Lesson(session)
     debrief = registry.get(session.scenario).debrief

@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import thread as pool_threads
 
 import pytest
+
 from tests.ports import free_port
 
 # Debian's build of Chromium's headless shell, the browser Playwright itself runs headless tests in:

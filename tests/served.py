@@ -9,6 +9,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+
 from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parent.parent

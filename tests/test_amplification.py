@@ -40,8 +40,8 @@ from classroom.consumers import (
 from classroom.models import Participant, Session
 from config.asgi import application
 from tests.factories import make_teacher, started_session
-from tests.test_security import open_tablet
 from tests.ports import free_port
+from tests.test_security import open_tablet
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -264,7 +264,7 @@ def served(transactional_db, settings):
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
                 process.kill()
-                raise RuntimeError("serve did not start: " + process.stderr.read().decode()[-2000:])
+                raise RuntimeError("serve did not start: " + process.stderr.read().decode()[-2000:]) from None
             time.sleep(0.2)
     yield port
     process.terminate()

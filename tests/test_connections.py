@@ -7,7 +7,6 @@ import socket
 import time
 import urllib.request
 
-
 from tests.served import Served
 
 

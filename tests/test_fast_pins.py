@@ -8,7 +8,6 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-
 from asgiref.sync import SyncToAsync, async_to_sync
 
 from classroom import fast

@@ -1,17 +1,16 @@
 import json
 import os
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 import redis
-import urllib.request
-import subprocess
-import sys
-from pathlib import Path
-
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -63,7 +63,7 @@ def test_a_layer_that_loses_redis_fails_fast_and_listens_again_once_redis_is_bac
             try:
                 await layer.group_send("table", {"type": "game.views", "version": 3})
                 return (await asyncio.wait_for(layer.receive(channel), timeout=0.2))["version"]
-            except (OSError, asyncio.TimeoutError):
+            except (TimeoutError, OSError):
                 await asyncio.sleep(0.1)
 
     assert async_to_sync(run)() == 3

@@ -7,8 +7,8 @@ import time
 import pytest
 from django.db import connections
 
-from games import pgpool
 from config.lifespan import LifespanApp
+from games import pgpool
 
 
 async def _start_and_stop(app):

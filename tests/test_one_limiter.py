@@ -131,7 +131,7 @@ def test_wrong_codes_leave_no_rows_in_the_database(settings):
     settings.JOIN_CROWDED_LOOKUPS = (2, 0.01)
     session = make_session()
     looked_up = 0
-    for number in range(40):
+    for _number in range(40):
         answer = Client(REMOTE_ADDR=SCHOOL).post("/join", {"code": "ZZZ-ZZZ", "nickname": "Guess", "players": 1})
         looked_up += "No lesson has that code" in answer.content.decode()
     assert looked_up <= 5 + 2

@@ -17,8 +17,8 @@ from django.test import Client
 from django.urls import reverse
 
 from classroom import ratelimit
-from classroom.models import Session
 from classroom.consumers import ACT_BURST, MAX_ACTS_PER_SECOND, act_limit, frame_limit, token_cookie
+from classroom.models import Session
 from tests.factories import make_teacher, started_session
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -1015,7 +1015,7 @@ def test_a_device_with_ten_sockets_gets_the_taps_of_one():
             while not await socket.receive_nothing(timeout=0.2):
                 await socket.receive_output()
         pongs = 0
-        for round_ in range(MAX_FRAMES_PER_SECOND // 2):  # half a burst on each socket, at once
+        for _round in range(MAX_FRAMES_PER_SECOND // 2):  # half a burst on each socket, at once
             for socket in live:
                 await socket.send_to(text_data='{"type":"ping","t":1}')
         for socket in live:
@@ -1023,7 +1023,7 @@ def test_a_device_with_ten_sockets_gets_the_taps_of_one():
                 message = await socket.receive_output()
                 pongs += '"pong"' in message.get("text", "")
         assert pongs <= MAX_FRAMES_PER_SECOND + 2 < len(live) * (MAX_FRAMES_PER_SECOND // 2), pongs
-        for number in range(40):  # then one socket floods: the device's others close with it
+        for _number in range(40):  # then one socket floods: the device's others close with it
             await live[0].send_to(text_data='{"type":"ping"}')
         codes = [await closed_with(socket) for socket in live]
         assert codes == [CLOSE_FLOODING] * len(live)
@@ -1295,7 +1295,7 @@ def test_no_action_outside_a_seats_offered_actions_is_applied(scenario):
                 assert stored is None or stored.action in offered_now, (action, stored.action)
                 checked += 1
 
-            async def over_the_socket():
+            async def over_the_socket(participant, token, offered, game, seat):
                 # the fallback's frames above took the budget the socket shares
                 ratelimit.clear(*act_limit(participant.pk))
                 ratelimit.clear(*frame_limit(participant.pk))
@@ -1324,7 +1324,7 @@ def test_no_action_outside_a_seats_offered_actions_is_applied(scenario):
                         )
                 await socket.disconnect()
 
-            async_to_sync(over_the_socket)()
+            async_to_sync(over_the_socket)(participant, token, offered, game, seat)
             # every move a crafted frame made was offered to its seat just before it (replayed)
             state = engine.setup(game.seed, game.seats, game.options)
             for move in Move.objects.filter(game=game).order_by("seq"):

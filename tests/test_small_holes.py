@@ -18,8 +18,8 @@ from classroom import selectors, services
 from classroom.consumers import token_cookie
 from classroom.models import Participant, Session
 from games import services as games
-from games.pipeline import device_action_id
 from games.models import Game, Move
+from games.pipeline import device_action_id
 from tests.factories import join_students, make_session, make_teacher, started_session
 from tests.test_security import _played_with_reports
 

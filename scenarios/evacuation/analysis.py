@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections import Counter
 
 from scenarios.evacuation import rules as evac
-from scenarios.words import SAY, english, gettext as _, gettext_noop, ngettext, number, said
+from scenarios.words import SAY, english, gettext_noop, ngettext, number, said
+from scenarios.words import gettext as _
 
 WATCH_HOUR, WARNING_HOUR, WINDS_HOUR = 0, 12, 48
 RED_FROM_HOUR = 16

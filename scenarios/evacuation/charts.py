@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from scenarios import words
 from scenarios.charting import ACCENT, BAD, BRAND, INK, LINE, MUTED, OK  # noqa: F401
 from scenarios.charting import pyplot as _plt
 from scenarios.charting import svg as _svg
-from scenarios import words
-from scenarios.words import gettext as _, number
+from scenarios.words import gettext as _
+from scenarios.words import number
 
 
 def decision_timeline(story: dict) -> str:

@@ -4,27 +4,6 @@ from __future__ import annotations
 
 from ..base import IllegalAction, roll
 from ..words import gettext_noop  # gettext_noop marks sentences for the web layer to translate
-from .tables import (
-    CARDS,
-    CHANCE,
-    DESTINATIONS,
-    END,
-    FAIL_MIN,
-    HOME,
-    LINKS,
-    LINK_MIN,
-    MINUTES,
-    MIN_SUPPLIES,
-    MONEY,
-    NODES,
-    NODE_DEST,
-    NODE_IDS,
-    REASONS,
-    STOPS,
-    TANK,
-    _LINK_FAST,
-    _refuse,
-)
 from .roads import _ROUTES, _routes
 from .state import (
     _add_change,
@@ -42,7 +21,27 @@ from .state import (
     _towed_here,
     system_at,
 )
-
+from .tables import (
+    _LINK_FAST,
+    CARDS,
+    CHANCE,
+    DESTINATIONS,
+    END,
+    FAIL_MIN,
+    HOME,
+    LINK_MIN,
+    LINKS,
+    MIN_SUPPLIES,
+    MINUTES,
+    MONEY,
+    NODE_DEST,
+    NODE_IDS,
+    NODES,
+    REASONS,
+    STOPS,
+    TANK,
+    _refuse,
+)
 
 # --- Validation --------------------------------------------------------------------------------
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from .tables import BOOK, CLOCK_POINTS, DESTINATIONS, HALF_TANK, HOME, MONEY, RACE_FACTOR
 from .state import final_system
-
+from .tables import BOOK, CLOCK_POINTS, DESTINATIONS, HALF_TANK, HOME, MONEY, RACE_FACTOR
 
 # --- Scoring -----------------------------------------------------------------------------------
 

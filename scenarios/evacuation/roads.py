@@ -6,7 +6,6 @@ import heapq
 
 from .tables import ADJ, DEST_NODE, HOME, LINKS, STOPS
 
-
 # --- Routing -----------------------------------------------------------------------------------
 # One table of next hops per configuration of bridges and contraflow (16 at most), built lazily.
 

@@ -13,33 +13,38 @@ the views). This module is their one public face: the engine, bots, analyses and
 
 from __future__ import annotations
 
+from .moves import ACTION_FIELDS, ACTION_WORDS, actions, apply, check, finished, legal, to_act  # noqa: F401
+from .points import results  # noqa: F401
+from .roads import hops, threshold  # noqa: F401
+from .screens import TEACHER_FEED, board, options, others, own, say, view  # noqa: F401
+from .state import dump, final_system, force, load, new_state, system_at  # noqa: F401
 from .tables import (  # noqa: F401
     ADJ,
     BASE_SYSTEM,
     BOOK,
-    CARDS,
     CARD_IDS,
+    CARDS,
     CHANCE,
     CONTENT,
     CONTENT_HASH,
-    DESTINATIONS,
     DEST_NODE,
+    DESTINATIONS,
     END,
     FAIL_MIN,
     GAS,
     HALF_TANK,
     HOME,
-    LINKS,
     LINK_MIN,
-    MINUTES,
+    LINKS,
     MIN_SUPPLIES,
+    MINUTES,
     MONEY,
     NETWORK,
-    NODES,
     NODE_DEST,
     NODE_IDS,
-    OPTIONS,
+    NODES,
     OPTION_DEFAULTS,
+    OPTIONS,
     RACE_FACTOR,
     REASONS,
     RULES_FINGERPRINT,
@@ -50,8 +55,3 @@ from .tables import (  # noqa: F401
     VERSION,
     WORDS,
 )
-from .roads import hops, threshold  # noqa: F401
-from .state import dump, final_system, force, load, new_state, system_at  # noqa: F401
-from .moves import ACTION_FIELDS, ACTION_WORDS, actions, apply, check, finished, legal, to_act  # noqa: F401
-from .points import results  # noqa: F401
-from .screens import TEACHER_FEED, board, options, others, own, say, view  # noqa: F401

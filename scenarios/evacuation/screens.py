@@ -5,17 +5,21 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from ..words import gettext_noop, said  # gettext_noop marks sentences for the web layer to translate
+from .moves import actions, finished, to_act
+from .points import results
+from .roads import _allowed, threshold
+from .state import _fuel_cost, _fuel_price_here, _seat, final_system, system_at
 from .tables import (
     ADJ,
     BOOK,
-    CARDS,
     CARD_IDS,
+    CARDS,
     CONTENT_HASH,
     DESTINATIONS,
     END,
     LINKS,
-    MINUTES,
     MIN_SUPPLIES,
+    MINUTES,
     MONEY,
     NETWORK,
     NODES,
@@ -25,11 +29,6 @@ from .tables import (
     VERSION,
     _chance_in_10,
 )
-from .roads import _allowed, threshold
-from .state import _fuel_cost, _fuel_price_here, _seat, final_system, system_at
-from .moves import actions, finished, to_act
-from .points import results
-
 
 # --- What the screens show ---------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from bisect import bisect_right
 
 from ..base import json_copy, roll
 from ..words import gettext_noop  # gettext_noop marks sentences for the web layer to translate
+from .roads import _config, _routes
 from .tables import (
     BASE_SYSTEM,
     BOOK,
@@ -18,16 +19,14 @@ from .tables import (
     HOME,
     MONEY,
     NODES,
-    OPTIONS,
     OPTION_DEFAULTS,
+    OPTIONS,
     SCHEMA_VERSION,
     START,
     TANK,
     VERSION,
     _refuse,
 )
-from .roads import _config, _routes
-
 
 # --- State -------------------------------------------------------------------------------------
 

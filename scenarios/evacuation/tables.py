@@ -7,7 +7,6 @@ from pathlib import Path
 from ..base import IllegalAction, load_content, rules_fingerprint
 from ..words import gettext_noop  # gettext_noop marks sentences for the web layer to translate
 
-
 VERSION = "1.3.0"
 SCHEMA_VERSION = 1
 #: The chance deck's words by edition (RULES.md, "Content versions"): a file a stored game was

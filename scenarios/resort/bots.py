@@ -5,7 +5,6 @@ Each is ``bot(state, seat) -> action`` and returns one of ``ENGINE.actions(state
 
 from __future__ import annotations
 
-
 from scenarios.base import draw, seatings_of_two, tally_head_to_head
 
 from . import ENGINE

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from scenarios.audience import verified
 from scenarios.debrief import Citations, data_uri, early_finish
-from scenarios.words import gettext as _, gettext_noop, money
+from scenarios.words import gettext as _
+from scenarios.words import gettext_noop, money
 
-from . import analysis, charts
-from . import ENGINE
+from . import ENGINE, analysis, charts
 
 #: which knowledge-base facts speak to which part of the game, in the order they are cited
 TOPICS = {

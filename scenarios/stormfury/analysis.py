@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from scenarios.stormfury import rules as sf
-from scenarios.words import gettext as _, gettext_noop, ngettext
+from scenarios.words import gettext as _
+from scenarios.words import gettext_noop, ngettext
 
 DAMAGE_TYPES = [
     ("infrastructure", gettext_noop("Infrastructure")),

@@ -10,7 +10,6 @@ from scenarios.charting import pyplot as _plt
 from scenarios.charting import svg as _svg
 from scenarios.words import gettext as _
 
-
 LAND, SEA, FLOOD, HELD = "#e9efe6", "#dcebf5", "#b3261e", "#1f7a3a"
 
 

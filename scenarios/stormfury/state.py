@@ -7,7 +7,8 @@ up and reads where it stands.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..base import IllegalAction, draw, json_copy, shuffled
 from ..words import gettext_noop  # marks refusal sentences for the web layer to translate

@@ -7,7 +7,7 @@ the part of the ``Stormfury`` engine class (``rules.py``) that moves the storm.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from ..base import shuffled
 from .hexes import disk
@@ -57,7 +57,7 @@ def hit_centres(path: list[tuple[int, int]], edition: int = EDITION) -> list[tup
     return path[1:] or path[:1]
 
 
-@lru_cache(maxsize=None)  # a few hundred hexes × radii × editions
+@cache  # a few hundred hexes × radii × editions
 def _map_disk(q: int, r: int, radius: int, edition: int = EDITION) -> tuple:
     terrain = TERRAINS[edition]
     return tuple(h for h in disk((q, r), radius) if h in terrain)

@@ -146,7 +146,7 @@ def test_the_bell_finishes_with_bots_and_the_debrief_cites_its_sources(browser, 
 
     reports = in_thread(_build_reports, session_id)
     assert {kind for kind, *_ in reports} == {"class", "student"}
-    for kind, status, pdf, html in reports:
+    for _kind, status, pdf, html in reports:
         assert status == "done" and pdf == b"%PDF"
         assert "Mariners Weather Log" in html  # the 1-2-3 rule's source, cited
     solo = next(html for kind, _, _, html in reports if kind == "student")

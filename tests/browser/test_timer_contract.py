@@ -5,7 +5,7 @@ when the seat's own move then arrives without the student having chosen it, the 
 bot moved for them rather than speaking the move as the student's own. "Ask the teacher" keeps
 focus when pressed and a second press cancels it."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from playwright.sync_api import expect
@@ -29,7 +29,7 @@ OWN = {"tornado_alert": ("play",), "resort": ("roll",), "stormfury": ("move",)}
 
 
 def deadline(seconds):
-    return (datetime.now(timezone.utc) + timedelta(seconds=seconds)).isoformat()
+    return (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat()
 
 
 def timed_turn(key):

@@ -125,9 +125,8 @@ def test_the_refusal_notice_is_said_once_however_often_the_screen_is_drawn(brows
     """Two tablets slap the same pile at the same moment with no race window ("as printed"):
     the slower is refused; its notice (role=alert) is written once, and the moves that follow,
     which draw its screen again, do not write it again."""
-    from tests.factories import make_session
-
     from classroom import services
+    from tests.factories import make_session
 
     session = in_thread(
         make_session,

@@ -150,7 +150,7 @@ def test_a_whole_lesson_with_the_defaults_runs_itself(scenario, browser, asgi_se
     assert min(asked.values()) >= 5
 
     teacher.get_by_role("button", name="Start the game").click()  # all approved: no question
-    for name, page in tablets.items():
+    for page in tablets.values():
         expect(page.locator("#screen .lobby")).to_have_count(0)
         expect(page.locator("#check-link")).to_be_hidden()  # the before-check closed at the start
     # Tablemates are named by their approved nicknames, not "Player 2".
@@ -199,7 +199,7 @@ def test_a_whole_lesson_with_the_defaults_runs_itself(scenario, browser, asgi_se
     # The after-check: the tablets follow the phase live, with no reload.
     teacher.goto(f"/sessions/{session_id}/kit/")
     teacher.get_by_role("button", name="Open the after-check").click()
-    for name, page in tablets.items():
+    for page in tablets.values():
         expect(page.locator("#check-link")).to_be_visible()
     answer_check(tablets["Bea"], session_id, "Bea", "after")
 

@@ -87,7 +87,7 @@ def test_generated_names_are_in_the_tablets_language():
 
     session = make_session(names=Session.Names.GENERATED)
     names = {}
-    for i, language in enumerate(["es", "nl", "en"] * 10):
+    for _i, language in enumerate(["es", "nl", "en"] * 10):
         with translation.override(language):
             participant, _token = services.join(session=session)
         names.setdefault(language, []).append(participant.nickname)
@@ -223,8 +223,8 @@ def test_sessions_past_retention_are_deleted_with_nicknames_and_moves(settings):
     from django.utils import timezone
 
     from classroom.models import Participant
-    from games.models import Game, Move
     from games import services as games
+    from games.models import Game, Move
 
     old = make_session()
     join_students(old, 2)

@@ -8,10 +8,10 @@ from classroom import services
 from classroom.consumers import token_cookie
 from classroom.forms import SessionForm
 from classroom.models import Seat, Session
-from scenarios import registry
-from scenarios.registry import ENGINES
-from scenarios.evacuation import PRESETS as EVACUATION_PRESETS
 from games.models import Game
+from scenarios import registry
+from scenarios.evacuation import PRESETS as EVACUATION_PRESETS
+from scenarios.registry import ENGINES
 from tests.factories import PASSWORD, make_teacher, started_session
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from classroom import selectors, services
 from games import services as games
-from scenarios.registry import ENGINES
 from games.models import Game, Move
+from scenarios.registry import ENGINES
 from tests.factories import join_students, make_session
 
 pytestmark = pytest.mark.django_db

@@ -1,10 +1,10 @@
 """Every real-world claim in a scenario's content files (what a student's tablet shows) is graded
 and sourced exactly like the knowledge base in scoring/outcomes/facts.json."""
 
-from datetime import datetime, timedelta
 import json
-from pathlib import Path
 import re
+from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 

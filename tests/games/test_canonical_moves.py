@@ -7,8 +7,8 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 
 from classroom.consumers import token_cookie
-from games import pgpool
 from config.asgi import application
+from games import pgpool
 from games import services as games
 from games.models import Game, Move
 from games.pipeline import device_action_id

@@ -1,14 +1,14 @@
-from datetime import timedelta
 import json
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
 from games import services
-from games.step import advance
-from scenarios.registry import ENGINES
 from games.models import Game, Move
 from games.refusals import Refused
+from games.step import advance
+from scenarios.registry import ENGINES
 
 pytestmark = pytest.mark.django_db
 

@@ -114,14 +114,14 @@ async def races(base, session_id, devices, count):
             assert answer["type"] == "ok", answer
             moves = answer["version"]
             for tablet in slappers:
-                await tablet.until(lambda v, t=tablet: t.version >= moves)
+                await tablet.until(lambda v, t=tablet, moves=moves: t.version >= moves)
             if not all(t.view["may_slap"] for t in slappers):
                 continue  # a zero card on top: nothing to race for
             aimed = slappers[0].view["pile_id"]
             slap = {"type": "slap", "pile": aimed}
             answers = await asyncio.gather(*(t.act(slap, LATENCY[t.seat]) for t in slappers))
             assert all(a["type"] == "ok" for a in answers), answers  # every slap counts: no stale_view
-            done = await dealer.until(lambda v: v["last_take"] and v["last_take"]["pile"] >= aimed)
+            done = await dealer.until(lambda v, aimed=aimed: v["last_take"] and v["last_take"]["pile"] >= aimed)
             out.append((tuple(done["last_take"]["slaps"]), done["last_take"]["seat"]))
     finally:
         for tablet in tablets:
@@ -195,7 +195,7 @@ async def races_without_window(base, session_id, devices, count):
             answer = await dealer.act({"type": "play", "card": cards[0]})
             assert answer["type"] == "ok", answer
             for tablet in slappers:
-                await tablet.until(lambda v, t=tablet: t.version >= answer["version"])
+                await tablet.until(lambda v, t=tablet, moves=answer["version"]: t.version >= moves)
             if not all(t.view["may_slap"] for t in slappers):
                 continue
             slap = {"type": "slap", "pile": slappers[0].view["pile_id"]}

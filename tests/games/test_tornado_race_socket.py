@@ -32,7 +32,7 @@ def table(languages=("en", "en", "en", "en")):
         options={"allowance_ms": 0},  # the race window alone (the allowance: test_allowance.py)
     )
     tokens = {}
-    for (participant, token), language in zip(devices, languages):
+    for (participant, token), _language in zip(devices, languages):
         seat = participant.seats.get().number
         tokens[seat] = token
     for participant, _token in devices:

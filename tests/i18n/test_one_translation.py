@@ -13,8 +13,8 @@ from collections import defaultdict
 import polib
 import pytest
 
-from tests.i18n.test_catalogues import CATALOGUES, entries_of, translations
 from tests.i18n.scan import ROOT
+from tests.i18n.test_catalogues import CATALOGUES, entries_of, translations
 
 LANGUAGES = sorted({path.parts[-3] for path in CATALOGUES})
 

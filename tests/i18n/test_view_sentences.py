@@ -14,7 +14,9 @@ from classroom import languages
 from games.refusals import Refused
 from scenarios import registry, words
 from scenarios.base import IllegalAction
-from scenarios.evacuation import ENGINE as EVACUATION, analysis, rules as evacuation
+from scenarios.evacuation import ENGINE as EVACUATION
+from scenarios.evacuation import analysis
+from scenarios.evacuation import rules as evacuation
 from scenarios.evacuation.bots import BOTS as EVACUATION_BOTS
 
 SCENARIOS = [s.key for s in registry.all() if "tests" not in s.package]

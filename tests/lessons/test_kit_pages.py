@@ -5,9 +5,9 @@ import pytest
 from django.urls import reverse
 
 from classroom.consumers import token_cookie
+from classroom.models import Participant
 from lessons import services
 from scenarios import registry
-from classroom.models import Participant
 from tests import pdfs
 from tests.factories import PASSWORD, join_students, make_session, make_teacher
 
@@ -134,9 +134,9 @@ def test_reports_written_after_the_after_check_carry_it_in_their_pdfs():
     """The student's report PDF and the class packet, written (again) once the after-check is
     answered, print the before/after; the stored pages show it whenever they are opened."""
     from classroom import services as classroom
+    from lessons import knowledge
     from scoring.models import Report
     from scoring.services import build_report, plan_reports
-    from lessons import knowledge
     from tests.lessons.test_knowledge_check import answer_all
     from tests.scoring.conftest import play_as_students
 

@@ -12,12 +12,12 @@ from django.utils import translation
 from classroom import selectors
 from classroom import services as classroom
 from classroom.consumers import token_cookie
+from classroom.models import Participant
 from lessons import gain, knowledge
 from lessons.models import CheckAnswer, CheckItem, CheckStudent, KnowledgeCheck
 from lessons.services import CheckError
 from scoring.models import DebriefSettings
 from scoring.services import export_data
-from classroom.models import Participant
 from tests.factories import PASSWORD, join_students, make_session, make_teacher
 
 pytestmark = pytest.mark.django_db

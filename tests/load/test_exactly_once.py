@@ -23,10 +23,10 @@ from django.db import OperationalError, connection
 from benchmarks.live import choose
 from classroom import services
 from games import services as games
-from games.refusals import Refused
-from scenarios.registry import ENGINES
 from games.models import Game, Move
 from games.pipeline import devices_own_id
+from games.refusals import Refused
+from scenarios.registry import ENGINES
 from tests.factories import join_students, make_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -152,10 +152,10 @@ def test_messy_frames_apply_each_accepted_id_exactly_once(path, event_loop_threa
                 elif roll < 0.37:
                     tally["double"] += 1
                     twin = dict(frame, id=f"{frame['id']}-twin", action=choose(view, student.rng))
-                    answers = list(pool.map(lambda f: send(student, f), [frame, twin]))
+                    answers = list(pool.map(lambda f, student=student: send(student, f), [frame, twin]))
                 elif roll < 0.42:
                     tally["same_id_twice"] += 1
-                    answers = list(pool.map(lambda f: send(student, f), [frame, dict(frame)]))
+                    answers = list(pool.map(lambda f, student=student: send(student, f), [frame, dict(frame)]))
                 else:
                     tally["fresh"] += 1
                     answers = [send(student, frame)]

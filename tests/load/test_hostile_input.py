@@ -17,8 +17,8 @@ from django.test import Client
 from classroom import consumers, ratelimit
 from classroom.consumers import MAX_FRAME_BYTES, token_cookie
 from config.asgi import application
-from scenarios.evacuation import rules
 from games.models import Game
+from scenarios.evacuation import rules
 from tests.factories import started_session
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -32,9 +32,9 @@ def launch(client, platform, claims, secure=False, **options):
 def deep_link(client, platform, sub="teacher-1", **form):
     """A teacher adding a Stormwise lesson to the course; returns the content item the platform
     received."""
-    from tests.lti.platform import INSTRUCTOR
-
     import requests
+
+    from tests.lti.platform import INSTRUCTOR
 
     response = launch(client, platform, platform.claims(sub, INSTRUCTOR, "LtiDeepLinkingRequest"))
     assert response.status_code == 302 and response["Location"] == "/lti/add", response.content

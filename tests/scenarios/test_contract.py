@@ -120,7 +120,7 @@ def test_random_legal_games_end_with_a_result_for_every_seat(key):
     for seats in seat_counts(scenario):
         for seed in range(3):
             rng = random.Random(seed)
-            state, log = play(scenario, seed, seats, lambda s, seat, actions: rng.choice(actions))
+            state, log = play(scenario, seed, seats, lambda s, seat, actions, rng=rng: rng.choice(actions))
             results = engine.results(state)
             assert sorted(r["seat"] for r in results) == list(range(seats))
             assert all({"seat", "score", "rank", "breakdown"} <= set(r) for r in results)
@@ -160,7 +160,7 @@ def test_a_refused_action_changes_nothing(key):
     seats = scenario.seats[0]
     state = engine.setup(3, seats, {})
     rng = random.Random(3)
-    for step in range(40):
+    for _step in range(40):
         if engine.finished(state):
             break
         acting = engine.to_act(state)
@@ -190,7 +190,7 @@ def test_a_refused_action_changes_nothing(key):
 def test_every_bot_plays_every_seat_to_the_end(key):
     scenario = registry.get(key)
     for name, bot in scenario.bots.items():
-        state, _log = play(scenario, 5, scenario.seats[1], lambda state, seat, actions: bot(state, seat))
+        state, _log = play(scenario, 5, scenario.seats[1], lambda state, seat, actions, bot=bot: bot(state, seat))
         assert (None, {"type": "end_now"}) not in _log, f"{name} did not finish the game by itself"
         assert len(scenario.engine.results(state)) == scenario.seats[1]
 

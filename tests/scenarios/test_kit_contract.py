@@ -9,8 +9,8 @@ from pypdf import PdfReader
 
 from lessons import printing
 from scenarios import registry
-from scenarios.kit import Aim, Kit
 from scenarios.audience import Audience, verified
+from scenarios.kit import Aim, Kit
 from scoring.outcomes import read_facts
 
 SCENARIOS = [pytest.param(key, id=key) for key in registry.keys()]

@@ -11,10 +11,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from classroom import services as classroom
+from scenarios.tornado_alert import rules
 from scoring import reports
 from scoring import services as scoring
 from scoring.models import Fact
-from scenarios.tornado_alert import rules
 from tests.factories import PASSWORD, join_students, make_session
 
 pytestmark = pytest.mark.django_db

@@ -3,8 +3,8 @@
 import pytest
 
 from games import services as games
-from scenarios.evacuation import bots
 from games.models import Game, Move
+from scenarios.evacuation import bots
 
 # Students play like a few kinds of real household; seat n at a table uses POLICIES[n % 4].
 POLICIES = ["cautious", "last_minute", "bank_farming", "random"]

@@ -4,12 +4,12 @@ import pytest
 from django.urls import reverse
 
 from classroom import services as classroom
+from classroom.models import Session
 from games import services as games
-from scenarios.registry import ENGINES
 from games.models import Game, Move
+from scenarios.registry import ENGINES
 from scenarios.stormfury import analysis as stormfury
 from scoring import selectors, services
-from classroom.models import Session
 from scoring.models import Fact, Report
 from tests import pdfs
 from tests.factories import PASSWORD, join_students, make_session

@@ -17,7 +17,6 @@ trace."""
 
 from django.db.backends.postgresql import base, operations
 
-
 #: Written by migrations and after every flush, the same for every test.
 KEPT = {"django_content_type", "auth_permission", "scoring_fact"}
 

@@ -11,8 +11,7 @@ from evacuation_helpers import play_out
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scenarios.base import IllegalAction
-from scenarios.base import draw
+from scenarios.base import IllegalAction, draw
 from scenarios.evacuation import ENGINE, rules
 from scenarios.evacuation.bots import BOTS
 

@@ -5,16 +5,14 @@ import re
 from pathlib import Path
 
 import pytest
+from evacuation_helpers import fresh, place, play
 
-from scenarios.base import IllegalAction
-from scenarios.registry import ENGINES
-from scenarios.base import roll
+from scenarios.base import IllegalAction, roll
 from scenarios.evacuation import ENGINE, rules
 from scenarios.evacuation.points import _arrival_points
 from scenarios.evacuation.roads import _routes
 from scenarios.evacuation.state import _add_change, _die, _draw_card
-
-from evacuation_helpers import fresh, place, play
+from scenarios.registry import ENGINES
 
 DRIVE = lambda to: {"type": "drive", "to": to}  # noqa: E731
 

@@ -9,10 +9,10 @@ import pytest
 from evacuation_helpers import fresh, place, play
 
 from scenarios.evacuation import ENGINE, rules
+from scenarios.evacuation.bots import BOTS
 from scenarios.evacuation.roads import _config
 from scenarios.evacuation.screens import _links_view
 from scenarios.evacuation.state import _add_change
-from scenarios.evacuation.bots import BOTS
 
 COSTED = {"buy_fuel": "gallons", "buy_supplies": "units", "tow": None, "buy_home_supplies": None}
 

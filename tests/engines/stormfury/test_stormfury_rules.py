@@ -3,8 +3,8 @@
 import pytest
 from stormfury_helpers import force_storm, hand, stack_deck, storm_moves, table
 
-from scenarios.registry import ENGINES
 from scenarios.base import IllegalAction
+from scenarios.registry import ENGINES
 from scenarios.stormfury import ENGINE, rules
 
 NO = "new_orleans"

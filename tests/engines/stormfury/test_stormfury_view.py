@@ -137,7 +137,7 @@ def test_what_the_team_kept_and_the_projector_bar_at_the_end(seed):
     state = ENGINE.setup(seed, 3)
     ENGINE.apply(state, None, {"type": "auto_roles"})
     bars = []
-    for step in range(5000):
+    for _step in range(5000):
         if ENGINE.finished(state):
             break
         bars.append(ENGINE.view(state, None)["progress"])
