@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 from django.test import Client
 from websockets.exceptions import ConnectionClosed
@@ -41,6 +40,7 @@ from classroom.models import Participant, Session
 from config.asgi import application
 from tests.factories import make_teacher, started_session
 from tests.ports import free_port
+from tests.sockets import WebsocketCommunicator
 from tests.test_security import open_tablet
 
 ROOT = Path(__file__).resolve().parent.parent

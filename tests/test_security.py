@@ -276,7 +276,7 @@ def test_the_retention_purge_deletes_through_the_same_service(db, settings, monk
 
 
 def communicator(path, cookie="", origin="http://testserver", app=None, host="testserver"):
-    from channels.testing import WebsocketCommunicator
+    from tests.sockets import WebsocketCommunicator
 
     if app is None:
         # imported only here: the origin check reads ALLOWED_HOSTS once, as config.asgi is first
@@ -652,7 +652,7 @@ def test_production_settings_check_the_origin_of_every_socket():
     """The real config.asgi under production environment refuses a foreign Origin on every route."""
     script = """
 import asyncio
-from channels.testing import WebsocketCommunicator
+from tests.sockets import WebsocketCommunicator
 from config.asgi import application
 
 async def opens(path, origin):

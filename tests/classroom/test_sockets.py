@@ -6,7 +6,6 @@ import time
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from classroom import services
@@ -14,6 +13,7 @@ from classroom.consumers import CLOSE_NOT_FOUND, CLOSE_UNAUTHORISED, MAX_FRAME_B
 from config.asgi import application
 from games.models import Game
 from tests.factories import make_teacher, started_session
+from tests.sockets import WebsocketCommunicator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -4,7 +4,6 @@ with a clear error, changing nothing."""
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.testing import WebsocketCommunicator
 
 from classroom.consumers import token_cookie
 from config.asgi import application
@@ -14,6 +13,7 @@ from games.models import Game, Move
 from games.pipeline import device_action_id
 from games.refusals import Refused
 from tests.factories import started_session
+from tests.sockets import WebsocketCommunicator
 
 FREE_TEXT = "my name is Ana Lopez, 12 Elm Street"
 

@@ -68,12 +68,12 @@ def test_the_dashboard_socket_speaks_the_teachers_language():
     import json
     import re
 
-    from channels.testing import WebsocketCommunicator
     from django.conf import settings
     from django.test import Client
 
     from config.asgi import application
     from tests.factories import PASSWORD, make_teacher
+    from tests.sockets import WebsocketCommunicator
 
     teacher = make_teacher()
     session = make_session(teacher=teacher)

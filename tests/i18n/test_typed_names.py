@@ -8,7 +8,6 @@ import re
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 from django.utils import translation
@@ -19,6 +18,7 @@ from classroom.models import Participant
 from config.asgi import application
 from scenarios import registry
 from tests.factories import PASSWORD, make_session, make_teacher
+from tests.sockets import WebsocketCommunicator
 
 SCENARIOS = [s for s in registry.all() if "tests" not in s.package]
 LANGUAGES = ("en", "es", "nl")

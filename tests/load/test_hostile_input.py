@@ -11,7 +11,6 @@ import random
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from classroom import consumers, ratelimit
@@ -20,6 +19,7 @@ from config.asgi import application
 from games.models import Game
 from scenarios.evacuation import rules
 from tests.factories import started_session
+from tests.sockets import WebsocketCommunicator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
