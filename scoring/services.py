@@ -35,6 +35,14 @@ def link_max_age() -> int:
     return int(getattr(settings, "STUDENT_REPORT_LINK_DAYS", 14)) * 24 * 3600
 
 
+def _teaches(sentence: str) -> str:
+    """What the winning strategy teaches, in the reader's language, under the panel's heading:
+    the sentence less the words it opens with where it stands alone (a tablet's end screen)."""
+    heading = translation.gettext("What the winning strategy teaches")
+    body = translation.gettext(sentence).removeprefix(f"{heading}:").strip()
+    return body[:1].upper() + body[1:]
+
+
 def debrief_page(session: Session, *, audience: str = "student") -> tuple[str, dict]:
     """The projector page of the session's scenario, built from the move log now: the template
     and its context."""
@@ -60,7 +68,7 @@ def debrief_page(session: Session, *, audience: str = "student") -> tuple[str, d
         "session": session,
         "settings": lesson.settings,
         "stand_in_seats": stood_in,
-        "teaches": translation.gettext(debrief.teaches),
+        "teaches": _teaches(debrief.teaches),
     }
 
 
