@@ -12,7 +12,6 @@ address is the one uvicorn gives (a trusted proxy's ``X-Forwarded-For``, ``TRUST
 Measured by ``python -m benchmarks.faults --only join_crowd``.
 """
 
-import collections
 import html
 
 from django.http.cookie import parse_cookie
@@ -20,12 +19,12 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
 from classroom import languages
-from classroom.responses import answer
+from classroom.responses import InFlight, answer
 
 #: join posts one address may have in flight in one server process
 JOINS_IN_FLIGHT = 4
 JOIN_PATH = "/join"
-_in_flight: collections.Counter = collections.Counter()  # address -> join posts in flight here
+_in_flight = InFlight(JOINS_IN_FLIGHT)  # by address
 
 
 class JoinsInFlight:
@@ -40,15 +39,10 @@ class JoinsInFlight:
         if scope["type"] != "http" or scope.get("method") != "POST" or scope.get("path") != JOIN_PATH:
             return await self.app(scope, receive, send)
         address = (scope.get("client") or ("",))[0]
-        if _in_flight[address] >= JOINS_IN_FLIGHT:
+        if _in_flight.full(address):
             return await _wait_a_second(scope, send)
-        _in_flight[address] += 1
-        try:
+        with _in_flight.held(address):
             await self.app(scope, receive, send)
-        finally:
-            _in_flight[address] -= 1
-            if not _in_flight[address]:
-                del _in_flight[address]
 
 
 async def _wait_a_second(scope, send):

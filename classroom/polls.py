@@ -19,7 +19,6 @@ benchmarks.faults --only poll_flood``.
 from __future__ import annotations
 
 import asyncio
-import collections
 import json
 import logging
 import re
@@ -32,7 +31,7 @@ from django.http.cookie import parse_cookie
 from classroom import live, ratelimit, selectors, services
 from classroom.consumers import frame_limit, token_cookie
 from classroom.models import Session
-from classroom.responses import answer
+from classroom.responses import InFlight, answer
 from games import broadcast
 from games.refusals import Refused
 
@@ -55,7 +54,7 @@ class UnknownDevice(Exception):
 
 
 POLL_PATH = re.compile(r"/play/(\d+)/poll")
-_open: collections.Counter = collections.Counter()  # (session, token) -> polls open in this process
+_open = InFlight(POLLS_PER_DEVICE)  # by (session, token)
 
 
 class OpenPolls:
@@ -73,15 +72,10 @@ class OpenPolls:
         if not token:  # not a poll, or one the view refuses as no device's
             return await self.app(scope, receive, send)
         key = (int(match[1]), token)
-        if _open[key] >= POLLS_PER_DEVICE:
+        if _open.full(key):
             return await _too_many(send)
-        _open[key] += 1
-        try:
+        with _open.held(key):
             await self.app(scope, receive, send)
-        finally:
-            _open[key] -= 1
-            if not _open[key]:
-                del _open[key]
 
 
 def _cookie(scope, name: str) -> str | None:

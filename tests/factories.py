@@ -45,6 +45,18 @@ def started_session(students=4, **options):
     return session, devices
 
 
+def ended_session(students=2, **options):
+    """A lesson whose ``students`` joined and whose tables bots played to the end; then it ended."""
+    from classroom import services
+
+    session = make_session(**options)
+    join_students(session, students)
+    services.start(session=session)
+    services.finish_with_bots(session=session)
+    services.end(session=session)
+    return session
+
+
 @contextlib.contextmanager
 def session_locked(session):
     """The lesson's row locked from another connection for the block's length, as a seating join

@@ -8,10 +8,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from classroom import services as classroom
 from scoring import services as scoring
 from scoring.models import Report
-from tests.factories import PASSWORD, join_students, make_session
+from tests.factories import PASSWORD, ended_session
 
 pytestmark = pytest.mark.django_db
 
@@ -24,11 +23,7 @@ def _whatif_panel(client, session):
 
 
 def test_the_evacuation_debrief_shows_the_class_what_if_replays(client):
-    session = make_session(scenario="evacuation", seats_per_table=2, seed=7)
-    join_students(session, 2)
-    classroom.start(session=session)
-    classroom.finish_with_bots(session=session)
-    classroom.end(session=session)
+    session = ended_session(2, scenario="evacuation", seats_per_table=2, seed=7)
     client.login(email=session.teacher.email, password=PASSWORD)
     reports = scoring.plan_reports(session)
 

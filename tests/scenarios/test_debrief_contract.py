@@ -6,11 +6,10 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from classroom import services as classroom
 from scenarios import registry
 from scoring import services
 from scoring.models import Fact, Report
-from tests.factories import PASSWORD, join_students, make_session
+from tests.factories import PASSWORD, ended_session
 
 pytestmark = pytest.mark.django_db
 
@@ -18,11 +17,7 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.parametrize("key", registry.keys())
 def test_a_finished_lesson_gets_a_cited_debrief_reports_and_an_export(client, key):
     scenario = registry.get(key)
-    session = make_session(scenario=key, seats_per_table=scenario.seats[0], seed=42)
-    join_students(session, scenario.seats[0])
-    classroom.start(session=session)
-    classroom.finish_with_bots(session=session)
-    classroom.end(session=session)
+    session = ended_session(scenario.seats[0], scenario=key, seats_per_table=scenario.seats[0], seed=42)
     client.login(email=session.teacher.email, password=PASSWORD)
 
     answer = client.get(reverse("scoring:session_debrief", args=[session.pk]))

@@ -6,11 +6,10 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from classroom import services as classroom
 from scenarios.evacuation import analysis
 from scenarios.tornado_alert import ENGINE, whatif
 from scenarios.tornado_alert.debrief import SHELTERED
-from tests.factories import PASSWORD, join_students, make_session
+from tests.factories import PASSWORD, ended_session
 
 pytestmark = pytest.mark.django_db
 
@@ -79,11 +78,7 @@ def test_playing_it_safe_on_the_same_deal_draws_fewer_strikes_and_a_lower_score(
 
 
 def test_the_tornado_debrief_shows_the_what_if_and_keeps_slap_races_for_the_teacher(client):
-    session = make_session(scenario="tornado_alert", seats_per_table=3, seed=42)
-    join_students(session, 3)
-    classroom.start(session=session)
-    classroom.finish_with_bots(session=session)
-    classroom.end(session=session)
+    session = ended_session(3, scenario="tornado_alert", seats_per_table=3, seed=42)
     client.login(email=session.teacher.email, password=PASSWORD)
     answer = client.get(reverse("scoring:session_debrief", args=[session.pk]))
     page = answer.content.decode()
@@ -154,11 +149,7 @@ def test_every_class_debrief_says_what_the_winning_strategy_teaches(client, key)
     wins the game teaches (RULES.md, "Balance"), once."""
     from scenarios import registry
 
-    session = make_session(scenario=key, seed=7)
-    join_students(session, 2)
-    classroom.start(session=session)
-    classroom.finish_with_bots(session=session)
-    classroom.end(session=session)
+    session = ended_session(2, scenario=key, seed=7)
     client.login(email=session.teacher.email, password=PASSWORD)
     teaches = registry.get(key).debrief.teaches
     for language, heading in (

@@ -10,24 +10,18 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from classroom import services as classroom
 from scenarios.tornado_alert import rules
 from scoring import reports
 from scoring import services as scoring
 from scoring.models import Fact
-from tests.factories import PASSWORD, join_students, make_session
+from tests.factories import PASSWORD, ended_session
 
 pytestmark = pytest.mark.django_db
 HURRICANE_FACTS = ("cat4-damage", "what-kills-1963-2012")
 
 
 def _played(seed=42):
-    session = make_session(scenario="tornado_alert", seats_per_table=3, seed=seed)
-    join_students(session, 3)
-    classroom.start(session=session)
-    classroom.finish_with_bots(session=session)
-    classroom.end(session=session)
-    return session
+    return ended_session(3, scenario="tornado_alert", seats_per_table=3, seed=seed)
 
 
 def _text(html):
