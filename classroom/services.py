@@ -21,9 +21,9 @@ from django.utils.translation import gettext as _
 
 from classroom import languages, nicknames, ratelimit, regions, signals
 from classroom.models import Participant, Seat, Session, Table
+from games import clock, taps
 from games import services as games
 from games import store as game_store
-from games import taps
 from games.models import Game, Move
 from games.refusals import Refused
 from scenarios import registry
@@ -650,7 +650,7 @@ STORM_COUNTDOWN_SECONDS = 10
 def call_storm(*, session: Session) -> Session:
     """The teacher's class step ("storm moves"): after a visible countdown it happens at every table."""
     if session.status == Session.Status.PLAYING and registry.get(session.scenario).class_step:
-        session.storm_deadline = timezone.now() + timedelta(seconds=STORM_COUNTDOWN_SECONDS)
+        session.storm_deadline = clock.later(timezone.now(), STORM_COUNTDOWN_SECONDS)
         session.save(update_fields=["storm_deadline"])
         notify_session(session)
     return session

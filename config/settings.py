@@ -364,6 +364,9 @@ BOT_STEP_SECONDS = float(os.environ.get("BOT_STEP_SECONDS", "1.0"))
 # A bot keeping a seat for a late arrival in a game whose seats leave it one by one (a household
 # that arrives is done) steps at a child's pace, so the seat is still in play when they come.
 KEEPER_STEP_SECONDS = float(os.environ.get("KEEPER_STEP_SECONDS", "12.0"))
+# How many times faster than real time every clock of a lesson runs (games/clock.py): 1 when
+# served; only a test of a whole lesson at a child's pace sets it higher.
+LESSON_CLOCK_SPEED = 1.0
 # A socket's tap runs on async psycopg when the database is PostgreSQL (games/pgpool.py);
 # off, it takes the ORM path on a worker thread like every other change.
 LIVE_ASYNC_DB = env_bool("LIVE_ASYNC_DB", True)

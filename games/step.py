@@ -13,11 +13,12 @@ from __future__ import annotations
 import hashlib
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import orjson
 from django.utils import timezone
 
+from games import clock
 from games.models import Game, Move, stand_in_count
 from games.refusals import Refused
 from scenarios import registry
@@ -164,7 +165,11 @@ def reschedule(game: Game, engine, state, *, acted, now: datetime):
 
     A student's timer runs from the moment the seat may act, its first turn included, so a seat
     whose student never taps is played by its stand-in and the game ends however the class
-    behaves (the tablet warns ``games.timers.WARN_SECONDS`` before and offers "More time")."""
+    behaves (the tablet warns ``games.timers.WARN_SECONDS`` before and offers "More time"). Once
+    the stand-in has played a seat whose student has never tapped, each later turn of that seat
+    waits ``ABSENT_SECONDS``, not the whole turn timer: an empty chair does not hold the table
+    two minutes a turn, and the child who sits down taps (or asks for more time) and has their
+    full turns back."""
     if game.status != Game.Status.PLAYING:
         game.timers, game.next_deadline = {}, None
         return
@@ -175,6 +180,8 @@ def reschedule(game: Game, engine, state, *, acted, now: datetime):
     for seat in engine.to_act(state):
         key = str(seat)
         wait = game.bot_step_seconds if key in game.bots else game.turn_seconds
+        if wait and key not in game.bots and absent(game.seat_marks.get(key)):
+            wait = min(wait, ABSENT_SECONDS)
         if pace is not None:
             wait = pace(state, seat, key in game.bots, wait)
         if wait is None:
@@ -183,19 +190,31 @@ def reschedule(game: Game, engine, state, *, acted, now: datetime):
         if kept is not None and seat != acted and pace is None:
             timers[key] = kept
         else:
-            timers[key] = (now + timedelta(seconds=wait)).isoformat()
+            timers[key] = clock.later(now, wait).isoformat()
     # Optional engine hook: ``due(state)``, the system's own next step (a race settled at the
     # deadline its first slap fixed, a class's storm timer): set once per key, kept while that
     # key stays due, at once when no seat may act unless the step holds for its time.
     step = getattr(engine, "due", None) and engine.due(state)
     if step:
         key = SYSTEM_TIMER + step["key"]
-        at = game.timers.get(key) or (now + timedelta(seconds=step["seconds"])).isoformat()
+        at = game.timers.get(key) or clock.later(now, step["seconds"]).isoformat()
         if not engine.to_act(state) and not step.get("hold"):
             at = min(at, now.isoformat(), key=datetime.fromisoformat)
         timers[key] = at
     game.timers = timers
     game.next_deadline = min((datetime.fromisoformat(t) for t in timers.values()), default=None)
+
+
+#: Seconds each later turn of a seat waits once the stand-in has played it and its student has
+#: never tapped: a quick child's tap, so an empty chair costs a card game a moment a card. The
+#: tablet still counts it down with its warning and "More time" (a whole turn).
+ABSENT_SECONDS = 5
+
+
+def absent(mark) -> bool:
+    """Whether a seat's mark shows only the stand-in's moves: played for, never by its student."""
+    stood_in, moves = stand_in_count(mark)
+    return stood_in > 0 and stood_in == moves
 
 
 #: the prefix of a system step's key in ``Game.timers`` (seats' keys are their numbers)

@@ -13,11 +13,11 @@ one small row update and one broadcast to its own table. The teacher can still h
 a bot from the dashboard.
 """
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.utils import timezone
 
-from games import services
+from games import clock, services
 from games.models import Game
 
 #: How long before the bot plays the tablet warns, and from when "More time" is accepted.
@@ -36,9 +36,9 @@ def more_time(*, game_id: int, seat: int) -> bool:
         if game.status != Game.Status.PLAYING or key in game.bots or key not in game.timers or not game.turn_seconds:
             return False
         now = timezone.now()
-        if datetime.fromisoformat(game.timers[key]) - now > timedelta(seconds=WARN_SECONDS):
+        if datetime.fromisoformat(game.timers[key]) - now > clock.span(WARN_SECONDS):
             return False
-        fresh = now + timedelta(seconds=max(game.turn_seconds, MIN_EXTRA_SECONDS))
+        fresh = clock.later(now, max(game.turn_seconds, MIN_EXTRA_SECONDS))
         game.timers = {**game.timers, key: fresh.isoformat()}
         game.next_deadline = min(datetime.fromisoformat(t) for t in game.timers.values())
 

@@ -13,6 +13,8 @@ const T = {
   bot: (seat) => fmt(gettext("Bot (seat %(seat)s)"), { seat }),
   finished: gettext("Finished"),
   lateJoin: gettext("Joining late? Scan or go to"),
+  // a late name waits for the teacher's approval on the dashboard; the class sees only how many
+  lateWaiting: (n) => fmt(ngettext("%(n)s student is waiting to be let in", "%(n)s students are waiting to be let in", n), { n }),
   moments: (n) => fmt(ngettext("%(n)s moment", "%(n)s moments", n), { n }),
 };
 
@@ -73,13 +75,15 @@ function tableCard(table) {
 export function classView(data, qrUrl) {
   const done = data.tables.filter((t) => t.summary && t.summary.status === "finished").length;
   const address = data.join_url.replace(/\/join\/.*$/, "/join");
+  const late = data.participants.filter((p) => !p.approved).length;
   return [
     el("header", { class: "projector-head" },
       el("h1", { class: "projector-title" }, T.progress, el("span", { class: "projector-count" }, ` · ${T.finishedTables(done, data.tables.length)}`)),
       el("aside", { class: "projector-join" },
         el("img", { src: qrUrl, alt: fmt(gettext("QR code for %(url)s"), { url: data.join_url }), width: 150, height: 150 }),
         el("p", {}, el("span", { class: "projector-join-why" }, T.lateJoin), el("br"), el("strong", {}, address),
-          el("br"), el("span", { class: "projector-join-code" }, data.code)))),
+          el("br"), el("span", { class: "projector-join-code" }, data.code),
+          late ? el("br") : null, late ? el("span", { class: "projector-late", role: "status" }, T.lateWaiting(late)) : null))),
     el("ul", { class: `projector-tables count-${Math.min(data.tables.length, 9)}` }, ...data.tables.map(tableCard)),
   ];
 }

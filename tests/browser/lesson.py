@@ -1,6 +1,7 @@
 """Driving a whole lesson through real browsers: a teacher page and one page per tablet."""
 
 import json
+import random
 import re
 import time
 
@@ -317,10 +318,32 @@ class ResortTapper(Tapper):
         return self.press(page, "button.rs-act[data-key='place']", seen["answers"])
 
 
+def tornado_policy_key(nickname, session_id):
+    """The policy bot's choice for this student's Tornado Alert! seat now, as its button's
+    data-key (a card by its place in the hand), or None."""
+    from classroom.models import Seat
+    from scenarios.registry import get
+
+    seat = Seat.objects.select_related("table__game").get(table__session_id=session_id, participant__nickname=nickname)
+    scenario = get("tornado_alert")
+    state = scenario.engine.load(seat.table.game.state)
+    if seat.number not in scenario.engine.to_act(state):
+        return None
+    action = scenario.bots[scenario.policy_bot](state, seat.number)
+    if action["type"] == "play":
+        return f"hand-{state['hands'][seat.number].index(action['card'])}"
+    return {"slap": "slap", "wait": "pass"}.get(action["type"], f"choice-{action['type']}")
+
+
 class TornadoTapper(Tapper):
-    """Decide the round, lay a card on one's turn, slap a pile, or let it go when one may not."""
+    """Decide the round, lay a card on one's turn, slap a pile, or let it go when one may not;
+    with ``policy``, as the policy bot would (slapping only a pile worth it)."""
 
     def choose(self, page, nickname, session_id, keys):
+        if self.policy:
+            wanted = in_thread(tornado_policy_key, nickname, session_id)
+            if wanted in keys:
+                return wanted
         for prefix in ("choice-keep", "choice-", "hand-", "slap", "pass"):
             found = next((k for k in keys if k.startswith(prefix)), None)
             if found:
@@ -365,3 +388,78 @@ def play_by_tapping(scenario, pages: dict, session_id, seconds=600):
             tapped = tapped or bool(done)
         if playing and not tapped:
             next(iter(playing.values())).wait_for_timeout(100)  # bots' and other seats' moves
+
+
+# --- A lesson at a child's pace ----------------------------------------------------------------
+
+
+# A sensible child plays Tornado Alert! as its policy bot does: slapping the piles worth it.
+CHILDS_TAPPERS = {"tornado_alert": TornadoTapper(TAPPERS["tornado_alert"].buttons, ".ta-results")}
+
+
+class ChildsPace:
+    """Children tapping as a class does: each reads a new choice for 8–15 s of the lesson's time
+    before tapping; a quick tap takes less (``QUICK``: a slap or letting a pile go is a reaction,
+    laying a card a flip, a roll of the dice half a decision, as ``benchmarks/`` time them). The
+    lesson's clock runs ``speed`` times faster (``games.clock``). The pauses are drawn from a
+    seeded random, the same every run."""
+
+    THINK = (8, 15)
+    QUICK = (("slap", (1, 3)), ("pass", (1, 3)), ("hand-", (2, 5)), ('{"type":"roll"', (4, 7.5)))
+
+    def __init__(self, scenario, session_id, speed, seed=0):
+        self.tapper, self.session_id, self.speed = CHILDS_TAPPERS.get(scenario, TAPPERS[scenario]), session_id, speed
+        self.random = random.Random(f"{scenario}:{seed}")
+        self.seen, self.due = {}, {}  # name -> the choice last seen, and when its tap comes
+        self.tapping = 0.0  # real seconds the test has spent tapping and waiting for the answers
+
+    def seconds(self, keys) -> float:
+        """The lesson's seconds a child takes over these choices: the slowest one's pace."""
+        paces = [next((pace for prefix, pace in self.QUICK if key.startswith(prefix)), self.THINK) for key in keys]
+        return self.random.uniform(max(low for low, _ in paces), max(high for _, high in paces))
+
+    def lesson_seconds(self, since: float) -> float:
+        """The lesson's seconds since ``since`` (a ``time.monotonic()``). The test's own taps
+        count at their real length, not ``speed`` times it: one thread taps for every tablet in
+        turn and waits for each answer (a tenth of a second on a quiet machine, more on a busy
+        one), where a class's tablets tap at once, each in about that real time."""
+        elapsed = time.monotonic() - since
+        return (elapsed - self.tapping) * self.speed + self.tapping
+
+    def step(self, name, page) -> bool | None:
+        """Look at one tablet and tap if its child has thought long enough. None once the
+        child's results show; True after a tap."""
+        seen = self.tapper.look(page)
+        if seen["done"]:
+            return None
+        keys = seen["keys"] or (["plot"] if seen.get("plotting") else [])  # the resort's map: a decision
+        choice = (tuple(keys), seen["answers"])
+        if not keys:
+            self.seen.pop(name, None)
+            return False
+        if self.seen.get(name) != choice:
+            self.seen[name], self.due[name] = choice, time.monotonic() + self.seconds(keys) / self.speed
+        if time.monotonic() < self.due[name]:
+            return False
+        self.seen.pop(name)
+        began = time.monotonic()
+        tapped = bool(self.tapper.tap(page, name, self.session_id))
+        self.tapping += time.monotonic() - began
+        return tapped
+
+    def play(self, pages: dict, *, on_the_way=None, seconds=600):
+        """Every child in ``pages`` plays at this pace until each one's results show;
+        ``on_the_way()`` runs between rounds of looks (a late child arriving) and may add to
+        ``pages``."""
+        deadline, done = time.monotonic() + seconds, set()
+        while len(done) < len(pages):
+            if time.monotonic() > deadline:
+                playing = {name: page for name, page in pages.items() if name not in done}
+                pictures = [failure_shot(page, f"childs-pace-stuck-{name}") for name, page in playing.items()]
+                raise AssertionError(f"still playing after {seconds} s: {list(playing)} (see {', '.join(pictures)})")
+            for name, page in list(pages.items()):
+                if name not in done and self.step(name, page) is None:
+                    done.add(name)
+            if on_the_way:
+                on_the_way()
+            next(iter(pages.values())).wait_for_timeout(50)

@@ -15,6 +15,11 @@ from tests.factories import PASSWORD, make_teacher, started_session
 
 pytestmark = pytest.mark.browser
 FULL_HD = {"width": 1920, "height": 1080}
+LATE = {
+    "en": "1 student is waiting to be let in",
+    "es": "1 estudiante espera que le dejen entrar",
+    "nl": "1 leerling wacht om binnengelaten te worden",
+}
 LINES = (".projector-title", ".projector-join-code", ".projector-table-name", ".projector-progress", ".projector-storm")
 WORDS = {
     "en": ("Class progress", "Round"),
@@ -60,6 +65,8 @@ def test_the_projector_shows_the_class_each_tables_game_as_it_is_played(browser,
     expect(page.locator(".projector-progress")).to_contain_text(progress_word)
     expect(page.locator(".projector-join img")).to_be_visible()
     expect(page.locator(".projector-join-code")).to_have_text(services.format_code(session.join_code))
+    # the late name still waiting for the teacher is counted where the class looks, never named
+    expect(page.locator(".projector-late")).to_have_text(LATE[language])
     # the bar moves on as the bots play, and the moments come with it, fed by the snapshots
     page.wait_for_function(
         "() => parseFloat(document.querySelector('.projector-table .screen-bar-fill').style.width) >= 10",
@@ -73,7 +80,7 @@ def test_the_projector_shows_the_class_each_tables_game_as_it_is_played(browser,
     sizes = page.evaluate(
         """(lines) => lines.flatMap((selector) => [...document.querySelectorAll(selector)]
             .map((node) => [selector, parseFloat(getComputedStyle(node).fontSize)]))""",
-        [*LINES, ".projector-cheers li", ".projector-join p"],
+        [*LINES, ".projector-cheers li", ".projector-join p", ".projector-late"],
     )
     assert {selector for selector, _size in sizes} >= set(LINES) - {".projector-storm"}
     small = [(selector, size) for selector, size in sizes if size < 24]

@@ -143,3 +143,44 @@ def test_a_timeout_never_leaves_a_student_in_the_middle_of_a_turn(scenario):
     after = engine.load(game.state)
     assert seat not in engine.to_act(after) or engine.turn(after, seat) != turn
     assert game.moves.filter(seat=seat, actor=Move.Actor.TIMER).exists()
+
+
+def _seconds_left(game, seat):
+    return (datetime.fromisoformat(game.timers[str(seat)]) - timezone.now()).total_seconds()
+
+
+def _stand_in_plays(game, seat):
+    """Run the deadline sweep at the seat's deadline, as the deadline loop would once it came."""
+    services.sweep_due(datetime.fromisoformat(game.timers[str(seat)]) + timedelta(seconds=1))
+    game.refresh_from_db()
+    return game
+
+
+def test_an_empty_chair_holds_the_table_a_moment_a_turn_after_its_first_full_turn():
+    """A seat whose student never tapped waits the whole turn timer once; after the stand-in has
+    played it, each of its later turns waits only a quick child's tap. The student's first tap
+    gives the seat its full turns back."""
+    from games.step import ABSENT_SECONDS
+
+    game = services.create_game(scenario="evacuation", seed=5, seats=2, bots={}, turn_seconds=120)
+    assert 110 < _seconds_left(game, 1) <= 120  # the first turn: the whole timer
+    services.submit(game_id=game.pk, seat=0, action={"type": "wait"}, version=game.version)
+    game = _stand_in_plays(Game.objects.get(pk=game.pk), 1)
+    assert game.moves.filter(seat=1).get().actor == Move.Actor.TIMER
+    assert ABSENT_SECONDS - 2 < _seconds_left(game, 1) <= ABSENT_SECONDS
+    assert 110 < _seconds_left(game, 0) <= 120  # the student who plays keeps the whole timer
+
+    # She sits down and taps: her seat's turns are whole again.
+    game = services.submit(game_id=game.pk, seat=1, action={"type": "wait"}, version=game.version).game
+    assert 110 < _seconds_left(game, 1) <= 120
+
+
+def test_the_lesson_clock_speed_runs_every_timer_faster_together(settings):
+    """A test of a whole lesson at a child's pace runs the lesson's clocks ten times faster:
+    a two-minute turn timer and a bot's one-second step become 12 s and 0.1 s."""
+    settings.LESSON_CLOCK_SPEED = 10
+    game = services.create_game(
+        scenario="evacuation", seed=5, seats=2, bots={1: "cautious"}, turn_seconds=120, bot_step_seconds=1.0
+    )
+    assert 11 < _seconds_left(game, 0) <= 12
+    assert _seconds_left(game, 1) <= 0.1

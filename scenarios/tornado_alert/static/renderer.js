@@ -35,7 +35,6 @@ const T = {
   paused: gettext("Paused by your teacher"),
   bot: gettext("A bot is playing for you…"),
   sending: gettext("Sending…"),
-  rtt: (ms) => fmt(gettext("Your connection: %(ms)s ms"), { ms: num(ms) }),
   pileTitle: gettext("Play pile"),
   pileEmpty: gettext("The pile is empty."),
   pileTop: (name, value) => fmt(gettext("Top: %(name)s (%(value)s)"), { name, value: num(value) }),
@@ -490,7 +489,6 @@ function header(view, message, controls, title, canAct, over) {
   else if (canAct) tone = "turn";
   const extra = [h("span", { class: "ta-muted" }, T.round(view.round, view.rounds),
     view.variant === "free" ? ` · ${T.variantFree}` : "",
-    controls.rtt != null ? ` · ${T.rtt(controls.rtt)}` : "",
     controls.busy && canAct ? h("span", { class: "ta-busy", text: ` · ${T.sending}` }) : null)];
   if (message.timer && canAct && message.status === "playing") {
     extra.push(countdown("ta", message.timer, TIMER.botIn, TIMER.botNow, { controls, label: TIMER.moreTime, said: TIMER.moreTimeSaid }));
