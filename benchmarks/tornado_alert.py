@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import statistics
 import sys
 import time
@@ -29,6 +30,7 @@ from benchmarks import stand_in
 from benchmarks.pace import ASSUMED, DECISION_SECONDS, PLAY_MINUTES, seconds_per_decision, spread
 from scenarios.tornado_alert import ENGINE
 from scenarios.tornado_alert.bots import BOTS, POLICY_BOT, sheltered
+from scenarios.tornado_alert.rules import may_slap
 
 #: the bots a line-up may name: the platform's and the debrief's safe play
 LINEUP_BOTS = {**BOTS, "sheltered": sheltered}
@@ -73,11 +75,34 @@ def play(
 DECIDE = ("keep", "strike", "use_plus", "use_minus")
 
 
+#: a child's reaction to a new pile (slapping it or letting it go), in seconds
+REACTION_S = (1.0, 3.0)
+
+
+def hold_seconds(state: dict, draw: random.Random, counted: set) -> float:
+    """The reaction allowance's hold after a pile changed, counted once per pile (``counted``:
+    the piles' ids already counted): the next card waits until every seat that may slap has
+    slapped or let it go, at most the allowance. Each child reacts in ``REACTION_S`` (the
+    hesitant one as much slower as their decisions), drawn from ``draw``."""
+    hold = state.get("hold")
+    if not hold or hold["pile"] in counted:
+        return 0.0
+    counted.add(hold["pile"])
+    reactions = [
+        draw.uniform(*REACTION_S) * seconds_per_decision(seat) / DECISION_SECONDS
+        for seat in range(state["seats"])
+        if may_slap(state, seat)
+    ]
+    return min(hold["ms"] / 1000, max(reactions, default=0.0))
+
+
 def human_minutes(seed: int, lineup=(POLICY_BOT,) * 4, options=None) -> float:
     """One game's minutes at a human pace (``benchmarks.pace``): the seats play in turn, a card
-    flip takes ``PLAY_S`` (the hesitant child's as much longer as their decisions), a choice a
-    whole decision, each take ``TAKE_S`` and each race its window."""
+    flip takes ``PLAY_S`` (the hesitant child's as much longer as their decisions) once the pile
+    has opened after the one before (``hold_seconds``), a choice a whole decision, each take
+    ``TAKE_S`` and each race its window."""
     state = ENGINE.setup(seed, len(lineup), options or {})
+    draw, counted = random.Random(f"reactions:{seed}"), set()
     seconds = 0.0
     step = 0
     while not ENGINE.finished(state):
@@ -95,6 +120,7 @@ def human_minutes(seed: int, lineup=(POLICY_BOT,) * 4, options=None) -> float:
         if "play" in kinds:
             player = next(e for e in events if e["type"] == "play").get("seat")
             seconds += PLAY_S * seconds_per_decision(player if player is not None else -1) / DECISION_SECONDS
+        seconds += hold_seconds(state, draw, counted)
         seconds += TAKE_S * ("take" in kinds) + state["options"]["race_ms"] / 1000 * ("race" in kinds)
     return seconds / 60
 

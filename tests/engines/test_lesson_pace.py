@@ -41,3 +41,25 @@ def test_a_hesitant_child_slows_a_game_in_turns_more_than_one_played_together():
     in_turn = bermuda.paced(3, [bermuda.POLICY_BOT] * 4, {"turns": "in_turn"})
     assert together[0]["round"] == in_turn[0]["round"]
     assert in_turn[2] > 2 * together[2]
+
+
+def test_tornado_alerts_next_card_waits_for_the_pile_before_to_open():
+    """A card is laid only once the pile before has opened: its hold counts once per pile, never
+    longer than the reaction allowance, and the game's minutes include it."""
+    import random
+
+    from scenarios.tornado_alert import ENGINE
+    from scenarios.tornado_alert.bots import BOTS, POLICY_BOT
+
+    state, draw, counted, held = ENGINE.setup(3, 4, {}), random.Random(0), set(), 0.0
+    while not held:
+        seat = (ENGINE.to_act(state) or [None])[0]
+        action = BOTS[POLICY_BOT](state, seat) if seat is not None else ENGINE.due(state)["action"]
+        ENGINE.apply(state, seat, action)
+        held = tornado_alert.hold_seconds(state, draw, counted)
+    assert 0 < held <= state["hold"]["ms"] / 1000
+    assert tornado_alert.hold_seconds(state, draw, counted) == 0  # the same pile counts once
+    without = ENGINE.setup(3, 4, {"allowance_ms": 0})
+    assert not without.get("hold") and tornado_alert.human_minutes(3) > tornado_alert.human_minutes(
+        3, options={"allowance_ms": 0}
+    )
