@@ -167,9 +167,10 @@ def reschedule(game: Game, engine, state, *, acted, now: datetime):
     whose student never taps is played by its stand-in and the game ends however the class
     behaves (the tablet warns ``games.timers.WARN_SECONDS`` before and offers "More time"). Once
     the stand-in has played a seat whose student has never tapped, each later turn of that seat
-    waits ``ABSENT_SECONDS``, not the whole turn timer: an empty chair does not hold the table
-    two minutes a turn, and the child who sits down taps (or asks for more time) and has their
-    full turns back."""
+    waits ``ABSENT_SECONDS``, not the whole turn timer, and the engine's ``pace`` treats it as a
+    bot's (a real-time game's stand-in reacts to a pile as a bot would, so no pile waits out its
+    whole reaction allowance for it): an empty chair does not hold the table, and the child who
+    sits down taps (or asks for more time) and has their full turns back."""
     if game.status != Game.Status.PLAYING:
         game.timers, game.next_deadline = {}, None
         return
@@ -180,10 +181,11 @@ def reschedule(game: Game, engine, state, *, acted, now: datetime):
     for seat in engine.to_act(state):
         key = str(seat)
         wait = game.bot_step_seconds if key in game.bots else game.turn_seconds
-        if wait and key not in game.bots and absent(game.seat_marks.get(key)):
+        empty = bool(wait) and key not in game.bots and absent(game.seat_marks.get(key))
+        if empty:
             wait = min(wait, ABSENT_SECONDS)
-        if pace is not None:
-            wait = pace(state, seat, key in game.bots, wait)
+        if pace is not None:  # an empty chair's stand-in reacts as a bot does (a pile let go)
+            wait = pace(state, seat, key in game.bots or empty, wait)
         if wait is None:
             continue
         kept = game.timers.get(key)

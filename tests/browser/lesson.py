@@ -411,7 +411,7 @@ class ChildsPace:
         self.tapper, self.session_id, self.speed = CHILDS_TAPPERS.get(scenario, TAPPERS[scenario]), session_id, speed
         self.random = random.Random(f"{scenario}:{seed}")
         self.seen, self.due = {}, {}  # name -> the choice last seen, and when its tap comes
-        self.tapping = 0.0  # real seconds the test has spent tapping and waiting for the answers
+        self.owed = []  # (due, answered): when a child's tap was due and when the test had made it
 
     def seconds(self, keys) -> float:
         """The lesson's seconds a child takes over these choices: the slowest one's pace."""
@@ -419,12 +419,24 @@ class ChildsPace:
         return self.random.uniform(max(low for low, _ in paces), max(high for _, high in paces))
 
     def lesson_seconds(self, since: float) -> float:
-        """The lesson's seconds since ``since`` (a ``time.monotonic()``). The test's own taps
-        count at their real length, not ``speed`` times it: one thread taps for every tablet in
-        turn and waits for each answer (a tenth of a second on a quiet machine, more on a busy
-        one), where a class's tablets tap at once, each in about that real time."""
+        """The lesson's seconds since ``since`` (a ``time.monotonic()``). The test's own time
+        counts at its real length, not ``speed`` times it: one thread looks at every tablet in
+        turn and taps for each, waiting for the answer, where a class's children each look at
+        their own tablet and tap at once. That time is every stretch in which some child's tap
+        was due and not yet made or being made (``self.owed``, overlapping stretches once): a
+        tenth of a second a tap on a quiet machine, more on a busy one."""
         elapsed = time.monotonic() - since
-        return (elapsed - self.tapping) * self.speed + self.tapping
+        owed = self.owed_seconds(since)
+        return (elapsed - owed) * self.speed + owed
+
+    def owed_seconds(self, since: float) -> float:
+        """The real seconds since ``since`` covered by the stretches in ``self.owed``."""
+        total, reached = 0.0, since
+        for start, end in sorted(self.owed):
+            start = max(start, reached)
+            if end > start:
+                total, reached = total + end - start, end
+        return total
 
     def step(self, name, page) -> bool | None:
         """Look at one tablet and tap if its child has thought long enough. None once the
@@ -442,9 +454,8 @@ class ChildsPace:
         if time.monotonic() < self.due[name]:
             return False
         self.seen.pop(name)
-        began = time.monotonic()
         tapped = bool(self.tapper.tap(page, name, self.session_id))
-        self.tapping += time.monotonic() - began
+        self.owed.append((self.due[name], time.monotonic()))
         return tapped
 
     def play(self, pages: dict, *, on_the_way=None, seconds=600):

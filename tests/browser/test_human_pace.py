@@ -2,7 +2,7 @@
 each choice for 8–15 s before tapping, in three languages; one tablet whose child never taps; one
 that joins two minutes after the start. Every clock of the lesson (turn timers, bots' steps,
 storm timers, race windows) runs five times faster (``games.clock``), so 25 minutes of the
-lesson's play take 5 of the test's (the test's own taps count at their real length:
+lesson's play take 5 of the test's (the test's own time counts at its real length:
 ``ChildsPace.lesson_seconds``).
 
 What must hold, as the teacher would see it: the never-tapping seat is played by its stand-in

@@ -19,6 +19,7 @@ def test_asking_the_teacher_and_a_classmate_joining_keep_focus_in_the_lobby(brow
     session = in_thread(make_session, scenario=key)
     student = student_page(browser, asgi_server, session.join_code, "Ana")
     ask = student.get_by_role("button", name="Ask the teacher")
+    expect(ask).to_be_visible()  # the lobby has come (on a busy machine after the first tabs would)
     for _ in range(40):  # by keyboard, as a student without a pointer gets there
         student.keyboard.press("Tab")
         if student.evaluate(FOCUSED) == "Ask the teacher":

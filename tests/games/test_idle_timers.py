@@ -184,3 +184,40 @@ def test_the_lesson_clock_speed_runs_every_timer_faster_together(settings):
     )
     assert 11 < _seconds_left(game, 0) <= 12
     assert _seconds_left(game, 1) <= 0.1
+
+
+def test_an_empty_chairs_stand_in_lets_a_tornado_pile_go_as_a_bot_would():
+    """At Tornado Alert! a seat that may slap a pile has no turn timer (a child may let a pile
+    go), so the pile waits its reaction allowance for that seat. Once the stand-in has played a
+    seat whose student never tapped, it reacts to each pile within a bot's reaction time, so no
+    pile waits the allowance out for an empty chair."""
+    from games.step import absent
+    from scenarios.tornado_alert import rules
+
+    engine, scenario = ENGINES["tornado_alert"], registry.get("tornado_alert")
+    policy = scenario.bots[scenario.policy_bot]
+    game = services.create_game(scenario="tornado_alert", seed=3, seats=2, bots={}, turn_seconds=120)
+    player = engine.load(game.state)["turn"]  # the student who plays; the other chair stays empty
+    chair = 1 - player
+    seen = set()
+    for _ in range(400):
+        state = engine.load(game.state)
+        if game.status == Game.Status.FINISHED or seen == {"present", "empty"}:
+            break
+        if rules.may_slap(state, chair) and not rules.may_play(state, chair):
+            if absent(game.seat_marks.get(str(chair))):
+                assert str(chair) in game.timers and _seconds_left(game, chair) <= 1.5  # a bot's reaction
+                seen.add("empty")
+            else:
+                assert str(chair) not in game.timers  # a child may let the pile go: no clock
+                seen.add("present")
+        if player in engine.to_act(state):
+            action = policy(state, player)
+            if action["type"] == "play" and "present" not in seen:  # a card worth slapping
+                action["card"] = max(state["hands"][player], key=rules.value)
+            services.submit(game_id=game.pk, seat=player, action=action, version=game.version)
+        else:
+            services.sweep_due(game.next_deadline + timedelta(seconds=1))
+        game.refresh_from_db()
+    assert seen == {"present", "empty"}
+    assert set(game.moves.filter(seat=chair).values_list("actor", flat=True)) == {Move.Actor.TIMER}
