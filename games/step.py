@@ -181,8 +181,8 @@ def reschedule(game: Game, engine, state, *, acted, now: datetime):
     for seat in engine.to_act(state):
         key = str(seat)
         wait = game.bot_step_seconds if key in game.bots else game.turn_seconds
-        empty = bool(wait) and key not in game.bots and absent(game.seat_marks.get(key))
-        if empty:
+        empty = key not in game.bots and absent(game.seat_marks.get(key))
+        if empty and wait:
             wait = min(wait, ABSENT_SECONDS)
         if pace is not None:  # an empty chair's stand-in reacts as a bot does (a pile let go)
             wait = pace(state, seat, key in game.bots or empty, wait)
