@@ -3,7 +3,7 @@ step, a storm's class timer, a race window) becomes a deadline through ``later``
 
 ``settings.LESSON_CLOCK_SPEED`` is 1 on a served install. A test of a whole lesson at a child's
 pace (tests/browser/test_human_pace.py) sets it higher, so that every clock of the lesson runs
-that many times faster together and a 20-minute lesson is played out in two.
+that many times faster together (five: a 25-minute lesson is played out in five).
 """
 
 from datetime import datetime, timedelta

@@ -19,6 +19,8 @@ from playwright.sync_api import expect
 
 from tests.browser.lesson import ChildsPace, tablet, teacher_page
 from tests.browser.shots import shoot
+from tests.browser.test_late_arrival import _games
+from tests.browser.test_late_arrival import _seat_of as _where
 from tests.conftest import in_thread
 
 pytestmark = [pytest.mark.browser, pytest.mark.long]
@@ -32,25 +34,11 @@ LATE = ("Dee", "es-US")
 PROJECTOR = {"width": 1920, "height": 1080}
 
 
-def _where(session_id, nickname):
-    """(game id, seat number) the student holds, or None."""
-    from classroom.models import Seat
-
-    seat = Seat.objects.filter(table__session_id=session_id, participant__nickname=nickname).select_related("table")
-    return next(((s.table.game_id, s.number) for s in seat), None)
-
-
 def _actors(game_id, seat):
     """Who made each of the seat's moves, in order."""
     from games.models import Move
 
     return list(Move.objects.filter(game_id=game_id, seat=seat).order_by("seq").values_list("actor", flat=True))
-
-
-def _games(session_id):
-    from classroom.models import Table
-
-    return sorted(Table.objects.filter(session_id=session_id).values_list("game_id", flat=True))
 
 
 @pytest.mark.parametrize("scenario", ["evacuation", "stormfury", "resort", "bermuda", "tornado_alert"])
